@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Entry point: the compiled CLI lives in dist/ (built by `npm install` through the prepare script).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(fileURLToPath(cli))) {
+  process.stderr.write('auth-migrate is not built: run `npm install` (or `npm run build`) in its folder first.\n');
+  process.exit(2);
+}
+const { main } = await import(cli.href);
+process.exitCode = await main(process.argv.slice(2));

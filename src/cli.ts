@@ -1,0 +1,87 @@
+// argv -> command. Decides once whether to open the interactive wizard or run a headless command.
+import { UsageError, UserError } from './errors.js';
+
+export interface CommandIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+type CommandMain = (argv: string[], io: CommandIO) => Promise<number>;
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<CommandMain>;
+}
+
+// Lazy imports keep `auth-migrate core` quick to start: it never loads React or the readers.
+export const COMMANDS: Record<string, CommandEntry> = {
+  core: {
+    summary: 'run the sandbox core in the foreground (a local stand-in for the reference core)',
+    load: async () => (await import('./commands/core.js')).coreCommand,
+  },
+  validate: {
+    summary: 'read export files, validate every record and spot-check passwords',
+    load: async () => (await import('./commands/validate.js')).validateCommand,
+  },
+  run: {
+    summary: 'migrate the users of export files into a core (or a sandbox rehearsal)',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
+  verify: {
+    summary: 'check that the users of export files are present and usable in a core',
+    load: async () => (await import('./commands/verify.js')).verifyCommand,
+  },
+  profiles: {
+    summary: 'list, show or delete saved migration profiles',
+    load: async () => (await import('./commands/profiles.js')).profilesCommand,
+  },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'auth-migrate: move users, passwords and second factors into a SuperTokens-compatible core',
+    '',
+    'Usage:',
+    '  auth-migrate                 open the interactive workbench (needs a terminal)',
+    '  auth-migrate <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `auth-migrate <command> --help` for the options of a command.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CommandIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === '--help' || first === '-h' || first === 'help') {
+      io.stdout.write(helpText());
+      return 0;
+    }
+    if (first === '--version' || first === '-v') {
+      const { readFileSync } = await import('node:fs');
+      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+      io.stdout.write(`${pkg.version}\n`);
+      return 0;
+    }
+    if (first === undefined || first.startsWith('--profile')) {
+      const { wizardCommand } = await import('./commands/wizard.js');
+      return await wizardCommand(argv, io);
+    }
+    const entry = COMMANDS[first];
+    if (!entry) throw new UsageError(`unknown command '${first}'. Commands: ${Object.keys(COMMANDS).join(', ')}.`);
+    const command = await entry.load();
+    return await command(rest, io);
+  } catch (err) {
+    if (err instanceof UserError) {
+      io.stderr.write(`auth-migrate: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+}

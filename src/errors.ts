@@ -1,0 +1,17 @@
+// Errors an operator can meet: typed, with a message that says what to do, never a stack trace.
+
+/** A problem the operator can fix; the CLI prints its message and exits with `exitCode`. */
+export class UserError extends Error {
+  constructor(message: string, readonly exitCode: number = 2) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+/** Bad command-line usage: exit 2. */
+export class UsageError extends UserError {
+  constructor(message: string) {
+    super(message, 2);
+    this.name = 'UsageError';
+  }
+}
