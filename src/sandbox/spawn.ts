@@ -1,0 +1,132 @@
+// Start a sandbox core as a child process on a free port (for rehearsals and tests): secrets travel in the
+// environment, never on argv; the child watches a stdin pipe so it never outlives this process.
+import { existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { UserError } from '../errors.js';
+
+export interface StartSandboxOptions {
+  /** Store file; a new file in a fresh temp folder when omitted. */
+  store?: string;
+  apiKeys?: string[];
+  licenseKey?: string;
+  /** base64 signer key of the external scrypt variant. */
+  signerKey?: string;
+  /** 0 (the default) takes a free port. */
+  port?: number;
+  /** Extra environment for the child (e.g. the sandbox's hidden test options). */
+  env?: Record<string, string>;
+}
+
+export interface RunningSandbox {
+  url: string;
+  port: number;
+  storePath: string;
+  pid: number;
+  /** SIGTERM, then wait for the exit (the sandbox flushes its store first). */
+  stop(): Promise<void>;
+  /** Send a signal (default SIGKILL) without waiting. */
+  kill(signal?: NodeJS.Signals): void;
+}
+
+const READY = /^core listening on (http:\/\/[^\s]+)$/;
+
+/** bin/auth-migrate.js, found from src/sandbox (vitest) or dist/sandbox (built). */
+export function cliBinPath(): string {
+  const bin = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
+  if (!existsSync(bin)) throw new UserError(`cannot find the auth-migrate launcher at ${bin}`);
+  return bin;
+}
+
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const storePath = opts.store ?? join(mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')), 'sandbox.json');
+  const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath];
+  const env: Record<string, string> = {
+    ...opts.env,
+    // Set explicitly (possibly empty) so keys of the parent's environment never leak into the child.
+    API_KEYS: (opts.apiKeys ?? []).join(','),
+    EXTERNAL_PASSWORD_HASHING_SIGNER_KEY: opts.signerKey ?? '',
+    FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '',
+    AUTH_MIGRATE_LICENSE_KEY: opts.licenseKey ?? '',
+    AUTH_MIGRATE_CORE_WATCH_STDIN: '1',
+  };
+  const child = execa(process.execPath, args, {
+    env,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    reject: false,
+    cleanup: true,
+    buffer: false,
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    if (stderr.length < 4000) stderr += chunk;
+  });
+  const exited = child.then((r) => r);
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let pending = '';
+    const onData = (chunk: string): void => {
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl).trim();
+        pending = pending.slice(nl + 1);
+        const m = READY.exec(line);
+        if (m) {
+          child.stdout?.off('data', onData);
+          child.stdout?.resume();
+          resolve(m[1]!);
+          return;
+        }
+      }
+    };
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', onData);
+    void exited.then((r) => {
+      const reason = stderr.trim().split('\n').pop() || `exit code ${String(r.exitCode ?? r.signal)}`;
+      reject(new UserError(`the sandbox core did not start: ${reason}`));
+    });
+  });
+  await waitForHello(url);
+
+  const port = Number(new URL(url).port);
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    storePath,
+    pid: child.pid!,
+    kill(signal: NodeJS.Signals = 'SIGKILL') {
+      child.kill(signal);
+    },
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function waitForHello(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/hello`);
+      if (res.status === 200) return;
+      last = res.status;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new UserError(`the sandbox core at ${url} did not answer /hello (${String(last)})`);
+}
