@@ -1,0 +1,123 @@
+// createCoreClient: the typed methods of the core's HTTP interface, each a thin description of one endpoint
+// (method, path, scope per core-api.md §1.5, body) over the shared request pipeline.
+import { DEFAULT_RETRY } from './retry.js';
+import { normaliseAppId, normaliseTenantId, parseBaseUrl } from './paths.js';
+import { sendJson, sendRequest, type RequestContext } from './request.js';
+import { createAgent } from './transport.js';
+import type {
+  ApiVersionResult,
+  ConsumeCodeResult,
+  CoreClient,
+  CoreClientOptions,
+  CreateCodeResult,
+  CreatePrimaryUserResult,
+  CreateUserIdMappingResult,
+  DeleteLicenseResult,
+  FeatureFlagsResult,
+  GetLicenseResult,
+  GetUserByIdResult,
+  GetUserIdMappingResult,
+  ImportPasswordHashResult,
+  ImportTotpDeviceResult,
+  LinkAccountsResult,
+  ListTotpDevicesResult,
+  ListUsersResult,
+  RawRequest,
+  RemoveTotpDeviceResult,
+  SetLicenseResult,
+  SignInResult,
+  ThirdPartySignInUpResult,
+  UpdatePasswordlessUserResult,
+  VerifyTotpDeviceResult,
+  VerifyTotpResult,
+} from './types.js';
+
+export const DEFAULT_CDI_VERSION = '5.4';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function createCoreClient(options: CoreClientOptions): CoreClient {
+  const base = parseBaseUrl(options.url);
+  const ownsAgent = !options.agent;
+  const ctx: RequestContext = {
+    base,
+    agent: options.agent ?? createAgent(base, options.maxSockets ?? 64),
+    apiKey: options.apiKey || undefined,
+    appId: normaliseAppId(options.appId),
+    cdiVersion: options.cdiVersion ?? DEFAULT_CDI_VERSION,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry: options.retry ?? DEFAULT_RETRY,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    onRetry: options.onRetry,
+    random: Math.random,
+  };
+  return clientFor(ctx, normaliseTenantId(options.tenantId), ownsAgent);
+}
+
+function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): CoreClient {
+  const json = <T>(req: RawRequest, needsStatus = true) => sendJson<T>(ctx, tenantId, req, needsStatus);
+  const post = <T>(path: string, scope: 'tenant' | 'app', body: unknown) => json<T>({ method: 'POST', path, scope, body });
+  const get = <T>(path: string, scope: 'tenant' | 'app' | 'none', query?: RawRequest['query']) =>
+    json<T>({ method: 'GET', path, scope, query });
+
+  return {
+    url: ctx.base.display,
+    tenantId,
+    appId: ctx.appId,
+    forTenant: (t) => clientFor(ctx, normaliseTenantId(t), false),
+
+    importPasswordHash: (input) =>
+      post<ImportPasswordHashResult>('/recipe/user/passwordhash/import', 'tenant', {
+        email: input.email,
+        passwordHash: input.passwordHash,
+        ...(input.hashingAlgorithm !== undefined ? { hashingAlgorithm: input.hashingAlgorithm } : {}),
+      }),
+    thirdPartySignInUp: (input) =>
+      post<ThirdPartySignInUpResult>('/recipe/signinup', 'tenant', {
+        thirdPartyId: input.thirdPartyId,
+        thirdPartyUserId: input.thirdPartyUserId,
+        email: { id: input.email.id, isVerified: input.email.isVerified },
+      }),
+    createCode: (input) => post<CreateCodeResult>('/recipe/signinup/code', 'tenant', input),
+    consumeCode: (input) => post<ConsumeCodeResult>('/recipe/signinup/code/consume', 'tenant', input),
+    // rid: passwordless is what makes the core route this to the passwordless handler (§1.5).
+    updatePasswordlessUser: (input) =>
+      json<UpdatePasswordlessUserResult>({ method: 'PUT', path: '/recipe/user', scope: 'app', rid: 'passwordless', body: input }),
+    createPrimaryUser: (recipeUserId) =>
+      post<CreatePrimaryUserResult>('/recipe/accountlinking/user/primary', 'app', { recipeUserId }),
+    linkAccounts: (recipeUserId, primaryUserId) =>
+      post<LinkAccountsResult>('/recipe/accountlinking/user/link', 'app', { recipeUserId, primaryUserId }),
+    createUserIdMapping: (input) => post<CreateUserIdMappingResult>('/recipe/userid/map', 'app', input),
+    getUserIdMapping: (userId, type = 'ANY') =>
+      get<GetUserIdMappingResult>('/recipe/userid/map', 'app', { userId, userIdType: type }),
+    importTotpDevice: (input) => post<ImportTotpDeviceResult>('/recipe/totp/device/import', 'app', input),
+    listTotpDevices: (userId) => get<ListTotpDevicesResult>('/recipe/totp/device/list', 'app', { userId }),
+    removeTotpDevice: (userId, deviceName) =>
+      post<RemoveTotpDeviceResult>('/recipe/totp/device/remove', 'app', { userId, deviceName }),
+    verifyTotp: (userId, totp) => post<VerifyTotpResult>('/recipe/totp/verify', 'tenant', { userId, totp }),
+    verifyTotpDevice: (input) => post<VerifyTotpDeviceResult>('/recipe/totp/device/verify', 'tenant', input),
+    getUserById: (userId) => get<GetUserByIdResult>('/user/id', 'app', { userId }),
+    listUsers: (input = {}) =>
+      get<ListUsersResult>('/users', 'tenant', {
+        limit: input.limit,
+        paginationToken: input.paginationToken,
+        timeJoinedOrder: input.timeJoinedOrder,
+        includeRecipeIds: input.includeRecipeIds?.join(','),
+        email: input.email?.join(';'),
+        phone: input.phone?.join(';'),
+        provider: input.provider?.join(';'),
+      }),
+    signIn: (email, password) => post<SignInResult>('/recipe/signin', 'tenant', { email, password }),
+
+    hello: async () => (await sendRequest(ctx, tenantId, { method: 'GET', path: '/hello', scope: 'none' })).text.trim(),
+    apiVersion: () => json<ApiVersionResult>({ method: 'GET', path: '/apiversion', scope: 'app' }, false),
+    featureFlags: () => get<FeatureFlagsResult>('/ee/featureflag', 'app'),
+    getLicense: () => get<GetLicenseResult>('/ee/license', 'app'),
+    setLicense: (licenseKey) => json<SetLicenseResult>({ method: 'PUT', path: '/ee/license', scope: 'app', body: { licenseKey } }),
+    deleteLicense: () => json<DeleteLicenseResult>({ method: 'DELETE', path: '/ee/license', scope: 'app' }),
+
+    raw: (req) => sendRequest(ctx, tenantId, req),
+    close: () => {
+      if (ownsAgent) ctx.agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// Public surface of the core client: createCoreClient, preflight, the result types and the typed errors.
+export { createCoreClient, DEFAULT_CDI_VERSION, DEFAULT_TIMEOUT_MS } from './client.js';
+export { DEFAULT_RETRY, backoffDelay, parseRetryAfter } from './retry.js';
+export * from './errors.js';
+export type * from './types.js';

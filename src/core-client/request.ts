@@ -1,0 +1,110 @@
+// The request pipeline shared by every method: headers, prefix, attempts with retries, and mapping of
+// non-200 answers to typed errors. Business statuses (HTTP 200) are returned, never thrown.
+import type http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CoreAuthError,
+  CoreConfigError,
+  CoreHttpError,
+  CoreLicenseError,
+  CoreProtocolError,
+  CoreUnreachableError,
+  isSignerKeyMissing,
+} from './errors.js';
+import { prefixFor, queryString, type BaseUrl } from './paths.js';
+import { backoffDelay, isRetryableStatus, isTransientNetworkError, networkReason, parseRetryAfter } from './retry.js';
+import { sendAttempt } from './transport.js';
+import type { RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
+
+/** Everything a request needs that does not change per call (shared between tenants of one client). */
+export interface RequestContext {
+  base: BaseUrl;
+  agent: http.Agent;
+  apiKey?: string;
+  appId: string;
+  cdiVersion: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  maxRetryAfterMs: number;
+  onRetry?: (info: RetryInfo) => void;
+  random: () => number;
+}
+
+/** Statuses that, when they persist past every retry, mean the core is unavailable rather than the call bad. */
+const UNAVAILABLE = new Set([429, 502, 503, 504]);
+
+export async function sendRequest(ctx: RequestContext, tenantId: string, req: RawRequest): Promise<RawResponse> {
+  const path = ctx.base.basePath + prefixFor(req.scope, ctx.appId, tenantId) + req.path + queryString(req.query);
+  const headers: Record<string, string> = { 'cdi-version': ctx.cdiVersion };
+  if (ctx.apiKey) headers['api-key'] = ctx.apiKey;
+  if (req.rid) headers['rid'] = req.rid;
+  let body: Buffer | undefined;
+  if (req.body !== undefined) {
+    body = Buffer.from(JSON.stringify(req.body), 'utf8');
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = String(body.length);
+  }
+  const { method } = req;
+  const maxAttempts = ctx.retry.retries + 1;
+
+  for (let attempt = 1; ; attempt++) {
+    let reason: string;
+    let minDelay = 0;
+    try {
+      const res = await sendAttempt(ctx.base, ctx.agent, { method, path, headers, body, timeoutMs: ctx.timeoutMs });
+      const status = res.status;
+      if (status >= 200 && status < 300) {
+        return { status, contentType: String(res.headers['content-type'] ?? ''), text: res.text };
+      }
+      const text = res.text.trim();
+      if (status === 401) throw new CoreAuthError(method, path, ctx.base.display, Boolean(ctx.apiKey));
+      if (status === 402) throw new CoreLicenseError(text, method, path, ctx.base.display);
+      if (isSignerKeyMissing(status, text)) throw new CoreConfigError(text, method, path, ctx.base.display);
+      if (!isRetryableStatus(status)) throw new CoreHttpError(status, scrub(text, ctx.apiKey), method, path);
+      const retryAfter = parseRetryAfter(res.headers['retry-after']);
+      reason = `HTTP ${status}`;
+      if (retryAfter !== undefined) {
+        minDelay = Math.min(retryAfter, ctx.maxRetryAfterMs);
+        reason += ` (Retry-After ${res.headers['retry-after']})`;
+      }
+      if (attempt >= maxAttempts) {
+        if (UNAVAILABLE.has(status)) throw new CoreUnreachableError(ctx.base.display, method, path, attempt, reason);
+        throw new CoreHttpError(status, scrub(text, ctx.apiKey), method, path, false);
+      }
+    } catch (err) {
+      if (err instanceof CoreAuthError || err instanceof CoreLicenseError || err instanceof CoreConfigError) throw err;
+      if (err instanceof CoreHttpError || err instanceof CoreUnreachableError) throw err;
+      const why = networkReason(err);
+      if (!isTransientNetworkError(err) || attempt >= maxAttempts) {
+        throw new CoreUnreachableError(ctx.base.display, method, path, attempt, why);
+      }
+      reason = why;
+    }
+    const delayMs = Math.max(minDelay, backoffDelay(ctx.retry, attempt, ctx.random));
+    ctx.onRetry?.({ method, path, attempt, delayMs, reason });
+    if (delayMs > 0) await sleep(delayMs);
+  }
+}
+
+/** A 200 JSON answer with a string `status` (or, for /apiversion, any JSON object). */
+export async function sendJson<T>(ctx: RequestContext, tenantId: string, req: RawRequest, needsStatus = true): Promise<T> {
+  const res = await sendRequest(ctx, tenantId, req);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.text);
+  } catch {
+    throw new CoreProtocolError(req.method, req.path, `HTTP ${res.status} with a body that is not JSON (${res.contentType || 'no content-type'})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CoreProtocolError(req.method, req.path, 'a JSON value that is not an object');
+  }
+  if (needsStatus && typeof (parsed as { status?: unknown }).status !== 'string') {
+    throw new CoreProtocolError(req.method, req.path, 'a JSON object without a "status" field');
+  }
+  return parsed as T;
+}
+
+/** Belt and braces: a core should never echo the key, but if it did, it must not reach a message. */
+function scrub(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('***') : text;
+}
