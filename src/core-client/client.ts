@@ -63,6 +63,7 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
     url: ctx.base.display,
     tenantId,
     appId: ctx.appId,
+    cdiVersion: ctx.cdiVersion,
     forTenant: (t) => clientFor(ctx, normaliseTenantId(t), false),
 
     importPasswordHash: (input) =>

@@ -278,6 +278,8 @@ export interface CoreClient {
   readonly url: string;
   readonly tenantId: string;
   readonly appId: string;
+  /** The `cdi-version` header sent. */
+  readonly cdiVersion: string;
 
   /** The same connection pool and options, another tenant. */
   forTenant(tenantId: string): CoreClient;
