@@ -1,0 +1,152 @@
+// The sandbox store: in-memory state rebuilt on start from the lowdb JSON snapshot plus the change log,
+// then kept durable by group-committed log appends, with the snapshot rewritten in the background once
+// the log has grown comparable to it (so the cost per write stays flat however large the store is).
+import { readFile, stat } from 'node:fs/promises';
+import { UserError } from '../../errors.js';
+import { ChangeLog } from './changelog.js';
+import { COLLECTION_NAMES, type Change } from './records.js';
+import { emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
+import { StoreState } from './state.js';
+
+export { StoreState } from './state.js';
+export * from './records.js';
+
+export interface StoreOptions {
+  /** Rewrite the snapshot once the log exceeds max(this, snapshot size). Default 8 MiB. */
+  minCompactBytes?: number;
+}
+
+export interface Store {
+  readonly path: string;
+  readonly state: StoreState;
+  /** Apply changes now (visible to later requests) and resolve when they are durable. */
+  commit(changes: Change[]): Promise<void>;
+  /** Resolves when every change applied so far is durable (for answers that read uncommitted state). */
+  settled(): Promise<void>;
+  /** Flush, write a final snapshot, close. */
+  close(): Promise<void>;
+}
+
+export const logPathOf = (path: string): string => `${path}.log`;
+export const oldLogPathOf = (path: string): string => `${path}.log.old`;
+
+export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
+  const file = snapshotFile(path);
+  const data = await file.read();
+  const state = new StoreState();
+  for (const c of COLLECTION_NAMES) {
+    for (const [k, v] of data.collections[c]) state.apply({ c, k, v } as Change);
+  }
+  state.seq = data.seq;
+  const replayed = (await replayLog(oldLogPathOf(path), state)) + (await replayLog(logPathOf(path), state));
+  if (replayed > 0 || file.bytes() === 0) {
+    // Fold the logs into the snapshot before serving, so the log can start empty.
+    await file.write(capture(state));
+  }
+  await removeIfPresent(oldLogPathOf(path));
+  await removeIfPresent(logPathOf(path));
+  const log = await ChangeLog.open(logPathOf(path));
+  return new DurableStore(path, state, log, file, options.minCompactBytes ?? 8 << 20);
+}
+
+/** Apply the log's changes newer than the state; a torn last line (crash mid-append) is ignored. */
+async function replayLog(logPath: string, state: StoreState): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(logPath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw new UserError(`cannot read the sandbox store log ${logPath} (${(err as Error).message}); refusing to start`);
+  }
+  const lines = text.split('\n');
+  let applied = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    let entry: { s: number; o: Change[] };
+    try {
+      entry = JSON.parse(line) as { s: number; o: Change[] };
+      if (typeof entry.s !== 'number' || !Array.isArray(entry.o)) throw new Error('not a change entry');
+    } catch (err) {
+      // Only the last line can be torn by a crash; anything else is damage we must not paper over.
+      const isLast = lines.slice(i + 1).every((l) => l === '');
+      if (isLast) break;
+      throw new UserError(`the sandbox store log ${logPath} is damaged at line ${i + 1} (${(err as Error).message}); refusing to start and leaving it untouched`);
+    }
+    if (entry.s <= state.seq) continue;
+    for (const change of entry.o) state.apply(change);
+    state.seq = entry.s;
+    applied++;
+  }
+  return applied;
+}
+
+function capture(state: StoreState): SnapshotData {
+  const data = emptySnapshot();
+  data.seq = state.seq;
+  for (const c of COLLECTION_NAMES) data.collections[c] = new Map(state.maps[c] as Map<string, unknown>);
+  return data;
+}
+
+class DurableStore implements Store {
+  private compacting: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    readonly state: StoreState,
+    private readonly log: ChangeLog,
+    private readonly file: SnapshotFile,
+    private readonly minCompactBytes: number,
+  ) {}
+
+  commit(changes: Change[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    if (changes.length === 0) return this.settled();
+    for (const c of changes) this.state.apply(c);
+    const seq = ++this.state.seq;
+    const done = this.log.append(JSON.stringify({ s: seq, o: changes }));
+    if (!this.compacting && this.log.bytes > Math.max(this.minCompactBytes, this.file.bytes())) this.compacting = this.compact();
+    return done;
+  }
+
+  settled(): Promise<void> {
+    return this.log.drain();
+  }
+
+  /** Rotate the log, capture the state at that exact point, write the snapshot, drop the old log. */
+  private async compact(): Promise<void> {
+    try {
+      let data: SnapshotData | undefined;
+      await this.log.rotate(oldLogPathOf(this.path), () => {
+        data = capture(this.state);
+      });
+      await this.file.write(data!);
+      await removeIfPresent(oldLogPathOf(this.path));
+    } catch (err) {
+      process.stderr.write(`auth-migrate core: could not rewrite the store snapshot (${(err as Error).message}); the change log keeps every write\n`);
+    } finally {
+      this.compacting = null;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.log.drain();
+    if (this.compacting) await this.compacting;
+    await this.file.write(capture(this.state));
+    await this.log.close();
+    await removeIfPresent(oldLogPathOf(this.path));
+    await removeIfPresent(logPathOf(this.path));
+  }
+}
+
+/** Size of a file, 0 if missing (for tests and diagnostics). */
+export async function fileSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,115 @@
+// The sandbox store's records: plain JSON values, never mutated in place (an update puts a new object),
+// so a snapshot can capture the maps cheaply while requests go on.
+
+export type RecipeId = 'emailpassword' | 'thirdparty' | 'passwordless';
+
+/** One login method (a "recipe user"); linked ones point at their primary. */
+export interface LoginMethod {
+  app: string;
+  id: string;
+  recipeId: RecipeId;
+  tenantIds: string[];
+  timeJoined: number;
+  email?: string;
+  phoneNumber?: string;
+  thirdParty?: { id: string; userId: string };
+  passwordHash?: string;
+  /** Set on a primary user (its own id) and on every login method linked to it. */
+  primaryUserId?: string;
+}
+
+export interface UserIdMapping {
+  app: string;
+  superTokensUserId: string;
+  externalUserId: string;
+  externalUserIdInfo?: string;
+}
+
+export interface PasswordlessCode {
+  codeId: string;
+  /** base64url SHA-256 of the link code. */
+  linkCodeHash: string;
+  createdAt: number;
+}
+
+export interface PasswordlessDevice {
+  app: string;
+  tenant: string;
+  preAuthSessionId: string;
+  /** base64 of the 32 random device bytes. */
+  deviceId: string;
+  linkCodeSalt: string;
+  email?: string;
+  phoneNumber?: string;
+  failedAttempts: number;
+  codes: PasswordlessCode[];
+}
+
+export interface TotpDevice {
+  name: string;
+  secretKey: string;
+  period: number;
+  skew: number;
+  verified: boolean;
+  createdAt: number;
+}
+
+export interface TotpDevices {
+  app: string;
+  userId: string;
+  devices: TotpDevice[];
+}
+
+export interface TotpUsedCode {
+  code: string;
+  valid: boolean;
+  expiresAt: number;
+  createdAt: number;
+}
+
+export interface TotpUsage {
+  app: string;
+  tenant: string;
+  userId: string;
+  codes: TotpUsedCode[];
+}
+
+export interface TenantConfig {
+  app: string;
+  tenantId: string;
+  emailPasswordEnabled: boolean;
+  thirdPartyEnabled: boolean;
+  passwordlessEnabled: boolean;
+  firstFactors?: string[] | null;
+  requiredSecondaryFactors?: string[] | null;
+  coreConfig: Record<string, unknown>;
+}
+
+export interface Verification {
+  app: string;
+  userId: string;
+  email: string;
+}
+
+/** Every collection of the store and the record type it holds. */
+export interface Collections {
+  users: LoginMethod;
+  mappings: UserIdMapping;
+  verified: Verification;
+  pless: PasswordlessDevice;
+  totp: TotpDevices;
+  totpUsed: TotpUsage;
+  tenants: TenantConfig;
+  meta: { value: string };
+}
+
+export type CollectionName = keyof Collections;
+export const COLLECTION_NAMES: CollectionName[] = ['users', 'mappings', 'verified', 'pless', 'totp', 'totpUsed', 'tenants', 'meta'];
+
+/** One change: put a record under a key, or delete it (`v` absent). */
+export type Change = { [C in CollectionName]: { c: C; k: string; v?: Collections[C] } }[CollectionName];
+
+/** Keys join their parts with NUL, which no app id, tenant id, user id or email of a request contains. */
+export function key(...parts: string[]): string {
+  return parts.join('\u0000');
+}

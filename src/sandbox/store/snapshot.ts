@@ -1,0 +1,142 @@
+// The store's JSON snapshot, read and written through lowdb with an adapter that writes a temp file,
+// fsyncs it and renames it over the old one, serialising record by record so a large store does not
+// block the event loop in one long JSON.stringify.
+import { open, rename, readFile, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Low, type Adapter } from 'lowdb';
+import { UserError } from '../../errors.js';
+import { COLLECTION_NAMES, type CollectionName } from './records.js';
+
+export const SNAPSHOT_FORMAT = 'auth-migrate-sandbox-store';
+
+export interface SnapshotData {
+  format: string;
+  version: 1;
+  /** Sequence number of the last change the snapshot holds. */
+  seq: number;
+  collections: Record<CollectionName, Map<string, unknown>>;
+}
+
+export function emptySnapshot(): SnapshotData {
+  const collections = {} as SnapshotData['collections'];
+  for (const c of COLLECTION_NAMES) collections[c] = new Map();
+  return { format: SNAPSHOT_FORMAT, version: 1, seq: 0, collections };
+}
+
+class DurableSnapshotFile implements Adapter<SnapshotData> {
+  /** Size of the last file read or written. */
+  bytes = 0;
+  constructor(private readonly path: string) {}
+
+  async read(): Promise<SnapshotData | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new UserError(`cannot read the sandbox store ${this.path} (${(err as Error).message}); refusing to start`);
+    }
+    this.bytes = Buffer.byteLength(text);
+    if (text.trim() === '') return null;
+    const refuse = (why: string): never => {
+      throw new UserError(`the sandbox store ${this.path} is not readable (${why}); refusing to start and leaving it untouched`);
+    };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      return refuse(`invalid JSON: ${(err as Error).message}`);
+    }
+    const obj = raw as { format?: unknown; seq?: unknown; collections?: Record<string, unknown> };
+    if (!obj || typeof obj !== 'object' || obj.format !== SNAPSHOT_FORMAT || typeof obj.seq !== 'number' || typeof obj.collections !== 'object' || !obj.collections) {
+      return refuse('not an auth-migrate sandbox store');
+    }
+    const data = emptySnapshot();
+    data.seq = obj.seq;
+    for (const c of COLLECTION_NAMES) {
+      const records = obj.collections[c];
+      if (records === undefined) continue;
+      if (typeof records !== 'object' || records === null) refuse(`collection ${c} is not an object`);
+      data.collections[c] = new Map(Object.entries(records as Record<string, unknown>));
+    }
+    return data;
+  }
+
+  async write(data: SnapshotData): Promise<void> {
+    const tmp = `${this.path}.tmp-${process.pid}`;
+    const fh = await open(tmp, 'w');
+    let bytes = 0;
+    try {
+      let chunk = `{"format":${JSON.stringify(data.format)},"version":1,"seq":${data.seq},"collections":{`;
+      let n = 0;
+      const flush = async (): Promise<void> => {
+        bytes += Buffer.byteLength(chunk);
+        await fh.write(chunk);
+        chunk = '';
+      };
+      for (let ci = 0; ci < COLLECTION_NAMES.length; ci++) {
+        const c = COLLECTION_NAMES[ci]!;
+        chunk += `${ci ? ',' : ''}\n${JSON.stringify(c)}:{`;
+        let first = true;
+        for (const [k, v] of data.collections[c]) {
+          chunk += `${first ? '' : ','}\n${JSON.stringify(k)}:${JSON.stringify(v)}`;
+          first = false;
+          // Written in slices of ~1 MiB; each await lets requests run in between.
+          if (++n % 2000 === 0 || chunk.length > 1 << 20) await flush();
+        }
+        chunk += '}';
+      }
+      chunk += '}}\n';
+      await flush();
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, this.path);
+    await fsyncDir(dirname(this.path));
+    this.bytes = bytes;
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+export interface SnapshotFile {
+  read(): Promise<SnapshotData>;
+  write(data: SnapshotData): Promise<void>;
+  bytes(): number;
+}
+
+export function snapshotFile(path: string): SnapshotFile {
+  const adapter = new DurableSnapshotFile(path);
+  const db = new Low<SnapshotData>(adapter, emptySnapshot());
+  return {
+    async read() {
+      await db.read();
+      return db.data;
+    },
+    async write(data) {
+      db.data = data;
+      await db.write();
+    },
+    bytes: () => adapter.bytes,
+  };
+}
+
+export async function removeIfPresent(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

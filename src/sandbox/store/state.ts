@@ -1,0 +1,170 @@
+// The store's in-memory state: one map per collection plus the indexes every lookup uses, so no request
+// ever scans the users. `apply` is the only way the state changes (live requests and log replay alike).
+import { key, type Change, type CollectionName, type Collections, type LoginMethod, type PasswordlessDevice } from './records.js';
+
+type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
+
+/** A multimap index: key -> set of record keys. */
+class MultiIndex {
+  private readonly map = new Map<string, Set<string>>();
+  add(k: string, v: string): void {
+    let s = this.map.get(k);
+    if (!s) this.map.set(k, (s = new Set()));
+    s.add(v);
+  }
+  remove(k: string, v: string): void {
+    const s = this.map.get(k);
+    if (!s) return;
+    s.delete(v);
+    if (s.size === 0) this.map.delete(k);
+  }
+  get(k: string): ReadonlySet<string> {
+    return this.map.get(k) ?? EMPTY;
+  }
+}
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** Users of one app in /users order (timeJoined ASC, then id DESC), kept sorted lazily. */
+export interface UserOrder {
+  entries: Array<{ t: number; id: string }>;
+  dirty: boolean;
+}
+
+export class StoreState {
+  readonly maps: Maps = {
+    users: new Map(),
+    mappings: new Map(),
+    verified: new Map(),
+    pless: new Map(),
+    totp: new Map(),
+    totpUsed: new Map(),
+    tenants: new Map(),
+    meta: new Map(),
+  };
+  /** (app, tenant, email) -> emailpassword user id. */
+  readonly epByEmail = new Map<string, string>();
+  /** (app, tenant, thirdPartyId, thirdPartyUserId) -> thirdparty user id. */
+  readonly tpById = new Map<string, string>();
+  /** (app, tenant, email|phone) -> passwordless user id. */
+  readonly plessByEmail = new Map<string, string>();
+  readonly plessByPhone = new Map<string, string>();
+  /** (app, 'e'|'p'|'t', value) -> login method ids holding that account info (any recipe, any tenant). */
+  readonly byAccountInfo = new MultiIndex();
+  /** primary id -> ids of its login methods (itself included). */
+  readonly linked = new MultiIndex();
+  /** (app, external id) -> supertokens id. */
+  readonly externalToSt = new Map<string, string>();
+  /** (app, tenant, link code hash) -> pless device key; (app, tenant, e|p, value) -> device keys. */
+  readonly plessByLinkCode = new Map<string, string>();
+  readonly plessByContact = new MultiIndex();
+  /** Per app: ids in /users order. */
+  readonly userOrder = new Map<string, UserOrder>();
+  seq = 0;
+
+  apply(change: Change): void {
+    const map = this.maps[change.c] as Map<string, unknown>;
+    const old = map.get(change.k);
+    if (old !== undefined) this.unindex(change.c, change.k, old);
+    if (change.v === undefined) map.delete(change.k);
+    else {
+      map.set(change.k, change.v);
+      this.index(change.c, change.k, change.v);
+    }
+    if (change.c === 'users') this.updateOrder(old as LoginMethod | undefined, change.v);
+  }
+
+  private index(c: CollectionName, k: string, v: unknown): void {
+    if (c === 'users') this.indexUser(v as LoginMethod, true);
+    else if (c === 'mappings') {
+      const m = v as Collections['mappings'];
+      this.externalToSt.set(key(m.app, m.externalUserId), m.superTokensUserId);
+    } else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, true);
+  }
+
+  private unindex(c: CollectionName, k: string, v: unknown): void {
+    if (c === 'users') this.indexUser(v as LoginMethod, false);
+    else if (c === 'mappings') this.externalToSt.delete(key((v as Collections['mappings']).app, (v as Collections['mappings']).externalUserId));
+    else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, false);
+  }
+
+  private indexUser(u: LoginMethod, add: boolean): void {
+    const set = <V>(m: Map<string, V>, k: string, v: V): void => {
+      if (add) m.set(k, v);
+      else if (m.get(k) === v) m.delete(k);
+    };
+    for (const t of u.tenantIds) {
+      if (u.recipeId === 'emailpassword' && u.email) set(this.epByEmail, key(u.app, t, u.email), u.id);
+      if (u.recipeId === 'thirdparty' && u.thirdParty) set(this.tpById, key(u.app, t, u.thirdParty.id, u.thirdParty.userId), u.id);
+      if (u.recipeId === 'passwordless') {
+        if (u.email) set(this.plessByEmail, key(u.app, t, u.email), u.id);
+        if (u.phoneNumber) set(this.plessByPhone, key(u.app, t, u.phoneNumber), u.id);
+      }
+    }
+    const multi = (idx: MultiIndex, k: string, v: string): void => (add ? idx.add(k, v) : idx.remove(k, v));
+    if (u.email) multi(this.byAccountInfo, key(u.app, 'e', u.email), u.id);
+    if (u.phoneNumber) multi(this.byAccountInfo, key(u.app, 'p', u.phoneNumber), u.id);
+    if (u.thirdParty) multi(this.byAccountInfo, key(u.app, 't', u.thirdParty.id, u.thirdParty.userId), u.id);
+    if (u.primaryUserId) multi(this.linked, u.primaryUserId, u.id);
+  }
+
+  private updateOrder(old: LoginMethod | undefined, u: LoginMethod | undefined): void {
+    const app = (u ?? old)!.app;
+    let order = this.userOrder.get(app);
+    if (!order) this.userOrder.set(app, (order = { entries: [], dirty: false }));
+    if (old && u && old.timeJoined === u.timeJoined && old.primaryUserId === u.primaryUserId) return;
+    if (old || !u || u.primaryUserId) {
+      // Removals and linking change the order: rebuilt on the next listing.
+      order.dirty = true;
+      return;
+    }
+    const last = order.entries[order.entries.length - 1];
+    if (!order.dirty && (!last || last.t < u.timeJoined || (last.t === u.timeJoined && last.id > u.id))) {
+      order.entries.push({ t: u.timeJoined, id: u.id });
+    } else order.dirty = true;
+  }
+
+  private indexDevice(k: string, d: PasswordlessDevice, add: boolean): void {
+    for (const code of d.codes) {
+      const ck = key(d.app, d.tenant, code.linkCodeHash);
+      if (add) this.plessByLinkCode.set(ck, k);
+      else if (this.plessByLinkCode.get(ck) === k) this.plessByLinkCode.delete(ck);
+    }
+    const multi = (ck: string): void => (add ? this.plessByContact.add(ck, k) : this.plessByContact.remove(ck, k));
+    if (d.email) multi(key(d.app, d.tenant, 'e', d.email));
+    if (d.phoneNumber) multi(key(d.app, d.tenant, 'p', d.phoneNumber));
+  }
+
+  /** The /users order of an app: top-level users (primary or unlinked) by group timeJoined ASC, id DESC. */
+  orderedUsers(app: string): Array<{ t: number; id: string }> {
+    let order = this.userOrder.get(app);
+    if (!order) return [];
+    if (order.dirty) {
+      const entries: Array<{ t: number; id: string }> = [];
+      for (const u of this.maps.users.values()) {
+        if (u.app !== app || (u.primaryUserId && u.primaryUserId !== u.id)) continue;
+        entries.push({ t: this.groupTimeJoined(u), id: u.id });
+      }
+      entries.sort((a, b) => a.t - b.t || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      order = { entries, dirty: false };
+      this.userOrder.set(app, order);
+    }
+    return order.entries;
+  }
+
+  /** The login methods of a user's group (just itself when not linked). */
+  group(u: LoginMethod): LoginMethod[] {
+    if (!u.primaryUserId) return [u];
+    const out: LoginMethod[] = [];
+    for (const id of this.linked.get(u.primaryUserId)) {
+      const m = this.maps.users.get(id);
+      if (m) out.push(m);
+    }
+    return out;
+  }
+
+  groupTimeJoined(u: LoginMethod): number {
+    let t = u.timeJoined;
+    for (const m of this.group(u)) t = Math.min(t, m.timeJoined);
+    return t;
+  }
+}
