@@ -1,0 +1,47 @@
+// Typed events of a migration run: the runner emits them and never prints; renderers draw them.
+import type { UserOutcome } from './journal.js';
+
+export interface Totals {
+  total: number;
+  imported: number;
+  alreadyPresent: number;
+  failed: number;
+  skipped: number;
+  /** Users found complete in the journal of an earlier run (counted in alreadyPresent). */
+  resumed: number;
+}
+
+export interface UserResult {
+  /** Source id. */
+  id: string;
+  outcome: UserOutcome;
+  /** For a failure: the step key that failed (`password`, `map`, `link:otp`, `totp:TOTP Device 0`, `plan`...). */
+  step?: string;
+  /** The core's status (`ACCOUNT_INFO_ALREADY_...`, `HTTP 400`) or the rule of an invalid record. */
+  status?: string;
+  message?: string;
+  /** Steps done by this run, skipped thanks to the journal. */
+  stepsRun: number;
+  stepsFromJournal: number;
+  /** Complete in the journal of an earlier run: nothing was sent for this user. */
+  resumed?: boolean;
+}
+
+export type RunEvent =
+  | { type: 'run-started'; total: number; concurrency: number; journal: string; at: number }
+  | { type: 'user-done'; result: UserResult; done: number; totals: Totals; at: number }
+  | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
+  | { type: 'paused'; at: number }
+  | { type: 'resumed'; at: number }
+  | { type: 'stopping'; reason: 'requested' | 'fatal'; message?: string; at: number }
+  | { type: 'finished'; totals: Totals; durationMs: number; stopped?: 'requested' | 'fatal'; fatalMessage?: string; at: number };
+
+export type RunEventListener = (event: RunEvent) => void;
+
+export function emptyTotals(total: number): Totals {
+  return { total, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 };
+}
+
+export function doneCount(t: Totals): number {
+  return t.imported + t.alreadyPresent + t.failed + t.skipped;
+}

@@ -1,0 +1,154 @@
+// The run journal: JSON lines, one per completed step or finished user, fsynced in batches (group commit).
+// It holds ids only (recipe user ids, external ids, device names): never a password, hash, code or secret.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { UserError } from '../errors.js';
+
+export interface RunIdentity {
+  /** Absolute paths of the source files, in the order given. */
+  sources: string[];
+  /** `http://host:port/base tenant=t app=a`, or `sandbox:<store path>`. */
+  target: string;
+}
+
+export type StepResult = 'created' | 'already';
+export type UserOutcome = 'imported' | 'alreadyPresent' | 'failed' | 'skipped';
+
+export type JournalEntry =
+  | { type: 'run'; version: 1; identity: RunIdentity; id: string; startedAt: string }
+  | { type: 'step'; user: string; step: string; result: StepResult; ids: Record<string, string> }
+  | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string }
+  | { type: 'end'; reason: 'finished' | 'stopped' | 'fatal'; at: string };
+
+export interface JournalledUser {
+  steps: Map<string, { result: StepResult; ids: Record<string, string> }>;
+  /** Last outcome recorded for the user (a failed user is retried by the next run). */
+  outcome?: UserOutcome;
+}
+
+export function identityId(identity: RunIdentity): string {
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 12);
+}
+
+export function describeIdentity(identity: RunIdentity): string {
+  return `${identity.sources.join(', ')} into ${identity.target}`;
+}
+
+/** Read a journal into per-user state; a torn last line (a crash mid-write) is ignored. */
+export async function loadJournal(path: string): Promise<{ identity?: RunIdentity; users: Map<string, JournalledUser>; endsWithNewline: boolean }> {
+  const users = new Map<string, JournalledUser>();
+  let identity: RunIdentity | undefined;
+  let endsWithNewline = true;
+  if (!existsSync(path)) return { users, endsWithNewline };
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const line of lines) {
+    lineNo += 1;
+    if (line.trim() === '') continue;
+    let entry: JournalEntry;
+    try {
+      entry = JSON.parse(line) as JournalEntry;
+    } catch {
+      continue; // a torn line: the step it describes is simply done again (idempotently)
+    }
+    if (entry.type === 'run') {
+      identity ??= entry.identity;
+    } else if (entry.type === 'step') {
+      let u = users.get(entry.user);
+      if (!u) users.set(entry.user, (u = { steps: new Map() }));
+      u.steps.set(entry.step, { result: entry.result, ids: entry.ids });
+    } else if (entry.type === 'user') {
+      let u = users.get(entry.user);
+      if (!u) users.set(entry.user, (u = { steps: new Map() }));
+      u.outcome = entry.outcome;
+    }
+  }
+  endsWithNewline = await lastByteIsNewline(path);
+  if (lineNo > 0 && !identity) throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
+  return { identity, users, endsWithNewline };
+}
+
+async function lastByteIsNewline(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    if (size === 0) return true;
+    const buf = Buffer.alloc(1);
+    await fh.read(buf, 0, 1, size - 1);
+    return buf[0] === 0x0a;
+  } finally {
+    await fh.close();
+  }
+}
+
+export interface Journal {
+  readonly path: string;
+  readonly users: Map<string, JournalledUser>;
+  /** Queue an entry; it reaches the disk with the next group commit. */
+  append(entry: JournalEntry): void;
+  /** Write and fsync everything queued. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenJournalOptions {
+  /** Group-commit interval (default 200 ms). */
+  intervalMs?: number;
+  /** Flush early once this many entries wait (default 500). */
+  maxPending?: number;
+}
+
+/** Open (or create) the journal of this run; refuses a journal written for another run identity. */
+export async function openJournal(path: string, identity: RunIdentity, options: OpenJournalOptions = {}): Promise<Journal> {
+  const loaded = await loadJournal(path);
+  if (loaded.identity && identityId(loaded.identity) !== identityId(identity)) {
+    throw new UserError(
+      `the journal ${path} belongs to another run (${describeIdentity(loaded.identity)}); this run is ` +
+        `${describeIdentity(identity)}. Give this run its own --journal path, or delete that journal to start over.`,
+    );
+  }
+  const handle: FileHandle = await open(path, 'a', 0o600);
+  const intervalMs = options.intervalMs ?? 200;
+  const maxPending = options.maxPending ?? 500;
+  let pending: string[] = loaded.endsWithNewline ? [] : ['']; // terminate a torn line first
+  let writing: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const flush = (): Promise<void> => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    const batch = pending;
+    pending = [];
+    writing = writing.then(async () => {
+      if (batch.length === 0) return;
+      await handle.write(batch.join('\n') + '\n');
+      await handle.datasync();
+    });
+    return writing;
+  };
+
+  const journal: Journal = {
+    path,
+    users: loaded.users,
+    append(entry) {
+      if (closed) throw new Error('journal is closed');
+      pending.push(JSON.stringify(entry));
+      if (pending.length >= maxPending) void flush();
+      else timer ??= setTimeout(() => void flush(), intervalMs);
+    },
+    flush,
+    async close() {
+      if (closed) return;
+      await flush();
+      closed = true;
+      await handle.close();
+    },
+  };
+  journal.append({ type: 'run', version: 1, identity, id: identityId(identity), startedAt: new Date().toISOString() });
+  return journal;
+}

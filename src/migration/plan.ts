@@ -1,0 +1,128 @@
+// Turns one canonical record into the ordered steps that import it (rules in docs/migration.md).
+import { detectAlgorithm } from '../hashes/formats.js';
+import type { CanonicalUser, PasswordAlgorithm } from '../records/types.js';
+import { toBase32Secret } from '../records/secrets.js';
+import type { Step, StepRef } from './steps.js';
+
+export interface PlanOptions {
+  /** hashingAlgorithm sent for the external scrypt variant: `external_scrypt` (default) or e.g. `firebase_scrypt`. */
+  scryptAlgorithmName?: string;
+  /** Map the source id as the external id when the record has no externalUserId. */
+  keepSourceIds?: boolean;
+}
+
+/** A record the planner cannot turn into steps (the validator should have caught it). */
+export class PlanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlanError';
+  }
+}
+
+export const DEFAULT_TOTP_PERIOD = 30;
+export const DEFAULT_TOTP_SKEW = 1;
+
+function hashingAlgorithmName(algorithm: PasswordAlgorithm, options: PlanOptions): string {
+  return algorithm === 'external_scrypt' ? (options.scryptAlgorithmName ?? 'external_scrypt') : algorithm;
+}
+
+function firstFactorSteps(record: CanonicalUser, options: PlanOptions): Step[] {
+  const steps: Step[] = [];
+  if (record.password) {
+    if (!record.email) throw new PlanError('a password needs an email to be imported');
+    const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
+    if (!algorithm) throw new PlanError('the password hash format is not recognised (bcrypt, argon2 or external scrypt)');
+    steps.push({
+      kind: 'import-password',
+      key: 'password',
+      email: record.email,
+      passwordHash: record.password.hash,
+      hashingAlgorithm: hashingAlgorithmName(algorithm, options),
+    });
+  }
+  for (const tp of record.thirdParty ?? []) {
+    const email = tp.email ?? record.email;
+    if (!email) throw new PlanError(`the ${tp.providerId} login has no email (the core requires one)`);
+    const isVerified = tp.emailVerified ?? (tp.email === undefined || tp.email === record.email ? (record.emailVerified ?? false) : false);
+    steps.push({
+      kind: 'thirdparty-signinup',
+      key: `thirdparty:${tp.providerId}:${tp.userId}`,
+      thirdPartyId: tp.providerId,
+      thirdPartyUserId: tp.userId,
+      email,
+      isVerified,
+    });
+  }
+  if (record.phoneNumber) steps.push({ kind: 'passwordless-signinup', key: 'phone', phoneNumber: record.phoneNumber });
+  return steps;
+}
+
+/** Names for devices the source left unnamed: the names the core would give (`TOTP Device N`), fixed up front so a rerun is idempotent. */
+function deviceNames(record: CanonicalUser): string[] {
+  const taken = new Set((record.totp ?? []).map((d) => d.deviceName).filter((n): n is string => !!n));
+  let next = 0;
+  return (record.totp ?? []).map((d) => {
+    if (d.deviceName) return d.deviceName;
+    while (taken.has(`TOTP Device ${next}`)) next += 1;
+    const name = `TOTP Device ${next}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}): Step[] {
+  const first = firstFactorSteps(record, options);
+  if (first.length === 0) throw new PlanError('the record has no first factor (password, third-party login or phone sign-in)');
+  const primaryRef: StepRef = first[0]!.key;
+  const steps: Step[] = [first[0]!];
+
+  const externalUserId = record.externalUserId ?? (options.keepSourceIds ? record.id : undefined);
+  if (externalUserId !== undefined) steps.push({ kind: 'map-user-id', key: 'map', user: primaryRef, externalUserId });
+  steps.push(...first.slice(1));
+
+  // Recipe users that must end up linked to the first one.
+  const toLink: StepRef[] = first.slice(1).map((s) => s.key);
+  const otp = record.otpFactors;
+  if (otp && (otp.email || otp.phoneNumber)) {
+    const phoneUser = first.find((s) => s.key === 'phone');
+    if (phoneUser && otp.phoneNumber === record.phoneNumber) {
+      // The SMS factor is the phone sign-in's own passwordless user: give it the email too.
+      if (otp.email) steps.push({ kind: 'passwordless-add-contact', key: 'otp-contact', user: 'phone', email: otp.email });
+    } else {
+      steps.push(
+        otp.email
+          ? { kind: 'passwordless-signinup', key: 'otp', email: otp.email }
+          : { kind: 'passwordless-signinup', key: 'otp', phoneNumber: otp.phoneNumber! },
+      );
+      if (otp.email && otp.phoneNumber) {
+        steps.push({ kind: 'passwordless-add-contact', key: 'otp-contact', user: 'otp', phoneNumber: otp.phoneNumber });
+      }
+      toLink.push('otp');
+    }
+  }
+  if (toLink.length > 0) {
+    steps.push({ kind: 'create-primary', key: 'primary', user: primaryRef });
+    for (const ref of toLink) steps.push({ kind: 'link-accounts', key: `link:${ref}`, user: ref, primary: primaryRef });
+  }
+
+  const names = deviceNames(record);
+  (record.totp ?? []).forEach((device, i) => {
+    let secretKey: string;
+    try {
+      secretKey = toBase32Secret(device.secret, device.encoding ?? 'base32');
+    } catch (err) {
+      throw new PlanError(`totp[${i}]: ${(err as Error).message}`);
+    }
+    steps.push({
+      kind: 'import-totp',
+      key: `totp:${names[i]}`,
+      user: primaryRef,
+      deviceName: names[i]!,
+      namedInSource: !!device.deviceName,
+      secretKey,
+      period: device.period ?? DEFAULT_TOTP_PERIOD,
+      skew: device.skew ?? DEFAULT_TOTP_SKEW,
+    });
+  });
+  return steps;
+}

@@ -1,0 +1,66 @@
+// The typed steps a user's migration is made of, and how to describe them without leaking secrets.
+
+/** Key of the step whose recipe user a later step acts on (e.g. `password`, `phone`, `otp`). */
+export type StepRef = string;
+
+export type Step =
+  | { kind: 'import-password'; key: 'password'; email: string; passwordHash: string; hashingAlgorithm: string }
+  | {
+      kind: 'thirdparty-signinup';
+      key: string;
+      thirdPartyId: string;
+      thirdPartyUserId: string;
+      email: string;
+      isVerified: boolean;
+    }
+  | {
+      kind: 'passwordless-signinup';
+      key: 'phone' | 'otp';
+      /** Exactly one contact: create a code for it, consume it (2 calls). */
+      email?: string;
+      phoneNumber?: string;
+    }
+  | { kind: 'passwordless-add-contact'; key: string; user: StepRef; email?: string; phoneNumber?: string }
+  | { kind: 'map-user-id'; key: 'map'; user: StepRef; externalUserId: string }
+  | { kind: 'create-primary'; key: 'primary'; user: StepRef }
+  | { kind: 'link-accounts'; key: string; user: StepRef; primary: StepRef }
+  | {
+      kind: 'import-totp';
+      key: string;
+      user: StepRef;
+      deviceName: string;
+      /** Whether the source named the device (otherwise the planner chose the name the core would give). */
+      namedInSource: boolean;
+      secretKey: string;
+      period: number;
+      skew: number;
+    };
+
+export type StepKind = Step['kind'];
+
+/** How many HTTP calls a step makes when everything goes well (used by the dry run). */
+export function callCount(step: Step): number {
+  return step.kind === 'passwordless-signinup' ? 2 : 1;
+}
+
+/** One line for a person: what the step does, with no password hash, secret or code in it. */
+export function describeStep(step: Step): string {
+  switch (step.kind) {
+    case 'import-password':
+      return `import password hash (${step.hashingAlgorithm}) for ${step.email}: POST /recipe/user/passwordhash/import`;
+    case 'thirdparty-signinup':
+      return `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}): POST /recipe/signinup`;
+    case 'passwordless-signinup':
+      return `passwordless ${step.key === 'phone' ? 'phone sign-in' : 'one-time-code factor'} for ${step.email ?? step.phoneNumber}: POST /recipe/signinup/code, POST /recipe/signinup/code/consume`;
+    case 'passwordless-add-contact':
+      return `add ${step.email !== undefined ? `email ${step.email}` : `phone ${step.phoneNumber}`} to the ${step.user} passwordless user: PUT /recipe/user (rid passwordless)`;
+    case 'map-user-id':
+      return `map the ${step.user} user to external id ${step.externalUserId}: POST /recipe/userid/map`;
+    case 'create-primary':
+      return `make the ${step.user} user primary: POST /recipe/accountlinking/user/primary`;
+    case 'link-accounts':
+      return `link the ${step.user} user to the ${step.primary} user: POST /recipe/accountlinking/user/link`;
+    case 'import-totp':
+      return `import TOTP device "${step.deviceName}" (period ${step.period}, skew ${step.skew}) under the ${step.user} user: POST /recipe/totp/device/import`;
+  }
+}
