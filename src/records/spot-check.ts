@@ -1,12 +1,77 @@
-// Password spot-check: verify a password the operator knows against a record's hash, before import.
+// Password spot-check: verify a password the operator knows against a record's hash before import, with the
+// same module the sandbox core signs in with. Tells a wrong password from a hash that cannot be checked.
+import { createCipheriv } from 'node:crypto';
+import { scrypt } from 'hash-wasm';
+import { detectAlgorithm, parseExternalScrypt, stripExporterPrefix } from '../hashes/formats.js';
+import { hasNonAscii, verifyPassword } from '../hashes/verify.js';
 import type { CanonicalUser } from './types.js';
 
 export type SpotCheckOutcome = {
   result: 'match' | 'wrong-password' | 'cannot-verify' | 'missing-signer-key' | 'no-password' | 'not-found';
+  /** For the operator; never contains the password, the hash or the signer key. */
   detail: string;
+  /** External scrypt with a non-ASCII password: the core reads it as US-ASCII. */
   nonAsciiRisk?: boolean;
 };
 
-export async function spotCheckPassword(_record: CanonicalUser, _password: string, _options: { signerKey?: string }): Promise<SpotCheckOutcome> {
-  throw new Error('not implemented yet');
+export async function spotCheckPassword(record: CanonicalUser, password: string, options: { signerKey?: string }): Promise<SpotCheckOutcome> {
+  const stored = record.password?.hash;
+  if (!stored) return { result: 'no-password', detail: 'the user has no password hash to check against' };
+  const hash = stripExporterPrefix(stored.trim()).hash;
+  const algorithm = detectAlgorithm(hash);
+  const nonAsciiRisk = algorithm === 'external_scrypt' && hasNonAscii(password);
+  const outcome = await verifyPassword(hash, password, { signerKey: options.signerKey });
+  const risk = nonAsciiRisk ? { nonAsciiRisk: true } : {};
+  switch (outcome.result) {
+    case 'match':
+      return {
+        result: 'match',
+        detail: nonAsciiRisk
+          ? 'the password matches as the core reads it (non-ASCII characters as "?"), which is not how the source hashed it; check that this is really right'
+          : `the password matches the ${algorithm} hash`,
+        ...risk,
+      };
+    case 'missing-signer-key':
+      return {
+        result: 'missing-signer-key',
+        detail: 'the external scrypt variant needs the signer key: pass --signer-key (or AUTH_MIGRATE_SIGNER_KEY, or the hash config)',
+        ...risk,
+      };
+    case 'unsupported':
+      return { result: 'cannot-verify', detail: `cannot verify this format: ${outcome.reason}`, ...risk };
+    case 'mismatch':
+      if (nonAsciiRisk && (await matchesAsUtf8(hash, password, options.signerKey!))) {
+        return {
+          result: 'cannot-verify',
+          detail: 'the password is right, but it has non-ASCII characters and the core reads passwords as US-ASCII for this variant, so this user will not be able to sign in after import; they will need to reset their password',
+          nonAsciiRisk: true,
+        };
+      }
+      return {
+        result: 'wrong-password',
+        detail:
+          algorithm === 'external_scrypt'
+            ? 'wrong password, or the signer key, salt separator, rounds or mem_cost do not belong to this project: check the hash parameters'
+            : 'wrong password: the password does not match the hash',
+        ...risk,
+      };
+  }
+}
+
+/** The external scrypt variant over the password's UTF-8 bytes (how the source hashed it). */
+async function matchesAsUtf8(hash: string, password: string, signerKey: string): Promise<boolean> {
+  const p = parseExternalScrypt(hash);
+  if (!p) return false;
+  const derived = await scrypt({
+    password: Buffer.from(password, 'utf8'),
+    salt: Buffer.concat([Buffer.from(p.salt, 'base64'), Buffer.from(p.saltSeparator, 'base64')]),
+    costFactor: 2 ** p.memCost,
+    blockSize: p.rounds,
+    parallelism: 1,
+    hashLength: 64,
+    outputType: 'binary',
+  });
+  const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16, 0));
+  const computed = Buffer.concat([cipher.update(Buffer.from(signerKey, 'base64')), cipher.final()]);
+  return computed.toString('base64') === p.passwordHash;
 }

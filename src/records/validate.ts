@@ -1,33 +1,48 @@
 // Validation of canonical records: per-record rules, cross-record duplicate checks in bounded memory,
 // a summary for the preview screen and `validate`, and a second streaming pass for the runner.
-import type { ReadOptions } from '../sources/index.js';
-import type { CanonicalUser, Problem, RecordOrigin, SourceRecord } from './types.js';
+import { readSources, type ReadOptions } from '../sources/index.js';
+import { createCrossRecordIndex } from './cross-record.js';
+import { base64Length } from './password-rules.js';
+import { checkRecord } from './record-rules.js';
+import type { RuleContext } from './rule-context.js';
+import { countProblems, countRecord, emptySummary } from './summary.js';
+import { describeOrigin, type CanonicalUser, type Problem, type RecordOrigin, type SourceRecord } from './types.js';
 
 export interface ValidateOptions {
+  /** base64 signer key of the external scrypt variant: lets validation catch hashes that can never verify. */
   signerKey?: string;
 }
 
 export interface ValidatedRecord {
-  /** Normalised, ready to plan. */
+  /**
+   * Normalised, ready to plan: emails trimmed and lower-cased, phones E.164, exporter hash prefixes removed,
+   * scrypt base64 standardised, password.algorithm set, TOTP encoding/period/skew filled (base32/30/1),
+   * third-party emails filled from the record's email when absent.
+   */
   record: CanonicalUser;
   origin: RecordOrigin;
+  /** The reader's problems on this record, then the validator's. */
   problems: Problem[];
   valid: boolean;
 }
 
 export interface Validator {
   add(item: SourceRecord): ValidatedRecord;
-  /** Cross-record problems only knowable at the end (they name the earlier record). */
+  /** Cross-record problems only knowable at the end (they name the earlier record), and set-level notices. */
   finish(): Problem[];
 }
 
 export interface ValidationSummary {
+  /** Records read (lines a reader could not turn into a record are counted in `errors` only). */
   records: number;
   valid: number;
   invalid: number;
+  /** Every problem, including the reader's and those past the `maxProblems` cap. */
   errors: number;
   warnings: number;
+  /** Users whose hash was recognised, per algorithm (valid or not). */
   passwordUsers: Record<'bcrypt' | 'argon2' | 'external_scrypt', number>;
+  /** Users per third-party provider id (after mapping). */
   thirdPartyUsers: Record<string, number>;
   phoneSignInUsers: number;
   totpDevices: number;
@@ -37,30 +52,164 @@ export interface ValidationSummary {
 
 export interface ValidationReport {
   summary: ValidationSummary;
+  /** In reading order, late (cross-record) problems last; at most `maxProblems`. */
   problems: Problem[];
   problemsOmitted: number;
+  /** originKey of records made invalid by a late problem (their own pass looked valid). */
   invalidKeys: Set<string>;
+  /** Late error problems by originKey, so a second pass can attach them to their record. */
+  lateProblems?: Map<string, Problem[]>;
 }
+
+export const DEFAULT_MAX_PROBLEMS = 1000;
 
 export function originKey(origin: RecordOrigin): string {
   return `${origin.file}\u0000${origin.line ?? ''}\u0000${origin.index ?? ''}`;
 }
 
-export function createValidator(_options: ValidateOptions = {}): Validator {
-  throw new Error('not implemented yet');
+/** Decoded length of a base64 signer key, or undefined when absent or not base64. */
+function signerKeyLength(signerKey: string | undefined): number | undefined {
+  if (!signerKey) return undefined;
+  const std = signerKey.trim().replace(/-/g, '+').replace(/_/g, '/');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(std)) return undefined;
+  const body = std.replace(/=+$/, '');
+  if (body.length % 4 === 1) return undefined;
+  return base64Length(body + '='.repeat((4 - (body.length % 4)) % 4));
 }
+
+export interface RecordValidator extends Validator {
+  /** After finish(): how many records looked valid on their own but are invalid because of a late problem. */
+  lateInvalidated(): number;
+}
+
+export function createValidator(options: ValidateOptions = {}): RecordValidator {
+  const index = createCrossRecordIndex();
+  const signerKeyBytes = signerKeyLength(options.signerKey);
+  // One bit per record ordinal: whether its own pass was valid (late problems may change that).
+  let validBits = new Uint8Array(1024);
+  let count = 0;
+  let scryptUsers = 0;
+  let firstScrypt: number | undefined;
+  let lateInvalidated = 0;
+  const wasValid = (ordinal: number): boolean => ordinal < count && (validBits[ordinal >> 3]! & (1 << (ordinal & 7))) !== 0;
+
+  return {
+    add(item) {
+      const problems = item.problems.length > 0 ? item.problems.slice() : [];
+      const ctx: RuleContext = { origin: item.origin, problems };
+      const rawId = (item.record as { id?: unknown } | undefined)?.id;
+      if (typeof rawId === 'string' && rawId.trim() !== '') ctx.sourceId = rawId.trim();
+      else if (typeof rawId === 'number') ctx.sourceId = String(rawId);
+      const record = checkRecord(ctx, item.record ?? ({} as CanonicalUser), { signerKeyBytes });
+      const ordinal = index.check(ctx, record);
+      let valid = true;
+      for (const p of problems) if (p.severity === 'error') valid = false;
+      if (ordinal >= validBits.length * 8) {
+        const grown = new Uint8Array(validBits.length * 2);
+        grown.set(validBits);
+        validBits = grown;
+      }
+      if (valid) validBits[ordinal >> 3]! |= 1 << (ordinal & 7);
+      count = ordinal + 1;
+      if (record.password?.algorithm === 'external_scrypt') {
+        scryptUsers++;
+        firstScrypt ??= ordinal;
+      }
+      return { record, origin: item.origin, problems, valid };
+    },
+    finish() {
+      const problems: Problem[] = [];
+      for (const { ordinal, problem } of index.lateProblems()) {
+        problems.push(problem);
+        if (wasValid(ordinal)) {
+          validBits[ordinal >> 3]! &= ~(1 << (ordinal & 7));
+          lateInvalidated++;
+        }
+      }
+      if (firstScrypt !== undefined) {
+        const origin = index.originOf(firstScrypt);
+        const problem: Problem = {
+          severity: 'warning',
+          rule: 'password.scrypt.non-ascii-risk',
+          origin,
+          field: 'password.hash',
+          message: `${scryptUsers} user(s) from ${describeOrigin(origin)} on have external scrypt hashes: the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know with --check-password`,
+        };
+        const id = index.idOf(firstScrypt);
+        if (id) problem.sourceId = id;
+        problems.push(problem);
+      }
+      return problems;
+    },
+    lateInvalidated: () => lateInvalidated,
+  };
+}
+
+type SourceValidateOptions = ReadOptions & ValidateOptions;
 
 export async function validateSources(
-  _paths: string[],
-  _options: ReadOptions & ValidateOptions & { onRecord?: (r: ValidatedRecord) => void; maxProblems?: number },
+  paths: string[],
+  options: SourceValidateOptions & { onRecord?: (r: ValidatedRecord) => void; maxProblems?: number },
 ): Promise<ValidationReport> {
-  throw new Error('not implemented yet');
+  const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const summary = emptySummary();
+  const report: ValidationReport = { summary, problems: [], problemsOmitted: 0, invalidKeys: new Set(), lateProblems: new Map() };
+  const keep = (list: Problem[]): void => {
+    for (const p of list) {
+      if (report.problems.length < maxProblems) report.problems.push(p);
+      else report.problemsOmitted++;
+    }
+  };
+  const validator = createValidator(options);
+  for await (const item of readSources(paths, options)) {
+    if (item.kind === 'problem') {
+      countProblems(summary, [item.problem]);
+      keep([item.problem]);
+      continue;
+    }
+    const validated = validator.add(item.value);
+    countRecord(summary, validated);
+    if (validated.problems.length > 0) keep(validated.problems);
+    options.onRecord?.(validated);
+  }
+  const late = validator.finish();
+  countProblems(summary, late);
+  keep(late);
+  summary.valid -= validator.lateInvalidated();
+  summary.invalid += validator.lateInvalidated();
+  for (const p of late) {
+    if (p.severity !== 'error') continue;
+    const key = originKey(p.origin);
+    report.invalidKeys.add(key);
+    const list = report.lateProblems!.get(key);
+    if (list) list.push(p);
+    else report.lateProblems!.set(key, [p]);
+  }
+  return report;
 }
 
+/**
+ * The runner's pass: re-read the files and yield every record, normalised, with the late problems the
+ * report found attached (so `valid` is false for records a later record conflicts with).
+ */
 export async function* streamValidatedRecords(
-  _paths: string[],
-  _options: ReadOptions & ValidateOptions,
-  _report: ValidationReport,
+  paths: string[],
+  options: SourceValidateOptions,
+  report: ValidationReport,
 ): AsyncIterable<ValidatedRecord> {
-  throw new Error('not implemented yet');
+  const validator = createValidator(options);
+  const checkLate = report.invalidKeys.size > 0;
+  for await (const item of readSources(paths, options)) {
+    if (item.kind !== 'record') continue;
+    const validated = validator.add(item.value);
+    if (checkLate) {
+      const key = originKey(validated.origin);
+      if (report.invalidKeys.has(key)) {
+        validated.valid = false;
+        const late = report.lateProblems?.get(key);
+        if (late) validated.problems.push(...late);
+      }
+    }
+    yield validated;
+  }
 }

@@ -1,0 +1,179 @@
+// Per-record rules (everything knowable from one record): id, external id, emails, phones, third-party
+// identities, one-time-code factors, first factors, disabled users. Builds the normalised record.
+import { isValidEmail, normaliseEmail, normalisePhone } from './normalise.js';
+import { checkPassword } from './password-rules.js';
+import { flag, text, type RuleContext } from './rule-context.js';
+import { checkTotpDevices } from './totp-rules.js';
+import type { CanonicalOtpFactors, CanonicalThirdParty, CanonicalUser } from './types.js';
+
+export const MAX_EXTERNAL_USER_ID = 128;
+
+export interface RecordRuleOptions {
+  /** Decoded length of the signer key, to catch scrypt hashes that can never verify. */
+  signerKeyBytes?: number;
+}
+
+export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: RecordRuleOptions): CanonicalUser {
+  const input = raw as unknown as Record<string, unknown>;
+  const id = text(input.id);
+  if (id === undefined) flag(ctx, 'error', 'id.missing', 'id', 'every record needs a non-empty `id` (the source id); add it');
+  const out: CanonicalUser = { id: id ?? '' };
+
+  const email = checkEmail(ctx, input.email, 'email');
+  if (email !== undefined) out.email = email;
+  if (typeof input.emailVerified === 'boolean') out.emailVerified = input.emailVerified;
+
+  if (input.externalUserId !== undefined && input.externalUserId !== null) {
+    const external = text(input.externalUserId);
+    if (external === undefined) {
+      flag(ctx, 'error', 'externalUserId.empty', 'externalUserId', '`externalUserId` is empty; give the id the core should keep, or leave the field out');
+    } else if (external.length > MAX_EXTERNAL_USER_ID) {
+      flag(ctx, 'error', 'externalUserId.too-long', 'externalUserId', `\`externalUserId\` is ${external.length} characters; the core accepts at most ${MAX_EXTERNAL_USER_ID}: shorten it or leave it out`);
+    } else out.externalUserId = external;
+  }
+
+  if (input.password !== undefined && input.password !== null) {
+    const password = checkPassword(ctx, input.password, options.signerKeyBytes);
+    if (password) out.password = password;
+    if (isBlank(input.email)) {
+      flag(ctx, 'error', 'email.missing', 'email', 'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out');
+    }
+  }
+
+  if (input.thirdParty !== undefined && input.thirdParty !== null) {
+    const thirdParty = checkThirdParty(ctx, input.thirdParty, email);
+    if (thirdParty.length > 0) out.thirdParty = thirdParty;
+  }
+
+  if (!isBlank(input.phoneNumber)) {
+    const phone = checkPhone(ctx, input.phoneNumber, 'phoneNumber');
+    if (phone !== undefined) out.phoneNumber = phone;
+  }
+
+  if (input.totp !== undefined && input.totp !== null) {
+    const totp = checkTotpDevices(ctx, input.totp);
+    if (totp.length > 0) out.totp = totp;
+  }
+
+  if (input.otpFactors !== undefined && input.otpFactors !== null) {
+    const otp = checkOtpFactors(ctx, input.otpFactors);
+    if (otp) out.otpFactors = otp;
+  }
+
+  if (typeof input.timeJoined === 'number' && Number.isFinite(input.timeJoined)) out.timeJoined = input.timeJoined;
+  if (input.disabled === true) {
+    out.disabled = true;
+    flag(ctx, 'warning', 'record.disabled', undefined, 'the user is disabled in the source, but the core has no disabled state: after the migration they can sign in; leave them out of the export if that is wrong');
+  }
+
+  checkFirstFactor(ctx, input, out);
+  return out;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function checkEmail(ctx: RuleContext, value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    flag(ctx, 'error', 'email.syntax', field, 'the email must be a string; fix the record');
+    return undefined;
+  }
+  const email = normaliseEmail(value);
+  if (email === '') return undefined;
+  if (!isValidEmail(email)) {
+    flag(ctx, 'error', 'email.syntax', field, 'the email is not a valid address (name@domain.tld), so the user could not sign in with it; correct it');
+    return undefined;
+  }
+  return email;
+}
+
+function checkPhone(ctx: RuleContext, value: unknown, field: string): string | undefined {
+  if (typeof value !== 'string') {
+    flag(ctx, 'error', 'phone.e164', field, 'the phone number must be a string in E.164 form (e.g. +14155550123); fix the record');
+    return undefined;
+  }
+  const result = normalisePhone(value);
+  if (!result.ok) {
+    flag(ctx, 'error', 'phone.e164', field, result.reason);
+    return undefined;
+  }
+  return result.phone;
+}
+
+function checkThirdParty(ctx: RuleContext, value: unknown, recordEmail: string | undefined): CanonicalThirdParty[] {
+  if (!Array.isArray(value)) {
+    flag(ctx, 'error', 'thirdParty.type', 'thirdParty', '`thirdParty` must be a list `[{ "providerId": "google", "userId": "..." }]`; fix the record');
+    return [];
+  }
+  const out: CanonicalThirdParty[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const field = `thirdParty[${i}]`;
+    const entry = value[i] as Record<string, unknown> | null;
+    const providerId = typeof entry === 'object' && entry !== null ? text(entry.providerId) : undefined;
+    const userId = typeof entry === 'object' && entry !== null ? text(entry.userId) : undefined;
+    if (providerId === undefined || userId === undefined) {
+      flag(ctx, 'error', 'thirdParty.missing-field', field, 'a third-party sign-in needs a `providerId` (e.g. google) and the provider\'s `userId`; add them');
+      continue;
+    }
+    const own = checkEmail(ctx, entry!.email, `${field}.email`);
+    // The core's third-party sign-in needs an email: fall back to the record's own.
+    const email = own ?? recordEmail;
+    if (email === undefined) {
+      if (isBlank(entry!.email)) {
+        flag(ctx, 'error', 'thirdParty.email-missing', `${field}.email`, 'the core needs an email for a third-party sign-in and this user has none; add the email the provider gives');
+      }
+      continue;
+    }
+    if (out.some((t) => t.providerId === providerId && t.userId === userId)) {
+      flag(ctx, 'error', 'thirdParty.duplicate', field, `the record lists the ${providerId} identity twice; remove one`);
+      continue;
+    }
+    const tp: CanonicalThirdParty = { providerId, userId, email };
+    const verified = own !== undefined ? entry!.emailVerified : undefined;
+    if (typeof verified === 'boolean') tp.emailVerified = verified;
+    out.push(tp);
+  }
+  return out;
+}
+
+function checkOtpFactors(ctx: RuleContext, value: unknown): CanonicalOtpFactors | undefined {
+  if (typeof value !== 'object' || Array.isArray(value) || value === null) {
+    flag(ctx, 'error', 'otp.type', 'otpFactors', '`otpFactors` must be an object `{ "email": "...", "phoneNumber": "+..." }`; fix the record');
+    return undefined;
+  }
+  const input = value as Record<string, unknown>;
+  const hasEmail = !isBlank(input.email);
+  const hasPhone = !isBlank(input.phoneNumber);
+  if (!hasEmail && !hasPhone) {
+    flag(ctx, 'error', 'otp.empty', 'otpFactors', 'a one-time-code factor needs an email or a phone number to send codes to; add one or remove `otpFactors`');
+    return undefined;
+  }
+  const out: CanonicalOtpFactors = {};
+  if (hasEmail) {
+    const email = checkEmail(ctx, input.email, 'otpFactors.email');
+    if (email !== undefined) out.email = email;
+  }
+  if (hasPhone) {
+    const phone = checkPhone(ctx, input.phoneNumber, 'otpFactors.phoneNumber');
+    if (phone !== undefined) out.phoneNumber = phone;
+  }
+  return out.email !== undefined || out.phoneNumber !== undefined ? out : undefined;
+}
+
+/** Second factors attach to a first factor: a password, a third-party sign-in or phone sign-in. */
+function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out: CanonicalUser): void {
+  // Judge on what the source states, so a first factor with its own error is not reported twice.
+  const hasPassword = input.password !== undefined && input.password !== null;
+  const hasThirdParty = Array.isArray(input.thirdParty) && input.thirdParty.length > 0;
+  const hasPhone = !isBlank(input.phoneNumber);
+  if (hasPassword || hasThirdParty || hasPhone) return;
+  const hasTotp = Array.isArray(input.totp) && input.totp.some((d) => typeof d === 'object' && d !== null && !isBlank((d as { secret?: unknown }).secret));
+  const hasOtp = typeof input.otpFactors === 'object' && input.otpFactors !== null;
+  if (hasTotp || hasOtp || out.totp !== undefined) {
+    flag(ctx, 'error', 'factors.no-first-factor', undefined, 'the user has TOTP or one-time-code factors but no first factor (password, third-party or phone sign-in) to attach them to; add one or leave the user out');
+  } else {
+    flag(ctx, 'error', 'record.no-first-factor', undefined, 'the user has no way to sign in (no password, third-party or phone sign-in), so there is nothing to migrate; add one or leave the user out');
+  }
+}
