@@ -1,0 +1,34 @@
+// The physical limit: the project's core client against a minimal node:http server in another process,
+// at the runner's concurrency. Also the same client against the sandbox itself, to split runner overhead
+// from sandbox cost when a target is missed.
+import { fileURLToPath } from 'node:url';
+import { runNode, startServer, lastJson } from '../lib/proc.js';
+import { BENCH_API_KEY } from '../lib/sandbox.js';
+
+const SERVER = fileURLToPath(new URL('../loopback-server.js', import.meta.url));
+const CLIENT = fileURLToPath(new URL('../load-client.js', import.meta.url));
+
+/** Run the load client against `url`: {requests, ms, rps, errors, statuses}. */
+export async function loadClient(url, requests, concurrency, { offset = 0 } = {}) {
+  const r = await runNode(CLIENT, [url, String(requests), String(concurrency), String(offset)], { env: { BENCH_API_KEY } });
+  const out = lastJson(r.stdout);
+  if (r.code !== 0 || !out) throw new Error(`load client exited ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (out.errors > 0) throw new Error(`load client: ${out.errors} of ${requests} requests failed: ${r.stderr.trim()}`);
+  return out;
+}
+
+/** Raw loopback request rate at this concurrency (measured once per bench run and shared). */
+export async function rawLoopback(ctx, concurrency) {
+  ctx.cache.loopback ??= {};
+  if (!ctx.cache.loopback[concurrency]) {
+    const server = await startServer(SERVER);
+    try {
+      const out = await loadClient(server.url, ctx.cfg.loopbackRequests, concurrency);
+      ctx.log(`raw loopback (node:http, fixed JSON) at concurrency ${concurrency}: ${Math.round(out.rps)} requests/s`);
+      ctx.cache.loopback[concurrency] = out;
+    } finally {
+      await server.stop();
+    }
+  }
+  return ctx.cache.loopback[concurrency];
+}

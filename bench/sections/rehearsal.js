@@ -1,0 +1,77 @@
+// Rehearsal throughput: users migrated by the real `auth-migrate run` into a spawned sandbox, beside the raw
+// loopback request rate at the same concurrency. kind 'mixed' is the issue's population, 'email-password'
+// isolates the store (one password-hash import per user).
+import { mkdirSync } from 'node:fs';
+import { ensureDataset } from '../lib/data.js';
+import { runMigration } from '../lib/migrate.js';
+import { startBenchSandbox, BENCH_API_KEY } from '../lib/sandbox.js';
+import { row, fmt } from '../lib/table.js';
+import { loadClient, rawLoopback } from './loopback.js';
+
+const MIXED_MAX_S = 90;
+const EP_MIN_USERS_PER_S = 2_000;
+const EP_MIN_LOOPBACK_RATIO = 0.5;
+
+export async function benchRehearsal(ctx, kind) {
+  const { cfg, log } = ctx;
+  const n = cfg.users;
+  const data = await ensureDataset(kind, n, { log });
+  const loopback = await rawLoopback(ctx, cfg.concurrency);
+  const profDir = cfg.cpuProf ? `${cfg.profDir}/${kind}` : undefined;
+  if (profDir) mkdirSync(profDir, { recursive: true });
+
+  const sandbox = await startBenchSandbox({ cpuProfDir: profDir && `${profDir}/sandbox` });
+  let run;
+  try {
+    run = await runMigration({ file: data.file, url: sandbox.url, apiKey: BENCH_API_KEY, concurrency: cfg.concurrency, cpuProfDir: profDir && `${profDir}/runner` });
+  } finally {
+    await sandbox.stop();
+  }
+  const s = run.summary;
+  const ok = s.imported === n && s.failed === 0 && s.skipped === 0;
+  const migrateMs = s.durationMs ?? run.wallMs;
+  const usersPerS = (n * 1000) / run.wallMs;
+  const requestsPerS = run.requests !== undefined ? (run.requests * 1000) / migrateMs : undefined;
+  const ratio = requestsPerS !== undefined ? requestsPerS / loopback.rps : undefined;
+  log(
+    `${kind}: ${n} users in ${fmt.s(run.wallMs)} (command) / ${fmt.s(migrateMs)} (migration phase); ` +
+      `imported ${s.imported}, failed ${s.failed}, skipped ${s.skipped}; ${run.requests} requests`,
+  );
+  if (!ok) log(`  ! not every user was imported: ${JSON.stringify(s)} ${run.stderrTail.join(' | ')}`);
+
+  // The same sandbox driven by the bare client: what the sandbox can take without the runner around the client.
+  let bare;
+  if (kind === 'email-password') {
+    const fresh = await startBenchSandbox();
+    try {
+      bare = await loadClient(fresh.url, cfg.loopbackRequests, cfg.concurrency);
+      log(`sandbox driven by the bare client (password imports) at concurrency ${cfg.concurrency}: ${Math.round(bare.rps)} requests/s`);
+    } finally {
+      await fresh.stop();
+    }
+  }
+
+  const label = kind === 'mixed' ? `Rehearsal, mixed users (${fmt.int(n)})` : `Email-password only (${fmt.int(n)})`;
+  const rows = [];
+  if (kind === 'mixed') {
+    rows.push(row(`${label}: total time`, fmt.s(run.wallMs), n === 100_000 ? `< ${MIXED_MAX_S} s` : `< ${((MIXED_MAX_S * n) / 100_000).toFixed(1)} s (scaled)`, ok && run.wallMs < (MIXED_MAX_S * 1000 * n) / 100_000));
+    rows.push(row(`${label}: users/s`, fmt.rate(usersPerS), null, null));
+  } else {
+    rows.push(row(`${label}: users/s`, fmt.rate(usersPerS), `>= ${fmt.rate(EP_MIN_USERS_PER_S)}`, ok && usersPerS >= EP_MIN_USERS_PER_S));
+  }
+  if (ratio !== undefined) {
+    rows.push(
+      row(
+        `${label}: requests/s vs raw loopback (${fmt.rate(loopback.rps)})`,
+        `${fmt.rate(requestsPerS)} (${fmt.pct(ratio)})`,
+        kind === 'email-password' ? `>= ${fmt.pct(EP_MIN_LOOPBACK_RATIO)}` : null,
+        kind === 'email-password' ? ok && ratio >= EP_MIN_LOOPBACK_RATIO : null,
+      ),
+    );
+  }
+  if (bare) rows.push(row(`Sandbox with the bare client: requests/s vs raw loopback`, `${fmt.rate(bare.rps)} (${fmt.pct(bare.rps / loopback.rps)})`, null, null));
+  return {
+    rows,
+    data: { kind, users: n, concurrency: cfg.concurrency, wallMs: run.wallMs, migrateMs, summary: s, requests: run.requests, usersPerS, requestsPerS, loopbackRps: loopback.rps, ratio, bareClientSandboxRps: bare?.rps },
+  };
+}
