@@ -1,7 +1,193 @@
-// Placeholder until this command lands; replaced by its implementation.
+// `auth-migrate run`: validate the sources, then migrate every valid user into the target, journalled and
+// resumable; `--dry-run` only prints the plan. Exit codes: 0 all ok, 1 some failed or skipped, 2 fatal, 130 stopped.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { dryRun } from '../migration/dry-run.js';
+import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
+import { createJsonLinesRenderer } from '../migration/render/json.js';
+import { createPlainRenderer } from '../migration/render/plain.js';
+import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
+import { DEFAULT_CONCURRENCY, startMigration } from '../migration/runner.js';
+import type { RunEvent } from '../migration/events.js';
+import { streamValidatedRecords, validateSources, type ValidationReport } from '../records/validate.js';
+import {
+  connectTarget,
+  describeTarget,
+  printableCommand,
+  resolveTarget,
+  SOURCE_OPTIONS,
+  sourceFiles,
+  sourceReadOptions,
+  TARGET_OPTIONS,
+} from './target-options.js';
 
-export async function runCommand(_argv: string[], _io: CommandIO): Promise<number> {
-  throw new UserError('the run command is not built yet', 2);
+export const RUN_HELP = `Usage: auth-migrate run <file>... [options]
+
+Validate the export files, then migrate every valid user into the target core.
+Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profile NAME
+Keys:       --api-key KEY  --license-key KEY  --signer-key B64
+            (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
+Sources:    --format canonical|firebase|auth0|totp  --hash-config FILE  --provider-map FILE
+Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
+            --scrypt-algorithm-name NAME (default external_scrypt; e.g. firebase_scrypt)
+Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
+Exit codes: 0 all users ok, 1 some failed or were skipped, 2 bad usage / unreadable input / fatal core
+            answer (401, 402, unreachable), 130 stopped by SIGINT/SIGTERM (rerun the printed command to resume).
+A sandbox rehearsal gets exactly the keys given: without --license-key its TOTP and linking answer 402,
+as a production core without a licence would.
+`;
+
+const OPTIONS = {
+  ...TARGET_OPTIONS,
+  ...SOURCE_OPTIONS,
+  journal: { type: 'string' },
+  concurrency: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'keep-source-ids': { type: 'boolean' },
+  'scrypt-algorithm-name': { type: 'string' },
+  json: { type: 'boolean' },
+  'json-events': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}. See \`auth-migrate run --help\`.`);
+  }
+}
+
+function parseConcurrency(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 512) throw new UsageError(`--concurrency must be a whole number from 1 to 512 (got "${text}")`);
+  return n;
+}
+
+function validationLine(report: ValidationReport): string {
+  const s = report.summary;
+  return `validated ${s.records} records: ${s.valid} valid, ${s.invalid} invalid (skipped), ${s.errors} errors, ${s.warnings} warnings`;
+}
+
+export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    io.stdout.write(RUN_HELP);
+    return 0;
+  }
+  const err = (line: string) => io.stderr.write(line + '\n');
+  const cwd = process.cwd();
+  const resolved = values['dry-run'] && values.core === undefined && !values.sandbox && values.profile === undefined
+    ? undefined
+    : await resolveTarget(values, io.env, cwd);
+  const profile = resolved?.profile?.profile;
+  const files = sourceFiles(positionals, profile, cwd);
+  const readOptions = await sourceReadOptions(values, profile, resolved?.secrets.signerKey ?? io.env.AUTH_MIGRATE_SIGNER_KEY);
+  const planOptions = {
+    keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
+    scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
+  };
+  const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
+
+  // Pass 1: validate everything; an unreadable file stops here, before any write.
+  const report = await validateSources(files, readOptions);
+  err(validationLine(report));
+
+  if (values['dry-run']) {
+    const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
+    const summary = await dryRun(streamValidatedRecords(files, readOptions, report), planOptions, out);
+    if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary }) + '\n');
+    return summary.skipped + summary.unplannable > 0 ? 1 : 0;
+  }
+  if (!resolved) throw new UsageError('say where to migrate: --core URL or --sandbox');
+
+  const identity: RunIdentity = { sources: files, target: describeTarget(resolved.target) };
+  const journalPath = resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`);
+  const paths = pathsBesideJournal(journalPath);
+  const journal = await openJournal(journalPath, identity);
+  const resumeArgs = [...argv];
+  if (values.journal === undefined) resumeArgs.push('--journal', journalPath);
+  if (resolved.target.kind === 'sandbox' && values.store === undefined) resumeArgs.push('--store', resolved.target.store);
+  const resumeCommand = printableCommand('run', resumeArgs);
+
+  let listener: (e: RunEvent) => void = values['json-events'] ? createJsonLinesRenderer(err) : createPlainRenderer({ write: err });
+  let connection;
+  try {
+    connection = await connectTarget(resolved, {
+      concurrency,
+      onRetry: (info) => listener({ type: 'retry', ...info, at: Date.now() }),
+      onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
+    });
+  } catch (e) {
+    await journal.close();
+    throw e;
+  }
+  const files2 = openRunFiles(paths);
+  const run = startMigration({
+    inputs: streamValidatedRecords(files, readOptions, report),
+    total: report.summary.records,
+    core: connection.client,
+    journal,
+    plan: planOptions,
+    concurrency,
+    onEvent: (e) => listener(e),
+    onUserResult: (result, input) => files2.write(result, input),
+  });
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals === 1) err(`${signal}: stopping safely (send it again to be told the state)`);
+    else err('still finishing in-flight steps and flushing the journal');
+    run.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let summary;
+  try {
+    summary = await run.done;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    journal.append({ type: 'end', reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
+    await journal.close();
+    await files2.close();
+    await connection.close();
+  }
+  listener = () => {};
+  const t = summary.totals;
+  err(`journal ${paths.journal}`);
+  err(`report ${paths.report}`);
+  err(`failures ${paths.failures} (canonical records of the failed users, with their hashes and secrets: mode 0600)`);
+  if (connection.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
+  if (summary.stopped === 'requested') err(`stopped; to resume: ${resumeCommand}`);
+  if (values.json) {
+    io.stdout.write(
+      JSON.stringify({
+        total: t.total,
+        imported: t.imported,
+        alreadyPresent: t.alreadyPresent,
+        failed: t.failed,
+        skipped: t.skipped,
+        resumed: t.resumed,
+        durationMs: summary.durationMs,
+        journal: paths.journal,
+        failuresFile: paths.failures,
+        reportFile: paths.report,
+        ...(connection.sandbox ? { sandboxStore: connection.sandbox.storePath } : {}),
+        ...(summary.stopped ? { stopped: summary.stopped, resumeCommand } : {}),
+        ...(summary.fatal ? { error: summary.fatal.message } : {}),
+      }) + '\n',
+    );
+  }
+  if (summary.stopped === 'fatal') {
+    const message = summary.fatal?.message ?? 'the run stopped';
+    err(`auth-migrate: ${message}`);
+    err(`the journal shows what was done; once fixed, resume with: ${resumeCommand}`);
+    return 2;
+  }
+  if (summary.stopped === 'requested') return 130;
+  return t.failed + t.skipped > 0 ? 1 : 0;
 }

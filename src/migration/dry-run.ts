@@ -1,0 +1,55 @@
+// Dry run: plan every valid record and describe the calls, without contacting a core or writing a file.
+import { formatProblem } from '../records/types.js';
+import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import type { MigrationInput } from './runner.js';
+import { callCount, describeStep, type StepKind } from './steps.js';
+
+export interface DryRunSummary {
+  users: number;
+  planned: number;
+  skipped: number;
+  unplannable: number;
+  calls: number;
+  steps: number;
+  stepsByKind: Partial<Record<StepKind, number>>;
+}
+
+/** Streams the plan of each user as text lines through `write`; returns the totals. */
+export async function dryRun(
+  inputs: AsyncIterable<MigrationInput>,
+  options: PlanOptions,
+  write: (line: string) => void,
+): Promise<DryRunSummary> {
+  const summary: DryRunSummary = { users: 0, planned: 0, skipped: 0, unplannable: 0, calls: 0, steps: 0, stepsByKind: {} };
+  for await (const input of inputs) {
+    summary.users += 1;
+    const id = input.record.id;
+    if (!input.valid) {
+      summary.skipped += 1;
+      const first = input.problems.find((p) => p.severity === 'error');
+      write(`user ${id}: skipped (invalid record${first ? `: ${formatProblem(first)}` : ''})`);
+      continue;
+    }
+    try {
+      const steps = planUserSteps(input.record, options);
+      const calls = steps.reduce((n, s) => n + callCount(s), 0);
+      summary.planned += 1;
+      summary.calls += calls;
+      summary.steps += steps.length;
+      write(`user ${id}: ${steps.length} steps, ${calls} calls`);
+      steps.forEach((s, i) => {
+        summary.stepsByKind[s.kind] = (summary.stepsByKind[s.kind] ?? 0) + 1;
+        write(`  ${i + 1}. ${describeStep(s)}`);
+      });
+    } catch (err) {
+      if (!(err instanceof PlanError)) throw err;
+      summary.unplannable += 1;
+      write(`user ${id}: cannot be planned: ${err.message}`);
+    }
+  }
+  write(
+    `dry run: ${summary.planned} users to migrate in ${summary.calls} calls (${summary.steps} steps); ` +
+      `${summary.skipped} invalid records skipped; ${summary.unplannable} not plannable. Nothing was written.`,
+  );
+  return summary;
+}

@@ -1,0 +1,86 @@
+// Plain-line renderer for stderr: a progress line at most once a second, failures as they happen, totals.
+import type { RunEvent, Totals } from '../events.js';
+import { doneCount } from '../events.js';
+
+export interface PlainRendererOptions {
+  write: (line: string) => void;
+  now?: () => number;
+  /** Minimum interval between progress lines (default 1000 ms). */
+  intervalMs?: number;
+  /** Failure lines printed before they are only counted (default 20). */
+  maxFailureLines?: number;
+}
+
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m${sec}s` : `${m}m${sec}s`;
+}
+
+export function formatTotals(t: Totals): string {
+  const resumed = t.resumed > 0 ? ` (${t.resumed} from the journal)` : '';
+  return `imported ${t.imported}, already present ${t.alreadyPresent}${resumed}, failed ${t.failed}, skipped ${t.skipped}`;
+}
+
+export function formatProgress(t: Totals, elapsedMs: number, retries: number): string {
+  const done = doneCount(t);
+  const pct = t.total > 0 ? Math.floor((done / t.total) * 100) : 100;
+  const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
+  const eta = rate > 0 ? duration(((t.total - done) / rate) * 1000) : '?';
+  const retried = retries > 0 ? `, ${retries} retries` : '';
+  return `${done}/${t.total} users (${pct}%), ${rate.toFixed(1)}/s, ETA ${eta}, failed ${t.failed}${retried}`;
+}
+
+/** Returns the listener; the runner's events go in, lines come out. */
+export function createPlainRenderer(options: PlainRendererOptions): (event: RunEvent) => void {
+  const now = options.now ?? Date.now;
+  const interval = options.intervalMs ?? 1000;
+  const maxFailures = options.maxFailureLines ?? 20;
+  let started = now();
+  let lastProgress = -Infinity;
+  let retries = 0;
+  let failuresShown = 0;
+  return (event) => {
+    switch (event.type) {
+      case 'run-started':
+        started = event.at;
+        options.write(`migrating ${event.total} users, ${event.concurrency} at a time; journal ${event.journal}`);
+        return;
+      case 'retry':
+        retries += 1;
+        return;
+      case 'user-done': {
+        const r = event.result;
+        if (r.outcome === 'failed') {
+          failuresShown += 1;
+          if (failuresShown <= maxFailures) options.write(`failed: ${r.id} at step ${r.step}: ${r.status}: ${r.message ?? ''}`);
+          else if (failuresShown === maxFailures + 1) options.write('more failures: see the report file');
+        }
+        const t = now();
+        if (t - lastProgress >= interval) {
+          lastProgress = t;
+          options.write(formatProgress(event.totals, t - started, retries));
+        }
+        return;
+      }
+      case 'paused':
+        options.write('paused');
+        return;
+      case 'resumed':
+        options.write('resumed');
+        return;
+      case 'stopping':
+        options.write(
+          event.reason === 'fatal'
+            ? `stopping: ${event.message ?? 'fatal error'}`
+            : 'stopping: no new users are started; in-flight steps finish and the journal is flushed',
+        );
+        return;
+      case 'finished':
+        options.write(`${event.stopped ? 'stopped' : 'finished'} in ${duration(event.durationMs)}: ${formatTotals(event.totals)}`);
+        return;
+    }
+  };
+}

@@ -1,0 +1,70 @@
+// Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
+// NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
+import { createWriteStream, chmodSync, type WriteStream } from 'node:fs';
+import type { UserResult } from './events.js';
+import type { MigrationInput } from './runner.js';
+import { describeOrigin } from '../records/types.js';
+
+export interface RunPaths {
+  journal: string;
+  report: string;
+  failures: string;
+}
+
+/** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`. */
+export function pathsBesideJournal(journal: string): RunPaths {
+  const base = journal.replace(/\.journal\.ndjson$/, '').replace(/\.ndjson$|\.jsonl$/, '');
+  return { journal, report: `${base}.report.ndjson`, failures: `${base}.failures.ndjson` };
+}
+
+export interface ReportLine {
+  id: string;
+  outcome: UserResult['outcome'];
+  source: string;
+  step?: string;
+  status?: string;
+  message?: string;
+}
+
+export interface RunFiles {
+  write(result: UserResult, input: MigrationInput): Promise<void>;
+  close(): Promise<void>;
+}
+
+function openPrivate(path: string): WriteStream {
+  const stream = createWriteStream(path, { flags: 'w', mode: 0o600 });
+  chmodSync(path, 0o600); // an existing file keeps its old mode otherwise
+  return stream;
+}
+
+function put(stream: WriteStream, line: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(line + '\n')) resolve();
+    else stream.once('drain', resolve);
+  });
+}
+
+function end(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(() => resolve());
+  });
+}
+
+export function openRunFiles(paths: RunPaths): RunFiles {
+  const report = openPrivate(paths.report);
+  const failures = openPrivate(paths.failures);
+  return {
+    async write(result, input) {
+      const line: ReportLine = { id: result.id, outcome: result.outcome, source: describeOrigin(input.origin) };
+      if (result.step !== undefined) line.step = result.step;
+      if (result.status !== undefined) line.status = result.status;
+      if (result.message !== undefined) line.message = result.message;
+      await put(report, JSON.stringify(line));
+      if (result.outcome === 'failed') await put(failures, JSON.stringify(input.record));
+    },
+    async close() {
+      await Promise.all([end(report), end(failures)]);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// The journal: group commit reaches the disk, reload restores per-user state, other runs are refused,
+// a torn last line is tolerated.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadJournal, openJournal, type RunIdentity } from '../../src/migration/journal.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-journal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const identity: RunIdentity = { sources: ['/data/users.ndjson'], target: 'http://core:3567 tenant=public app=public' };
+
+describe('journal', () => {
+  it('writes JSON lines with mode 0600 and restores steps and outcomes', async () => {
+    const path = join(dir, 'j.ndjson');
+    const j = await openJournal(path, identity, { intervalMs: 5 });
+    j.append({ type: 'step', user: 'u1', step: 'password', result: 'created', ids: { recipeUserId: 'r1' } });
+    j.append({ type: 'step', user: 'u1', step: 'map', result: 'already', ids: { externalUserId: 'e1' } });
+    j.append({ type: 'user', user: 'u1', outcome: 'imported' });
+    j.append({ type: 'user', user: 'u2', outcome: 'failed', step: 'password', status: 'HTTP 400' });
+    await j.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'run', identity });
+    expect(lines).toHaveLength(5);
+
+    const again = await openJournal(path, identity);
+    expect(again.users.get('u1')?.outcome).toBe('imported');
+    expect(again.users.get('u1')?.steps.get('password')).toEqual({ result: 'created', ids: { recipeUserId: 'r1' } });
+    expect(again.users.get('u2')?.outcome).toBe('failed');
+    await again.close();
+  });
+
+  it('flushes on the group-commit timer without an explicit flush', async () => {
+    const path = join(dir, 'j.ndjson');
+    const j = await openJournal(path, identity, { intervalMs: 10 });
+    j.append({ type: 'user', user: 'u9', outcome: 'alreadyPresent' });
+    const deadline = Date.now() + 5000;
+    while (!readFileSync(path, 'utf8').includes('"u9"')) {
+      if (Date.now() > deadline) throw new Error('group commit never reached the disk');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await j.close();
+  });
+
+  it('refuses a journal written for another target', async () => {
+    const path = join(dir, 'j.ndjson');
+    await (await openJournal(path, identity)).close();
+    await expect(openJournal(path, { ...identity, target: 'http://other:3567 tenant=public app=public' })).rejects.toThrow(
+      /belongs to another run .*http:\/\/core:3567.*this run is .*http:\/\/other:3567/,
+    );
+  });
+
+  it('tolerates a torn last line and appends after it on a new line', async () => {
+    const path = join(dir, 'j.ndjson');
+    const j = await openJournal(path, identity);
+    j.append({ type: 'step', user: 'u1', step: 'password', result: 'created', ids: { recipeUserId: 'r1' } });
+    await j.close();
+    appendFileSync(path, '{"type":"step","user":"u1","step":"ma');
+    const j2 = await openJournal(path, identity);
+    expect([...j2.users.get('u1')!.steps.keys()]).toEqual(['password']);
+    j2.append({ type: 'user', user: 'u1', outcome: 'imported' });
+    await j2.close();
+    const loaded = await loadJournal(path);
+    expect(loaded.users.get('u1')?.outcome).toBe('imported');
+  });
+
+  it('refuses a file that is not a journal', async () => {
+    const path = join(dir, 'users.ndjson');
+    appendFileSync(path, '{"id":"u1","email":"a@x.io"}\n');
+    await expect(openJournal(path, identity)).rejects.toThrow(/not an auth-migrate journal/);
+  });
+});
