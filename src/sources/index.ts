@@ -2,6 +2,17 @@
 // streamed, with per-line problems as items and unreadable files as UserErrors.
 import type { Problem, SourceRecord } from '../records/types.js';
 import { UserError } from '../errors.js';
+import { readAuth0 } from './auth0.js';
+import { readCanonical } from './canonical.js';
+import { detectFormat } from './detect.js';
+import { readFirebase } from './firebase.js';
+import { providerLookup } from './providers.js';
+import { TotpJoin } from './totp-join.js';
+import { readTotpFile } from './totp.js';
+
+export { DEFAULT_PROVIDER_MAP } from './providers.js';
+export { detectFormat } from './detect.js';
+export { parseHashConfig } from './hash-config.js';
 
 export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp';
 
@@ -23,34 +34,52 @@ export interface ReadOptions {
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
 
-export const DEFAULT_PROVIDER_MAP: Record<string, string> = {
-  'google.com': 'google',
-  'facebook.com': 'facebook',
-  'github.com': 'github',
-  'apple.com': 'apple',
-  'twitter.com': 'twitter',
-  'microsoft.com': 'microsoft',
-  'google-oauth2': 'google',
-  facebook: 'facebook',
-  github: 'github',
-  apple: 'apple',
-  twitter: 'twitter',
-  windowslive: 'microsoft',
-};
+export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp'];
 
-/** Several files combine into one set of records. */
-export async function* readSources(paths: string[], options: ReadOptions = {}): AsyncIterable<SourceItem> {
-  void paths;
-  void options;
-  throw new UserError('readers are not implemented yet');
+/**
+ * Read every file as one set of records. TOTP lists are loaded first (the small side) and joined to the
+ * records of the other files by id or email; Auth0 files are read together so password-hash and user
+ * exports join. Unreadable files throw a UserError; bad elements come out as `problem` items.
+ */
+export async function* readSources(paths: string[], options: ReadOptions = {}): AsyncGenerator<SourceItem> {
+  if (paths.length === 0) throw new UserError('no input files; give at least one export file');
+  const formats: SourceFormat[] = [];
+  for (const path of paths) formats.push(options.format ?? (await detectFormat(path)));
+  const providers = providerLookup(options.providerMap);
+
+  const join = new TotpJoin();
+  for (let i = 0; i < paths.length; i++) {
+    if (formats[i] !== 'totp') continue;
+    for await (const item of readTotpFile(paths[i]!)) {
+      if (item.ok) join.add(item.row);
+      else yield { kind: 'problem', problem: item.problem };
+    }
+  }
+
+  const auth0Files = paths.filter((_, i) => formats[i] === 'auth0');
+  let auth0Done = false;
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
+    let items: AsyncIterable<SourceItem>;
+    switch (formats[i]) {
+      case 'totp':
+        continue;
+      case 'auth0':
+        if (auth0Done) continue;
+        auth0Done = true;
+        items = readAuth0(auth0Files, providers);
+        break;
+      case 'firebase':
+        items = readFirebase(path, { hashConfig: options.hashConfig, providers });
+        break;
+      default:
+        items = readCanonical(path);
+    }
+    for await (const item of items) {
+      if (item.kind === 'record' && join.size > 0) join.attach(item.value);
+      yield item;
+    }
+  }
+  for (const problem of join.unmatched()) yield { kind: 'problem', problem };
 }
 
-/** Sniff the first bytes (and the name) of a file. */
-export async function detectFormat(path: string): Promise<SourceFormat> {
-  throw new UserError(`cannot detect the format of ${path} yet`);
-}
-
-/** The console's `hash_config { ... }` block as pasted, or its JSON form. */
-export function parseHashConfig(text: string): HashConfig {
-  throw new UserError(`hash config parsing is not implemented yet (${text.length} chars)`);
-}

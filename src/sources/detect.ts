@@ -1,0 +1,31 @@
+// Tell an export's format from its first bytes (and name): canonical, Firebase, Auth0 or a TOTP list.
+import { UserError } from '../errors.js';
+import type { SourceFormat } from './index.js';
+import { assertText, checkReadable, readStart } from './input.js';
+
+export async function detectFormat(path: string): Promise<SourceFormat> {
+  await checkReadable(path);
+  const head = await readStart(path);
+  assertText(path, head);
+  const format = sniffFormat(head.toString('utf8'), path);
+  if (format) return format;
+  const start = head.toString('utf8').trimStart().slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
+  throw new UserError(
+    `cannot tell the format of ${path} (it starts with "${start}"); pass --format canonical, firebase, auth0 or totp`,
+  );
+}
+
+/** The format a file's first bytes show, or null. */
+export function sniffFormat(text: string, name = ''): SourceFormat | null {
+  const start = text.trimStart();
+  if (start === '') return null;
+  if (/^otpauth:\/\//i.test(start)) return 'totp';
+  if (start[0] === '[' || start[0] === '{') {
+    if (/"localId"\s*:/.test(text)) return 'firebase';
+    if (/"(?:_id|_ID|user_id|alt_id)"\s*:|"identities"\s*:|"\$oid"\s*:/.test(text)) return 'auth0';
+    return 'canonical';
+  }
+  const firstLine = start.split(/\r?\n/, 1)[0]!.toLowerCase();
+  if (/\.csv$/i.test(name) || (firstLine.includes(',') && /(^|,)\s*"?secret"?\s*(,|$)/.test(firstLine))) return 'totp';
+  return null;
+}
