@@ -1,7 +1,134 @@
-// Placeholder until this command lands; replaced by its implementation.
+// `auth-migrate verify`: read the same sources and check the target: users present with the planned login
+// methods, links and TOTP devices; known passwords sign in; on the sandbox, TOTP codes verify.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { identityId, loadJournal, type RunIdentity } from '../migration/journal.js';
+import { forEachPooled } from '../migration/pool.js';
+import { checkCredential, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
+import { streamValidatedRecords, validateSources } from '../records/validate.js';
+import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, sourceReadOptions, TARGET_OPTIONS } from './target-options.js';
 
-export async function verifyCommand(_argv: string[], _io: CommandIO): Promise<number> {
-  throw new UserError('the verify command is not built yet', 2);
+export const VERIFY_HELP = `Usage: auth-migrate verify <file>... [options]
+
+Check that the users of the export files are in the target core as planned.
+Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME
+Keys:     --api-key KEY  --license-key KEY  --signer-key B64 (or the AUTH_MIGRATE_* variables)
+Sources:  --format F  --hash-config FILE  --provider-map FILE  --keep-source-ids (as given to run)
+Checks:   --credentials FILE   lines "email,password": each must sign in
+          --totp-codes         verify each TOTP device with a code from its source secret (always on for
+                               --sandbox; on a real core it spends codes and counts failed attempts)
+          --journal FILE       the run's journal, to find users by the ids it recorded
+Output:   --json (one JSON document on stdout)  --concurrency N (default 8)
+Exit codes: 0 every user ok, 1 some missing, mismatched, skipped or refused a credential, 2 bad usage or fatal.
+`;
+
+const OPTIONS = {
+  ...TARGET_OPTIONS,
+  ...SOURCE_OPTIONS,
+  credentials: { type: 'string' },
+  'totp-codes': { type: 'boolean' },
+  journal: { type: 'string' },
+  'keep-source-ids': { type: 'boolean' },
+  'scrypt-algorithm-name': { type: 'string' },
+  concurrency: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const MAX_LINES = 50;
+
+export async function verifyCommand(argv: string[], io: CommandIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}. See \`auth-migrate verify --help\`.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(VERIFY_HELP);
+    return 0;
+  }
+  const err = (line: string) => io.stderr.write(line + '\n');
+  const cwd = process.cwd();
+  const resolved = await resolveTarget(values, io.env, cwd);
+  const profile = resolved.profile?.profile;
+  const files = sourceFiles(positionals, profile, cwd);
+  const readOptions = await sourceReadOptions(values, profile, resolved.secrets.signerKey);
+  const plan = {
+    keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
+    scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
+  };
+  const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 512) throw new UsageError('--concurrency must be a whole number from 1 to 512');
+
+  let credentials: ReturnType<typeof parseCredentials> = [];
+  if (values.credentials !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.credentials, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--credentials: cannot read ${values.credentials} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+    try {
+      credentials = parseCredentials(text);
+    } catch (e) {
+      throw new UsageError(`--credentials ${values.credentials}: ${(e as Error).message}`);
+    }
+  }
+
+  const identity: RunIdentity = { sources: files, target: describeTarget(resolved.target) };
+  const journalPath = resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`);
+  const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
+  if (values.journal !== undefined && !journal) throw new UsageError(`--journal ${values.journal} does not exist`);
+
+  const report = await validateSources(files, readOptions);
+  const checkTotpCodes = values['totp-codes'] ?? resolved.target.kind === 'sandbox';
+  const connection = await connectTarget(resolved, {
+    concurrency,
+    onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
+  });
+  const counts = { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 };
+  const problems: UserVerification[] = [];
+  const creds: CredentialCheck[] = [];
+  const started = Date.now();
+  try {
+    await forEachPooled(streamValidatedRecords(files, readOptions, report), concurrency, async (input) => {
+      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes });
+      counts.total += 1;
+      counts[v.outcome] += 1;
+      if (v.outcome !== 'ok') {
+        problems.push(v);
+        if (problems.length <= MAX_LINES && !values.json) err(`${v.outcome}: ${v.id}: ${v.differences.join('; ')}`);
+      }
+    });
+    for (const c of credentials) {
+      const check = await checkCredential(connection.client, c.email, c.password);
+      creds.push(check);
+      if (!check.ok && !values.json) err(`credentials line ${c.line}: ${c.email} did not sign in (${check.status})`);
+    }
+  } finally {
+    await connection.close();
+  }
+  const credFailed = creds.filter((c) => !c.ok).length;
+  err(
+    `verified ${counts.total} users in ${Date.now() - started} ms: ok ${counts.ok}, missing ${counts.missing}, mismatch ${counts.mismatch}, skipped ${counts.skipped}` +
+      (creds.length > 0 ? `; credentials ${creds.length - credFailed}/${creds.length} signed in` : '') +
+      (checkTotpCodes ? '; TOTP codes checked' : ''),
+  );
+  if (values.json) {
+    io.stdout.write(
+      JSON.stringify({
+        ...counts,
+        totpCodesChecked: checkTotpCodes,
+        credentials: { checked: creds.length, ok: creds.length - credFailed, failed: creds.filter((c) => !c.ok).map((c) => ({ email: c.email, status: c.status })) },
+        problems,
+      }) + '\n',
+    );
+  }
+  return counts.missing + counts.mismatch + counts.skipped + credFailed > 0 ? 1 : 0;
 }

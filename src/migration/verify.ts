@@ -1,0 +1,170 @@
+// Verification of a migration: each user exists in the core with the planned login methods, primary and
+// linked as planned, with the planned TOTP devices; optionally TOTP codes and known passwords are tried.
+import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { formatProblem } from '../records/types.js';
+import type { JournalledUser } from './journal.js';
+import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import type { MigrationInput } from './runner.js';
+import type { Step } from './steps.js';
+import { candidateCodes } from './totp-code.js';
+
+export type VerifyOutcome = 'ok' | 'missing' | 'mismatch' | 'skipped';
+
+export interface UserVerification {
+  id: string;
+  outcome: VerifyOutcome;
+  /** The core's user id when found. */
+  userId?: string;
+  /** What differs from the plan, one phrase each (no secrets). */
+  differences: string[];
+}
+
+export interface VerifyUserOptions {
+  plan?: PlanOptions;
+  /** Journal of the run, to find users by the recipe user id it recorded. */
+  journal?: Map<string, JournalledUser>;
+  /** Verify every TOTP device with a code computed from the source secret (sandbox: it spends codes). */
+  checkTotpCodes?: boolean;
+}
+
+const norm = (email: string) => email.trim().toLowerCase();
+
+function hasMethod(user: CoreUser, step: Step): boolean {
+  switch (step.kind) {
+    case 'import-password':
+      return user.loginMethods.some((m) => m.recipeId === 'emailpassword' && m.email === norm(step.email));
+    case 'thirdparty-signinup':
+      return user.loginMethods.some((m) => m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId);
+    case 'passwordless-signinup':
+      return user.loginMethods.some((m) =>
+        m.recipeId === 'passwordless' && (step.email !== undefined ? m.email === norm(step.email) : m.phoneNumber === step.phoneNumber),
+      );
+    default:
+      return true;
+  }
+}
+
+function methodName(step: Step): string {
+  switch (step.kind) {
+    case 'import-password':
+      return `email-password login ${step.email}`;
+    case 'thirdparty-signinup':
+      return `${step.thirdPartyId} login ${step.thirdPartyUserId}`;
+    case 'passwordless-signinup':
+      return `passwordless login ${step.email ?? step.phoneNumber}`;
+    default:
+      return step.key;
+  }
+}
+
+/** Find the user: by external id, by the id the journal recorded, or by the first factor's account info. */
+async function findUser(first: Step, external: string | undefined, journalled: JournalledUser | undefined, core: CoreClient): Promise<CoreUser | undefined> {
+  if (external !== undefined) {
+    const r = await core.getUserById(external);
+    return r.status === 'OK' ? r.user : undefined;
+  }
+  const recorded = journalled?.steps.get(first.key)?.ids.recipeUserId;
+  if (recorded !== undefined) {
+    const r = await core.getUserById(recorded);
+    if (r.status === 'OK') return r.user;
+  }
+  let found: CoreUser[] = [];
+  if (first.kind === 'import-password' || first.kind === 'thirdparty-signinup') found = (await core.listUsers({ email: [first.email] })).users;
+  else if (first.kind === 'passwordless-signinup' && first.phoneNumber !== undefined) found = (await core.listUsers({ phone: [first.phoneNumber] })).users;
+  return found.find((u) => hasMethod(u, first));
+}
+
+export async function verifyUser(input: MigrationInput, core: CoreClient, options: VerifyUserOptions = {}): Promise<UserVerification> {
+  const id = input.record.id;
+  if (!input.valid) {
+    const first = input.problems.find((p) => p.severity === 'error');
+    return { id, outcome: 'skipped', differences: [first ? formatProblem(first) : 'invalid record'] };
+  }
+  let steps: Step[];
+  try {
+    steps = planUserSteps(input.record, options.plan);
+  } catch (err) {
+    if (err instanceof PlanError) return { id, outcome: 'skipped', differences: [err.message] };
+    throw err;
+  }
+  const first = steps[0]!;
+  const map = steps.find((s) => s.kind === 'map-user-id');
+  const external = map?.kind === 'map-user-id' ? map.externalUserId : undefined;
+  const user = await findUser(first, external, options.journal?.get(id), core);
+  if (!user) return { id, outcome: 'missing', userId: undefined, differences: [`no user with ${external !== undefined ? `id ${external}` : methodName(first)}`] };
+
+  const differences: string[] = [];
+  for (const step of steps) {
+    if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup' || step.kind === 'passwordless-signinup') {
+      if (!hasMethod(user, step)) differences.push(`${methodName(step)} is not a login method of ${user.id}`);
+    }
+    if (step.kind === 'passwordless-add-contact') {
+      const contact = step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber };
+      const ok = user.loginMethods.some(
+        (m) => m.recipeId === 'passwordless' && (contact.email !== undefined ? m.email === contact.email : m.phoneNumber === contact.phoneNumber) &&
+          (m.email !== undefined && m.phoneNumber !== undefined),
+      );
+      if (!ok) differences.push(`no passwordless login method holds both the email and the phone of the one-time-code factors`);
+    }
+  }
+  const needsPrimary = steps.some((s) => s.kind === 'create-primary');
+  if (needsPrimary && !user.isPrimaryUser) differences.push(`${user.id} is not a primary user`);
+  if (external !== undefined && user.id !== external) differences.push(`the user's id is ${user.id}, not the external id ${external}`);
+
+  const devices = steps.filter((s): s is Extract<Step, { kind: 'import-totp' }> => s.kind === 'import-totp');
+  if (devices.length > 0) {
+    const list = (await core.listTotpDevices(user.id)).devices;
+    const tried = new Set<string>();
+    for (const d of devices) {
+      const found = list.find((x) => x.name === d.deviceName);
+      if (!found) {
+        differences.push(`TOTP device "${d.deviceName}" is missing`);
+        continue;
+      }
+      if (!found.verified) differences.push(`TOTP device "${d.deviceName}" is not verified`);
+      if (found.period !== d.period || found.skew !== d.skew) {
+        differences.push(`TOTP device "${d.deviceName}" has period ${found.period}/skew ${found.skew}, expected ${d.period}/${d.skew}`);
+      }
+      if (options.checkTotpCodes && !tried.has(d.secretKey)) {
+        tried.add(d.secretKey);
+        const ok = await tryCodes(core, user.id, candidateCodes(d.secretKey, d.period, d.skew));
+        if (ok !== true) differences.push(`TOTP device "${d.deviceName}": a code computed from the source secret was refused (${ok})`);
+      }
+    }
+  }
+  return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences };
+}
+
+async function tryCodes(core: CoreClient, userId: string, codes: string[]): Promise<true | string> {
+  let last = 'no code tried';
+  for (const code of codes) {
+    const r = await core.verifyTotp(userId, code);
+    if (r.status === 'OK') return true;
+    last = r.status;
+    if (r.status !== 'INVALID_TOTP_ERROR') break; // replay gives INVALID: try the neighbour; anything else is final
+  }
+  return last;
+}
+
+export interface CredentialCheck {
+  email: string;
+  ok: boolean;
+  status: string;
+}
+
+/** `email,password` lines (the password may contain commas); blank lines and `#` comments are skipped. */
+export function parseCredentials(text: string): Array<{ email: string; password: string; line: number }> {
+  const out: Array<{ email: string; password: string; line: number }> = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === '' || raw.trimStart().startsWith('#')) return;
+    const comma = raw.indexOf(',');
+    if (comma <= 0) throw new Error(`line ${i + 1}: expected "email,password"`);
+    out.push({ email: raw.slice(0, comma).trim(), password: raw.slice(comma + 1), line: i + 1 });
+  });
+  return out;
+}
+
+export async function checkCredential(core: CoreClient, email: string, password: string): Promise<CredentialCheck> {
+  const r = await core.signIn(email, password);
+  return { email, ok: r.status === 'OK', status: r.status };
+}
