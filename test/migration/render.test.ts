@@ -1,0 +1,48 @@
+// Renderers: the plain one throttles progress to one line a second and never prints secrets; JSON lines parse.
+import { describe, expect, it } from 'vitest';
+import { emptyTotals, type RunEvent, type Totals } from '../../src/migration/events.js';
+import { createJsonLinesRenderer } from '../../src/migration/render/json.js';
+import { createPlainRenderer, formatProgress } from '../../src/migration/render/plain.js';
+
+function userDone(done: number, at: number, totals: Totals, outcome: 'imported' | 'failed' = 'imported'): RunEvent {
+  return { type: 'user-done', done, at, totals, result: { id: `u${done}`, outcome, stepsRun: 1, stepsFromJournal: 0, step: 'password', status: 'HTTP 400', message: 'bad' } };
+}
+
+describe('plain renderer', () => {
+  it('prints at most one progress line a second, failures as they come, and the totals', () => {
+    const lines: string[] = [];
+    let clock = 0;
+    const render = createPlainRenderer({ write: (l) => lines.push(l), now: () => clock });
+    render({ type: 'run-started', total: 100, concurrency: 8, journal: '/j', at: 0 });
+    const t = emptyTotals(100);
+    for (let i = 1; i <= 50; i += 1) {
+      clock = i * 100; // 10 users a second for 5 s
+      t.imported += 1;
+      render(userDone(i, clock, { ...t }));
+    }
+    const progress = lines.filter((l) => l.includes('users ('));
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+    expect(progress.length).toBeLessThanOrEqual(6);
+    expect(progress.at(-1)).toMatch(/^\d+\/100 users \(\d+%\), 10\.0\/s, ETA 0m0[56]s, failed 0$/);
+    t.failed += 1;
+    render(userDone(51, 5100, { ...t }, 'failed'));
+    expect(lines).toContain('failed: u51 at step password: HTTP 400: bad');
+    render({ type: 'finished', totals: t, durationMs: 5100, at: 5100 });
+    expect(lines.at(-1)).toBe('finished in 0m05s: imported 50, already present 0, failed 1, skipped 0');
+  });
+
+  it('formats ETA for long runs', () => {
+    const t = { ...emptyTotals(1_000_000), imported: 1000 };
+    expect(formatProgress(t, 10_000, 3)).toBe('1000/1000000 users (0%), 100.0/s, ETA 2h46m30s, failed 0, 3 retries');
+  });
+});
+
+describe('JSON lines renderer', () => {
+  it('writes one parseable event per line', () => {
+    const lines: string[] = [];
+    const render = createJsonLinesRenderer((l) => lines.push(l));
+    render({ type: 'paused', at: 1 });
+    render({ type: 'finished', totals: emptyTotals(0), durationMs: 3, at: 2 });
+    expect(lines.map((l) => JSON.parse(l).type)).toEqual(['paused', 'finished']);
+  });
+});
