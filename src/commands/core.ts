@@ -1,7 +1,143 @@
-// Placeholder until this command lands; replaced by its implementation.
+// `auth-migrate core`: the sandbox core in the foreground. Prints one ready line, answers until SIGINT or
+// SIGTERM (or until the parent that spawned it goes away), then finishes in-flight writes and flushes.
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import envPaths from 'env-paths';
 import type { CommandIO } from '../cli.js';
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
+import { isStandardBase64 } from '../hashes/verify.js';
+import { createApp } from '../sandbox/app.js';
+import { configFromEnv } from '../sandbox/config.js';
+import { openStore } from '../sandbox/store/index.js';
 
-export async function coreCommand(_argv: string[], _io: CommandIO): Promise<number> {
-  throw new UserError('the core command is not built yet', 2);
+const HELP = `Usage: auth-migrate core [options]
+
+Run the sandbox core (a local stand-in for the reference core) in the foreground.
+
+Options:
+  --host HOST          address to listen on (default 127.0.0.1)
+  --port PORT          port (default 3567; 0 takes a free port)
+  --store FILE         store file (default: the OS data folder, sandbox.json)
+  --api-key KEY        require this API key (repeatable; also env API_KEYS, comma-separated)
+  --license-key KEY    licence key enabling TOTP, account linking and tenants (also env AUTH_MIGRATE_LICENSE_KEY)
+  --signer-key BASE64  signer key of the external scrypt hashes (also env EXTERNAL_PASSWORD_HASHING_SIGNER_KEY
+                       or FIREBASE_PASSWORD_HASHING_SIGNER_KEY)
+  -h, --help           show this help
+`;
+
+export function defaultStorePath(): string {
+  return resolve(envPaths('auth-migrate', { suffix: '' }).data, 'sandbox.json');
+}
+
+/** The reference core's API-key rules (CoreConfig): whitespace stripped, >= 20 chars of [A-Za-z0-9=-]. */
+export function parseApiKeys(fromArgs: string[], fromEnv: string | undefined): string[] {
+  const keys = [...fromArgs, ...(fromEnv ?? '').split(',')].map((k) => k.replace(/\s/g, '')).filter((k) => k !== '');
+  for (const k of keys) {
+    if (k.length < 20) throw new UserError('One of the API keys is too short. Please use at least 20 characters');
+    if (!/^[A-Za-z0-9=-]+$/.test(k)) {
+      throw new UserError("Invalid characters in API key. Please only use '=', '-' and alpha-numeric (including capitals)");
+    }
+  }
+  return [...new Set(keys)];
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new UserError(`port ${port} on ${host} is already in use; pick another with --port (0 takes a free one)`));
+      else if (err.code === 'EACCES') reject(new UserError(`not allowed to listen on port ${port} of ${host}; pick a port above 1024`));
+      else reject(new UserError(`cannot listen on ${host}:${port} (${err.message})`));
+    });
+    server.listen(port, host, () => {
+      const addr = server.address();
+      resolvePort(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+export async function coreCommand(argv: string[], io: CommandIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '3567' },
+        store: { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        'license-key': { type: 'string' },
+        'signer-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}. See \`auth-migrate core --help\`.`);
+  }
+  if (values.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const env = io.env;
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
+  const apiKeys = parseApiKeys(values['api-key'] ?? [], env.API_KEYS);
+  const signerKey = (values['signer-key'] ?? (env.EXTERNAL_PASSWORD_HASHING_SIGNER_KEY || env.FIREBASE_PASSWORD_HASHING_SIGNER_KEY || '')).trim();
+  if (signerKey !== '' && !isStandardBase64(signerKey)) {
+    throw new UserError('the signer key is not standard base64 (check --signer-key or EXTERNAL_PASSWORD_HASHING_SIGNER_KEY)');
+  }
+  const licenseKey = (values['license-key'] ?? env.AUTH_MIGRATE_LICENSE_KEY ?? '').trim();
+  const storePath = resolve(values.store ?? defaultStorePath());
+  await mkdir(dirname(storePath), { recursive: true });
+
+  const store = await openStore(storePath);
+  // A licence given at start-up is stored, as PUT /ee/license would (it then survives restarts).
+  if (licenseKey !== '' && store.state.maps.meta.get('license')?.value !== licenseKey) {
+    await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
+  }
+  const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
+  const app = createApp(store, config);
+  const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
+  let boundPort: number;
+  try {
+    boundPort = await listen(server, values.host!, port);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
+
+  return new Promise<number>((resolveExit) => {
+    let stopping = false;
+    const stop = async (): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      server.close();
+      await app.idle();
+      server.closeAllConnections();
+      try {
+        await store.close();
+        resolveExit(0);
+      } catch (err) {
+        io.stderr.write(`auth-migrate core: could not flush the store ${storePath} (${(err as Error).message})\n`);
+        resolveExit(1);
+      }
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+    if (env.AUTH_MIGRATE_CORE_WATCH_STDIN === '1') {
+      // Spawned by startSandbox: the stdin pipe closes when the parent exits, however it exits.
+      process.stdin.on('end', () => void stop());
+      process.stdin.on('close', () => void stop());
+      process.stdin.resume();
+    }
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) void stop();
+    }, 1000);
+    watch.unref();
+  });
 }

@@ -1,0 +1,198 @@
+// The sandbox core's HTTP app on node:http: the reference core's order of checks (API key, cdi-version,
+// tenant, method), the `[/appid-<app>][/<tenant>]` prefix, and the rule that nothing is answered before
+// the writes it depends on are durable.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { CDI_VERSIONS, LATEST_CDI, type SandboxConfig } from './config.js';
+import { compareVersions, lazyBody, type Ctx, type Method, type Route } from './context.js';
+import { HttpError, type Reply } from './http.js';
+import { ROUTES } from './routes/index.js';
+import type { Store } from './store/index.js';
+import { assertTenantExists } from './tenants.js';
+
+export const MAX_BODY_BYTES = 1 << 20;
+const INVALID_TENANT_WORDS = new Set(['recipe', 'config', 'users', 'hello']);
+const PREFIX = /^\/appid-([a-z0-9-]*)(\/.*)?$/;
+const TENANT = /^\/([a-z0-9-]+)(\/.*)?$/;
+
+interface Match {
+  route: Route;
+  app: string;
+  tenant: string;
+}
+
+export function matchPath(routes: Map<string, Route>, rawPath: string): Match | undefined {
+  let path = rawPath.toLowerCase();
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  let app = 'public';
+  const p = PREFIX.exec(path);
+  if (p) {
+    app = p[1] || 'public';
+    path = p[2] ?? '/';
+  }
+  const direct = routes.get(path);
+  if (direct) return { route: direct, app, tenant: 'public' };
+  const t = TENANT.exec(path);
+  // `/<tenant>` alone is not `/`: only `/` itself says Hello; anything else unknown is 404.
+  if (t && t[2] && !INVALID_TENANT_WORDS.has(t[1]!) && !t[1]!.startsWith('appid-')) {
+    const route = routes.get(t[2]);
+    if (route) return { route, app, tenant: t[1]! };
+  }
+  return undefined;
+}
+
+function apiKeyOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['api-key'];
+  if (typeof header === 'string') return header.trim();
+  const auth = req.headers.authorization;
+  if (typeof auth !== 'string') return undefined;
+  const t = auth.trim();
+  return /^bearer /i.test(t) ? t.slice(7).trim() : t;
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/** Constant-time: every configured key is compared through equal-length digests. */
+function keyAccepted(given: string | undefined, keys: Buffer[]): boolean {
+  if (given === undefined) return false;
+  const d = digest(given);
+  let ok = false;
+  for (const k of keys) ok = timingSafeEqual(d, k) || ok;
+  return ok;
+}
+
+function cdiOf(req: IncomingMessage): string {
+  const v = req.headers['cdi-version'];
+  if (v === undefined) return LATEST_CDI;
+  const s = (Array.isArray(v) ? v[0]! : v).trim();
+  if (!/^[0-9]+(\.[0-9]+)*$/.test(s)) throw new HttpError(400, 'cdi-version header is invalid');
+  return s;
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const body = reply.kind === 'json' ? JSON.stringify(reply.body) + '\n' : reply.body + '\n';
+  res.writeHead(reply.status, {
+    'Content-Type': reply.kind === 'json' ? 'application/json; charset=UTF-8' : 'text/html; charset=UTF-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (c: Buffer) => {
+      if (tooBig) return;
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        tooBig = true;
+        chunks.length = 0;
+        resolve(null);
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!tooBig) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}
+
+export interface SandboxApp {
+  listener: RequestListener;
+  /** Resolves when every request being handled has been answered. */
+  idle(): Promise<void>;
+}
+
+export function createApp(store: Store, config: SandboxConfig): SandboxApp {
+  const routes = new Map(ROUTES.map((r) => [r.path, r]));
+  const keys = config.apiKeys.map(digest);
+  const supported = new Set(CDI_VERSIONS);
+  let inFlight = 0;
+  let idleWaiters: Array<() => void> = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (raw === null) {
+      res.setHeader('Connection', 'close');
+      return send(res, { kind: 'text', status: 413, body: 'Request body too large' });
+    }
+    let reply: Reply;
+    try {
+      reply = await dispatch(req, raw);
+    } catch (err) {
+      reply =
+        err instanceof HttpError
+          ? { kind: 'text', status: err.status, body: err.message }
+          : { kind: 'text', status: 500, body: `java.lang.RuntimeException: ${(err as Error).message}` };
+    }
+    // Whatever this answer saw must be durable before it is sent.
+    try {
+      await store.settled();
+    } catch (err) {
+      reply = { kind: 'text', status: 500, body: `java.io.IOException: ${(err as Error).message}` };
+    }
+    send(res, reply);
+  }
+
+  async function dispatch(req: IncomingMessage, raw: string): Promise<Reply> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const match = matchPath(routes, url.pathname);
+    if (!match) throw new HttpError(404, 'Not found');
+    const { route, app, tenant } = match;
+    const ctx: Ctx = {
+      method: req.method ?? 'GET',
+      app,
+      tenant,
+      cdi: LATEST_CDI,
+      query: url.searchParams,
+      headers: req.headers,
+      body: lazyBody(raw),
+      store,
+      state: store.state,
+      config,
+      now: config.now(),
+    };
+    // The API key is checked against the app's config: an unknown app skips it and meets the 400 below.
+    const knownApp = app === 'public' || store.state.maps.tenants.has(`${app}\u0000public`);
+    if (route.apiKey !== false && keys.length > 0 && knownApp && !keyAccepted(apiKeyOf(req), keys)) {
+      throw new HttpError(401, 'Invalid API key');
+    }
+    if (route.versioned !== false) {
+      ctx.cdi = cdiOf(req);
+      if (compareVersions(ctx.cdi, '3.0') < 0 && tenant !== 'public') throw new HttpError(404, 'Not found');
+      if (!supported.has(ctx.cdi)) throw new HttpError(400, `cdi-version ${ctx.cdi} not supported`);
+    }
+    const handler = route.methods[ctx.method as Method];
+    if (!handler) throw new HttpError(405, 'Method not supported');
+    if (route.apiKey !== false) assertTenantExists(ctx);
+    if (route.scope === 'app' && tenant !== 'public' && compareVersions(ctx.cdi, '5.0') >= 0) {
+      throw new HttpError(403, 'Only public tenantId can call this app specific API');
+    }
+    return handler(ctx);
+  }
+
+  return {
+    listener(req, res) {
+      inFlight++;
+      handle(req, res)
+        .catch(() => {
+          if (!res.headersSent) send(res, { kind: 'text', status: 500, body: 'java.lang.RuntimeException: internal error' });
+          else res.destroy();
+        })
+        .finally(() => {
+          if (--inFlight === 0) {
+            const w = idleWaiters;
+            idleWaiters = [];
+            for (const f of w) f();
+          }
+        });
+    },
+    idle() {
+      return inFlight === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r));
+    },
+  };
+}

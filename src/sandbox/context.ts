@@ -1,0 +1,54 @@
+// What a route handler gets: the request (app, tenant, cdi-version, body, query) and the store/config.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxConfig } from './config.js';
+import { parseJsonObject, type Reply } from './http.js';
+import type { Store, StoreState } from './store/index.js';
+
+export interface Ctx {
+  method: string;
+  app: string;
+  tenant: string;
+  /** cdi-version of the request (the latest when absent). */
+  cdi: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** The body as a JSON object (400 `Invalid Json Input` otherwise); parsed on first use. */
+  body(): Record<string, unknown>;
+  store: Store;
+  state: StoreState;
+  config: SandboxConfig;
+  /** The clock, read once per request. */
+  now: number;
+}
+
+export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Route {
+  path: string;
+  /** 'app': app-specific (public tenant only on CDI >= 5.0); 'tenant': uses the tenant in the path. */
+  scope: 'app' | 'tenant';
+  /** false for /hello and /apiversion, which need no cdi-version. */
+  versioned?: boolean;
+  /** false for /hello (no API key). */
+  apiKey?: boolean;
+  methods: Partial<Record<Method, Handler>>;
+}
+
+/** Compare dotted versions numerically. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export const atLeast = (ctx: Ctx, version: string): boolean => compareVersions(ctx.cdi, version) >= 0;
+
+export function lazyBody(raw: string): () => Record<string, unknown> {
+  let parsed: Record<string, unknown> | undefined;
+  return () => (parsed ??= parseJsonObject(raw));
+}

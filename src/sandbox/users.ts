@@ -1,0 +1,101 @@
+// Users as the reference core shows them: id resolution (external ids through the mapping), the user
+// object of core-api.md §2 (key order, omitted optionals, `verified` rules) and normalisation.
+import { randomUUID } from 'node:crypto';
+import { atLeast, type Ctx } from './context.js';
+import { key, type Change, type LoginMethod } from './store/index.js';
+
+export const newUserId = (): string => randomUUID();
+
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+/**
+ * The reference core formats phone numbers to E.164 with libphonenumber; the sandbox keeps the `+` and
+ * digits of a number written in international form, and otherwise just trims (documented difference).
+ */
+export function normalisePhone(phone: string): string {
+  const t = phone.trim();
+  if (/^\+[\d\s().-]{4,}$/.test(t)) {
+    const digits = t.replace(/\D/g, '');
+    if (digits.length >= 5 && digits.length <= 15) return `+${digits}`;
+  }
+  return t;
+}
+
+export const isFakeEmail = (email: string): boolean =>
+  email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+
+/** The external id of a supertokens id, or the id itself. */
+export function externalId(ctx: Ctx, id: string): string {
+  return ctx.state.maps.mappings.get(key(ctx.app, id))?.externalUserId ?? id;
+}
+
+/** A login method of this app by supertokens or external id. */
+export function findUser(ctx: Ctx, id: string): LoginMethod | undefined {
+  const st = ctx.state.externalToSt.get(key(ctx.app, id)) ?? id;
+  const u = ctx.state.maps.users.get(st);
+  return u && u.app === ctx.app ? u : undefined;
+}
+
+/** The primary user's login method when linked, else the method itself. */
+export function primaryOf(ctx: Ctx, u: LoginMethod): LoginMethod {
+  if (!u.primaryUserId || u.primaryUserId === u.id) return u;
+  return ctx.state.maps.users.get(u.primaryUserId) ?? u;
+}
+
+export function isEmailVerified(ctx: Ctx, u: LoginMethod): boolean {
+  if (!u.email) return u.recipeId === 'passwordless';
+  const v = ctx.state.maps.verified;
+  return v.has(key(ctx.app, u.id, u.email)) || v.has(key(ctx.app, externalId(ctx, u.id), u.email));
+}
+
+export function markVerified(ctx: Ctx, userId: string, email: string): Change[] {
+  const k = key(ctx.app, userId, email);
+  return ctx.state.maps.verified.has(k) ? [] : [{ c: 'verified', k, v: { app: ctx.app, userId, email } }];
+}
+
+export const putUser = (u: LoginMethod): Change => ({ c: 'users', k: u.id, v: u });
+
+function uniq<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** The user object of the request's cdi-version for any login method of the user. */
+export function userJson(ctx: Ctx, u: LoginMethod): Record<string, unknown> {
+  if (!atLeast(ctx, '4.0')) return legacyUserJson(ctx, u);
+  const primary = primaryOf(ctx, u);
+  const methods = ctx.state.group(primary).sort((a, b) => a.timeJoined - b.timeJoined);
+  const out: Record<string, unknown> = {
+    id: externalId(ctx, primary.id),
+    isPrimaryUser: primary.primaryUserId === primary.id,
+    tenantIds: uniq(methods.flatMap((m) => m.tenantIds)),
+    timeJoined: Math.min(...methods.map((m) => m.timeJoined)),
+    emails: uniq(methods.flatMap((m) => (m.email ? [m.email] : []))),
+    phoneNumbers: uniq(methods.flatMap((m) => (m.phoneNumber ? [m.phoneNumber] : []))),
+    thirdParty: methods.flatMap((m) => (m.thirdParty ? [{ id: m.thirdParty.id, userId: m.thirdParty.userId }] : [])),
+  };
+  if (atLeast(ctx, '5.3')) out.webauthn = { credentialIds: [] };
+  out.loginMethods = methods.map((m) => {
+    const lm: Record<string, unknown> = {
+      tenantIds: [...m.tenantIds],
+      recipeUserId: externalId(ctx, m.id),
+      verified: isEmailVerified(ctx, m),
+      timeJoined: m.timeJoined,
+      recipeId: m.recipeId,
+    };
+    if (m.email) lm.email = m.email;
+    if (m.phoneNumber) lm.phoneNumber = m.phoneNumber;
+    if (m.thirdParty) lm.thirdParty = { id: m.thirdParty.id, userId: m.thirdParty.userId };
+    return lm;
+  });
+  return out;
+}
+
+/** CDI < 4.0: the flat recipe user (toJsonWithoutAccountLinking). */
+function legacyUserJson(ctx: Ctx, u: LoginMethod): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: externalId(ctx, u.id), timeJoined: u.timeJoined };
+  if (atLeast(ctx, '3.0')) out.tenantIds = [...u.tenantIds];
+  if (u.email) out.email = u.email;
+  if (u.phoneNumber) out.phoneNumber = u.phoneNumber;
+  if (u.thirdParty) out.thirdParty = { id: u.thirdParty.id, userId: u.thirdParty.userId };
+  return out;
+}
