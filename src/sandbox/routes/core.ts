@@ -1,0 +1,33 @@
+// Core endpoints: /hello (and /), /apiversion, PUT /recipe/user (dispatched on the rid header as the
+// reference core does), and the test-only clock hook.
+import { CDI_VERSIONS } from '../config.js';
+import type { Ctx, Route } from '../context.js';
+import { HttpError, int, json, ok, text } from '../http.js';
+import { updateEmailPasswordUser } from './emailpassword.js';
+import { updatePasswordlessUser } from './passwordless.js';
+
+const hello = () => text('Hello');
+
+function apiVersion() {
+  return json({ versions: CDI_VERSIONS });
+}
+
+/** RecipeRouter: only `rid: passwordless` (case-insensitive header) reaches the passwordless update. */
+function putUser(ctx: Ctx) {
+  const rid = ctx.headers['rid'];
+  return typeof rid === 'string' && rid.trim().toLowerCase() === 'passwordless' ? updatePasswordlessUser(ctx) : updateEmailPasswordUser(ctx);
+}
+
+function advanceClock(ctx: Ctx) {
+  if (!ctx.config.testHooks) throw new HttpError(404, 'Not found');
+  ctx.config.clockOffsetMs += int(ctx.body(), 'advanceMs');
+  return ok({ now: ctx.config.now() });
+}
+
+export const coreRoutes: Route[] = [
+  { path: '/', scope: 'tenant', versioned: false, apiKey: false, methods: { GET: hello, POST: hello, PUT: hello, DELETE: hello } },
+  { path: '/hello', scope: 'tenant', versioned: false, apiKey: false, methods: { GET: hello, POST: hello, PUT: hello, DELETE: hello } },
+  { path: '/apiversion', scope: 'app', versioned: false, methods: { GET: apiVersion } },
+  { path: '/recipe/user', scope: 'app', methods: { PUT: putUser } },
+  { path: '/sandbox-test/clock', scope: 'app', methods: { POST: advanceClock } },
+];

@@ -1,0 +1,25 @@
+// Every route of the sandbox core, one file per recipe.
+import type { Route } from '../context.js';
+import { accountLinkingRoutes } from './accountlinking.js';
+import { coreRoutes } from './core.js';
+import { emailPasswordRoutes } from './emailpassword.js';
+import { licenseRoutes } from './license.js';
+import { multitenancyRoutes } from './multitenancy.js';
+import { passwordlessRoutes } from './passwordless.js';
+import { thirdPartyRoutes } from './thirdparty.js';
+import { totpRoutes } from './totp.js';
+import { userIdMappingRoutes } from './useridmapping.js';
+import { userRoutes } from './users.js';
+
+export const ROUTES: Route[] = [
+  ...coreRoutes,
+  ...emailPasswordRoutes,
+  ...thirdPartyRoutes,
+  ...passwordlessRoutes,
+  ...totpRoutes,
+  ...accountLinkingRoutes,
+  ...userIdMappingRoutes,
+  ...userRoutes,
+  ...licenseRoutes,
+  ...multitenancyRoutes,
+];
