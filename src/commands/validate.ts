@@ -1,7 +1,145 @@
-// Placeholder until this command lands; replaced by its implementation.
+// `auth-migrate validate <file>...`: read the exports, check every record, spot-check known passwords.
+// Exit 0 when every record is valid, 1 when some are not (or a spot-check fails), 2 for bad usage or input.
+import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { loadProfile, type LoadedProfile } from '../profiles/index.js';
+import { normaliseEmail } from '../records/normalise.js';
+import { spotCheckPassword, type SpotCheckOutcome } from '../records/spot-check.js';
+import { DEFAULT_MAX_PROBLEMS, validateSources, type ValidatedRecord, type ValidationReport } from '../records/validate.js';
+import { formatProblem } from '../records/types.js';
+import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
 
-export async function validateCommand(_argv: string[], _io: CommandIO): Promise<number> {
-  throw new UserError('the validate command is not built yet', 2);
+export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]
+
+Read export files (canonical JSON/NDJSON, Firebase, Auth0, TOTP lists), check every record and print a
+summary and every problem. Nothing is written anywhere.
+Sources:     --format canonical|firebase|auth0|totp  --hash-config FILE (the console's hash_config block or JSON)
+             --provider-map FILE (JSON: {"google.com": "google"})  --profile NAME (files and settings of a profile)
+Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
+Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
+             the exported hash, locally. The password is never printed.
+Output:      --json (one JSON document: summary, problems, problemsOmitted, spotChecks)
+             --max-problems N (default ${DEFAULT_MAX_PROBLEMS}; the counts always cover every problem)
+Exit codes:  0 every record valid, 1 some invalid or a spot-check failed, 2 bad usage or unreadable input.
+`;
+
+const OPTIONS = {
+  ...SOURCE_OPTIONS,
+  'check-password': { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  'max-problems': { type: 'string' },
+  profile: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface SpotCheckRequest {
+  user: string;
+  password: string;
+}
+
+export interface SpotCheckResult extends SpotCheckOutcome {
+  /** The email or id the operator gave (never the password). */
+  user: string;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}. See \`auth-migrate validate --help\`.`);
+  }
+}
+
+function parseCheck(value: string): SpotCheckRequest {
+  const colon = value.indexOf(':');
+  if (colon <= 0) throw new UsageError('--check-password needs EMAIL:PASSWORD (or ID:PASSWORD), e.g. --check-password ann@example.com:hunter2');
+  return { user: value.slice(0, colon).trim(), password: value.slice(colon + 1) };
+}
+
+function parseMaxProblems(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_PROBLEMS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--max-problems must be a whole number, 0 or more (got "${text}")`);
+  return n;
+}
+
+export async function validateCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    io.stdout.write(VALIDATE_HELP);
+    return 0;
+  }
+  const checks = (values['check-password'] ?? []).map(parseCheck);
+  const maxProblems = parseMaxProblems(values['max-problems']);
+  const profile: LoadedProfile | undefined = values.profile !== undefined ? await loadProfile(values.profile, io.env) : undefined;
+  const files = positionals.length > 0 ? positionals : (profile?.profile.sources.map((s) => s.path) ?? []);
+  if (files.length === 0) throw new UsageError('give at least one export file (or a --profile that lists its sources). See `auth-migrate validate --help`.');
+  const options = await resolveSourceOptions(values, io.env, profile);
+
+  // Keep only the records asked about, so memory stays bounded however large the files are.
+  const wanted = new Map<string, ValidatedRecord | undefined>();
+  for (const c of checks) wanted.set(c.user, undefined);
+  const byEmail = new Map<string, string>();
+  for (const c of checks) if (c.user.includes('@')) byEmail.set(normaliseEmail(c.user), c.user);
+  const onRecord = checks.length === 0 ? undefined : (v: ValidatedRecord): void => {
+    for (const key of [v.record.id, v.record.email !== undefined ? byEmail.get(v.record.email) : undefined]) {
+      if (key !== undefined && wanted.has(key) && wanted.get(key) === undefined) wanted.set(key, v);
+    }
+  };
+
+  const report = await validateSources(files, { ...options, onRecord, maxProblems });
+  const spotChecks: SpotCheckResult[] = [];
+  for (const c of checks) spotChecks.push({ user: c.user, ...(await spotCheck(wanted.get(c.user), c.password, options.signerKey)) });
+
+  if (values.json) io.stdout.write(JSON.stringify({ summary: report.summary, problems: report.problems, problemsOmitted: report.problemsOmitted, spotChecks }, null, 2) + '\n');
+  else io.stdout.write(renderText(report, spotChecks, files.length));
+
+  const failed = report.summary.invalid > 0 || report.summary.errors > 0 || spotChecks.some((s) => s.result !== 'match');
+  return failed ? 1 : 0;
+}
+
+async function spotCheck(found: ValidatedRecord | undefined, password: string, signerKey: string | undefined): Promise<SpotCheckOutcome> {
+  if (!found) return { result: 'not-found', detail: 'no record has this email or id' };
+  if (!found.record.password && found.problems.some((p) => p.severity === 'error' && p.rule.startsWith('password.'))) {
+    return { result: 'cannot-verify', detail: 'cannot verify this format: the record\'s password hash has errors (see the problems)' };
+  }
+  return spotCheckPassword(found.record, password, { signerKey });
+}
+
+const SPOT_LABELS: Record<SpotCheckOutcome['result'], string> = {
+  match: 'ok, the password matches',
+  'wrong-password': 'FAILED, wrong password',
+  'cannot-verify': 'FAILED, cannot verify',
+  'missing-signer-key': 'FAILED, no signer key',
+  'no-password': 'FAILED, no password',
+  'not-found': 'FAILED, not found',
+};
+
+export function renderText(report: ValidationReport, spotChecks: SpotCheckResult[], fileCount: number): string {
+  const s = report.summary;
+  const lines: string[] = [];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  lines.push(`Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${s.valid} valid, ${s.invalid} invalid`);
+  const pw = s.passwordUsers;
+  lines.push(`  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`);
+  const providers = Object.entries(s.thirdPartyUsers).sort(([a], [b]) => a.localeCompare(b));
+  lines.push(`  third-party users:    ${providers.length === 0 ? 'none' : providers.map(([p, n]) => `${p} ${n}`).join(', ')}`);
+  lines.push(`  phone sign-in users:  ${s.phoneSignInUsers}`);
+  lines.push(`  TOTP devices:         ${s.totpDevices}`);
+  lines.push(`  email factors:        ${s.emailFactors}`);
+  lines.push(`  SMS factors:          ${s.smsFactors}`);
+  lines.push(`  errors: ${s.errors}, warnings: ${s.warnings}`);
+  if (report.problems.length > 0) {
+    lines.push('', 'Problems:');
+    for (const p of report.problems) lines.push(`  ${formatProblem(p)}`);
+    if (report.problemsOmitted > 0) lines.push(`  ... and ${report.problemsOmitted} more (raise --max-problems to see them)`);
+  }
+  if (spotChecks.length > 0) {
+    lines.push('', 'Password spot-checks:');
+    for (const c of spotChecks) {
+      lines.push(`  ${c.user}: ${SPOT_LABELS[c.result]}: ${c.detail}${c.nonAsciiRisk ? ' [non-ASCII password: the core reads it as US-ASCII]' : ''}`);
+    }
+  }
+  return lines.join('\n') + '\n';
 }

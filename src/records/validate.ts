@@ -6,7 +6,7 @@ import { base64Length } from './password-rules.js';
 import { checkRecord } from './record-rules.js';
 import type { RuleContext } from './rule-context.js';
 import { countProblems, countRecord, emptySummary } from './summary.js';
-import { describeOrigin, type CanonicalUser, type Problem, type RecordOrigin, type SourceRecord } from './types.js';
+import { type CanonicalUser, type Problem, type RecordOrigin, type SourceRecord } from './types.js';
 
 export interface ValidateOptions {
   /** base64 signer key of the external scrypt variant: lets validation catch hashes that can never verify. */
@@ -133,7 +133,7 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
           rule: 'password.scrypt.non-ascii-risk',
           origin,
           field: 'password.hash',
-          message: `${scryptUsers} user(s) from ${describeOrigin(origin)} on have external scrypt hashes: the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know with --check-password`,
+          message: `${scryptUsers} user(s) have external scrypt hashes (this is the first): the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know with --check-password`,
         };
         const id = index.idOf(firstScrypt);
         if (id) problem.sourceId = id;
