@@ -1,0 +1,40 @@
+// Generator commands: `fixtures [DIR]` writes fixtures/; `firebase FILE N` and `canonical FILE N` write large
+// generated exports quickly (for benchmarks).
+import { resolve } from 'node:path';
+import { writeFixtures } from './fixtures.js';
+import { writeCanonicalNdjson, writeFirebaseExport } from './bulk.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'fixtures') {
+    const dir = resolve(rest[0] ?? 'fixtures');
+    const sets = await writeFixtures(dir);
+    process.stdout.write(`wrote ${sets.length} fixture sets and the broken examples to ${dir}\n`);
+    return 0;
+  }
+  if ((command === 'firebase' || command === 'canonical') && rest.length >= 2) {
+    const count = Number(rest[1]);
+    if (!Number.isInteger(count) || count < 0) return usage();
+    const started = Date.now();
+    const info = command === 'firebase' ? await writeFirebaseExport(rest[0]!, count) : await writeCanonicalNdjson(rest[0]!, count);
+    process.stdout.write(`wrote ${count} users to ${rest[0]} in ${Date.now() - started} ms${info.hashConfigPath ? ` (hash config ${info.hashConfigPath})` : ''}\n`);
+    return 0;
+  }
+  return usage();
+}
+
+function usage(): number {
+  process.stderr.write('usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT\n');
+  return 2;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(2);
+    },
+  );
+}
