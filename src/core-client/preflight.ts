@@ -1,6 +1,6 @@
 // Preflight: before any write, check that the core answers, speaks our CDI version, accepts the api-key and
 // has the paid features the migration will need. Returns findings to render; never throws for a core problem.
-import { CoreAuthError, CoreClientError, CoreUnreachableError } from './errors.js';
+import { CoreAuthError, CoreClientError, CoreHttpError, CoreUnreachableError } from './errors.js';
 import type { CoreClient } from './types.js';
 
 /** CDI versions whose shapes this client understands (account-linking user JSON, 5.x statuses). */
@@ -13,6 +13,7 @@ export type FindingCode =
   | 'unreachable'
   | 'not-a-core'
   | 'api-key-rejected'
+  | 'unknown-tenant'
   | 'cdi-version-unsupported'
   | 'cdi-version-other'
   | 'feature-flags-unknown'
@@ -61,7 +62,7 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     report.reachable = true;
     if (!/hello/i.test(text)) add('warning', 'not-a-core', `${client.url}/hello answered "${text.slice(0, 60)}" instead of "Hello": is this a core?`);
   } catch (err) {
-    add('error', err instanceof CoreUnreachableError ? 'unreachable' : 'core-error', messageOf(err));
+    add('error', codeOf(err), messageOf(err, client));
     return done();
   }
 
@@ -87,8 +88,18 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
       add('error', 'api-key-rejected', err.message);
       return done();
     }
-    add('error', err instanceof CoreUnreachableError ? 'unreachable' : 'core-error', messageOf(err));
+    add('error', codeOf(err), messageOf(err, client));
     return done();
+  }
+
+  // 2b. The tenant (and app) exist: a tenant-specific read answers 400 for an unknown one.
+  if (client.tenantId !== 'public' || client.appId !== 'public') {
+    try {
+      await client.listUsers({ limit: 1 });
+    } catch (err) {
+      add('error', codeOf(err), messageOf(err, client));
+      return done();
+    }
   }
 
   // 3. Paid features: warn before any write that TOTP import or linking would be refused with 402.
@@ -122,7 +133,20 @@ export function agreeVersion(versions: string[]): string | undefined {
   return common.length ? common[common.length - 1] : undefined;
 }
 
-function messageOf(err: unknown): string {
+function isUnknownTenant(err: unknown): boolean {
+  return err instanceof CoreHttpError && err.status === 400 && /AppId or tenantId not found|App with the following/.test(err.body);
+}
+
+function codeOf(err: unknown): FindingCode {
+  if (err instanceof CoreUnreachableError) return 'unreachable';
+  return isUnknownTenant(err) ? 'unknown-tenant' : 'core-error';
+}
+
+function messageOf(err: unknown, client?: CoreClient): string {
+  if (client && isUnknownTenant(err)) {
+    return `the core at ${client.url} has no app "${client.appId}" with tenant "${client.tenantId}": ` +
+      'create them on the core first, or fix --app / --tenant.';
+  }
   if (err instanceof CoreClientError) return err.message;
   return err instanceof Error ? err.message : String(err);
 }

@@ -56,11 +56,11 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       if (status >= 200 && status < 300) {
         return { status, contentType: String(res.headers['content-type'] ?? ''), text: res.text };
       }
-      const text = res.text.trim();
+      const text = scrub(res.text.trim(), ctx.apiKey);
       if (status === 401) throw new CoreAuthError(method, path, ctx.base.display, Boolean(ctx.apiKey));
       if (status === 402) throw new CoreLicenseError(text, method, path, ctx.base.display);
       if (isSignerKeyMissing(status, text)) throw new CoreConfigError(text, method, path, ctx.base.display);
-      if (!isRetryableStatus(status)) throw new CoreHttpError(status, scrub(text, ctx.apiKey), method, path);
+      if (!isRetryableStatus(status)) throw new CoreHttpError(status, text, method, path);
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       reason = `HTTP ${status}`;
       if (retryAfter !== undefined) {
@@ -69,7 +69,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       }
       if (attempt >= maxAttempts) {
         if (UNAVAILABLE.has(status)) throw new CoreUnreachableError(ctx.base.display, method, path, attempt, reason);
-        throw new CoreHttpError(status, scrub(text, ctx.apiKey), method, path, false);
+        throw new CoreHttpError(status, text, method, path, false);
       }
     } catch (err) {
       if (err instanceof CoreAuthError || err instanceof CoreLicenseError || err instanceof CoreConfigError) throw err;

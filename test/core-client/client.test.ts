@@ -59,6 +59,8 @@ describe('paths', () => {
     ['featureFlags', (c) => c.featureFlags(), 'GET', '/ee/featureflag'],
     ['getLicense', (c) => c.getLicense(), 'GET', '/ee/license'],
     ['setLicense', (c) => c.setLicense('L'), 'PUT', '/ee/license'],
+    ['deleteLicense', (c) => c.deleteLicense(), 'DELETE', '/ee/license'],
+    ['removeTotpDevice', (c) => c.removeTotpDevice('u1', 'd'), 'POST', '/recipe/totp/device/remove'],
   ];
 
   it.each([...cases, ...appCases])('%s without prefix on the public tenant', async (_n, call, method, path) => {
@@ -128,6 +130,27 @@ describe('headers and bodies', () => {
     expect(server.requests[0]!.headers['api-key']).toBeUndefined();
     expect(server.requests[0]!.headers['cdi-version']).toBe('5.2');
     expect(JSON.parse(server.requests[0]!.body)).toEqual({ thirdPartyId: 'google', thirdPartyUserId: 'g', email: { id: 'e@x.y', isVerified: false } });
+  });
+});
+
+describe('raw', () => {
+  it('sends any request with the same headers, prefix, query and rid, and returns the text', async () => {
+    const { server, client } = await setup(() => ({ status: 200, body: 'anything' }), { appId: 'a', tenantId: 't' });
+    const res = await client.raw({ method: 'DELETE', path: '/x/y', scope: 'tenant', query: { a: 'b c', skip: undefined }, body: { k: 1 }, rid: 'thirdparty' });
+    expect(res).toMatchObject({ status: 200, text: 'anything\n' });
+    expect(res.contentType).toMatch(/text\/html/);
+    const r = server.requests[0]!;
+    expect(`${r.method} ${r.url}`).toBe('DELETE /appid-a/t/x/y?a=b%20c');
+    expect(r.headers).toMatchObject({ rid: 'thirdparty', 'api-key': KEY, 'cdi-version': '5.4' });
+    expect(r.body).toBe('{"k":1}');
+  });
+
+  it('masks the api-key if a core ever echoes it in an error text', async () => {
+    const { client } = await setup(() => ({ status: 400, body: `bad header api-key=${KEY}` }));
+    const err = await client.getUserById('u').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CoreHttpError);
+    expect((err as Error).message).not.toContain(KEY);
+    expect((err as CoreHttpError).body).toBe('bad header api-key=***');
   });
 });
 

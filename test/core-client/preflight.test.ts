@@ -63,6 +63,21 @@ describe('preflight', () => {
     expect(none.findings[0]!.message).toMatch(/none was given/);
   });
 
+  it('checks that the app and tenant exist', async () => {
+    const admin = client(licensed.url, KEY);
+    await admin.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'pf-app' } });
+    const app = createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'pf-app', retry: FAST });
+    clients.push(app);
+    await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'pf-tenant' } });
+    expect((await preflight(app.forTenant('pf-tenant'))).ok).toBe(true);
+    for (const c of [app.forTenant('pf-missing'), createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'no-app', retry: FAST })]) {
+      const r = await preflight(c);
+      expect(r.ok).toBe(false);
+      expect(r.findings.map((f) => f.code)).toEqual(['unknown-tenant']);
+      expect(r.findings[0]!.message).toMatch(/--app \/ --tenant/);
+    }
+  });
+
   it('reports an unreachable core', async () => {
     const gone = await startSandbox({});
     await gone.stop();

@@ -138,6 +138,30 @@ describe('against a licensed sandbox', () => {
     expect(seen.size).toBeGreaterThanOrEqual(5);
   });
 
+  it('app and tenant prefixes reach separate data on the core', async () => {
+    const app = createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'app-one', retry: FAST });
+    try {
+      await core.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'app-one' } });
+      await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'tenant-one' } });
+      const t1 = app.forTenant('tenant-one');
+      const inT1 = await t1.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-tenant', 4) });
+      const inPublic = await core.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-public', 4) });
+      expect(inT1.didUserAlreadyExist).toBe(false);
+      expect(inPublic.didUserAlreadyExist).toBe(false);
+      expect(inT1.user.id).not.toBe(inPublic.user.id);
+      expect(inT1.user.tenantIds).toEqual(['tenant-one']);
+      expect((await t1.signIn('carol@example.com', 'pw-tenant')).status).toBe('OK');
+      expect((await core.signIn('carol@example.com', 'pw-tenant')).status).toBe('WRONG_CREDENTIALS_ERROR');
+      expect((await app.signIn('carol@example.com', 'pw-tenant')).status).toBe('WRONG_CREDENTIALS_ERROR');
+      // App-specific reads see the app's users whatever the tenant, and nothing of another app.
+      expect((await t1.getUserById(inT1.user.id)).status).toBe('OK');
+      expect((await app.getUserById(inT1.user.id)).status).toBe('OK');
+      expect((await core.getUserById(inT1.user.id)).status).toBe('UNKNOWN_USER_ID_ERROR');
+    } finally {
+      app.close();
+    }
+  });
+
   it('an unknown tenant is a fatal 400 naming the tenant', async () => {
     const err = await core.forTenant('no-such-tenant').signIn('a@b.c', 'x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreHttpError);
