@@ -112,12 +112,20 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
 
   return new Promise<number>((resolveExit) => {
     let stopping = false;
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) void stop();
+    }, 1000);
+    watch.unref();
     const stop = async (): Promise<void> => {
       if (stopping) return;
       stopping = true;
       server.close();
       await app.idle();
       server.closeAllConnections();
+      clearInterval(watch);
+      // Stop listening to the parent's pipe, or it would keep this process alive after the flush.
+      process.stdin.destroy();
       try {
         await store.close();
         resolveExit(0);
@@ -134,10 +142,5 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
       process.stdin.on('close', () => void stop());
       process.stdin.resume();
     }
-    const parent = process.ppid;
-    const watch = setInterval(() => {
-      if (process.ppid !== parent) void stop();
-    }, 1000);
-    watch.unref();
   });
 }

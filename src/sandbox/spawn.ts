@@ -1,7 +1,7 @@
 // Start a sandbox core as a child process on a free port (for rehearsals and tests): secrets travel in the
 // environment, never on argv; the child watches a stdin pipe so it never outlives this process.
-import { existsSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { UserError } from '../errors.js';
 
 export interface StartSandboxOptions {
-  /** Store file; a new file in a fresh temp folder when omitted. */
+  /** Store file; when omitted, a new file in a fresh temp folder that stop() deletes. */
   store?: string;
   apiKeys?: string[];
   licenseKey?: string;
@@ -26,7 +26,7 @@ export interface RunningSandbox {
   port: number;
   storePath: string;
   pid: number;
-  /** SIGTERM, then wait for the exit (the sandbox flushes its store first). */
+  /** SIGTERM, then wait for the exit (the sandbox flushes its store first); removes an automatic temp store. */
   stop(): Promise<void>;
   /** Send a signal (default SIGKILL) without waiting. */
   kill(signal?: NodeJS.Signals): void;
@@ -42,7 +42,8 @@ export function cliBinPath(): string {
 }
 
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const storePath = opts.store ?? join(mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')), 'sandbox.json');
+  const tempDir = opts.store === undefined ? mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')) : undefined;
+  const storePath = opts.store ?? join(tempDir!, 'sandbox.json');
   const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath];
   const env: Record<string, string> = {
     ...opts.env,
@@ -70,6 +71,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const exited = child.then((r) => r);
 
   const url = await new Promise<string>((resolve, reject) => {
+    void exited.then(() => tempDir && rm(tempDir, { recursive: true, force: true }).catch(() => undefined));
     let pending = '';
     const onData = (chunk: string): void => {
       pending += chunk;
@@ -93,7 +95,11 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       reject(new UserError(`the sandbox core did not start: ${reason}`));
     });
   });
-  await waitForHello(url);
+  await waitForHello(url).catch(async (err: unknown) => {
+    child.kill('SIGKILL');
+    await exited;
+    throw err;
+  });
 
   const port = Number(new URL(url).port);
   let stopping: Promise<void> | undefined;
@@ -109,6 +115,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;
+        if (tempDir) await rm(tempDir, { recursive: true, force: true });
       })();
       return stopping;
     },
