@@ -1,7 +1,45 @@
-// Placeholder until this command lands; replaced by its implementation.
+// `auth-migrate` with no command: the interactive workbench on a terminal; without one, the headless
+// commands to use instead (exit 2), never waiting for keys that cannot come.
+import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 
-export async function wizardCommand(_argv: string[], _io: CommandIO): Promise<number> {
-  throw new UserError('the wizard command is not built yet', 2);
+export const HEADLESS_HELP = `auth-migrate: the interactive workbench needs a terminal (stdin and stdout must be a TTY).
+Use the headless commands instead:
+  auth-migrate validate <file>... [--profile NAME]                 read and check the export files
+  auth-migrate run <file>... --sandbox [--store FILE] --dry-run   show the plan, write nothing
+  auth-migrate run <file>... --sandbox [--store FILE]             rehearse on a local sandbox core
+  auth-migrate run <file>... --core URL [--profile NAME]          migrate into a core
+  auth-migrate verify <file>... --core URL [--profile NAME]       check the migrated users
+  auth-migrate profiles list | show NAME | delete NAME            saved profiles
+Keys come from --api-key/--license-key/--signer-key, a profile, or AUTH_MIGRATE_API_KEY,
+AUTH_MIGRATE_LICENSE_KEY and AUTH_MIGRATE_SIGNER_KEY. \`auth-migrate --help\` lists every command.
+`;
+
+interface TtyStream {
+  isTTY?: boolean;
+}
+
+export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStream = process.stdin): Promise<number> {
+  let profile: string | undefined;
+  try {
+    profile = parseArgs({ args: argv, options: { profile: { type: 'string' } }, strict: true }).values.profile;
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}. The wizard takes only --profile NAME; see \`auth-migrate --help\`.`);
+  }
+  if (!stdin.isTTY || !(io.stdout as TtyStream).isTTY) {
+    io.stderr.write(HEADLESS_HELP);
+    return 2;
+  }
+  // Loaded only on a terminal: headless runs never start Ink or React.
+  const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../ui/App.js'),
+    import('../ui/services/real.js'),
+  ]);
+  const services = createRealServices({ env: io.env });
+  const instance = render(React.createElement(App, { services, profile }), { exitOnCtrlC: false, stdout: io.stdout as NodeJS.WriteStream });
+  await instance.waitUntilExit();
+  return 0;
 }

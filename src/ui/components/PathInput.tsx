@@ -1,0 +1,62 @@
+// A path field with Tab completion: the completion list comes from the service (async readdir), never sync I/O.
+import { Box, Text, useInput } from 'ink';
+import { Input } from './Input.js';
+import { useState } from 'react';
+import { theme } from '../theme.js';
+
+export interface PathInputProps {
+  label: string;
+  value: string;
+  focus: boolean;
+  onChange(value: string): void;
+  onSubmit(value: string): void;
+  complete(partial: string): Promise<string[]>;
+  labelWidth?: number;
+}
+
+/** The longest prefix shared by all candidates. */
+export function commonPrefix(items: string[]): string {
+  if (items.length === 0) return '';
+  let prefix = items[0]!;
+  for (const item of items) while (!item.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+export function PathInput({ label, value, focus, onChange, onSubmit, complete, labelWidth = 14 }: PathInputProps) {
+  const [choices, setChoices] = useState<string[]>([]);
+  // Remounting the text input after a completion puts its cursor at the end of the new value.
+  const [generation, setGeneration] = useState(0);
+  useInput(
+    (_input, key) => {
+      if (!key.tab) return;
+      void complete(value).then((found) => {
+        const next = commonPrefix(found);
+        if (next.length > value.length) {
+          onChange(next);
+          setGeneration((g) => g + 1);
+        }
+        setChoices(found.length > 1 ? found : []);
+      });
+    },
+    { isActive: focus },
+  );
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text {...(focus ? theme.selected : {})}>{focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}</Text>
+        {focus ? (
+          <Input key={generation} value={value} onChange={(v) => { setChoices([]); onChange(v); }} onSubmit={onSubmit} placeholder="type a path, tab completes" />
+        ) : (
+          <Text {...theme.muted}>{value || 'type a path, tab completes'}</Text>
+        )}
+      </Box>
+      {focus && choices.length > 0 ? (
+        <Text {...theme.muted} wrap="truncate-end">
+          {'  '}
+          {choices.slice(0, 6).map((c) => c.split('/').filter(Boolean).pop() + (c.endsWith('/') ? '/' : '')).join('  ')}
+          {choices.length > 6 ? `  … ${choices.length - 6} more` : ''}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

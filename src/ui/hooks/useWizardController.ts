@@ -1,0 +1,242 @@
+// The wizard's side effects: each action calls a service and dispatches what came back. Nothing here
+// knows how to migrate; it only sequences the same modules the headless commands use.
+import { useApp } from 'ink';
+import { useMemo, useReducer, useRef } from 'react';
+import { emptyProfile, type Profile, type SecretName } from '../../profiles/index.js';
+import type { CanonicalUser } from '../../records/types.js';
+import { initialState, reducer } from '../state/reducer.js';
+import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
+import type { MigrationInput, RunHandle, RunUpdate, SandboxHandle, TargetConnection, WizardServices } from '../services/types.js';
+
+export type TargetChoice =
+  | { kind: 'sandbox'; store?: string }
+  | { kind: 'remote'; url: string; tenant?: string; app?: string };
+
+export interface WizardActions {
+  refreshProfiles(): Promise<void>;
+  openProfile(name: string): Promise<void>;
+  createProfile(name: string): Promise<void>;
+  duplicateProfile(from: string, to: string): Promise<void>;
+  renameProfile(from: string, to: string): Promise<void>;
+  deleteProfile(name: string): Promise<void>;
+  updateProfile(profile: Profile): void;
+  typeSecret(name: SecretName, value: string): void;
+  go(step: Step): void;
+  back(): void;
+  notice(kind: 'info' | 'error', text: string): void;
+  validate(): Promise<void>;
+  dispatchMove(delta: number, pageSize?: number): void;
+  showDetail(key: string | undefined): void;
+  setFilter(filter: PreviewFilter): void;
+  spotCheck(record: CanonicalUser, password: string): Promise<void>;
+  connect(choice: TargetChoice): Promise<void>;
+  resetTarget(): void;
+  plan(): Promise<void>;
+  showDryRun(): void;
+  run(): void;
+  togglePause(): void;
+  stopRun(): void;
+  verify(): Promise<void>;
+  save(): Promise<void>;
+  quit(): Promise<void>;
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** Progress reaches the screen about ten times a second, however fast users finish. */
+const UPDATE_INTERVAL_MS = 100;
+
+export function migrationInput(state: WizardState): MigrationInput {
+  const p = state.profile ?? emptyProfile('unnamed');
+  return {
+    sources: p.sources,
+    hashConfig: p.hashConfig,
+    signerKey: state.secrets.signerKey,
+    providerMap: p.providerMap,
+    keepSourceIds: p.keepSourceIds,
+    scryptAlgorithmName: p.scryptAlgorithmName,
+    concurrency: p.concurrency,
+  };
+}
+
+export function useWizardController(services: WizardServices, initial?: WizardState): { state: WizardState; actions: WizardActions } {
+  const [state, dispatch] = useReducer(reducer, initial ?? initialState());
+  const { exit } = useApp();
+  // Async actions read the latest state through this ref; it is written during render, never by an effect.
+  const latest = useRef(state);
+  latest.current = state;
+  const sandbox = useRef<SandboxHandle | undefined>(undefined);
+  const runHandle = useRef<RunHandle | undefined>(undefined);
+
+  const actions = useMemo<WizardActions>(() => {
+    const d = (a: Action) => dispatch(a);
+    const attempt = async (fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        d({ type: 'notice', kind: 'error', text: message(err) });
+      }
+    };
+    const refreshProfiles = async () => {
+      try {
+        d({ type: 'profiles-loaded', profiles: await services.profiles.list() });
+      } catch (err) {
+        d({ type: 'profiles-failed', error: message(err) });
+      }
+    };
+    const stopSandbox = async () => {
+      const s = sandbox.current;
+      sandbox.current = undefined;
+      if (s) await s.stop();
+    };
+    const target = (): TargetConnection | undefined => {
+      const t = latest.current.target;
+      return t.status === 'done' ? t.value : undefined;
+    };
+    return {
+      refreshProfiles,
+      openProfile: (name) => attempt(async () => d({ type: 'profile-opened', loaded: await services.profiles.load(name) })),
+      createProfile: (name) =>
+        attempt(async () => {
+          if ((await services.profiles.list()).some((p) => p.name === name)) throw new Error(`a profile named '${name}' already exists`);
+          await services.profiles.save(emptyProfile(name), {});
+          await refreshProfiles();
+          d({ type: 'profile-opened', loaded: await services.profiles.load(name) });
+        }),
+      duplicateProfile: (from, to) => attempt(async () => { await services.profiles.duplicate(from, to); await refreshProfiles(); }),
+      renameProfile: (from, to) => attempt(async () => { await services.profiles.rename(from, to); await refreshProfiles(); }),
+      deleteProfile: (name) => attempt(async () => { await services.profiles.remove(name); await refreshProfiles(); }),
+      updateProfile: (profile) => d({ type: 'profile-updated', profile }),
+      typeSecret: (name, value) => d({ type: 'secret-typed', name, value }),
+      go: (step) => d({ type: 'go', step }),
+      back: () => d({ type: 'back' }),
+      notice: (kind, text) => d({ type: 'notice', kind, text }),
+      validate: async () => {
+        d({ type: 'validation-started' });
+        try {
+          const report = await services.validate(migrationInput(latest.current), (record) => d({ type: 'validation-record', record }));
+          d({ type: 'validation-finished', report });
+        } catch (err) {
+          d({ type: 'validation-failed', error: message(err) });
+        }
+      },
+      dispatchMove: (delta, pageSize) => d({ type: 'preview-move', delta, pageSize }),
+      showDetail: (key) => d({ type: 'preview-detail', key }),
+      setFilter: (filter) => d({ type: 'preview-filter', filter }),
+      spotCheck: async (record, password) => {
+        d({ type: 'spot-check-started' });
+        try {
+          d({ type: 'spot-check-finished', result: await services.spotCheck(record, password, latest.current.secrets.signerKey) });
+        } catch (err) {
+          d({ type: 'spot-check-failed', error: message(err) });
+        }
+      },
+      connect: async (choice) => {
+        d({ type: 'target-started' });
+        const secrets = latest.current.secrets;
+        let conn: TargetConnection;
+        try {
+          await stopSandbox();
+          if (choice.kind === 'sandbox') {
+            const s = await services.startSandbox({ store: choice.store, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, signerKey: secrets.signerKey });
+            sandbox.current = s;
+            conn = { url: s.url, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, sandbox: { storePath: s.storePath } };
+          } else {
+            conn = { url: choice.url, tenant: choice.tenant, app: choice.app, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey };
+          }
+          d({ type: 'target-ready', target: conn });
+        } catch (err) {
+          d({ type: 'target-failed', error: message(err) });
+          return;
+        }
+        try {
+          const v = latest.current.validation;
+          d({ type: 'preflight-finished', result: await services.preflight(conn, v.status === 'done' ? v.value.summary : undefined) });
+        } catch (err) {
+          d({ type: 'preflight-failed', error: message(err) });
+        }
+      },
+      resetTarget: () => {
+        void stopSandbox().catch(() => undefined);
+        d({ type: 'target-reset' });
+      },
+      plan: async () => {
+        const t = target();
+        if (!t) return;
+        d({ type: 'plan-started' });
+        try {
+          d({ type: 'plan-ready', plan: await services.plan(migrationInput(latest.current), t) });
+        } catch (err) {
+          d({ type: 'plan-failed', error: message(err) });
+        }
+      },
+      showDryRun: () => d({ type: 'dry-run-shown' }),
+      run: () => {
+        const t = target();
+        const profile = latest.current.profile;
+        if (!t || !profile || runHandle.current) return;
+        d({ type: 'run-started', at: Date.now() });
+        let pending: RunUpdate[] = [];
+        const flush = () => {
+          if (pending.length === 0) return;
+          const updates = pending;
+          pending = [];
+          d({ type: 'run-updates', updates });
+        };
+        const timer = setInterval(flush, UPDATE_INTERVAL_MS);
+        try {
+          const handle = services.run(migrationInput(latest.current), t, { profileName: profile.name, onUpdate: (u) => pending.push(u) });
+          runHandle.current = handle;
+          handle.done.then(
+            (outcome) => { clearInterval(timer); flush(); runHandle.current = undefined; d({ type: 'run-finished', outcome }); },
+            (err: unknown) => { clearInterval(timer); flush(); runHandle.current = undefined; d({ type: 'run-failed', error: message(err) }); },
+          );
+        } catch (err) {
+          clearInterval(timer);
+          d({ type: 'run-failed', error: message(err) });
+        }
+      },
+      togglePause: () => {
+        const h = runHandle.current;
+        if (!h) return;
+        if (latest.current.run.status === 'paused') h.resume();
+        else if (latest.current.run.status === 'running') h.pause();
+      },
+      stopRun: () => {
+        const h = runHandle.current;
+        if (!h) return;
+        d({ type: 'run-updates', updates: [{ type: 'stopping' }] });
+        h.stop();
+      },
+      verify: async () => {
+        const t = target();
+        if (!t) return;
+        d({ type: 'verify-started' });
+        try {
+          d({ type: 'verify-finished', summary: await services.verify(migrationInput(latest.current), t) });
+        } catch (err) {
+          d({ type: 'verify-failed', error: message(err) });
+        }
+      },
+      save: async () => {
+        const { profile, secrets } = latest.current;
+        if (!profile) return;
+        d({ type: 'save-started' });
+        try {
+          await services.profiles.save(profile, secrets);
+          d({ type: 'save-finished', path: services.profiles.paths().profiles });
+          await refreshProfiles();
+        } catch (err) {
+          d({ type: 'save-failed', error: message(err) });
+        }
+      },
+      quit: async () => {
+        runHandle.current?.stop();
+        await runHandle.current?.done.catch(() => undefined);
+        await stopSandbox().catch(() => undefined);
+        exit();
+      },
+    };
+  }, [services, exit]);
+
+  return { state, actions };
+}

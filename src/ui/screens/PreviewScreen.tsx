@@ -1,0 +1,98 @@
+// Step 4: what the files hold: counts per kind, a scrollable and filterable table, one record's details and
+// the password spot-check.
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { Field } from '../components/Field.js';
+import { Frame } from '../components/Frame.js';
+import { useWizard } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { helpLine, type Command } from '../keymap.js';
+import { detailLines, tableCells } from '../records-view.js';
+import { visibleRows } from '../state/reducer.js';
+import type { PreviewFilter } from '../state/types.js';
+import { theme } from '../theme.js';
+import { SummaryLines } from './SummaryLines.js';
+
+const TABLE_KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'select', 'filter', 'continue', 'back'];
+const DETAIL_KEYS: Command[] = ['spotCheck', 'back'];
+const FILTERS: PreviewFilter[] = ['all', 'errors', 'warnings'];
+
+function cut(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+export function PreviewScreen() {
+  const { state, actions, size } = useWizard();
+  const [password, setPassword] = useState<string | undefined>(undefined);
+  const { preview, validation } = state;
+  const rows = visibleRows(preview);
+  const detail = preview.detail !== undefined ? preview.rows.find((r) => r.key === preview.detail) : undefined;
+  const pageSize = Math.max(3, size.rows - 12);
+
+  useKeys(TABLE_KEYS, (c) => {
+    if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
+    else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
+    else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
+    else if (c === 'filter') actions.setFilter(FILTERS[(FILTERS.indexOf(preview.filter) + 1) % FILTERS.length]!);
+    else if (c === 'continue') {
+      if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
+      else if (validation.value.summary.valid === 0) actions.notice('error', 'no valid record to migrate: fix the files first');
+      else actions.go('target');
+    } else if (c === 'back') actions.back();
+  }, { isActive: !detail });
+  useKeys(DETAIL_KEYS, (c) => {
+    if (c === 'spotCheck') setPassword('');
+    else if (password !== undefined) setPassword(undefined);
+    else actions.showDetail(undefined);
+  }, { isActive: detail !== undefined, textFocus: password !== undefined });
+
+  if (detail) {
+    const spot = preview.spotCheck;
+    return (
+      <Frame title="preview: one record" help={password !== undefined ? 'type the password, enter checks it · esc cancel' : helpLine(DETAIL_KEYS, { spotCheck: 'spot-check a password' })}>
+        {detailLines(detail).slice(0, size.rows - 9).map((line, i) => (
+          <Text key={i} wrap="wrap" {...(line.startsWith('error') ? theme.error : line.startsWith('warning') ? theme.warning : {})}>
+            {line}
+          </Text>
+        ))}
+        {password !== undefined ? (
+          <Field label="password" value={password} secret focus onChange={setPassword} onSubmit={(v) => { setPassword(undefined); void actions.spotCheck(detail.record, v); }} />
+        ) : null}
+        {spot.status === 'running' ? <Text {...theme.muted}>checking…</Text> : null}
+        {spot.status === 'done' ? (
+          <Text {...(spot.value.result === 'match' ? theme.ok : theme.warning)} wrap="truncate-end">
+            spot-check: {spot.value.result} {spot.value.detail}
+          </Text>
+        ) : null}
+        {spot.status === 'failed' ? <Text {...theme.error}>spot-check failed: {spot.error}</Text> : null}
+      </Frame>
+    );
+  }
+
+  const first = Math.max(0, Math.min(preview.cursor - Math.floor(pageSize / 2), rows.length - pageSize));
+  const w = Math.max(60, size.columns) - 2;
+  const widths = { id: Math.floor(w * 0.16), email: Math.floor(w * 0.3), first: 10, algorithm: 7, factors: 11 };
+  const rest = w - widths.id - widths.email - widths.first - widths.algorithm - widths.factors - 5;
+  return (
+    <Frame title="preview" help={`↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`}>
+      <SummaryLines />
+      <Box marginTop={1} flexDirection="column">
+        <Text {...theme.muted}>
+          {'  '}
+          {cut('id', widths.id)} {cut('email/phone', widths.email)} {cut('first', widths.first)} {cut('algo', widths.algorithm)} {cut('factors', widths.factors)} {cut('problems', rest)}
+        </Text>
+        {rows.slice(first, first + pageSize).map((row, i) => {
+          const c = tableCells(row);
+          const on = first + i === preview.cursor;
+          const style = on ? theme.selected : row.valid ? (row.problems.length ? theme.warning : {}) : theme.error;
+          return (
+            <Text key={row.key} {...style} wrap="truncate-end">
+              {on ? theme.symbols.pointer : ' '} {cut(c.id, widths.id)} {cut(c.email, widths.email)} {cut(c.first, widths.first)} {cut(c.algorithm, widths.algorithm)} {cut(c.factors, widths.factors)} {cut(c.problems, rest)}
+            </Text>
+          );
+        })}
+        {rows.length === 0 && validation.status === 'done' ? <Text {...theme.muted}>  no records match the filter ({preview.filter})</Text> : null}
+      </Box>
+    </Frame>
+  );
+}

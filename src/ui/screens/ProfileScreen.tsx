@@ -1,0 +1,98 @@
+// Step 1: choose a saved profile or create one; duplicate, rename and delete them here too.
+import { Box, Text } from 'ink';
+import { Input } from '../components/Input.js';
+import { describeTarget } from '../../profiles/index.js';
+import { Frame } from '../components/Frame.js';
+import { useWizard } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useSyncState } from '../hooks/useSyncState.js';
+import { helpLine, type Command } from '../keymap.js';
+import { theme } from '../theme.js';
+
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'name'; purpose: 'new' | 'duplicate' | 'rename'; from?: string; value: string }
+  | { kind: 'confirm-delete'; name: string };
+
+const LIST_KEYS: Command[] = ['up', 'down', 'select', 'new', 'duplicate', 'rename', 'delete', 'quit'];
+const NAME_KEYS: Command[] = ['back'];
+const CONFIRM_KEYS: Command[] = ['yes', 'back'];
+
+export function ProfileScreen() {
+  const { state, actions, size } = useWizard();
+  const [cursor, setCursor, getCursor] = useSyncState(0);
+  const [mode, setMode, getMode] = useSyncState<Mode>({ kind: 'list' });
+  const profiles = state.profiles.status === 'done' ? state.profiles.value : [];
+  const items = ['+ new profile', ...profiles.map((p) => p.name)];
+
+  useKeys(LIST_KEYS, (c) => {
+    if (getMode().kind !== 'list') return;
+    const cursor = getCursor();
+    const selected = cursor > 0 ? profiles[cursor - 1] : undefined;
+    if (c === 'up') setCursor((i) => Math.max(0, i - 1));
+    else if (c === 'down') setCursor((i) => Math.min(items.length - 1, i + 1));
+    else if (c === 'new' || (c === 'select' && cursor === 0)) setMode({ kind: 'name', purpose: 'new', value: '' });
+    else if (c === 'select' && selected) void actions.openProfile(selected.name);
+    else if (c === 'duplicate' && selected) setMode({ kind: 'name', purpose: 'duplicate', from: selected.name, value: `${selected.name}-copy` });
+    else if (c === 'rename' && selected) setMode({ kind: 'name', purpose: 'rename', from: selected.name, value: selected.name });
+    else if (c === 'delete' && selected) setMode({ kind: 'confirm-delete', name: selected.name });
+    else if (c === 'quit') void actions.quit();
+  }, { isActive: mode.kind === 'list' });
+
+  useKeys(NAME_KEYS, () => setMode({ kind: 'list' }), { isActive: mode.kind === 'name', textFocus: true });
+  useKeys(CONFIRM_KEYS, (c) => {
+    const mode = getMode();
+    if (c === 'yes' && mode.kind === 'confirm-delete') {
+      void actions.deleteProfile(mode.name);
+      setCursor(0);
+    }
+    setMode({ kind: 'list' });
+  }, { isActive: mode.kind === 'confirm-delete' });
+
+  const submitName = (value: string) => {
+    const mode = getMode();
+    if (mode.kind !== 'name') return;
+    const name = value.trim();
+    if (!name) return;
+    if (mode.purpose === 'new') void actions.createProfile(name);
+    else if (mode.purpose === 'duplicate' && mode.from) void actions.duplicateProfile(mode.from, name);
+    else if (mode.purpose === 'rename' && mode.from) void actions.renameProfile(mode.from, name);
+    setMode({ kind: 'list' });
+  };
+
+  const help =
+    mode.kind === 'list'
+      ? helpLine(LIST_KEYS, { select: 'open' })
+      : mode.kind === 'name'
+        ? `enter ok · ${helpLine(NAME_KEYS, { back: 'cancel' })}`
+        : helpLine(CONFIRM_KEYS, { yes: 'delete it', back: 'keep it' });
+  const listRows = Math.max(3, size.rows - 9);
+  const first = Math.max(0, Math.min(cursor - Math.floor(listRows / 2), items.length - listRows));
+
+  return (
+    <Frame title="profile: choose or create" help={help}>
+      {state.profiles.status === 'running' ? <Text {...theme.muted}>reading profiles…</Text> : null}
+      {state.profiles.status === 'failed' ? <Text {...theme.error}>{state.profiles.error}</Text> : null}
+      {items.slice(first, first + listRows).map((item, i) => {
+        const index = first + i;
+        const p = index > 0 ? profiles[index - 1] : undefined;
+        const on = index === cursor;
+        return (
+          <Text key={item} {...(on ? theme.selected : {})} wrap="truncate-end">
+            {on ? theme.symbols.pointer : ' '} {item.padEnd(20)}
+            {p ? <Text {...theme.muted}> {describeTarget(p)} · {p.sources.length} file(s)</Text> : null}
+          </Text>
+        );
+      })}
+      {mode.kind === 'name' ? (
+        <Box marginTop={1}>
+          <Text>{mode.purpose === 'new' ? 'New profile name: ' : mode.purpose === 'duplicate' ? `Copy ${mode.from} as: ` : `Rename ${mode.from} to: `}</Text>
+          <Input value={mode.value} onChange={(value) => setMode({ ...mode, value })} onSubmit={submitName} />
+        </Box>
+      ) : null}
+      {mode.kind === 'confirm-delete' ? (
+        <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text>
+      ) : null}
+    </Frame>
+  );
+}

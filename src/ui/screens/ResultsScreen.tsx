@@ -1,0 +1,57 @@
+// Step 8: the totals and the files the run wrote; run verify, save the profile, or quit.
+import { Box, Text } from 'ink';
+import { Frame } from '../components/Frame.js';
+import { useWizard } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { helpLine, type Command } from '../keymap.js';
+import { theme } from '../theme.js';
+import { formatDuration } from './RunScreen.js';
+
+const KEYS: Command[] = ['verify', 'save', 'quit', 'back'];
+
+export function ResultsScreen() {
+  const { state, actions } = useWizard();
+  const { run, verify, save } = state;
+  const o = run.outcome;
+  useKeys(KEYS, (c) => {
+    if (c === 'verify') void actions.verify();
+    else if (c === 'save') void actions.save();
+    else if (c === 'quit') void actions.quit();
+    else actions.back();
+  });
+  const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
+  return (
+    <Frame title={title} help={helpLine(KEYS, { back: 'back to the plan' })}>
+      {run.error ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
+      <Text>
+        total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
+        {o ? ` · ${formatDuration(o.durationMs)}` : ''}
+      </Text>
+      {o ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text wrap="truncate-start">journal  {o.journal}</Text>
+          <Text wrap="truncate-start">failures {o.failuresFile}</Text>
+          <Text wrap="truncate-start">report   {o.report}</Text>
+          {state.target.status === 'done' && state.target.value.sandbox ? <Text wrap="truncate-start">store    {state.target.value.sandbox.storePath}</Text> : null}
+          {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume:  {o.resumeCommand}</Text> : null}
+        </Box>
+      ) : null}
+      <Box flexDirection="column" marginTop={1}>
+        {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
+        {verify.status === 'failed' ? <Text {...theme.error} wrap="truncate-end">verify: {verify.error}</Text> : null}
+        {verify.status === 'done' ? (
+          <>
+            <Text {...(verify.value.failed ? theme.error : theme.ok)}>
+              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems
+            </Text>
+            {verify.value.lines.slice(0, 5).map((l, i) => (
+              <Text key={i} wrap="truncate-end" {...theme.muted}>{l}</Text>
+            ))}
+          </>
+        ) : null}
+        {save.status === 'done' ? <Text {...theme.ok} wrap="truncate-start">profile saved in {save.value}</Text> : null}
+        {save.status === 'failed' ? <Text {...theme.error}>save failed: {save.error}</Text> : null}
+      </Box>
+    </Frame>
+  );
+}

@@ -1,0 +1,109 @@
+// Step 3: the export files (Tab completes paths), their formats (detected, changeable) and the Firebase hash parameters.
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { Field } from '../components/Field.js';
+import { Frame } from '../components/Frame.js';
+import { PathInput } from '../components/PathInput.js';
+import { useWizard } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useSyncState } from '../hooks/useSyncState.js';
+import { helpLine, type Command } from '../keymap.js';
+import { theme } from '../theme.js';
+
+type Row = { kind: 'path' } | { kind: 'file'; index: number } | { kind: 'hash' } | { kind: 'continue' };
+const KEYS: Command[] = ['up', 'down', 'left', 'right', 'delete', 'select', 'back'];
+
+export function SourceScreen() {
+  const { state, actions, services } = useWizard();
+  const profile = state.profile!;
+  const [focus, setFocus, getFocus] = useSyncState(0);
+  const [path, setPath] = useState('');
+  const [hashText, setHashText] = useState('');
+  const rows: Row[] = [{ kind: 'path' }, ...profile.sources.map((_, index) => ({ kind: 'file' as const, index })), { kind: 'hash' }, { kind: 'continue' }];
+  const row = rows[Math.min(focus, rows.length - 1)]!;
+
+  const addFile = async (value: string) => {
+    if (!value.trim()) return;
+    const p = services.resolvePath(value.trim());
+    try {
+      const format = await services.detectFormat(p);
+      actions.updateProfile({ ...profile, sources: [...profile.sources, { path: p, format }] });
+      setPath('');
+      actions.notice('info', `added ${p} (detected ${format})`);
+    } catch (err) {
+      actions.notice('error', (err as Error).message);
+    }
+  };
+  const parseHash = (text: string) => {
+    if (!text.trim()) return;
+    try {
+      const { hashConfig, signerKey } = services.parseHashConfig(text);
+      actions.updateProfile({ ...profile, hashConfig });
+      if (signerKey) actions.typeSecret('signerKey', signerKey);
+      setHashText('');
+      actions.notice('info', signerKey ? 'hash parameters read; the signer key went to the keys (masked)' : 'hash parameters read');
+    } catch (err) {
+      actions.notice('error', (err as Error).message);
+    }
+  };
+  const proceed = () => {
+    if (profile.sources.length === 0) return actions.notice('error', 'add at least one export file first');
+    actions.go('preview');
+    void actions.validate();
+  };
+
+  useKeys(KEYS, (c) => {
+    const row = rows[Math.min(getFocus(), rows.length - 1)]!;
+    if (c === 'up') setFocus((f) => Math.max(0, f - 1));
+    else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+    else if (c === 'back') actions.back();
+    else if (c === 'select' && row.kind === 'continue') proceed();
+    else if (c === 'select' && row.kind === 'file') setFocus((f) => f + 1);
+    else if (row.kind === 'file' && (c === 'left' || c === 'right')) {
+      const formats = services.formats;
+      const sources = [...profile.sources];
+      const s = sources[row.index]!;
+      const i = formats.indexOf(s.format ?? '');
+      sources[row.index] = { ...s, format: formats[(i + (c === 'right' ? 1 : formats.length - 1)) % formats.length] };
+      actions.updateProfile({ ...profile, sources });
+    } else if (row.kind === 'file' && c === 'delete') {
+      actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
+    }
+  }, { textFocus: row.kind === 'path' || row.kind === 'hash' });
+
+  const h = profile.hashConfig;
+  const help =
+    row.kind === 'file'
+      ? `←/→ change format · x remove · ↑/↓ move · ${helpLine(['back'])}`
+      : row.kind === 'path'
+        ? `tab complete · enter add the file · ↑/↓ move · ${helpLine(['back'])}`
+        : row.kind === 'hash'
+          ? `paste hash_config { … } or its JSON, enter · ↑/↓ move · ${helpLine(['back'])}`
+          : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
+  return (
+    <Frame title="source files" help={help}>
+      <PathInput label="add file" value={path} focus={row.kind === 'path'} onChange={setPath} onSubmit={(v) => void addFile(v)} complete={services.completePath} />
+      <Box flexDirection="column" marginY={1}>
+        {profile.sources.length === 0 ? <Text {...theme.muted}>  no files yet</Text> : null}
+        {profile.sources.map((s, index) => {
+          const on = row.kind === 'file' && row.index === index;
+          return (
+            <Text key={`${s.path}-${index}`} {...(on ? theme.selected : {})} wrap="truncate-start">
+              {on ? theme.symbols.pointer : ' '} {`[${s.format ?? 'detect'}]`.padEnd(12)} {s.path}
+            </Text>
+          );
+        })}
+      </Box>
+      <Field label="hash params" value={hashText} focus={row.kind === 'hash'} secret joinLines onChange={setHashText} onSubmit={parseHash} placeholder={h ? '' : 'Firebase only: paste hash_config { … }'} />
+      {h ? (
+        <Text {...theme.muted}>
+          {'  '}
+          {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key {state.secrets.signerKey ? 'set' : 'not set'}
+        </Text>
+      ) : null}
+      <Text {...(row.kind === 'continue' ? theme.selected : {})}>
+        {row.kind === 'continue' ? theme.symbols.pointer : ' '} validate and preview
+      </Text>
+    </Frame>
+  );
+}

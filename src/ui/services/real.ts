@@ -1,0 +1,223 @@
+// The wizard's services, wired to the same modules as the headless commands (profiles, readers, validation,
+// spot-check, sandbox, core client, planner, runner, journal, report files). Orchestration only.
+import { resolve } from 'node:path';
+import { createCoreClient } from '../../core-client/client.js';
+import { preflight as corePreflight } from '../../core-client/preflight.js';
+import type { CoreClient } from '../../core-client/types.js';
+import { dryRun } from '../../migration/dry-run.js';
+import { identityId, openJournal, type RunIdentity } from '../../migration/journal.js';
+import { openRunFiles, pathsBesideJournal } from '../../migration/report.js';
+import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
+import type { RunEvent } from '../../migration/events.js';
+import type { StepKind } from '../../migration/steps.js';
+import * as store from '../../profiles/index.js';
+import { emptyProfile } from '../../profiles/index.js';
+import { spotCheckPassword } from '../../records/spot-check.js';
+import { originKey, streamValidatedRecords, validateSources, type ValidationReport } from '../../records/validate.js';
+import { startSandbox } from '../../sandbox/spawn.js';
+import { detectFormat, parseHashConfig, type ReadOptions } from '../../sources/index.js';
+import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
+import { completePath } from './paths.js';
+import type { MigrationInput, PlanSummary, PreflightResult, RunHandle, RunUpdate, TargetConnection, WizardServices } from './types.js';
+
+const STEP_CALLS: Record<StepKind, string> = {
+  'import-password': 'POST /recipe/user/passwordhash/import',
+  'thirdparty-signinup': 'POST /recipe/signinup (third party)',
+  'passwordless-signinup': 'POST /recipe/signinup/code + /consume',
+  'passwordless-add-contact': 'PUT /recipe/user (rid passwordless)',
+  'map-user-id': 'POST /recipe/userid/map',
+  'create-primary': 'POST /recipe/accountlinking/user/primary',
+  'link-accounts': 'POST /recipe/accountlinking/user/link',
+  'import-totp': 'POST /recipe/totp/device/import',
+};
+
+interface Prepared {
+  files: string[];
+  read: ReadOptions & { signerKey?: string };
+  report: ValidationReport;
+}
+
+export interface RealServicesOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where journals and reports go, and relative paths are resolved (default: the current folder). */
+  cwd?: string;
+}
+
+function asTarget(t: TargetConnection): Target {
+  return t.sandbox ? { kind: 'sandbox', store: t.sandbox.storePath, tenant: t.tenant, app: t.app } : { kind: 'remote', url: t.url, tenant: t.tenant, app: t.app };
+}
+
+function clientFor(t: TargetConnection, extra: { onRetry?: (reason: string) => void; concurrency?: number } = {}): CoreClient {
+  return createCoreClient({
+    url: t.url,
+    apiKey: t.apiKey,
+    tenantId: t.tenant,
+    appId: t.app,
+    retry: RUN_RETRY,
+    onRetry: extra.onRetry ? (info) => extra.onRetry!(`${info.method} ${info.path}: ${info.reason}`) : undefined,
+    maxSockets: Math.max(8, (extra.concurrency ?? DEFAULT_CONCURRENCY) * 2),
+  });
+}
+
+export function createRealServices(options: RealServicesOptions = {}): WizardServices {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  let cached: { key: string; prepared: Prepared } | undefined;
+
+  const readOptionsFor = async (input: MigrationInput) => {
+    const profile = { ...emptyProfile('wizard'), sources: input.sources, hashConfig: input.hashConfig, providerMap: input.providerMap };
+    return sourceReadOptions({}, profile, input.signerKey);
+  };
+  const filesOf = (input: MigrationInput) => input.sources.map((s) => resolve(cwd, s.path));
+  const keyOf = (input: MigrationInput) => JSON.stringify(input);
+  /** The validation report of this exact input: from the preview when nothing changed since, else read again. */
+  const prepare = async (input: MigrationInput): Promise<Prepared> => {
+    if (cached?.key === keyOf(input)) return cached.prepared;
+    const files = filesOf(input);
+    const read = await readOptionsFor(input);
+    const prepared = { files, read, report: await validateSources(files, read) };
+    cached = { key: keyOf(input), prepared };
+    return prepared;
+  };
+
+  return {
+    profiles: {
+      list: () => store.listProfiles(env),
+      load: (name) => store.loadProfile(name, env),
+      save: (profile, secrets) => store.saveProfile(profile, secrets, env),
+      remove: (name) => store.deleteProfile(name, env),
+      rename: (from, to) => store.renameProfile(from, to, env),
+      duplicate: (from, to) => store.duplicateProfile(from, to, env),
+      paths: () => store.profilePaths(env),
+    },
+    completePath: (partial) => completePath(partial, cwd),
+    resolvePath: (path) => resolve(cwd, path.startsWith('~/') ? `${env.HOME ?? ''}/${path.slice(2)}` : path),
+    detectFormat: (path) => detectFormat(resolve(cwd, path)),
+    formats: ['canonical', 'firebase', 'auth0', 'totp'],
+    parseHashConfig: (text) => {
+      const { signerKey, saltSeparator, rounds, memCost } = parseHashConfig(text);
+      return { hashConfig: { algorithm: 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };
+    },
+    async validate(input, onRecord) {
+      const files = filesOf(input);
+      const read = await readOptionsFor(input);
+      const report = await validateSources(files, { ...read, onRecord: (v) => onRecord({ key: originKey(v.origin), ...v }) });
+      cached = { key: keyOf(input), prepared: { files, read, report } };
+      return { summary: report.summary, problems: report.problems };
+    },
+    spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
+    async startSandbox(o) {
+      const s = await startSandbox({ store: o.store ? resolve(cwd, o.store) : undefined, apiKeys: o.apiKey ? [o.apiKey] : [], licenseKey: o.licenseKey, signerKey: o.signerKey });
+      return { url: s.url, storePath: s.storePath, stop: () => s.stop() };
+    },
+    async preflight(target, summary): Promise<PreflightResult> {
+      const client = clientFor(target);
+      try {
+        const r = await corePreflight(client);
+        const checks = [
+          { name: 'hello', ok: r.reachable, detail: r.reachable ? `${target.url} answers` : 'no answer' },
+          { name: 'apiversion', ok: r.agreedCdiVersion !== undefined, detail: r.versions ? `CDI ${r.agreedCdiVersion ?? 'none in common'} (core lists ${r.versions.length})` : 'not asked' },
+          { name: 'api key', ok: r.apiKeyAccepted === true, detail: r.apiKeyAccepted === undefined ? 'not checked' : r.apiKeyAccepted ? 'accepted' : 'refused (401)' },
+          { name: 'features', ok: r.features !== undefined, detail: r.features ? r.features.join(', ') || 'none (no licence)' : 'unknown' },
+        ];
+        const warnings: string[] = [];
+        if (r.totpAllowed === false && summary && summary.totpDevices > 0) warnings.push(`${summary.totpDevices} TOTP devices would be refused (402): no MFA licence`);
+        const linking = summary ? summary.emailFactors + summary.smsFactors : 0;
+        if (r.linkingAllowed === false && linking > 0) warnings.push(`${linking} one-time-code factors need linking, which would be refused (402)`);
+        for (const f of r.findings) if (f.level !== 'info') warnings.push(`${f.level}: ${f.message}`);
+        return { ok: r.ok || r.findings.every((f) => f.code === 'totp-needs-mfa' || f.code === 'linking-needs-license' || f.level !== 'error'), checks, warnings };
+      } finally {
+        client.close();
+      }
+    },
+    async plan(input): Promise<PlanSummary> {
+      const p = await prepare(input);
+      const sample: string[] = [];
+      const s = await dryRun(streamValidatedRecords(p.files, p.read, p.report), { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName }, (line) => {
+        if (sample.length < 200) sample.push(line);
+      });
+      const calls = Object.entries(s.stepsByKind).map(([kind, count]) => ({ what: STEP_CALLS[kind as StepKind] ?? kind, count: count ?? 0 }));
+      return { users: s.planned, skipped: s.skipped + s.unplannable, totalCalls: s.calls, calls, sample };
+    },
+    run(input, target, opts): RunHandle {
+      let stopRequested = false;
+      let pausedRequested = false;
+      let migration: ReturnType<typeof startMigration> | undefined;
+      const onEvent = (e: RunEvent) => {
+        const u = toUpdate(e);
+        if (u) opts.onUpdate(u);
+      };
+      const done = (async () => {
+        const p = await prepare(input);
+        const identity: RunIdentity = { sources: p.files, target: describeTarget(asTarget(target)) };
+        const journalPath = resolve(cwd, `auth-migrate-${identityId(identity)}.journal.ndjson`);
+        const paths = pathsBesideJournal(journalPath);
+        const journal = await openJournal(journalPath, identity);
+        const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
+        const client = clientFor(target, { concurrency, onRetry: (detail) => opts.onUpdate({ type: 'retry', detail }) });
+        const files = openRunFiles(paths);
+        const args = ['--profile', opts.profileName, '--journal', journalPath, ...(target.sandbox ? ['--store', target.sandbox.storePath] : ['--core', target.url])];
+        try {
+          migration = startMigration({
+            inputs: streamValidatedRecords(p.files, p.read, p.report),
+            total: p.report.summary.records,
+            core: client,
+            journal,
+            plan: { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName },
+            concurrency,
+            onEvent,
+            onUserResult: (result, i) => files.write(result, i),
+          });
+          if (pausedRequested) migration.pause();
+          if (stopRequested) migration.stop();
+          const summary = await migration.done;
+          journal.append({ type: 'end', reason: summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
+          if (summary.fatal) throw summary.fatal;
+          const t = summary.totals;
+          return {
+            totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
+            stopped: summary.stopped !== undefined,
+            durationMs: summary.durationMs,
+            journal: paths.journal,
+            failuresFile: paths.failures,
+            report: paths.report,
+            resumeCommand: printableCommand('run', args),
+          };
+        } finally {
+          await journal.close();
+          await files.close();
+          client.close();
+        }
+      })();
+      return {
+        pause: () => (migration ? migration.pause() : (pausedRequested = true)),
+        resume: () => (migration ? migration.resume() : (pausedRequested = false)),
+        stop: () => (migration ? migration.stop() : (stopRequested = true)),
+        done,
+      };
+    },
+    async verify() {
+      throw new Error('verify is not available in the wizard yet: run `auth-migrate verify --profile NAME`');
+    },
+  };
+}
+
+function toUpdate(e: RunEvent): RunUpdate | undefined {
+  switch (e.type) {
+    case 'run-started':
+      return { type: 'started', total: e.total };
+    case 'user-done': {
+      const r = e.result;
+      const outcome = r.outcome === 'alreadyPresent' ? 'already-present' : r.outcome;
+      return { type: 'user', outcome, sourceId: r.id, failure: r.outcome === 'failed' ? `${r.step ?? ''} ${r.status ?? ''} ${r.message ?? ''}`.trim() : undefined };
+    }
+    case 'paused':
+      return { type: 'paused' };
+    case 'resumed':
+      return { type: 'resumed' };
+    case 'stopping':
+      return { type: 'stopping' };
+    default:
+      return undefined;
+  }
+}

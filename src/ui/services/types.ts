@@ -1,0 +1,157 @@
+// The wizard's view of the modules it drives (adapters): the UI depends on these shapes only, and
+// `real.ts` connects them to profiles/, sources/, records/, sandbox/, core-client/ and migration/.
+import type { LoadedProfile, Profile, ProfileHashConfig, ProfileSource, Secrets } from '../../profiles/index.js';
+import type { CanonicalUser, Problem, RecordOrigin } from '../../records/types.js';
+
+export interface ProfileService {
+  list(): Promise<Profile[]>;
+  load(name: string): Promise<LoadedProfile>;
+  save(profile: Profile, secrets: Secrets): Promise<void>;
+  remove(name: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  duplicate(from: string, to: string): Promise<void>;
+  paths(): { dir: string; profiles: string; secrets: string };
+}
+
+/** Everything a reader, the validator, the planner and the runner need about the input. */
+export interface MigrationInput {
+  sources: ProfileSource[];
+  hashConfig?: ProfileHashConfig;
+  signerKey?: string;
+  providerMap?: Record<string, string>;
+  keepSourceIds?: boolean;
+  scryptAlgorithmName?: string;
+  concurrency?: number;
+}
+
+export interface PreviewRecord {
+  key: string;
+  record: CanonicalUser;
+  origin: RecordOrigin;
+  problems: Problem[];
+  valid: boolean;
+}
+
+export interface PreviewSummary {
+  records: number;
+  valid: number;
+  invalid: number;
+  errors: number;
+  warnings: number;
+  passwordUsers: Record<string, number>;
+  thirdPartyUsers: Record<string, number>;
+  phoneSignInUsers: number;
+  totpDevices: number;
+  emailFactors: number;
+  smsFactors: number;
+}
+
+export interface PreviewReport {
+  summary: PreviewSummary;
+  /** Problems not attached to a record (unreadable lines, cross-record duplicates). */
+  problems: Problem[];
+}
+
+export interface SpotCheckResult {
+  result: string;
+  detail: string;
+}
+
+/** Where the migration goes: a remote core, or the sandbox this wizard spawned. */
+export interface TargetConnection {
+  url: string;
+  tenant?: string;
+  app?: string;
+  apiKey?: string;
+  licenseKey?: string;
+  sandbox?: { storePath: string };
+}
+
+export interface SandboxHandle {
+  url: string;
+  storePath: string;
+  stop(): Promise<void>;
+}
+
+export interface PreflightCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface PreflightResult {
+  /** False when a write would surely fail (unreachable, api key refused). */
+  ok: boolean;
+  checks: PreflightCheck[];
+  /** Shown before any write, e.g. "12 users have TOTP devices but the core refuses TOTP (402)". */
+  warnings: string[];
+}
+
+export interface PlanSummary {
+  users: number;
+  skipped: number;
+  totalCalls: number;
+  calls: { what: string; count: number }[];
+  /** The first lines of the dry run (steps per user), shown on request. */
+  sample: string[];
+}
+
+export interface RunTotals {
+  total: number;
+  imported: number;
+  alreadyPresent: number;
+  failed: number;
+  skipped: number;
+}
+
+export type RunUpdate =
+  | { type: 'started'; total: number }
+  | { type: 'user'; outcome: 'imported' | 'already-present' | 'failed' | 'skipped'; sourceId: string; failure?: string }
+  | { type: 'retry'; detail: string }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | { type: 'stopping' };
+
+export interface RunOutcome {
+  totals: RunTotals;
+  stopped: boolean;
+  durationMs: number;
+  journal?: string;
+  failuresFile?: string;
+  report?: string;
+  /** The command that resumes or reruns this migration headlessly. */
+  resumeCommand?: string;
+}
+
+export interface RunHandle {
+  pause(): void;
+  resume(): void;
+  /** Stop taking new users; in-flight users finish; the journal is flushed. */
+  stop(): void;
+  done: Promise<RunOutcome>;
+}
+
+export interface VerifySummary {
+  checked: number;
+  ok: number;
+  failed: number;
+  lines: string[];
+}
+
+export interface WizardServices {
+  profiles: ProfileService;
+  completePath(partial: string): Promise<string[]>;
+  /** Absolute form of a path typed by the operator (profiles keep absolute paths). */
+  resolvePath(path: string): string;
+  detectFormat(path: string): Promise<string>;
+  formats: readonly string[];
+  /** The hash parameters as pasted; the signer key, if present, is returned apart (it is a secret). */
+  parseHashConfig(text: string): { hashConfig: ProfileHashConfig; signerKey?: string };
+  validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
+  spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
+  startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;
+  preflight(target: TargetConnection, summary: PreviewSummary | undefined): Promise<PreflightResult>;
+  plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
+  run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
+  verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;
+}

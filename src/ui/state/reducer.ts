@@ -1,0 +1,192 @@
+// The wizard's state machine: a pure reducer, unit-tested without rendering anything.
+import type { Action, PreviewFilter, PreviewState, RunState, Step, WizardState } from './types.js';
+import type { PreviewRecord, RunUpdate } from '../services/types.js';
+
+/** Rows kept for the preview table; more records are counted and summarised, not kept. */
+export const PREVIEW_ROW_LIMIT = 5000;
+const LATEST_FAILURES = 5;
+
+const idleRun: RunState = {
+  status: 'idle', total: 0, done: 0, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, retries: 0, latestFailures: [],
+};
+const emptyPreview: PreviewState = { rows: [], seen: 0, filter: 'all', cursor: 0, spotCheck: { status: 'idle' } };
+
+export function initialState(): WizardState {
+  return {
+    step: 'profile',
+    profiles: { status: 'running' },
+    secrets: {},
+    missingSecrets: [],
+    validation: { status: 'idle' },
+    preview: emptyPreview,
+    target: { status: 'idle' },
+    preflight: { status: 'idle' },
+    plan: { status: 'idle' },
+    dryRun: false,
+    run: idleRun,
+    verify: { status: 'idle' },
+    save: { status: 'idle' },
+  };
+}
+
+/** Where `esc` leads from each step; a running migration cannot be left (stop it with `q`). */
+const BACK: Record<Step, Step | undefined> = {
+  profile: undefined,
+  keys: 'profile',
+  source: 'keys',
+  preview: 'source',
+  target: 'preview',
+  plan: 'target',
+  run: undefined,
+  results: 'plan',
+};
+
+export function visibleRows(preview: PreviewState): PreviewRecord[] {
+  return filterRows(preview.rows, preview.filter);
+}
+
+export function filterRows(rows: PreviewRecord[], filter: PreviewFilter): PreviewRecord[] {
+  if (filter === 'all') return rows;
+  const severity = filter === 'errors' ? 'error' : 'warning';
+  return rows.filter((r) => r.problems.some((p) => p.severity === severity));
+}
+
+function clamp(n: number, lo: number, hi: number): number {
+  return Math.max(lo, Math.min(hi, n));
+}
+
+function onRunUpdate(run: RunState, update: RunUpdate): RunState {
+  switch (update.type) {
+    case 'started':
+      return { ...run, total: update.total };
+    case 'user': {
+      const next = { ...run, done: run.done + 1 };
+      if (update.outcome === 'imported') next.imported += 1;
+      else if (update.outcome === 'already-present') next.alreadyPresent += 1;
+      else if (update.outcome === 'skipped') next.skipped += 1;
+      else {
+        next.failed += 1;
+        next.latestFailures = [...run.latestFailures, `${update.sourceId}: ${update.failure ?? 'failed'}`].slice(-LATEST_FAILURES);
+      }
+      return next;
+    }
+    case 'retry':
+      return { ...run, retries: run.retries + 1 };
+    case 'paused':
+      return run.status === 'stopping' ? run : { ...run, status: 'paused' };
+    case 'resumed':
+      return run.status === 'stopping' ? run : { ...run, status: 'running' };
+    case 'stopping':
+      return { ...run, status: 'stopping' };
+  }
+}
+
+export function reducer(state: WizardState, action: Action): WizardState {
+  switch (action.type) {
+    case 'profiles-loaded':
+      return { ...state, profiles: { status: 'done', value: action.profiles } };
+    case 'profiles-failed':
+      return { ...state, profiles: { status: 'failed', error: action.error } };
+    case 'profile-opened':
+      return {
+        ...initialState(),
+        profiles: state.profiles,
+        step: 'keys',
+        profile: action.loaded.profile,
+        secrets: action.loaded.secrets,
+        missingSecrets: action.loaded.missing,
+      };
+    case 'profile-updated':
+      return { ...state, profile: action.profile, save: { status: 'idle' } };
+    case 'secret-typed': {
+      const secrets = { ...state.secrets };
+      if (action.value === '') delete secrets[action.name];
+      else secrets[action.name] = action.value;
+      return { ...state, secrets, missingSecrets: state.missingSecrets.filter((n) => n !== action.name) };
+    }
+    case 'go':
+      return { ...state, step: action.step, notice: undefined };
+    case 'back': {
+      const to = BACK[state.step];
+      if (state.preview.detail !== undefined && state.step === 'preview') {
+        return { ...state, preview: { ...state.preview, detail: undefined, spotCheck: { status: 'idle' } } };
+      }
+      return to ? { ...state, step: to, notice: undefined } : state;
+    }
+    case 'notice':
+      return { ...state, notice: { kind: action.kind, text: action.text } };
+    case 'validation-started':
+      return { ...state, validation: { status: 'running' }, preview: emptyPreview, plan: { status: 'idle' } };
+    case 'validation-record': {
+      const p = state.preview;
+      const rows = p.rows.length < PREVIEW_ROW_LIMIT ? [...p.rows, action.record] : p.rows;
+      return { ...state, preview: { ...p, rows, seen: p.seen + 1 } };
+    }
+    case 'validation-finished':
+      return { ...state, validation: { status: 'done', value: action.report } };
+    case 'validation-failed':
+      return { ...state, validation: { status: 'failed', error: action.error } };
+    case 'preview-filter':
+      return { ...state, preview: { ...state.preview, filter: action.filter, cursor: 0 } };
+    case 'preview-move': {
+      const count = visibleRows(state.preview).length;
+      const delta = action.pageSize !== undefined ? action.delta * action.pageSize : action.delta;
+      return { ...state, preview: { ...state.preview, cursor: clamp(state.preview.cursor + delta, 0, Math.max(0, count - 1)) } };
+    }
+    case 'preview-detail':
+      return { ...state, preview: { ...state.preview, detail: action.key, spotCheck: { status: 'idle' } } };
+    case 'spot-check-started':
+      return { ...state, preview: { ...state.preview, spotCheck: { status: 'running' } } };
+    case 'spot-check-finished':
+      return { ...state, preview: { ...state.preview, spotCheck: { status: 'done', value: action.result } } };
+    case 'spot-check-failed':
+      return { ...state, preview: { ...state.preview, spotCheck: { status: 'failed', error: action.error } } };
+    case 'target-started':
+      return { ...state, target: { status: 'running' }, preflight: { status: 'idle' }, plan: { status: 'idle' } };
+    case 'target-ready':
+      return { ...state, target: { status: 'done', value: action.target }, preflight: { status: 'running' } };
+    case 'target-failed':
+      return { ...state, target: { status: 'failed', error: action.error } };
+    case 'target-reset':
+      return { ...state, target: { status: 'idle' }, preflight: { status: 'idle' }, plan: { status: 'idle' } };
+    case 'preflight-finished':
+      return { ...state, preflight: { status: 'done', value: action.result } };
+    case 'preflight-failed':
+      return { ...state, preflight: { status: 'failed', error: action.error } };
+    case 'plan-started':
+      return { ...state, plan: { status: 'running' }, dryRun: false };
+    case 'plan-ready':
+      return { ...state, plan: { status: 'done', value: action.plan } };
+    case 'plan-failed':
+      return { ...state, plan: { status: 'failed', error: action.error } };
+    case 'dry-run-shown':
+      return { ...state, dryRun: true };
+    case 'run-started':
+      return { ...state, step: 'run', run: { ...idleRun, status: 'running', startedAt: action.at }, verify: { status: 'idle' } };
+    case 'run-updates':
+      return { ...state, run: action.updates.reduce(onRunUpdate, state.run) };
+    case 'run-finished': {
+      const t = action.outcome.totals;
+      const run: RunState = {
+        ...state.run, status: 'finished', outcome: action.outcome, total: t.total, imported: t.imported,
+        alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped,
+        done: t.imported + t.alreadyPresent + t.failed + t.skipped,
+      };
+      return { ...state, step: 'results', run };
+    }
+    case 'run-failed':
+      return { ...state, step: 'results', run: { ...state.run, status: 'failed', error: action.error } };
+    case 'verify-started':
+      return { ...state, verify: { status: 'running' } };
+    case 'verify-finished':
+      return { ...state, verify: { status: 'done', value: action.summary } };
+    case 'verify-failed':
+      return { ...state, verify: { status: 'failed', error: action.error } };
+    case 'save-started':
+      return { ...state, save: { status: 'running' } };
+    case 'save-finished':
+      return { ...state, save: { status: 'done', value: action.path } };
+    case 'save-failed':
+      return { ...state, save: { status: 'failed', error: action.error } };
+  }
+}

@@ -1,0 +1,110 @@
+// The wizard's whole state and every way it can change (a discriminated union), kept apart from React.
+import type { LoadedProfile, Profile, SecretName, Secrets } from '../../profiles/index.js';
+import type {
+  PlanSummary,
+  PreflightResult,
+  PreviewRecord,
+  PreviewReport,
+  RunOutcome,
+  RunUpdate,
+  SpotCheckResult,
+  TargetConnection,
+  VerifySummary,
+} from '../services/types.js';
+
+export const STEPS = ['profile', 'keys', 'source', 'preview', 'target', 'plan', 'run', 'results'] as const;
+export type Step = (typeof STEPS)[number];
+
+export type Task<T> =
+  | { status: 'idle' }
+  | { status: 'running' }
+  | { status: 'done'; value: T }
+  | { status: 'failed'; error: string };
+
+export type PreviewFilter = 'all' | 'errors' | 'warnings';
+
+export interface PreviewState {
+  rows: PreviewRecord[];
+  /** Records seen; rows beyond the kept limit are counted, not kept. */
+  seen: number;
+  filter: PreviewFilter;
+  cursor: number;
+  detail?: string;
+  spotCheck: Task<SpotCheckResult>;
+}
+
+export interface RunState {
+  status: 'idle' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
+  startedAt?: number;
+  total: number;
+  done: number;
+  imported: number;
+  alreadyPresent: number;
+  failed: number;
+  skipped: number;
+  retries: number;
+  latestFailures: string[];
+  outcome?: RunOutcome;
+  error?: string;
+}
+
+export interface WizardState {
+  step: Step;
+  profiles: Task<Profile[]>;
+  profile?: Profile;
+  /** In memory only; written to disk only for secrets whose source is `file`, when the profile is saved. */
+  secrets: Secrets;
+  /** Secrets the loaded profile promised but could not deliver (env var unset...). */
+  missingSecrets: SecretName[];
+  validation: Task<PreviewReport>;
+  preview: PreviewState;
+  target: Task<TargetConnection>;
+  preflight: Task<PreflightResult>;
+  plan: Task<PlanSummary>;
+  dryRun: boolean;
+  run: RunState;
+  verify: Task<VerifySummary>;
+  save: Task<string>;
+  /** One line of feedback shown above the footer. */
+  notice?: { kind: 'info' | 'error'; text: string };
+}
+
+export type Action =
+  | { type: 'profiles-loaded'; profiles: Profile[] }
+  | { type: 'profiles-failed'; error: string }
+  | { type: 'profile-opened'; loaded: LoadedProfile }
+  | { type: 'profile-updated'; profile: Profile }
+  | { type: 'secret-typed'; name: SecretName; value: string }
+  | { type: 'go'; step: Step }
+  | { type: 'back' }
+  | { type: 'notice'; kind: 'info' | 'error'; text: string }
+  | { type: 'validation-started' }
+  | { type: 'validation-record'; record: PreviewRecord }
+  | { type: 'validation-finished'; report: PreviewReport }
+  | { type: 'validation-failed'; error: string }
+  | { type: 'preview-filter'; filter: PreviewFilter }
+  | { type: 'preview-move'; delta: number; pageSize?: number }
+  | { type: 'preview-detail'; key: string | undefined }
+  | { type: 'spot-check-started' }
+  | { type: 'spot-check-finished'; result: SpotCheckResult }
+  | { type: 'spot-check-failed'; error: string }
+  | { type: 'target-started' }
+  | { type: 'target-ready'; target: TargetConnection }
+  | { type: 'target-failed'; error: string }
+  | { type: 'target-reset' }
+  | { type: 'preflight-finished'; result: PreflightResult }
+  | { type: 'preflight-failed'; error: string }
+  | { type: 'plan-started' }
+  | { type: 'plan-ready'; plan: PlanSummary }
+  | { type: 'plan-failed'; error: string }
+  | { type: 'dry-run-shown' }
+  | { type: 'run-started'; at: number }
+  | { type: 'run-updates'; updates: RunUpdate[] }
+  | { type: 'run-finished'; outcome: RunOutcome }
+  | { type: 'run-failed'; error: string }
+  | { type: 'verify-started' }
+  | { type: 'verify-finished'; summary: VerifySummary }
+  | { type: 'verify-failed'; error: string }
+  | { type: 'save-started' }
+  | { type: 'save-finished'; path: string }
+  | { type: 'save-failed'; error: string };
