@@ -115,17 +115,19 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
   let listener: (e: RunEvent) => void = values['json-events'] ? createJsonLinesRenderer(err) : createPlainRenderer({ write: err });
   let connection;
+  let files2;
   try {
     connection = await connectTarget(resolved, {
       concurrency,
       onRetry: (info) => listener({ type: 'retry', ...info, at: Date.now() }),
       onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
     });
+    files2 = openRunFiles(paths);
   } catch (e) {
     await journal.close();
+    await connection?.close();
     throw e;
   }
-  const files2 = openRunFiles(paths);
   const run = startMigration({
     inputs: streamValidatedRecords(files, readOptions, report),
     total: report.summary.records,
