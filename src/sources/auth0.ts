@@ -18,7 +18,7 @@ export async function auth0FileKind(path: string): Promise<Auth0FileKind> {
   return sniffAuth0Kind((await readStart(path, 16 * 1024)).toString('utf8'));
 }
 
-export async function* readAuth0(paths: string[], providers: ProviderLookup): AsyncGenerator<SourceItem> {
+export async function* readAuth0(paths: string[], providers: ProviderLookup): AsyncGenerator<SourceItem[]> {
   const passwordFiles: string[] = [];
   const userFiles: string[] = [];
   for (const path of paths) ((await auth0FileKind(path)) === 'users' ? userFiles : passwordFiles).push(path);
@@ -29,36 +29,38 @@ export async function* readAuth0(paths: string[], providers: ProviderLookup): As
   // The join: password records wait in a map until the user export brings the same id.
   const waiting = new Map<string, SourceRecord>();
   for (const path of passwordFiles) {
-    for await (const item of readPasswordFile(path)) {
-      if (item.kind === 'problem') yield item;
-      else if (waiting.has(item.value.record.id)) yield item; // a duplicate id: validation reports it
-      else waiting.set(item.value.record.id, item.value);
+    for await (const batch of readPasswordFile(path)) {
+      const pass: SourceItem[] = [];
+      for (const item of batch) {
+        if (item.kind === 'problem') pass.push(item);
+        else if (waiting.has(item.value.record.id)) pass.push(item); // a duplicate id: validation reports it
+        else waiting.set(item.value.record.id, item.value);
+      }
+      if (pass.length > 0) yield pass;
     }
   }
   for (const path of userFiles) {
-    for await (const raw of readJsonValues(path)) {
-      if (!raw.ok) {
-        yield { kind: 'problem', problem: raw.problem };
-        continue;
-      }
-      const item = auth0UserItem(raw.value, raw.origin, providers);
-      if (item.kind === 'record') {
-        const pw = waiting.get(item.value.record.id);
-        if (pw) {
-          waiting.delete(item.value.record.id);
-          mergePassword(item.value, pw);
+    for await (const batch of readJsonValues(path)) {
+      yield batch.map((raw) => {
+        if (!raw.ok) return { kind: 'problem', problem: raw.problem };
+        const item = auth0UserItem(raw.value, raw.origin, providers);
+        if (item.kind === 'record') {
+          const pw = waiting.get(item.value.record.id);
+          if (pw) {
+            waiting.delete(item.value.record.id);
+            mergePassword(item.value, pw);
+          }
         }
-      }
-      yield item;
+        return item;
+      });
     }
   }
-  for (const pw of waiting.values()) yield { kind: 'record', value: pw };
+  if (waiting.size > 0) yield [...waiting.values()].map((value) => ({ kind: 'record', value }));
 }
 
-async function* readPasswordFile(path: string): AsyncGenerator<SourceItem> {
-  for await (const raw of readJsonValues(path)) {
-    if (!raw.ok) yield { kind: 'problem', problem: raw.problem };
-    else yield auth0PasswordItem(raw.value, raw.origin);
+async function* readPasswordFile(path: string): AsyncGenerator<SourceItem[]> {
+  for await (const batch of readJsonValues(path)) {
+    yield batch.map((raw) => (raw.ok ? auth0PasswordItem(raw.value, raw.origin) : { kind: 'problem', problem: raw.problem }));
   }
 }
 

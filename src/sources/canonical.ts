@@ -12,10 +12,9 @@ const THIRD_PARTY_KEYS = new Set(['providerId', 'userId', 'email', 'emailVerifie
 const TOTP_KEYS = new Set(['secret', 'encoding', 'period', 'skew', 'deviceName', 'algorithm', 'digits']);
 const OTP_KEYS = new Set(['email', 'phoneNumber']);
 
-export async function* readCanonical(path: string): AsyncGenerator<SourceItem> {
-  for await (const raw of readJsonValues(path, { arrayKey: 'users' })) {
-    if (!raw.ok) yield { kind: 'problem', problem: raw.problem };
-    else yield canonicalItem(raw.value, raw.origin);
+export async function* readCanonical(path: string): AsyncGenerator<SourceItem[]> {
+  for await (const batch of readJsonValues(path, { arrayKey: 'users' })) {
+    yield batch.map((raw) => (raw.ok ? canonicalItem(raw.value, raw.origin) : { kind: 'problem', problem: raw.problem }));
   }
 }
 

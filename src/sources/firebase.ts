@@ -13,10 +13,9 @@ export interface FirebaseOptions {
   providers: ProviderLookup;
 }
 
-export async function* readFirebase(path: string, options: FirebaseOptions): AsyncGenerator<SourceItem> {
-  for await (const raw of readJsonValues(path, { arrayKey: 'users', ndjson: false })) {
-    if (!raw.ok) yield { kind: 'problem', problem: raw.problem };
-    else yield firebaseItem(raw.value, raw.origin, options);
+export async function* readFirebase(path: string, options: FirebaseOptions): AsyncGenerator<SourceItem[]> {
+  for await (const batch of readJsonValues(path, { arrayKey: 'users', ndjson: false })) {
+    yield batch.map((raw) => (raw.ok ? firebaseItem(raw.value, raw.origin, options) : { kind: 'problem', problem: raw.problem }));
   }
 }
 

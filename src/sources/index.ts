@@ -42,6 +42,11 @@ export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase',
  * exports join. Unreadable files throw a UserError; bad elements come out as `problem` items.
  */
 export async function* readSources(paths: string[], options: ReadOptions = {}): AsyncGenerator<SourceItem> {
+  for await (const batch of readSourceBatches(paths, options)) yield* batch;
+}
+
+/** The same items as readSources, one array per chunk read: fewer async steps for callers that count speed. */
+export async function* readSourceBatches(paths: string[], options: ReadOptions = {}): AsyncGenerator<SourceItem[]> {
   if (paths.length === 0) throw new UserError('no input files; give at least one export file');
   const formats: SourceFormat[] = [];
   for (const path of paths) formats.push(options.format ?? (await detectFormat(path)));
@@ -50,36 +55,38 @@ export async function* readSources(paths: string[], options: ReadOptions = {}): 
   const join = new TotpJoin();
   for (let i = 0; i < paths.length; i++) {
     if (formats[i] !== 'totp') continue;
+    const problems: SourceItem[] = [];
     for await (const item of readTotpFile(paths[i]!)) {
       if (item.ok) join.add(item.row);
-      else yield { kind: 'problem', problem: item.problem };
+      else problems.push({ kind: 'problem', problem: item.problem });
     }
+    if (problems.length > 0) yield problems;
   }
 
   const auth0Files = paths.filter((_, i) => formats[i] === 'auth0');
   let auth0Done = false;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
-    let items: AsyncIterable<SourceItem>;
+    let batches: AsyncIterable<SourceItem[]>;
     switch (formats[i]) {
       case 'totp':
         continue;
       case 'auth0':
         if (auth0Done) continue;
         auth0Done = true;
-        items = readAuth0(auth0Files, providers);
+        batches = readAuth0(auth0Files, providers);
         break;
       case 'firebase':
-        items = readFirebase(path, { hashConfig: options.hashConfig, providers });
+        batches = readFirebase(path, { hashConfig: options.hashConfig, providers });
         break;
       default:
-        items = readCanonical(path);
+        batches = readCanonical(path);
     }
-    for await (const item of items) {
-      if (item.kind === 'record' && join.size > 0) join.attach(item.value);
-      yield item;
+    for await (const batch of batches) {
+      if (join.size > 0) for (const item of batch) if (item.kind === 'record') join.attach(item.value);
+      yield batch;
     }
   }
-  for (const problem of join.unmatched()) yield { kind: 'problem', problem };
+  const unmatched = join.unmatched();
+  if (unmatched.length > 0) yield unmatched.map((problem) => ({ kind: 'problem', problem }));
 }
-

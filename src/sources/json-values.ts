@@ -4,7 +4,7 @@ import type { Problem, RecordOrigin } from '../records/types.js';
 import { UserError } from '../errors.js';
 import { assertText, openBytes, readStart } from './input.js';
 import { JsonArrayScanner } from './json-scan.js';
-import { splitLines } from './lines.js';
+import { splitLineBatches } from './lines.js';
 
 export type RawValue = { ok: true; value: unknown; origin: RecordOrigin } | { ok: false; problem: Problem };
 
@@ -35,7 +35,8 @@ export function sniffLayout(head: Buffer, arrayKey?: string): JsonLayout | null 
   }
 }
 
-export async function* readJsonValues(path: string, options: JsonValuesOptions = {}): AsyncGenerator<RawValue> {
+/** The values of a JSON or NDJSON export, one array per chunk read. */
+export async function* readJsonValues(path: string, options: JsonValuesOptions = {}): AsyncGenerator<RawValue[]> {
   const head = await readStart(path);
   assertText(path, head);
   let layout = sniffLayout(head, options.arrayKey);
@@ -50,27 +51,36 @@ export async function* readJsonValues(path: string, options: JsonValuesOptions =
   }
   const scanner = new JsonArrayScanner(path, { arrayKey: options.arrayKey, acceptRootArray: true });
   for await (const chunk of openBytes(path)) {
-    for (const el of scanner.push(chunk)) {
+    const elements = scanner.push(chunk);
+    if (elements.length === 0) continue;
+    const batch: RawValue[] = new Array(elements.length);
+    for (let i = 0; i < elements.length; i++) {
+      const el = elements[i]!;
       const origin: RecordOrigin = { file: path, index: el.index };
       try {
-        yield { ok: true, value: JSON.parse(el.text), origin };
+        batch[i] = { ok: true, value: JSON.parse(el.text), origin };
       } catch (err) {
-        yield { ok: false, problem: jsonProblem(origin, `element ${el.index} (line ${el.line}) is not valid JSON: ${(err as Error).message}`) };
+        batch[i] = { ok: false, problem: jsonProblem(origin, `element ${el.index} (line ${el.line}) is not valid JSON: ${(err as Error).message}`) };
       }
     }
+    yield batch;
   }
   scanner.end();
 }
 
-async function* readNdjson(path: string): AsyncGenerator<RawValue> {
-  for await (const { text, line } of splitLines(openBytes(path))) {
-    if (text.trim() === '') continue;
-    const origin: RecordOrigin = { file: path, line };
-    try {
-      yield { ok: true, value: JSON.parse(text), origin };
-    } catch (err) {
-      yield { ok: false, problem: jsonProblem(origin, `line ${line} is not valid JSON (${(err as Error).message}); fix or remove the line`) };
+async function* readNdjson(path: string): AsyncGenerator<RawValue[]> {
+  for await (const lines of splitLineBatches(openBytes(path))) {
+    const batch: RawValue[] = [];
+    for (const { text, line } of lines) {
+      if (text.trim() === '') continue;
+      const origin: RecordOrigin = { file: path, line };
+      try {
+        batch.push({ ok: true, value: JSON.parse(text), origin });
+      } catch (err) {
+        batch.push({ ok: false, problem: jsonProblem(origin, `line ${line} is not valid JSON (${(err as Error).message}); fix or remove the line`) });
+      }
     }
+    if (batch.length > 0) yield batch;
   }
 }
 
