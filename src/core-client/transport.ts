@@ -36,6 +36,7 @@ export function sendAttempt(base: BaseUrl, agent: http.Agent, attempt: Attempt):
   const request = base.protocol === 'https:' ? https.request : http.request;
   return new Promise<AttemptResult>((resolve, reject) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const req = request(
       {
         protocol: base.protocol,
@@ -52,7 +53,7 @@ export function sendAttempt(base: BaseUrl, agent: http.Agent, attempt: Attempt):
         res.on('end', () => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          if (timer) clearTimeout(timer);
           const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
         });
@@ -64,14 +65,19 @@ export function sendAttempt(base: BaseUrl, agent: http.Agent, attempt: Attempt):
     function fail(err: Error): void {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
       reject(err);
     }
-    const timer = setTimeout(() => {
-      const err = new AttemptTimeoutError(attempt.timeoutMs);
-      fail(err);
-      req.destroy(err);
-    }, attempt.timeoutMs);
+    // The clock starts when the attempt gets a socket, so time spent queued in the agent (more requests in
+    // flight than maxSockets) does not count; connecting, sending and the whole answer do.
+    req.once('socket', () => {
+      if (settled) return;
+      timer = setTimeout(() => {
+        const err = new AttemptTimeoutError(attempt.timeoutMs);
+        fail(err);
+        req.destroy(err);
+      }, attempt.timeoutMs);
+    });
     req.on('error', fail);
     if (attempt.body) req.end(attempt.body);
     else req.end();

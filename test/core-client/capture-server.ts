@@ -21,6 +21,8 @@ export interface Answer {
   destroy?: boolean;
   /** Never answer (for timeouts). */
   hang?: boolean;
+  /** Answer after this many ms. */
+  delayMs?: number;
 }
 
 export type Handler = (req: Captured, index: number) => Answer;
@@ -59,15 +61,19 @@ export async function startCaptureServer(handler: Handler = () => okJson({ statu
       const answer = state.handler(captured, index);
       if (answer.hang) return;
       if (answer.destroy) return void req.socket.destroy();
-      const isText = typeof answer.body === 'string';
-      const text = isText ? (answer.body as string) : JSON.stringify(answer.body ?? {});
-      res.writeHead(answer.status ?? 200, {
-        'content-type': isText ? 'text/html; charset=UTF-8' : 'application/json; charset=UTF-8',
-        ...answer.headers,
-      });
-      res.end(text + '\n');
+      if (answer.delayMs) return void setTimeout(() => send(res, answer), answer.delayMs);
+      send(res, answer);
     });
   });
+  function send(res: http.ServerResponse, answer: Answer): void {
+    const isText = typeof answer.body === 'string';
+    const text = isText ? (answer.body as string) : JSON.stringify(answer.body ?? {});
+    res.writeHead(answer.status ?? 200, {
+      'content-type': isText ? 'text/html; charset=UTF-8' : 'application/json; charset=UTF-8',
+      ...answer.headers,
+    });
+    res.end(text + '\n');
+  }
   server.on('connection', () => state.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

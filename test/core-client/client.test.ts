@@ -268,6 +268,21 @@ describe('retries', () => {
   });
 });
 
+describe('timeouts and queueing', () => {
+  it('the timeout counts from getting a socket, not time queued behind other requests', async () => {
+    const { server, client } = await setup(() => ({ delayMs: 80, body: { status: 'OK' } }), {
+      maxSockets: 1,
+      timeoutMs: 400,
+      retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    // Six requests on one socket take ~480 ms in all; each one alone takes ~80 ms.
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => client.getUserById(`u${i}`)));
+    expect(results.every((r) => r.status === 'OK')).toBe(true);
+    expect(server.connections).toBe(1);
+    expect(server.requests.at(-1)!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(400);
+  });
+});
+
 describe('401 and 402', () => {
   it('401 is a CoreAuthError that names the api-key, not its value, and is not retried', async () => {
     const { server, client } = await setup(() => ({ status: 401, body: 'Invalid API key' }));
