@@ -4,11 +4,6 @@ import { readFileSync } from 'node:fs';
 import { readSources, parseHashConfig } from '../dist/sources/index.js';
 import { validateSources } from '../dist/records/validate.js';
 
-const args = process.argv.slice(2);
-const readOnly = args.includes('--read-only');
-const [file, hashConfigFile] = args.filter((a) => !a.startsWith('--'));
-const hashConfig = hashConfigFile ? parseHashConfig(readFileSync(hashConfigFile, 'utf8')) : undefined;
-
 function peakRssMb() {
   const status = readFileSync('/proc/self/status', 'utf8');
   const m = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -17,31 +12,39 @@ function peakRssMb() {
   return kb / 1024;
 }
 
-process.on('uncaughtException', (err) => {
-  process.stderr.write(`validate-child: ${err.message}\n`);
-  process.exit(1);
-});
-
-const started = performance.now();
-let records = 0;
-let result;
-if (readOnly) {
-  let problems = 0;
-  for await (const item of readSources([file], { hashConfig })) {
-    if (item.kind === 'record') records++;
-    else problems++;
+async function main(args) {
+  const readOnly = args.includes('--read-only');
+  const [file, hashConfigFile] = args.filter((a) => !a.startsWith('--'));
+  const hashConfig = hashConfigFile ? parseHashConfig(readFileSync(hashConfigFile, 'utf8')) : undefined;
+  const started = performance.now();
+  let records = 0;
+  let result;
+  if (readOnly) {
+    let problems = 0;
+    for await (const item of readSources([file], { hashConfig })) {
+      if (item.kind === 'record') records++;
+      else problems++;
+    }
+    result = { problems };
+  } else {
+    const report = await validateSources([file], { hashConfig, signerKey: hashConfig?.signerKey, maxProblems: 100 });
+    records = report.summary.records;
+    result = {
+      valid: report.summary.valid,
+      invalid: report.summary.invalid,
+      errors: report.summary.errors,
+      warnings: report.summary.warnings,
+      firstProblems: report.problems.slice(0, 3).map((p) => `${p.rule}: ${p.message}`),
+    };
   }
-  result = { problems };
-} else {
-  const report = await validateSources([file], { hashConfig, signerKey: hashConfig?.signerKey, maxProblems: 100 });
-  records = report.summary.records;
-  result = {
-    valid: report.summary.valid,
-    invalid: report.summary.invalid,
-    errors: report.summary.errors,
-    warnings: report.summary.warnings,
-    firstProblems: report.problems.slice(0, 3).map((p) => `${p.rule}: ${p.message}`),
-  };
+  const ms = performance.now() - started;
+  return { records, ms, rps: (records * 1000) / ms, peakRssMb: peakRssMb(), ...result };
 }
-const ms = performance.now() - started;
-process.stdout.write(JSON.stringify({ records, ms, rps: (records * 1000) / ms, peakRssMb: peakRssMb(), ...result }) + '\n');
+
+main(process.argv.slice(2)).then(
+  (out) => process.stdout.write(JSON.stringify(out) + '\n'),
+  (err) => {
+    process.stderr.write(`validate-child: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);
