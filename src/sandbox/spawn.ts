@@ -71,7 +71,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const exited = child.then((r) => r);
 
   const url = await new Promise<string>((resolve, reject) => {
-    void exited.then(() => tempDir && rm(tempDir, { recursive: true, force: true }).catch(() => undefined));
+    void exited.then(async () => {
+      if (tempDir) await rm(tempDir, { recursive: true, force: true }).catch(() => undefined);
+    });
     let pending = '';
     const onData = (chunk: string): void => {
       pending += chunk;

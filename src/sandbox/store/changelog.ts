@@ -14,6 +14,8 @@ export class ChangeLog {
   private pausedFor: (() => Promise<void>) | null = null;
   /** Bytes appended to the current file. */
   bytes = 0;
+  /** fdatasync calls so far (one per group of changes). */
+  groups = 0;
 
   private constructor(
     private readonly path: string,
@@ -86,6 +88,7 @@ export class ChangeLog {
     this.pending = [];
     this.waiters = [];
     this.busy = true;
+    if (text.length > 0) this.groups++;
     const write = text.length > 0 ? this.fh.write(text).then(() => this.fh.datasync()) : Promise.resolve();
     write.then(
       () => {

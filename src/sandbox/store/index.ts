@@ -23,6 +23,8 @@ export interface Store {
   commit(changes: Change[]): Promise<void>;
   /** Resolves when every change applied so far is durable (for answers that read uncommitted state). */
   settled(): Promise<void>;
+  /** Counters for tests and diagnostics. */
+  stats(): { groups: number; logBytes: number; snapshotBytes: number };
   /** Flush, write a final snapshot, close. */
   close(): Promise<void>;
 }
@@ -112,6 +114,15 @@ class DurableStore implements Store {
 
   settled(): Promise<void> {
     return this.log.drain();
+  }
+
+  stats() {
+    return { groups: this.log.groups, logBytes: this.log.bytes, snapshotBytes: this.file.bytes() };
+  }
+
+  /** Resolves when a background snapshot rewrite (if any) is over. */
+  async compacted(): Promise<void> {
+    await this.compacting;
   }
 
   /** Rotate the log, capture the state at that exact point, write the snapshot, drop the old log. */

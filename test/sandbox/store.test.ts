@@ -1,0 +1,90 @@
+// The store module on its own: replay after a crash (no close), a torn last line, damage refused,
+// group commit (one fsync for a burst), background snapshot rewrite, corrupt snapshot refused untouched.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { logPathOf, openStore, type Change, type LoginMethod } from '../../src/sandbox/store/index.js';
+
+let dir: string;
+let path: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-store-test-'));
+  path = join(dir, 'store.json');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const user = (i: number): LoginMethod => ({
+  app: 'public',
+  id: `id-${i}`,
+  recipeId: 'emailpassword',
+  tenantIds: ['public'],
+  timeJoined: 1000 + i,
+  email: `u${i}@x.io`,
+  passwordHash: '$2a$05$x',
+});
+const put = (i: number): Change => ({ c: 'users', k: `id-${i}`, v: user(i) });
+
+describe('sandbox store', () => {
+  it('replays the log when the process died without closing, with indexes rebuilt', async () => {
+    const a = await openStore(path);
+    await Promise.all([0, 1, 2].map((i) => a.commit([put(i)])));
+    // No close(): as after SIGKILL. A second open reads the snapshot plus the log.
+    const b = await openStore(path);
+    expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1', 'id-2']);
+    expect(b.state.epByEmail.get(['public', 'public', 'u1@x.io'].join('\u0000'))).toBe('id-1');
+    await b.close();
+  });
+
+  it('ignores a torn last line but refuses a damaged line in the middle', async () => {
+    const a = await openStore(path);
+    await a.commit([put(0)]);
+    await a.commit([put(1)]);
+    appendFileSync(logPathOf(path), '{"s":3,"o":[{"c":"users","k":"id-2","v":{"app');
+    const b = await openStore(path);
+    expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1']);
+    await b.commit([put(5)]);
+    writeFileSync(logPathOf(path), 'garbage\n' + readFileSync(logPathOf(path), 'utf8'));
+    await expect(openStore(path)).rejects.toThrow(/store log .*store\.json\.log is damaged at line 1/);
+  });
+
+  it('group commit: a burst of concurrent commits shares a few fsyncs', async () => {
+    const s = await openStore(path);
+    const before = s.stats().groups;
+    await Promise.all(Array.from({ length: 200 }, (_, i) => s.commit([put(i)])));
+    const groups = s.stats().groups - before;
+    expect(groups).toBeGreaterThanOrEqual(1);
+    expect(groups).toBeLessThan(10);
+    expect(s.state.maps.users.size).toBe(200);
+    await s.close();
+  });
+
+  it('rewrites the snapshot in the background once the log outgrows it, and loses nothing', async () => {
+    const s = await openStore(path, { minCompactBytes: 2000 });
+    for (let i = 0; i < 60; i++) await s.commit([put(i)]);
+    await (s as unknown as { compacted(): Promise<void> }).compacted();
+    expect(s.stats().logBytes).toBeLessThan(4000);
+    const snap = JSON.parse(readFileSync(path, 'utf8')) as { seq: number };
+    expect(snap.seq).toBeGreaterThan(0);
+    const again = await openStore(path);
+    expect(again.state.maps.users.size).toBe(60);
+    await again.close();
+  });
+
+  it('refuses a corrupt snapshot, naming the file and leaving it untouched', async () => {
+    for (const content of ['{"users": [1,2', '{"some":"other json"}', 'not json at all']) {
+      writeFileSync(path, content);
+      await expect(openStore(path)).rejects.toThrow(path);
+      expect(readFileSync(path, 'utf8')).toBe(content);
+    }
+  });
+
+  it('close() folds everything into the lowdb snapshot and removes the log', async () => {
+    const s = await openStore(path);
+    await s.commit([put(1), { c: 'meta', k: 'license', v: { value: 'k' } }]);
+    await s.close();
+    const snap = JSON.parse(readFileSync(path, 'utf8')) as { collections: { users: Record<string, unknown> } };
+    expect(snap.collections.users['id-1']).toEqual(user(1));
+    expect(() => readFileSync(logPathOf(path))).toThrow();
+  });
+});
