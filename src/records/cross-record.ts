@@ -1,6 +1,7 @@
 // Rules across records (duplicate ids, emails, identities; one-time-code factors owned by another user),
-// in bounded memory: one compact map per identifier kind, pointing at the record's ordinal, and the origin of
-// every record packed into one number so a later record can name the earlier one.
+// in bounded memory: identifiers are kept as 64-bit hashes in compact tables pointing at the record's
+// ordinal, and every record's origin is packed into one number so a later record can name the earlier one.
+import { hashKey, KeyTable } from './key-table.js';
 import { flag, type RuleContext } from './rule-context.js';
 import { describeOrigin, type CanonicalUser, type Problem, type RecordOrigin } from './types.js';
 
@@ -15,20 +16,43 @@ export interface CrossRecordIndex {
   idOf(ordinal: number): string;
 }
 
+/**
+ * Who first used an identifier, and who first used it in a role that must be unique (a password user's
+ * email, a sign-in phone): the role is a bit beside the first owner, with a small side map for the rare case
+ * where the first owner does not have the role.
+ */
+class Owners {
+  private first = new KeyTable();
+  private inRole = new Map<string, number>();
+  /** Set by `claim`: the earlier owners (undefined when none). */
+  prevFirst: number | undefined;
+  prevRole: number | undefined;
+
+  /** After hashKey(key): remember the earlier owners, and record this one. */
+  claim(key: string, ordinal: number, role: boolean): void {
+    const v = this.first.claimHashed(ordinal * 2 + (role ? 1 : 0));
+    if (v === undefined) {
+      this.prevFirst = this.prevRole = undefined;
+      return;
+    }
+    this.prevFirst = Math.floor(v / 2);
+    this.prevRole = v % 2 === 1 ? this.prevFirst : this.inRole.size > 0 ? this.inRole.get(key) : undefined;
+    if (role && this.prevRole === undefined) this.inRole.set(key, ordinal);
+  }
+}
+
 export function createCrossRecordIndex(): CrossRecordIndex {
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
   const origins: number[] = [];
   const ids: string[] = [];
-  const byId = new Map<string, number>();
-  const byExternalId = new Map<string, number>();
-  const byPasswordEmail = new Map<string, number>();
-  const byThirdParty = new Map<string, number>();
-  const bySignInPhone = new Map<string, number>();
-  const anyEmail = new Map<string, number>();
-  const anyPhone = new Map<string, number>();
-  const factorEmail = new Map<string, number>();
-  const factorPhone = new Map<string, number>();
+  const byId = new KeyTable();
+  const byExternalId = new KeyTable();
+  const byThirdParty = new KeyTable();
+  const emails = new Owners();
+  const phones = new Owners();
+  const factorEmail = new KeyTable();
+  const factorPhone = new KeyTable();
   const late: Array<{ ordinal: number; problem: Problem }> = [];
   const lateFlagged = new Set<string>();
 
@@ -70,34 +94,37 @@ export function createCrossRecordIndex(): CrossRecordIndex {
     late.push({ ordinal: earlier, problem: ctx.problems[0]! });
   }
 
-  /** A plain uniqueness rule: the later record is flagged now, the earlier one late. */
-  function unique(ctx: RuleContext, map: Map<string, number>, key: string, me: number, rule: string, field: string, what: string): void {
-    const earlier = map.get(key);
-    if (earlier === undefined) {
-      map.set(key, me);
-      return;
-    }
-    if (earlier === me) return;
+  /** Both records of a clash: the later one now, the earlier one late. */
+  function clash(ctx: RuleContext, earlier: number, me: number, rule: string, field: string, what: string): void {
     flag(ctx, 'error', rule, field, `${what} is also used by ${who(earlier)}; it must be unique: fix or remove one of the two records`);
     flagEarlier(earlier, rule, field, `${what} is also used by ${who(me)}; it must be unique: fix or remove one of the two records`);
   }
 
-  /** A one-time-code email/phone must not be an identifier of another user. */
-  function ownedFactor(ctx: RuleContext, me: number, owned: string[], factor: string | undefined, any: Map<string, number>, factors: Map<string, number>, field: string, what: string): void {
-    if (factor !== undefined) {
-      const owner = any.get(factor);
-      if (owner !== undefined && owner !== me) {
-        flag(ctx, 'error', 'otp.conflict', field, `the one-time-code ${what} belongs to another user, ${who(owner)}; codes would go to the wrong person: correct it or drop the factor`);
+  function unique(ctx: RuleContext, table: KeyTable, key: string, me: number, rule: string, field: string, what: string): void {
+    hashKey(key);
+    const earlier = table.claimHashed(me);
+    if (earlier !== undefined) clash(ctx, earlier, me, rule, field, what);
+  }
+
+  /**
+   * A user's emails (or phones): the login one must be unique among users in its role; a one-time-code
+   * factor must not use another user's identifier, and no earlier user's factor may use ours.
+   */
+  function identifiers(ctx: RuleContext, me: number, values: string[], login: string | undefined, loginRole: boolean, factor: string | undefined, owners: Owners, factors: KeyTable, roleRule: string, roleWhat: string, factorField: string, what: string): void {
+    for (const value of values) {
+      hashKey(value);
+      const role = loginRole && value === login;
+      owners.claim(value, me, role);
+      if (role && owners.prevRole !== undefined && owners.prevRole !== me) clash(ctx, owners.prevRole, me, roleRule, roleRule === 'email.duplicate' ? 'email' : 'phoneNumber', roleWhat);
+      if (value === factor && owners.prevFirst !== undefined && owners.prevFirst !== me) {
+        flag(ctx, 'error', 'otp.conflict', factorField, `the one-time-code ${what} belongs to another user, ${who(owners.prevFirst)}; codes would go to the wrong person: correct it or drop the factor`);
       }
-    }
-    for (const value of owned) {
-      const holder = factors.get(value);
+      const holder = factors.getHashed();
       if (holder !== undefined && holder !== me) {
-        flagEarlier(holder, 'otp.conflict', field, `the one-time-code ${what} belongs to another user, ${who(me)}; codes would go to the wrong person: correct it or drop the factor`);
+        flagEarlier(holder, 'otp.conflict', factorField, `the one-time-code ${what} belongs to another user, ${who(me)}; codes would go to the wrong person: correct it or drop the factor`);
       }
+      if (value === factor) factors.claimHashed(me);
     }
-    for (const value of owned) if (!any.has(value)) any.set(value, me);
-    if (factor !== undefined && !factors.has(factor)) factors.set(factor, me);
   }
 
   return {
@@ -108,30 +135,31 @@ export function createCrossRecordIndex(): CrossRecordIndex {
       const me = origins.length;
       origins.push(pack(ctx.origin));
       ids.push(record.id);
-      if (record.id !== '') unique(ctx, byId, record.id, me, 'id.duplicate', 'id', 'the id');
-      if (record.externalUserId !== undefined) unique(ctx, byExternalId, record.externalUserId, me, 'externalUserId.duplicate', 'externalUserId', 'the externalUserId');
-      if (record.password !== undefined && record.email !== undefined) {
-        unique(ctx, byPasswordEmail, record.email, me, 'email.duplicate', 'email', 'the email (of a user with a password)');
+      if (record.id !== '') {
+        hashKey(record.id);
+        const earlier = byId.claimHashed(me);
+        // The id itself is kept, so a hash collision is told apart from a real duplicate.
+        if (earlier !== undefined && ids[earlier] === record.id) clash(ctx, earlier, me, 'id.duplicate', 'id', 'the id');
       }
-      const emails: string[] = [];
-      if (record.email !== undefined) emails.push(record.email);
+      if (record.externalUserId !== undefined) unique(ctx, byExternalId, record.externalUserId, me, 'externalUserId.duplicate', 'externalUserId', 'the externalUserId');
+      const otp = record.otpFactors;
+      const ownEmails: string[] = [];
+      if (record.email !== undefined) ownEmails.push(record.email);
       if (record.thirdParty) {
         for (let i = 0; i < record.thirdParty.length; i++) {
           const tp = record.thirdParty[i]!;
           unique(ctx, byThirdParty, `${tp.providerId}\u0000${tp.userId}`, me, 'thirdParty.duplicate', `thirdParty[${i}]`, `the ${tp.providerId} identity`);
-          if (tp.email !== undefined && tp.email !== record.email) emails.push(tp.email);
+          if (tp.email !== undefined && !ownEmails.includes(tp.email)) ownEmails.push(tp.email);
         }
       }
-      const phones: string[] = [];
-      if (record.phoneNumber !== undefined) {
-        unique(ctx, bySignInPhone, record.phoneNumber, me, 'phone.duplicate', 'phoneNumber', 'the sign-in phone number');
-        phones.push(record.phoneNumber);
+      if (otp?.email !== undefined && !ownEmails.includes(otp.email)) ownEmails.push(otp.email);
+      identifiers(ctx, me, ownEmails, record.email, record.password !== undefined, otp?.email, emails, factorEmail, 'email.duplicate', 'the email (of a user with a password)', 'otpFactors.email', 'email');
+      if (record.phoneNumber !== undefined || otp?.phoneNumber !== undefined) {
+        const ownPhones: string[] = [];
+        if (record.phoneNumber !== undefined) ownPhones.push(record.phoneNumber);
+        if (otp?.phoneNumber !== undefined && otp.phoneNumber !== record.phoneNumber) ownPhones.push(otp.phoneNumber);
+        identifiers(ctx, me, ownPhones, record.phoneNumber, true, otp?.phoneNumber, phones, factorPhone, 'phone.duplicate', 'the sign-in phone number', 'otpFactors.phoneNumber', 'phone number');
       }
-      const otp = record.otpFactors;
-      if (otp?.email !== undefined) emails.push(otp.email);
-      if (otp?.phoneNumber !== undefined) phones.push(otp.phoneNumber);
-      ownedFactor(ctx, me, emails, otp?.email, anyEmail, factorEmail, 'otpFactors.email', 'email');
-      ownedFactor(ctx, me, phones, otp?.phoneNumber, anyPhone, factorPhone, 'otpFactors.phoneNumber', 'phone number');
       return me;
     },
   };
