@@ -270,16 +270,16 @@ describe('retries', () => {
 
 describe('timeouts and queueing', () => {
   it('the timeout counts from getting a socket, not time queued behind other requests', async () => {
-    const { server, client } = await setup(() => ({ delayMs: 80, body: { status: 'OK' } }), {
+    const { server, client } = await setup(() => ({ delayMs: 100, body: { status: 'OK' } }), {
       maxSockets: 1,
-      timeoutMs: 400,
+      timeoutMs: 500,
       retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
     });
-    // Six requests on one socket take ~480 ms in all; each one alone takes ~80 ms.
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => client.getUserById(`u${i}`)));
+    // Eight requests on one socket take ~800 ms in all; each one alone takes ~100 ms.
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => client.getUserById(`u${i}`)));
     expect(results.every((r) => r.status === 'OK')).toBe(true);
     expect(server.connections).toBe(1);
-    expect(server.requests.at(-1)!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(400);
+    expect(server.requests.at(-1)!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(600);
   });
 });
 

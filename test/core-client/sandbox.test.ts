@@ -1,6 +1,9 @@
 // The client against the REAL sandbox core on a real port: every endpoint a migration and its verification use,
 // the typed 401/402/config errors, tenants, a core restart under retries, and faults absorbed by idempotency.
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -216,9 +219,11 @@ describe('against other sandboxes', () => {
   });
 
   it('rides out a core killed and restarted on the same port and store', async () => {
-    const sb = await startSandbox({ apiKeys: [KEY] });
+    // Our own store file: an automatic temp store is deleted when its sandbox exits.
+    const dir = mkdtempSync(join(tmpdir(), 'core-client-restart-'));
+    const sb = await startSandbox({ apiKeys: [KEY], store: join(dir, 'store.json') });
     const retries: string[] = [];
-    const c = createCoreClient({ url: sb.url, apiKey: KEY, retry: { retries: 30, baseDelayMs: 20, maxDelayMs: 200 }, onRetry: (i) => retries.push(i.reason) });
+    const c = createCoreClient({ url: sb.url, apiKey: KEY, retry: { retries: 300, baseDelayMs: 20, maxDelayMs: 100 }, onRetry: (i) => retries.push(i.reason) });
     let restarted: RunningSandbox | undefined;
     try {
       await c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'before', email: { id: 'before@example.com', isVerified: true } });
@@ -239,6 +244,7 @@ describe('against other sandboxes', () => {
       c.close();
       await restarted?.stop();
       await sb.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
