@@ -9,7 +9,7 @@ export async function detectFormat(path: string): Promise<SourceFormat> {
   assertText(path, head);
   const format = sniffFormat(head.toString('utf8'), path);
   if (format) return format;
-  const start = head.toString('utf8').trimStart().slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
+  const start = head.toString('utf8').trimStart().split(/\r?\n/, 1)[0]!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
   throw new UserError(
     `cannot tell the format of ${path} (it starts with "${start}"); pass --format canonical, firebase, auth0 or totp`,
   );

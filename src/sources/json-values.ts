@@ -41,7 +41,7 @@ export async function* readJsonValues(path: string, options: JsonValuesOptions =
   assertText(path, head);
   let layout = sniffLayout(head, options.arrayKey);
   if (layout === null) {
-    const first = head.toString('utf8').trimStart().slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
+    const first = head.toString('utf8').trimStart().split(/\r?\n/, 1)[0]!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
     throw new UserError(`${path} is not JSON or NDJSON (it starts with "${first}"); check the file or pass the right --format`);
   }
   if (layout === 'ndjson' && options.ndjson === false) layout = 'object';
