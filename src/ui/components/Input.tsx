@@ -1,6 +1,7 @@
 // ink-text-input, made safe for pasted text: a chunk that carries a newline (typed ahead or pasted) submits
 // instead of hiding a "\r" in the value; with `joinLines`, newlines become spaces (multi-line pastes).
 import TextInput from 'ink-text-input';
+import { useRef } from 'react';
 
 export interface InputProps {
   value: string;
@@ -25,15 +26,19 @@ export function splitSubmitted(value: string, joinLines: boolean): { value: stri
 }
 
 export function Input({ value, onChange, onSubmit, mask, placeholder, focus, joinLines = false }: InputProps) {
+  // Enter typed right after text (before React re-rendered) must submit that text, not the previous value.
+  const latest = useRef(value);
+  latest.current = value;
   return (
     <TextInput
       value={value}
       mask={mask}
       placeholder={placeholder}
       focus={focus}
-      onSubmit={onSubmit}
+      onSubmit={() => onSubmit?.(latest.current)}
       onChange={(next) => {
         const r = splitSubmitted(next, joinLines);
+        latest.current = r.value;
         onChange(r.value);
         if (r.submit) onSubmit?.(r.value);
       }}

@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Key } from 'ink';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkSecret } from '../../src/profiles/index.js';
+import { splitSubmitted } from '../../src/ui/components/Input.js';
+import { commonPrefix } from '../../src/ui/components/PathInput.js';
+import { commandFor, helpLine } from '../../src/ui/keymap.js';
+import { detailLines, tableCells } from '../../src/ui/records-view.js';
+import { completePath } from '../../src/ui/services/paths.js';
+
+const none: Key = {
+  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
+  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
+} as Key;
+const key = (k: Partial<Key>): Key => ({ ...none, ...k });
+
+describe('key map', () => {
+  const cases: [string, Partial<Key>, boolean, string | undefined][] = [
+    ['', { escape: true }, false, 'back'],
+    ['', { upArrow: true }, false, 'up'],
+    ['', { return: true }, false, 'select'],
+    ['q', {}, false, 'stop'],
+    ['q', {}, true, undefined],
+    ['p', {}, false, 'pause'],
+    ['p', { ctrl: true }, false, undefined],
+    ['', { escape: true }, true, 'back'],
+  ];
+  it.each(cases)('%j %j (text focus %s) -> %s', (input, k, textFocus, expected) => {
+    expect(commandFor(input, key(k), ['back', 'up', 'select', 'pause', 'stop'], textFocus)).toBe(expected);
+  });
+  it('draws footers from the same bindings', () => {
+    expect(helpLine(['up', 'down', 'select', 'back'])).toBe('↑/↓ move · enter choose · esc back');
+    expect(helpLine(['pause', 'stop'], { stop: 'stop now' })).toBe('p pause/resume · q stop now');
+  });
+});
+
+describe('text input helpers', () => {
+  it.each([
+    ['abc', false, { value: 'abc', submit: false }],
+    ['name\r', false, { value: 'name', submit: true }],
+    ['hash_config {\n a: 1,\r\n b: 2 }', true, { value: 'hash_config {  a: 1,  b: 2 }', submit: true }],
+    ['hash_config {\n a: 1,', true, { value: 'hash_config {  a: 1,', submit: false }],
+  ])('splitSubmitted(%j, %s)', (value, join, expected) => {
+    expect(splitSubmitted(value, join)).toEqual(expected);
+  });
+  it.each([
+    [['abc/', 'abd.json'], 'ab'],
+    [['only'], 'only'],
+    [[], ''],
+  ])('commonPrefix(%j) = %j', (items, expected) => expect(commonPrefix(items)).toBe(expected));
+});
+
+describe('path completion', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'am-complete-'));
+  mkdirSync(join(dir, 'exports'));
+  writeFileSync(join(dir, 'exports', 'users.ndjson'), '');
+  writeFileSync(join(dir, 'exports', 'users.json'), '');
+  writeFileSync(join(dir, '.hidden'), '');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it('completes relative, absolute and folder paths', async () => {
+    expect(await completePath('ex', dir)).toEqual(['exports/']);
+    expect(await completePath('exports/us', dir)).toEqual(['exports/users.json', 'exports/users.ndjson']);
+    expect(await completePath(`${dir}/exports/users.nd`)).toEqual([`${dir}/exports/users.ndjson`]);
+    expect(await completePath('', dir)).toEqual(['exports/']);
+    expect(await completePath('.h', dir)).toEqual(['.hidden']);
+    expect(await completePath('nowhere/x', dir)).toEqual([]);
+  });
+});
+
+describe('secret rules', () => {
+  it.each([
+    ['apiKey', '', undefined],
+    ['apiKey', 'short', /too short/],
+    ['apiKey', 'a'.repeat(19) + '!', /only letters/],
+    ['apiKey', 'abc-DEF=0123456789xyz', undefined],
+    ['signerKey', 'not base64!', /base64/],
+    ['signerKey', 'Bw==', undefined],
+    ['licenseKey', 'has space', /spaces/],
+  ] as const)('%s %j', (name, value, expected) => {
+    const result = checkSecret(name, value);
+    if (expected === undefined) expect(result).toBeUndefined();
+    else expect(result).toMatch(expected);
+  });
+});
+
+describe('record view', () => {
+  const HASH = '$2b$10$abcdefghijklmnopqrstuu5Pq1gT9ZHbBmG7F4Q2u3y8vJc4eV1Ve';
+  const SECRET = 'JBSWY3DPEHPK3PXP';
+  const row = {
+    key: 'k',
+    record: {
+      id: 'u1', email: 'a@example.com', password: { hash: HASH },
+      thirdParty: [{ providerId: 'google', userId: 'g1' }], totp: [{ secret: SECRET, deviceName: 'phone' }], otpFactors: { phoneNumber: '+4915112345678' },
+    },
+    origin: { file: 'x.ndjson', line: 3 },
+    problems: [{ severity: 'warning' as const, rule: 'r', origin: { file: 'x.ndjson', line: 3 }, sourceId: 'u1', message: 'careful' }],
+    valid: true,
+  };
+  it('fills the table cells', () => {
+    expect(tableCells(row)).toEqual({ id: 'u1', email: 'a@example.com', first: 'password', algorithm: 'bcrypt', factors: 'totp×1 sms', problems: '1 warning' });
+  });
+  it('describes a record without its hash or TOTP secret', () => {
+    const text = detailLines(row).join('\n');
+    expect(text).toContain('password bcrypt hash (hidden');
+    expect(text).toContain('totp[0] phone · secret hidden');
+    expect(text).toContain('warning: x.ndjson:3 (id u1): careful');
+    expect(text).not.toContain(HASH);
+    expect(text).not.toContain(SECRET);
+  });
+});

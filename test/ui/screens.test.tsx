@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
+import { createRealServices } from '../../src/ui/services/real.js';
+import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from './fixture.js';
+import { renderWizard } from './harness.js';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let cleanup: (() => void)[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-screens-'));
+  env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+});
+afterEach(() => {
+  for (const c of cleanup) c();
+  cleanup = [];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function start(opts: { env?: NodeJS.ProcessEnv; profile?: string } = {}) {
+  const w = renderWizard(createRealServices({ env: { ...env, ...opts.env }, cwd: REPO }), opts.profile);
+  cleanup.push(() => w.unmount());
+  return w;
+}
+
+describe('wizard screens', () => {
+  it('creates a profile, then checks keys as typed and never shows them', async () => {
+    const w = start();
+    await w.until('+ new profile');
+    await w.press('n');
+    await w.until('New profile name');
+    await w.press('night');
+    await w.press('enter');
+    await w.until('keys · profile night');
+    expect(statSync(profilePaths(env).profiles).mode & 0o777).toBe(0o600);
+
+    await w.press('abc');
+    await w.until('too short (3 of at least 20');
+    expect(w.frame()).toContain('•••');
+    await w.press('-0123456789abcdefgh');
+    await w.until('✓ 22 chars');
+    await w.press('down', 'right');
+    await w.until('[secrets file (0600)]');
+    await w.press('down', 'down', 'down');
+    await w.press('not base64!!');
+    await w.until('not standard base64');
+    await w.press('down', 'down', 'enter');
+    await w.until('signer key: not standard base64');
+    // The last frame is still the keys screen: a bad key blocks the way on.
+    expect(w.frame()).toContain('2/8 keys');
+    for (const f of w.frames) {
+      expect(f).not.toContain('abc-0123456789abcdefgh');
+      expect(f).not.toContain('not base64!!');
+    }
+  });
+
+  it('a profile saved without secrets asks for them; a secret named by env var is read from it', async () => {
+    const p = emptyProfile('prod');
+    p.secrets.licenseKey = { store: 'env', name: 'PROD_LICENSE' };
+    await saveProfile(p, { apiKey: API_KEY, licenseKey: 'licence-from-typing' }, env);
+    expect((await loadProfile('prod', env)).secrets).toEqual({});
+
+    const asked = start({ profile: 'prod' });
+    await asked.until('keys · profile prod');
+    expect(asked.frame()).toMatch(/api key\s+not set/);
+    expect(asked.frame()).toContain('not found ($PROD_LICENSE unset)');
+    asked.unmount();
+
+    const fromEnv = start({ profile: 'prod', env: { PROD_LICENSE: 'licence-from-env-42' } });
+    await fromEnv.until('keys · profile prod');
+    await fromEnv.until('✓ 19 chars');
+    expect(fromEnv.frame()).toMatch(/api key\s+not set/);
+    expect(fromEnv.frame()).toContain('[env variable]');
+    expect(fromEnv.frames.join('\n')).not.toContain('licence-from-env-42');
+  });
+
+  it('source: Tab completes the path, shows the detected format, takes the pasted hash parameters; preview, filter, details, spot-check', async () => {
+    await saveProfile(emptyProfile('p'), {}, env);
+    const w = start({ profile: 'p' });
+    await w.until('keys · profile p');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('fixtures/canonical/users.nd');
+    await w.press('tab');
+    await w.until('fixtures/canonical/users.ndjson');
+    await w.press('enter');
+    await w.until('[canonical]');
+    expect(w.frame()).toContain(CANONICAL);
+    // Change the format and back: ←/→ on the file row.
+    await w.press('down', 'right');
+    await w.until('[firebase]');
+    await w.press('left');
+    await w.until('[canonical]');
+    await w.press('down');
+    w.stdin.write(HASH_CONFIG_TEXT);
+    await w.until('salt separator Bw== · rounds 8 · mem_cost 14 · signer key set');
+    await w.press('down', 'enter');
+    await w.until('4/8 preview');
+    await w.until(/records 6 · valid 6/);
+    expect(w.frame()).toMatch(/passwords bcrypt 2 argon2 1 scrypt 1/);
+    expect(w.frame()).toMatch(/c-ada\s+ada@example.com\s+password\s+bcrypt\s+totp×1/);
+    await w.press('f');
+    await w.until('no records match the filter (errors)');
+    await w.press('f', 'f');
+    await w.until('f filter (all)');
+    await w.press('enter');
+    await w.until('id c-ada');
+    expect(w.frame()).toContain('password bcrypt hash (hidden');
+    await w.press('s');
+    await w.until('type the password');
+    await w.press(PASSWORDS.ada);
+    await w.press('enter');
+    await w.until('spot-check: match');
+    // The external scrypt user checks with the signer key taken from the pasted block.
+    await w.press('escape');
+    await w.until('c continue');
+    await w.press('down', 'down', 'enter', 's');
+    await w.until('id c-cy');
+    await w.press(PASSWORDS.cy, 'enter');
+    await w.until('spot-check: match');
+    const all = w.frames.join('\n');
+    expect(all).not.toContain(SIGNER_KEY);
+    expect(all).not.toContain(PASSWORDS.ada);
+    expect(all).not.toContain(PASSWORDS.cy);
+  });
+});
