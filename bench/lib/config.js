@@ -25,6 +25,7 @@ export function loadConfig() {
     latencyUsers: int('BENCH_LATENCY_USERS', quick ? 2_000 : 10_000),
     growBatch: quick ? 2_000 : 10_000,
     growSizes: quick ? [0, 10_000, 50_000] : [0, 100_000, 500_000],
+    growRepeats: int('BENCH_GROW_REPEATS', 3),
     loopbackRequests: quick ? 10_000 : 50_000,
     cpuProf: process.env.BENCH_CPU_PROF === '1',
   };
