@@ -77,6 +77,40 @@ describe('durability', () => {
   });
 });
 
+describe('lifetime', () => {
+  it('the spawned core does not outlive a parent killed with SIGKILL', async () => {
+    // The parent is a plain node process, so it uses the built module.
+    const built = new URL('../../dist/sandbox/spawn.js', import.meta.url).href;
+    const store = join(dir, 'orphan.json');
+    const parent = execa(process.execPath, ['--input-type=module', '-e', `
+      const { startSandbox } = await import(${JSON.stringify(built)});
+      const sb = await startSandbox({ store: ${JSON.stringify(store)} });
+      process.stdout.write(String(sb.pid) + '\\n');
+      setInterval(() => {}, 1000);
+    `], { reject: false });
+    const childPid = await new Promise<number>((resolve) => {
+      parent.stdout!.on('data', (c: Buffer) => {
+        const m = /^(\d+)$/m.exec(c.toString());
+        if (m) resolve(Number(m[1]));
+      });
+    });
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(childPid)).toBe(true);
+    parent.kill('SIGKILL');
+    await parent;
+    const deadline = Date.now() + 10_000;
+    while (alive(childPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(childPid)).toBe(false);
+  });
+});
+
 describe('refusals at start-up', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
     execa(process.execPath, [cliBinPath(), 'core', '--port', '0', '--store', join(dir, 'opts.json'), ...args], {
