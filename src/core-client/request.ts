@@ -4,6 +4,7 @@ import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CoreAuthError,
+  CoreClientError,
   CoreConfigError,
   CoreHttpError,
   CoreLicenseError,
@@ -72,8 +73,8 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
         throw new CoreHttpError(status, text, method, path, false);
       }
     } catch (err) {
-      if (err instanceof CoreAuthError || err instanceof CoreLicenseError || err instanceof CoreConfigError) throw err;
-      if (err instanceof CoreHttpError || err instanceof CoreUnreachableError) throw err;
+      // Our own typed errors were decided above; only transport failures go on.
+      if (err instanceof CoreClientError) throw err;
       const why = networkReason(err);
       if (!isTransientNetworkError(err) || attempt >= maxAttempts) {
         throw new CoreUnreachableError(ctx.base.display, method, path, attempt, why);
