@@ -8,7 +8,7 @@ import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
 import { identityId, loadJournal, type RunIdentity } from '../migration/journal.js';
 import { forEachPooled } from '../migration/pool.js';
-import { checkCredential, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
+import { checkCredential, createAccountLookup, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
 import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, sourceReadOptions, TARGET_OPTIONS } from './target-options.js';
 
@@ -92,13 +92,14 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     concurrency,
     onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
   });
+  const lookup = createAccountLookup(connection.client);
   const counts = { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 };
   const problems: UserVerification[] = [];
   const creds: CredentialCheck[] = [];
   const started = Date.now();
   try {
     await forEachPooled(streamValidatedRecords(files, readOptions, report), concurrency, async (input) => {
-      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes });
+      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, checkExtraDevices: true, lookup });
       counts.total += 1;
       counts[v.outcome] += 1;
       if (v.outcome !== 'ok') {

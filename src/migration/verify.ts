@@ -25,6 +25,10 @@ export interface VerifyUserOptions {
   journal?: Map<string, JournalledUser>;
   /** Verify every TOTP device with a code computed from the source secret (sandbox: it spends codes). */
   checkTotpCodes?: boolean;
+  /** Shared across users so the fallback index is built once (see createAccountLookup). */
+  lookup?: AccountLookup;
+  /** Also list the devices of users that should have none (one more call per such user). */
+  checkExtraDevices?: boolean;
 }
 
 const norm = (email: string) => email.trim().toLowerCase();
@@ -57,8 +61,68 @@ function methodName(step: Step): string {
   }
 }
 
+/** Key of a login method's account info, for the lookup index. */
+function accountKey(step: Step): string | undefined {
+  if (step.kind === 'import-password') return `emailpassword:${norm(step.email)}`;
+  if (step.kind === 'thirdparty-signinup') return `thirdparty:${step.thirdPartyId}:${step.thirdPartyUserId}`;
+  if (step.kind === 'passwordless-signinup') return step.email !== undefined ? `passwordless:${norm(step.email)}` : `passwordless:${step.phoneNumber}`;
+  return undefined;
+}
+
+export type AccountLookup = (step: Step) => Promise<CoreUser | undefined>;
+
+/**
+ * Finds users by account info: the `/users` dashboard search first (one call on a core that supports it),
+ * then, if that does not find the user, an index of every user built once from the `/users` pages (cores
+ * that ignore the search parameters answer with the first page instead).
+ */
+export function createAccountLookup(core: CoreClient): AccountLookup {
+  let index: Promise<Map<string, string>> | undefined;
+  const build = async (): Promise<Map<string, string>> => {
+    const map = new Map<string, string>();
+    let token: string | undefined;
+    do {
+      const page = await core.listUsers({ limit: 500, paginationToken: token });
+      for (const u of page.users) {
+        for (const m of u.loginMethods) {
+          if (m.recipeId === 'emailpassword' && m.email) map.set(`emailpassword:${m.email}`, u.id);
+          if (m.recipeId === 'thirdparty' && m.thirdParty) map.set(`thirdparty:${m.thirdParty.id}:${m.thirdParty.userId}`, u.id);
+          if (m.recipeId === 'passwordless') {
+            if (m.email) map.set(`passwordless:${m.email}`, u.id);
+            if (m.phoneNumber) map.set(`passwordless:${m.phoneNumber}`, u.id);
+          }
+        }
+      }
+      token = page.nextPaginationToken;
+    } while (token);
+    return map;
+  };
+  return async (step) => {
+    let found: CoreUser[] = [];
+    if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup') found = (await core.listUsers({ email: [step.email] })).users;
+    else if (step.kind === 'passwordless-signinup') {
+      found = (await core.listUsers(step.phoneNumber !== undefined ? { phone: [step.phoneNumber] } : { email: [step.email!] })).users;
+    }
+    const hit = found.find((u) => hasMethod(u, step));
+    if (hit) return hit;
+    const key = accountKey(step);
+    if (key === undefined) return undefined;
+    index ??= build();
+    const id = (await index).get(key);
+    if (id === undefined) return undefined;
+    const r = await core.getUserById(id);
+    return r.status === 'OK' ? r.user : undefined;
+  };
+}
+
 /** Find the user: by external id, by the id the journal recorded, or by the first factor's account info. */
-async function findUser(first: Step, external: string | undefined, journalled: JournalledUser | undefined, core: CoreClient): Promise<CoreUser | undefined> {
+async function findUser(
+  first: Step,
+  external: string | undefined,
+  journalled: JournalledUser | undefined,
+  core: CoreClient,
+  lookup: AccountLookup,
+): Promise<CoreUser | undefined> {
   if (external !== undefined) {
     const r = await core.getUserById(external);
     return r.status === 'OK' ? r.user : undefined;
@@ -68,10 +132,7 @@ async function findUser(first: Step, external: string | undefined, journalled: J
     const r = await core.getUserById(recorded);
     if (r.status === 'OK') return r.user;
   }
-  let found: CoreUser[] = [];
-  if (first.kind === 'import-password' || first.kind === 'thirdparty-signinup') found = (await core.listUsers({ email: [first.email] })).users;
-  else if (first.kind === 'passwordless-signinup' && first.phoneNumber !== undefined) found = (await core.listUsers({ phone: [first.phoneNumber] })).users;
-  return found.find((u) => hasMethod(u, first));
+  return lookup(first);
 }
 
 export async function verifyUser(input: MigrationInput, core: CoreClient, options: VerifyUserOptions = {}): Promise<UserVerification> {
@@ -90,7 +151,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   const first = steps[0]!;
   const map = steps.find((s) => s.kind === 'map-user-id');
   const external = map?.kind === 'map-user-id' ? map.externalUserId : undefined;
-  const user = await findUser(first, external, options.journal?.get(id), core);
+  const user = await findUser(first, external, options.journal?.get(id), core, options.lookup ?? createAccountLookup(core));
   if (!user) return { id, outcome: 'missing', userId: undefined, differences: [`no user with ${external !== undefined ? `id ${external}` : methodName(first)}`] };
 
   const differences: string[] = [];
@@ -112,8 +173,12 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   if (external !== undefined && user.id !== external) differences.push(`the user's id is ${user.id}, not the external id ${external}`);
 
   const devices = steps.filter((s): s is Extract<Step, { kind: 'import-totp' }> => s.kind === 'import-totp');
+  const list = devices.length > 0 || options.checkExtraDevices ? (await core.listTotpDevices(user.id)).devices : [];
+  // A device the plan does not know (e.g. imported twice under another name) is a difference too.
+  for (const extra of list.filter((x) => !devices.some((d) => d.deviceName === x.name))) {
+    differences.push(`unexpected TOTP device "${extra.name}"`);
+  }
   if (devices.length > 0) {
-    const list = (await core.listTotpDevices(user.id)).devices;
     const tried = new Set<string>();
     for (const d of devices) {
       const found = list.find((x) => x.name === d.deviceName);
