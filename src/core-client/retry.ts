@@ -5,7 +5,10 @@ import type { RetryPolicy } from './types.js';
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 8, baseDelayMs: 100, maxDelayMs: 10_000 };
 
-/** Network error codes worth another attempt (the connection failed or broke, the core may be restarting). */
+/**
+ * Network error codes worth another attempt (the connection failed or broke, the core may be restarting).
+ * ENOTFOUND is left out on purpose: a mistyped host name should fail at once, not after every retry.
+ */
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -16,7 +19,6 @@ const TRANSIENT_CODES = new Set([
   'ENETUNREACH',
   'ENETDOWN',
   'EAI_AGAIN',
-  'ENOTFOUND',
   'UND_ERR_SOCKET',
   'ERR_CORE_TIMEOUT',
 ]);

@@ -48,6 +48,7 @@ describe('isTransientNetworkError', () => {
     [{ code: 'ECONNRESET' }, true],
     [{ message: 'socket hang up' }, true],
     [{ code: 'ERR_CORE_TIMEOUT' }, true],
+    [{ code: 'ENOTFOUND' }, false],
     [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, false],
     [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, false],
   ])('%j -> %s', (err, transient) => {
