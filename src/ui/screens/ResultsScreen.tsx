@@ -42,7 +42,7 @@ export function ResultsScreen() {
         {verify.status === 'done' ? (
           <>
             <Text {...(verify.value.failed ? theme.error : theme.ok)}>
-              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems
+              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems, {verify.value.skipped} skipped{state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
             </Text>
             {verify.value.lines.slice(0, 5).map((l, i) => (
               <Text key={i} wrap="truncate-end" {...theme.muted}>{l}</Text>

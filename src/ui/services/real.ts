@@ -1,11 +1,14 @@
 // The wizard's services, wired to the same modules as the headless commands (profiles, readers, validation,
 // spot-check, sandbox, core client, planner, runner, journal, report files). Orchestration only.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCoreClient } from '../../core-client/client.js';
 import { preflight as corePreflight } from '../../core-client/preflight.js';
 import type { CoreClient } from '../../core-client/types.js';
 import { dryRun } from '../../migration/dry-run.js';
-import { identityId, openJournal, type RunIdentity } from '../../migration/journal.js';
+import { identityId, loadJournal, openJournal, type RunIdentity } from '../../migration/journal.js';
+import { forEachPooled } from '../../migration/pool.js';
+import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal } from '../../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
 import type { RunEvent } from '../../migration/events.js';
@@ -196,8 +199,29 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         done,
       };
     },
-    async verify() {
-      throw new Error('verify is not available in the wizard yet: run `auth-migrate verify --profile NAME`');
+    async verify(input, target) {
+      const p = await prepare(input);
+      const journalPath = resolve(cwd, `auth-migrate-${identityId({ sources: p.files, target: describeTarget(asTarget(target)) })}.journal.ndjson`);
+      const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
+      const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
+      const client = clientFor(target, { concurrency });
+      const lookup = createAccountLookup(client);
+      const plan = { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName };
+      const summary = { checked: 0, ok: 0, failed: 0, skipped: 0, lines: [] as string[] };
+      try {
+        await forEachPooled(streamValidatedRecords(p.files, p.read, p.report), concurrency, async (i) => {
+          // On the sandbox, TOTP codes computed from the source secrets are tried too (as `verify --sandbox` does).
+          const v = await verifyUser(i, client, { plan, journal, checkTotpCodes: target.sandbox !== undefined, checkExtraDevices: true, lookup });
+          summary.checked += 1;
+          if (v.outcome === 'ok') summary.ok += 1;
+          else if (v.outcome === 'skipped') summary.skipped += 1;
+          else summary.failed += 1;
+          if (v.outcome !== 'ok' && summary.lines.length < 50) summary.lines.push(`${v.outcome}: ${v.id}: ${v.differences.join('; ')}`);
+        });
+      } finally {
+        client.close();
+      }
+      return summary;
     },
   };
 }

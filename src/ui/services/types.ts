@@ -135,6 +135,8 @@ export interface VerifySummary {
   checked: number;
   ok: number;
   failed: number;
+  /** Invalid records, not migrated, so not checked. */
+  skipped: number;
   lines: string[];
 }
 
