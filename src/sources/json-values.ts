@@ -28,7 +28,9 @@ export function sniffLayout(head: Buffer, arrayKey?: string): JsonLayout | null 
   // file is one object, and the scanner reports where it breaks.
   const newline = text.indexOf('\n');
   try {
-    JSON.parse(newline < 0 ? text : text.slice(0, newline));
+    const first: unknown = JSON.parse(newline < 0 ? text : text.slice(0, newline));
+    // A whole small `{"version": 1, "users": [...]}` on one line is an object, not one NDJSON record.
+    if (arrayKey !== undefined && isPlainObject(first) && Array.isArray(first[arrayKey])) return 'object';
     return 'ndjson';
   } catch {
     return arrayKey !== undefined ? 'object' : 'ndjson';

@@ -116,3 +116,17 @@ describe('canonical reader', () => {
     expect(records[0]!.record.thirdParty).toEqual([]);
   });
 });
+
+describe('canonical layouts', () => {
+  it('reads a one-line object whose users array is not the first key', async () => {
+    const t = await tempDir();
+    try {
+      const path = await t.file('v.json', JSON.stringify({ version: 1, users: [{ id: 'a' }, { id: 'b' }] }));
+      const { records, all } = await collect([path]);
+      expect(all).toEqual([]);
+      expect(records.map((r) => r.record.id)).toEqual(['a', 'b']);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
