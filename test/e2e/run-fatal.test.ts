@@ -1,0 +1,102 @@
+// End to end: answers that must stop the whole run (401 wrong api-key, 402 no licence, unknown tenant) end
+// it with exit 2 and a message, and the journal shows exactly what was done.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { allUsers, cli, client, summaryOf } from '../migration/support/cli.js';
+import { writeNdjson } from '../migration/support/users.js';
+import type { CanonicalUser } from '../../src/records/types.js';
+
+const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy'; // any bcrypt string
+const SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+const API_KEY = 'fatal-api-key-0123456789abcd';
+
+let dir: string;
+let sandbox: RunningSandbox | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-e2e-fatal-'));
+});
+afterEach(async () => {
+  await sandbox?.stop();
+  sandbox = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const journalLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('fatal answers', () => {
+  it('401: a wrong api-key ends the run with exit 2, a message naming the key, and nothing done', async () => {
+    writeNdjson(join(dir, 'users.ndjson'), [{ id: 'a', email: 'a@example.test', password: { hash: HASH } }]);
+    sandbox = await startSandbox({ store: join(dir, 'store.json'), apiKeys: [API_KEY] });
+    const wrong = 'wrong-api-key-0123456789abcdef';
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--json'], dir);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/auth-migrate: .*refused the api-key \(HTTP 401 Invalid API key\)/);
+    expect(r.stderr + r.stdout).not.toContain(wrong);
+    expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
+    expect(r.stderr).toContain('--api-key "$AUTH_MIGRATE_API_KEY"');
+    const entries = journalLines(join(dir, 'j.ndjson'));
+    expect(entries.map((e) => e.type)).toEqual(['run', 'end']);
+    expect(entries[1]).toMatchObject({ reason: 'fatal' });
+    expect((await allUsers(client(sandbox.url, API_KEY))).length).toBe(0);
+  });
+
+  it('402: a sandbox without a licence refuses TOTP; the run stops with exit 2 and the journal holds exactly the steps done', async () => {
+    const users: CanonicalUser[] = [
+      { id: 'p1', email: 'p1@example.test', password: { hash: HASH } },
+      { id: 'p2', email: 'p2@example.test', password: { hash: HASH }, externalUserId: 'ext-p2' },
+      { id: 't3', email: 't3@example.test', password: { hash: HASH }, externalUserId: 'ext-t3', totp: [{ secret: SECRET }] },
+      { id: 'p4', email: 'p4@example.test', password: { hash: HASH } },
+    ];
+    writeNdjson(join(dir, 'users.ndjson'), users);
+    sandbox = await startSandbox({ store: join(dir, 'store.json') });
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--json'], dir);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/auth-migrate: .*HTTP 402.*MFA feature/);
+    const s = summaryOf(r.stdout);
+    expect(s).toMatchObject({ imported: 2, failed: 0, stopped: 'fatal' });
+    const steps = journalLines(join(dir, 'j.ndjson'))
+      .filter((e) => e.type === 'step' || e.type === 'user')
+      .map((e) => `${e.user as string}:${(e.step as string | undefined) ?? (e.outcome as string)}`);
+    expect(steps).toEqual(['p1:password', 'p1:imported', 'p2:password', 'p2:map', 'p2:imported', 't3:password', 't3:map']);
+    // The store agrees: three users, t3 mapped, no device.
+    let core = client(sandbox.url);
+    expect((await allUsers(core)).length).toBe(3);
+    expect((await core.listTotpDevices('ext-t3')).devices).toEqual([]);
+
+    // With a licence (same store, same port: the same target), the same command resumes at t3's device.
+    const port = sandbox.port;
+    await sandbox.stop();
+    sandbox = await startSandbox({ store: join(dir, 'store.json'), port, licenseKey: 'now-licensed-0123456789' });
+    core = client(sandbox.url);
+    const again = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--json'], dir);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(summaryOf(again.stdout)).toMatchObject({ total: 4, imported: 2, alreadyPresent: 2, resumed: 2, failed: 0 });
+    expect((await core.listTotpDevices('ext-t3')).devices.map((d) => d.name)).toEqual(['TOTP Device 0']);
+    expect((await allUsers(core)).length).toBe(4);
+  });
+
+  it('an unknown tenant is fatal before any user is written', async () => {
+    writeNdjson(join(dir, 'users.ndjson'), [{ id: 'a', email: 'a@example.test', password: { hash: HASH } }]);
+    sandbox = await startSandbox({ store: join(dir, 'store.json') });
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--tenant', 'nope', '--json'], dir);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/auth-migrate: .*HTTP 400.*AppId or tenantId not found/);
+  });
+
+  it('bad usage and unreadable input exit 2 before contacting anything', async () => {
+    const noTarget = await cli(['run', 'users.ndjson'], dir);
+    expect(noTarget.exitCode).toBe(2);
+    expect(noTarget.stderr).toMatch(/--core URL .* or --sandbox/);
+    const missing = await cli(['run', 'missing.ndjson', '--core', 'http://127.0.0.1:9'], dir);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^auth-migrate: .*missing\.ndjson/m);
+    const both = await cli(['run', 'x.ndjson', '--core', 'http://127.0.0.1:9', '--sandbox'], dir);
+    expect(both.exitCode).toBe(2);
+    const conc = await cli(['run', 'x.ndjson', '--sandbox', '--concurrency', '0'], dir);
+    expect(conc.exitCode).toBe(2);
+    expect(conc.stderr).toMatch(/--concurrency/);
+  });
+});
