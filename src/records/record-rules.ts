@@ -70,6 +70,8 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   return out;
 }
 
+const FIRST_FACTOR_FIELD = /^(password|thirdParty|phoneNumber)\b/;
+
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -169,6 +171,8 @@ function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out:
   const hasThirdParty = Array.isArray(input.thirdParty) && input.thirdParty.length > 0;
   const hasPhone = !isBlank(input.phoneNumber);
   if (hasPassword || hasThirdParty || hasPhone) return;
+  // A reader that dropped a malformed first-factor field has already said so; do not pile on.
+  if (ctx.problems.some((p) => p.severity === 'error' && p.field !== undefined && FIRST_FACTOR_FIELD.test(p.field))) return;
   const hasTotp = Array.isArray(input.totp) && input.totp.some((d) => typeof d === 'object' && d !== null && !isBlank((d as { secret?: unknown }).secret));
   const hasOtp = typeof input.otpFactors === 'object' && input.otpFactors !== null;
   if (hasTotp || hasOtp || out.totp !== undefined) {

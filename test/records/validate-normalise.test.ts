@@ -57,6 +57,15 @@ describe('normalised records', () => {
     expect(result.valid).toBe(false);
   });
 
+  it('does not add "no first factor" when the reader already refused the first-factor field', () => {
+    const validator = createValidator();
+    const readerProblem = { severity: 'error' as const, rule: 'reader.type', origin: { file: 'f', index: 0 }, field: 'thirdParty', message: 'thirdParty must be an array' };
+    const refused = validator.add({ record: { id: 'u1', email: 'a@example.com' }, origin: { file: 'f', index: 0 }, problems: [readerProblem] });
+    expect(refused.problems.map((p) => p.rule)).toEqual(['reader.type']);
+    const plain = validator.add({ record: { id: 'u2', email: 'b@example.com' }, origin: { file: 'f', index: 1 }, problems: [] });
+    expect(plain.problems.map((p) => p.rule)).toEqual(['record.no-first-factor']);
+  });
+
   it('an error on one record never stops the next', () => {
     const validator = createValidator();
     const bad = add({ id: 'u1', email: 'nope', password: { hash: 'garbage' } }, validator, 1);
