@@ -9,9 +9,9 @@ export async function detectFormat(path: string): Promise<SourceFormat> {
   assertText(path, head);
   const format = sniffFormat(head.toString('utf8'), path);
   if (format) return format;
-  const start = head.toString('utf8').trimStart().split(/\r?\n/, 1)[0]!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
+  // The content is not echoed: it could be a secret or a hash.
   throw new UserError(
-    `cannot tell the format of ${path} (it starts with "${start}"); pass --format canonical, firebase, auth0 or totp`,
+    `cannot tell the format of ${path} (it is not JSON, NDJSON, a CSV with a secret column or otpauth:// lines); pass --format canonical, firebase, auth0 or totp`,
   );
 }
 

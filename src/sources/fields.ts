@@ -68,10 +68,12 @@ export function unknownKeys(ctx: FieldContext, o: Obj, known: ReadonlySet<string
   }
 }
 
+/** The kind of a value, never the value itself (it could be a secret or a hash). */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return 'a string';
-  return `${typeof value === 'number' ? 'the number' : 'the ' + typeof value} ${String(value)}`;
+  if (typeof value === 'boolean') return 'true or false';
+  return `a ${typeof value}`;
 }

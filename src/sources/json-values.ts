@@ -43,8 +43,9 @@ export async function* readJsonValues(path: string, options: JsonValuesOptions =
   assertText(path, head);
   let layout = sniffLayout(head, options.arrayKey);
   if (layout === null) {
-    const first = head.toString('utf8').trimStart().split(/\r?\n/, 1)[0]!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?');
-    throw new UserError(`${path} is not JSON or NDJSON (it starts with "${first}"); check the file or pass the right --format`);
+    const c = head.toString('utf8').trimStart()[0] ?? '';
+    const shown = /[\x21-\x7e]/.test(c) ? ` (its first character is "${c}", not "[" or "{")` : '';
+    throw new UserError(`${path} is not JSON or NDJSON${shown}; check the file or pass the right --format`);
   }
   if (layout === 'ndjson' && options.ndjson === false) layout = 'object';
   if (layout === 'ndjson') {

@@ -56,7 +56,8 @@ function readHeader(path: string, text: string): Array<string | undefined> {
   const names = parsed.fields.map((f) => COLUMNS[f.trim().toLowerCase().replace(/[\s-]/g, '')] ?? COLUMNS[f.trim().toLowerCase()]);
   if (!names.includes('secret') || !(names.includes('userId') || names.includes('email'))) {
     throw new UserError(
-      `${path}:1: the header must name a "secret" column and a "userId" or "email" column (found: ${parsed.fields.join(', ').slice(0, 80)}); add a header line`,
+      // The fields are not echoed: without a header, the first line may be a secret.
+      `${path}:1: the header must name a "secret" column and a "userId" or "email" column (the first line has ${parsed.fields.length} fields and does not); add a header line`,
     );
   }
   return names;

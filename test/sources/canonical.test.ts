@@ -32,7 +32,7 @@ describe('canonical reader', () => {
       expect.arrayContaining([
         '0 emailVerified: emailVerified must be true or false, not a string',
         '0 totp[0].period: totp[0].period must be a number, not a string',
-        '1 id: id must be a string, not the number 42',
+        '1 id: id must be a string, not a number',
         '2 -: the record is a string, not a JSON object; fix or remove it',
         '3 thirdParty: thirdParty must be an array, not an object',
         '4 password: password must be an object, not a string',
@@ -93,7 +93,7 @@ describe('canonical reader', () => {
 
   it('refuses text that is not JSON when forced to canonical', async () => {
     const path = await tmp.file('x.txt', 'id,secret\nu1,ABC\n');
-    expect((await readUntilError([path], { format: 'canonical' })).error.message).toMatch(/x\.txt is not JSON or NDJSON \(it starts with "id,secret/);
+    expect((await readUntilError([path], { format: 'canonical' })).error.message).toMatch(/x\.txt is not JSON or NDJSON \(its first character is "i", not "\[" or "\{"\); check the file or pass the right --format/);
   });
 
   it('needs an id on every record', async () => {

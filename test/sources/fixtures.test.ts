@@ -86,3 +86,24 @@ describe('fixtures', () => {
 async function signerKey(): Promise<string> {
   return parseHashConfig(await readFile(fixture('firebase/hash-config.txt'), 'utf8')).signerKey!;
 }
+
+describe('messages about broken fixtures', () => {
+  it('never contain a secret or a hash from the file', async () => {
+    const { readdir: list } = await import('node:fs/promises');
+    const hashConfig = parseHashConfig(await readFile(fixture('firebase/hash-config.txt'), 'utf8'));
+    for (const name of await list(fixture('broken'))) {
+      const path = fixture(`broken/${name}`);
+      const text = (await readFile(path)).toString('latin1');
+      const secrets = text.match(/\$(?:2[abxy]|argon2\w*|f_scrypt)\$[^"\s]+|[A-Z2-7]{16,}|[0-9a-f]{20,}|[A-Za-z0-9+/]{20,}={0,2}/g) ?? [];
+      const withUsers = /totp|otpauth/.test(name) ? [fixture('firebase/export.json'), path] : [path];
+      const messages: string[] = [];
+      try {
+        const { all } = await collect(withUsers, { hashConfig });
+        messages.push(...all.map((p) => p.message));
+      } catch (err) {
+        messages.push((err as Error).message);
+      }
+      for (const m of messages) for (const s of secrets) expect(m, `${name}: ${m}`).not.toContain(s.slice(0, 16));
+    }
+  });
+});

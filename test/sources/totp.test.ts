@@ -57,7 +57,7 @@ describe('TOTP lists', () => {
   });
 
   it('refuses a CSV without a header', async () => {
-    expect((await readUntilError([fixture('broken/totp-no-header.csv')])).error.message).toMatch(/totp-no-header\.csv:1: the header must name a "secret" column and a "userId" or "email" column/);
+    expect((await readUntilError([fixture('broken/totp-no-header.csv')])).error.message).toMatch(/totp-no-header\.csv:1: the header must name a "secret" column and a "userId" or "email" column \(the first line has 2 fields and does not\)/);
   });
 
   it('joins by userId to canonical records and appends to their devices', async () => {
