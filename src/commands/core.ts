@@ -28,7 +28,7 @@ Options:
 `;
 
 export function defaultStorePath(): string {
-  return resolve(envPaths('auth-migrate', { suffix: '' }).data, 'sandbox.json');
+  return resolve(envPaths('auth-migrate').data, 'sandbox.json');
 }
 
 /** The reference core's API-key rules (CoreConfig): whitespace stripped, >= 20 chars of [A-Za-z0-9=-]. */

@@ -62,7 +62,7 @@ describe('sandbox store', () => {
   it('rewrites the snapshot in the background once the log outgrows it, and loses nothing', async () => {
     const s = await openStore(path, { minCompactBytes: 2000 });
     for (let i = 0; i < 60; i++) await s.commit([put(i)]);
-    await (s as unknown as { compacted(): Promise<void> }).compacted();
+    await s.compacted();
     expect(s.stats().logBytes).toBeLessThan(4000);
     const snap = JSON.parse(readFileSync(path, 'utf8')) as { seq: number };
     expect(snap.seq).toBeGreaterThan(0);

@@ -3,6 +3,8 @@
 import { open, rename, type FileHandle } from 'node:fs/promises';
 
 interface Waiter {
+  /** Resolve once this many appended lines are durable. */
+  target: number;
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -12,6 +14,9 @@ export class ChangeLog {
   private waiters: Waiter[] = [];
   private busy = false;
   private pausedFor: (() => Promise<void>) | null = null;
+  /** Lines handed over so far, and how many of them are on disk. */
+  private appended = 0;
+  private durable = 0;
   /** Bytes appended to the current file. */
   bytes = 0;
   /** fdatasync calls so far (one per group of changes). */
@@ -31,20 +36,18 @@ export class ChangeLog {
 
   /** Resolves once `line` (no newline) is on disk. */
   append(line: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push(line + '\n');
-      this.waiters.push({ resolve, reject });
-      this.kick();
-    });
+    this.pending.push(line + '\n');
+    const target = ++this.appended;
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
+    this.kick();
+    return done;
   }
 
-  /** Resolves when everything appended so far is durable. */
+  /** Resolves when every line appended so far is durable (not waiting for lines appended later). */
   drain(): Promise<void> {
-    if (!this.busy && this.pending.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      this.kick();
-    });
+    if (this.durable >= this.appended) return Promise.resolve();
+    const target = this.appended;
+    return new Promise((resolve, reject) => this.waiters.push({ target, resolve, reject }));
   }
 
   /**
@@ -82,25 +85,30 @@ export class ChangeLog {
       );
       return;
     }
-    if (this.waiters.length === 0) return;
+    if (this.pending.length === 0) return;
     const text = this.pending.join('');
-    const waiters = this.waiters;
+    const upTo = this.appended;
     this.pending = [];
-    this.waiters = [];
     this.busy = true;
-    if (text.length > 0) this.groups++;
-    const write = text.length > 0 ? this.fh.write(text).then(() => this.fh.datasync()) : Promise.resolve();
-    write.then(
-      () => {
-        this.bytes += Buffer.byteLength(text);
-        for (const w of waiters) w.resolve();
-        this.done();
-      },
-      (err: Error) => {
-        for (const w of waiters) w.reject(err);
-        this.done();
-      },
-    );
+    this.groups++;
+    this.fh
+      .write(text)
+      .then(() => this.fh.datasync())
+      .then(
+        () => {
+          this.bytes += Buffer.byteLength(text);
+          this.durable = upTo;
+          this.settle((w) => w.target <= upTo, (w) => w.resolve());
+          this.done();
+        },
+        (err: Error) => this.fail(err),
+      );
+  }
+
+  private settle(match: (w: Waiter) => boolean, act: (w: Waiter) => void): void {
+    const keep: Waiter[] = [];
+    for (const w of this.waiters) (match(w) ? act(w) : keep.push(w));
+    this.waiters = keep;
   }
 
   private done(): void {
@@ -108,10 +116,11 @@ export class ChangeLog {
     this.kick();
   }
 
+  /** A failed write or rotation fails every waiting request; later appends try again. */
   private fail(err: Error): void {
-    for (const w of this.waiters) w.reject(err);
-    this.waiters = [];
+    this.settle(() => true, (w) => w.reject(err));
     this.pending = [];
+    this.durable = this.appended;
     this.busy = false;
   }
 

@@ -25,6 +25,8 @@ export interface Store {
   settled(): Promise<void>;
   /** Counters for tests and diagnostics. */
   stats(): { groups: number; logBytes: number; snapshotBytes: number };
+  /** Resolves when a background snapshot rewrite (if any) is over. */
+  compacted(): Promise<void>;
   /** Flush, write a final snapshot, close. */
   close(): Promise<void>;
 }
