@@ -93,14 +93,28 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
 
   // Pass 1: validate everything; an unreadable file stops here, before any write.
-  const report = await validateSources(files, readOptions);
+  let recordErrors = 0;
+  const report = await validateSources(files, {
+    ...readOptions,
+    onRecord: (r) => {
+      for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
+    },
+  });
   err(validationLine(report));
+  // Errors that belong to no record: lines or rows that could not become a user (e.g. a TOTP row matching
+  // no user). They are not migrated either, so they count against a clean exit.
+  let lateErrors = 0;
+  for (const list of report.lateProblems?.values() ?? []) lateErrors += list.length;
+  const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);
+  if (unreadable > 0) {
+    err(`${unreadable} source items could not be read as users and are not migrated; \`auth-migrate validate\` lists them`);
+  }
 
   if (values['dry-run']) {
     const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
     const summary = await dryRun(streamValidatedRecords(files, readOptions, report), planOptions, out);
-    if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary }) + '\n');
-    return summary.skipped + summary.unplannable > 0 ? 1 : 0;
+    if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary, unreadable }) + '\n');
+    return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }
   if (!resolved) throw new UsageError('say where to migrate: --core URL or --sandbox');
 
@@ -174,6 +188,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         failed: t.failed,
         skipped: t.skipped,
         resumed: t.resumed,
+        unreadable,
         durationMs: summary.durationMs,
         journal: paths.journal,
         failuresFile: paths.failures,
@@ -191,5 +206,5 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 2;
   }
   if (summary.stopped === 'requested') return 130;
-  return t.failed + t.skipped > 0 ? 1 : 0;
+  return t.failed + t.skipped + unreadable > 0 ? 1 : 0;
 }

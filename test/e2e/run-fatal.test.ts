@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, cli, client, summaryOf } from '../migration/support/cli.js';
@@ -98,5 +99,14 @@ describe('fatal answers', () => {
     const conc = await cli(['run', 'x.ndjson', '--sandbox', '--concurrency', '0'], dir);
     expect(conc.exitCode).toBe(2);
     expect(conc.stderr).toMatch(/--concurrency/);
+  });
+
+  it('source lines that cannot become users are counted as unreadable and make the exit 1', async () => {
+    const bad = fileURLToPath(new URL('../../fixtures/broken/bad-lines.ndjson', import.meta.url));
+    const r = await cli(['run', bad, '--dry-run', '--json'], dir);
+    expect(r.exitCode).toBe(1);
+    const s = summaryOf(r.stdout);
+    expect(s.unreadable).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/source items could not be read as users and are not migrated/);
   });
 });
