@@ -1,0 +1,188 @@
+// End to end in a real terminal: the built wizard runs in a detached tmux session (80x24), driven with
+// `tmux send-keys` and read with `tmux capture-pane`, from creating a profile to a finished sandbox migration.
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadProfile, profilePaths } from '../../src/profiles/index.js';
+import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../ui/fixture.js';
+
+const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
+const TMUX = (process.env.PATH ?? '').split(delimiter).concat('/usr/bin').map((d) => join(d, 'tmux')).find((p) => existsSync(p));
+
+const dir = mkdtempSync(join(tmpdir(), 'am-tmux-'));
+const socket = join(dir, 'tmux.sock');
+const configDir = join(dir, 'config');
+const store = join(dir, 'store.json');
+const SESSION = 'wizard';
+afterAll(async () => {
+  if (TMUX) await execa(TMUX, ['-S', socket, 'kill-server'], { reject: false });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const tmux = async (...args: string[]) => (await execa(TMUX!, ['-S', socket, ...args])).stdout;
+const capture = () => tmux('capture-pane', '-p', '-t', SESSION);
+
+async function until(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let screen = '';
+  for (;;) {
+    screen = await capture();
+    if (typeof text === 'string' ? screen.includes(text) : text.test(screen)) return screen;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}\n--- screen ---\n${screen}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+async function untilScreen(ok: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const screen = await capture();
+    if (ok(screen)) return screen;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- screen ---\n${screen}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+const footerRow = (screen: string) => screen.split('\n').findIndex((l) => l.startsWith('v verify'));
+
+/** Send keys one at a time, waiting after each for the screen to change (every key here changes it). */
+async function press(...keys: string[]): Promise<void> {
+  for (const key of keys) {
+    const before = await capture();
+    await tmux('send-keys', '-t', SESSION, key);
+    await waitForChange(before, key);
+  }
+}
+
+async function type(text: string): Promise<void> {
+  const before = await capture();
+  await tmux('send-keys', '-t', SESSION, '-l', text);
+  await waitForChange(before, `typing ${text.length} characters`);
+}
+
+async function waitForChange(before: string, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await capture()) === before) {
+    if (Date.now() > deadline) throw new Error(`the screen did not change after ${what}\n--- screen ---\n${before}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function launch(args: string[] = []): Promise<void> {
+  const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  // The pane stays after the wizard exits, so the exit code can be read from it.
+  const script = `cd '${dir}' && AUTH_MIGRATE_CONFIG_DIR='${configDir}' ${cmd}; echo "EXIT CODE $?"; sleep 600`;
+  await tmux('new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24', 'sh', '-c', script);
+}
+
+if (!TMUX) console.warn('wizard-tmux.test: tmux is not installed (not on PATH nor /usr/bin/tmux): the end-to-end wizard test is skipped');
+
+describe('the wizard in tmux', () => {
+  it.skipIf(!TMUX)('creates a profile and migrates a fixture into the sandbox, adapting to resizes', async () => {
+    await launch();
+    await until('+ new profile');
+    await press('n');
+    await until('New profile name');
+    await type('e2e-night');
+    await press('Enter');
+    await until('2/8 keys · profile e2e-night');
+
+    await type(API_KEY);
+    await until('✓ 30 chars');
+    await press('Down', 'Right');
+    await until('[secrets file (0600)]');
+    await press('Down');
+    await type(LICENSE_KEY);
+    await press('Down', 'Down', 'Down', 'Down', 'Enter');
+    await until('3/8 source files');
+
+    // Tab completion of the fixture path, then its detected format.
+    await type(CANONICAL.replace(/json$/, ''));
+    await press('Tab');
+    await until(CANONICAL);
+    await press('Enter');
+    await until('[canonical]');
+    // The hash parameters pasted as the console shows them (several lines, one paste).
+    await press('Down', 'Down');
+    writeFileSync(join(dir, 'paste.txt'), HASH_CONFIG_TEXT);
+    await tmux('load-buffer', '-b', 'hash', join(dir, 'paste.txt'));
+    await tmux('paste-buffer', '-b', 'hash', '-t', SESSION);
+    await until('signer key set');
+    await press('Down', 'Enter');
+    await until(/records 6 · valid 6/);
+
+    // One record's details and a password spot-check.
+    await press('Enter');
+    await until('id c-ada');
+    await press('s');
+    await type(PASSWORDS.ada);
+    await press('Enter');
+    await until('spot-check: match');
+    // esc closes the record (the password field closed when it was submitted).
+    await press('Escape');
+    await until('c continue');
+    await press('c');
+    await until('5/8 target');
+
+    await press('Down');
+    await type(store);
+    await press('Down', 'Enter');
+    const target = await until('preflight passed', 30_000);
+    const url = /url\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(target)?.[1];
+    expect(url).toBeDefined();
+    expect(target).toContain(`store ${store}`);
+    expect(target).toMatch(/✓ api key\s+accepted/);
+
+    await press('c');
+    await until(/6 users to migrate in \d+ calls/);
+    await press('d');
+    await until('dry run: nothing was written');
+    await press('r');
+    const results = await until('8/8 results: finished', 60_000);
+    expect(results).toMatch(/total 6 · imported 6 · already present 0 · failed 0 · skipped 0/);
+
+    // The sandbox store holds the users (asked through the URL shown on screen, while the wizard runs).
+    const res = await fetch(`${url}/users?limit=100`, { headers: { 'api-key': API_KEY } });
+    const users = ((await res.json()) as { users: { loginMethods: { email?: string }[] }[] }).users;
+    const emails = users.flatMap((u) => u.loginMethods.map((m) => m.email));
+    for (const who of ['ada', 'bob', 'cy', 'dee', 'eve']) expect(emails).toContain(`${who}@example.com`);
+
+    // Resizing: the frame is redrawn to the new size (its footer sits on the last row but one).
+    expect(footerRow(results)).toBe(22);
+    for (const [columns, rows] of [[100, 30], [60, 20], [80, 24]] as const) {
+      await tmux('resize-window', '-t', SESSION, '-x', String(columns), '-y', String(rows));
+      // Ink redraws after a resize; wait for the whole frame: title on the first row, footer on the last but one.
+      const fits = (s: string) =>
+        footerRow(s) === rows - 2 && /^auth-migrate · 8\/8 results/.test(s.split('\n')[0]!) && /imported 6/.test(s) &&
+        Math.max(...s.split('\n').map((l) => l.length)) <= columns;
+      await untilScreen(fits, `the results frame redrawn at ${columns}x${rows}`);
+    }
+
+    await press('s');
+    await until('profile saved in');
+    await press('q');
+    await until('EXIT CODE 0');
+    // The sandbox was stopped and its store file kept where the screen said.
+    expect(existsSync(store)).toBe(true);
+
+    const paths = profilePaths({ AUTH_MIGRATE_CONFIG_DIR: configDir });
+    expect(statSync(paths.profiles).mode & 0o777).toBe(0o600);
+    expect(statSync(paths.secrets).mode & 0o777).toBe(0o600);
+    const saved = await loadProfile('e2e-night', { AUTH_MIGRATE_CONFIG_DIR: configDir });
+    expect(saved.secrets).toEqual({ apiKey: API_KEY });
+    expect(saved.profile.hashConfig).toEqual({ algorithm: 'SCRYPT', saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
+    for (const s of fixtureSecrets()) expect(readFileSync(paths.profiles, 'utf8')).not.toContain(s);
+
+    // Next time: the stored api key is there, the licence key (not stored) is asked for again.
+    await tmux('kill-session', '-t', SESSION);
+    await launch(['--profile', 'e2e-night']);
+    const keys = await until('2/8 keys · profile e2e-night');
+    expect(keys).toMatch(/api key\s+•+\s+✓ 30 chars/);
+    expect(keys).toMatch(/licence key\s+not set/);
+    await press('C-c');
+    await until('EXIT CODE 0');
+  });
+});
