@@ -81,6 +81,8 @@ export class JsonArrayScanner {
     const out: ScannedElement[] = [];
     const n = buf.length;
     let i = 0;
+    /** Position of the next backslash in this chunk at or after the last lookup (n when none). */
+    let nextBackslash = -1;
     if (this.state === S.InValue) this.start = 0;
     while (i < n) {
       const c = buf[i]!;
@@ -93,6 +95,23 @@ export class JsonArrayScanner {
           const primitive = this.primitive;
           let end = -1;
           for (; i < n; i++) {
+            if (inString && !escape) {
+              // Fast path: jump to the next quote with memchr when no backslash comes before it
+              // (most strings hold no escapes; the byte loop below handles those that do).
+              if (nextBackslash < i) {
+                nextBackslash = buf.indexOf(BACKSLASH, i);
+                if (nextBackslash < 0) nextBackslash = n;
+              }
+              const q = buf.indexOf(QUOTE, i);
+              if (q < 0) {
+                if (nextBackslash === n) {
+                  i = n;
+                  break;
+                }
+              } else if (q < nextBackslash) {
+                i = q;
+              }
+            }
             const b = buf[i]!;
             if (inString) {
               if (escape) escape = false;
