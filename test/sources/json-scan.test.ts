@@ -81,4 +81,33 @@ describe('JsonArrayScanner', () => {
     const text = Buffer.from(JSON.stringify([{ s: '😀😀😀 é' }]), 'utf8');
     expect(JSON.parse(scan(text, 1)[0]!.text)).toEqual({ s: '😀😀😀 é' });
   });
+
+  it('matches JSON.parse on random documents split at random places', () => {
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pieces = ['a', '\\', '"', '\\"', '{', '}', '[', ']', ',', ':', ' ', 'é', '😀', '\n', 'users'];
+    const str = (): string => Array.from({ length: Math.floor(rand() * 8) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
+    const value = (depth: number): unknown => {
+      const r = rand();
+      if (depth > 2 || r < 0.3) return str();
+      if (r < 0.4) return Math.floor(rand() * 1000) / 10;
+      if (r < 0.45) return null;
+      if (r < 0.7) return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [str(), value(depth + 1)]));
+    };
+    for (let round = 0; round < 200; round++) {
+      const users = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => value(0));
+      const doc = JSON.stringify({ [str()]: value(1), users, [str() + 'x']: value(1) }, null, round % 3 === 0 ? 1 : 0);
+      const buf = Buffer.from(doc, 'utf8');
+      const scanner = new JsonArrayScanner('f.json', { arrayKey: 'users' });
+      const got: unknown[] = [];
+      for (let i = 0; i < buf.length; ) {
+        const size = 1 + Math.floor(rand() * 40);
+        for (const el of scanner.push(buf.subarray(i, i + size))) got.push(JSON.parse(el.text));
+        i += size;
+      }
+      scanner.end();
+      expect(got).toEqual(JSON.parse(doc).users);
+    }
+  });
 });
