@@ -10,11 +10,20 @@ export async function* splitLines(chunks: AsyncIterable<Buffer>): AsyncGenerator
 
 /** The complete lines of each chunk as one array (fewer async steps for large files). */
 export async function* splitLineBatches(chunks: AsyncIterable<Buffer>): AsyncGenerator<TextLine[]> {
-  let carry: Buffer | null = null;
+  // The unfinished line, as parts: joined only once its newline arrives (no quadratic copying of long lines).
+  let carry: Buffer[] = [];
   let line = 0;
   for await (const chunk of chunks) {
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-    carry = null;
+    let buf: Buffer = chunk;
+    const first = chunk.indexOf(0x0a);
+    if (carry.length > 0) {
+      if (first < 0) {
+        carry.push(chunk);
+        continue;
+      }
+      buf = Buffer.concat([...carry, chunk]);
+      carry = [];
+    }
     const batch: TextLine[] = [];
     let start = 0;
     for (;;) {
@@ -25,12 +34,13 @@ export async function* splitLineBatches(chunks: AsyncIterable<Buffer>): AsyncGen
       batch.push({ text: buf.toString('utf8', start, end), line });
       start = nl + 1;
     }
-    if (start < buf.length) carry = Buffer.from(buf.subarray(start));
+    if (start < buf.length) carry.push(Buffer.from(buf.subarray(start)));
     if (batch.length > 0) yield batch;
   }
-  if (carry && carry.length > 0) {
+  if (carry.length > 0) {
+    const rest = Buffer.concat(carry);
     line++;
-    const end = carry[carry.length - 1] === 0x0d ? carry.length - 1 : carry.length;
-    yield [{ text: carry.toString('utf8', 0, end), line }];
+    const end = rest[rest.length - 1] === 0x0d ? rest.length - 1 : rest.length;
+    yield [{ text: rest.toString('utf8', 0, end), line }];
   }
 }
