@@ -5,6 +5,7 @@ import { flag, type RuleContext } from './rule-context.js';
 import type { CanonicalPassword, PasswordAlgorithm } from './types.js';
 
 const FIELD = 'password.hash';
+const KNOWN_ALGORITHMS = new Set<string>(['bcrypt', 'argon2', 'external_scrypt']);
 const SHAPES = '`$2a$`/`$2b$`/`$2y$` bcrypt, an argon2 PHC string (`$argon2id$v=19$...`) or the external scrypt string (`$f_scrypt$...`)';
 
 /** The password after normalisation, or undefined when there is no usable hash (the reason is flagged). */
@@ -20,14 +21,16 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   }
   let stated: PasswordAlgorithm | undefined;
   if (rawAlgorithm !== undefined && rawAlgorithm !== null && rawAlgorithm !== '') {
-    const parsed = typeof rawAlgorithm === 'string' ? parseHashingAlgorithmName(rawAlgorithm) : null;
+    const parsed = typeof rawAlgorithm !== 'string' ? null : KNOWN_ALGORITHMS.has(rawAlgorithm) ? (rawAlgorithm as PasswordAlgorithm) : parseHashingAlgorithmName(rawAlgorithm);
     if (!parsed) {
       flag(ctx, 'error', 'password.algorithm.unknown', 'password.algorithm', 'the algorithm must be bcrypt, argon2 or external_scrypt (or left out to detect it from the hash); correct it');
       return undefined;
     }
     stated = parsed;
   }
-  const { hash: unprefixed, stripped } = stripExporterPrefix(rawHash.trim());
+  // Every exporter prefix starts with something other than `$`; most hashes skip the prefix search.
+  const trimmed = rawHash.trim();
+  const { hash: unprefixed, stripped } = trimmed.startsWith('$') ? { hash: trimmed, stripped: undefined } : stripExporterPrefix(trimmed);
   if (stripped) {
     flag(ctx, 'warning', 'password.prefix-stripped', FIELD, `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`);
   }
@@ -120,7 +123,14 @@ function standardBase64(part: string): string | undefined {
   return body + '='.repeat((4 - (body.length % 4)) % 4);
 }
 
+// The string as the core compares it: standard padded base64, m, r, s in this order. Most hashes take this path.
+const SCRYPT_CANONICAL = /^\$f_scrypt\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})\$m=([1-9]\d{0,8})\$r=([1-9]\d{0,8})\$s=([A-Za-z0-9+/]*={0,2})$/;
+
 function checkExternalScrypt(ctx: RuleContext, hash: string, signerKeyBytes: number | undefined): { algorithm: PasswordAlgorithm; hash: string } | undefined {
+  const canonical = SCRYPT_CANONICAL.exec(hash);
+  if (canonical && canonical[1]!.length % 4 === 0 && canonical[2]!.length % 4 === 0 && canonical[5]!.length % 4 === 0) {
+    if (signerKeyBytes === undefined || base64Length(canonical[1]!) === signerKeyBytes) return { algorithm: 'external_scrypt', hash };
+  }
   const parts = hash.split('$');
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length !== 7) {
