@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import bcrypt from 'bcryptjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
+import { createRealServices } from '../../src/ui/services/real.js';
+import { renderWizard, waitFor } from './harness.js';
+
+const USERS = 3_000;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let done: (() => Promise<void>) | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-runctl-'));
+  env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+});
+afterEach(async () => {
+  await done?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const doneCount = (frame: string) => Number(/(\d+)\/\d+ users/.exec(frame)?.[1] ?? -1);
+
+describe('run screen controls', () => {
+  it('p pauses and resumes the real runner, q stops it safely, and the printed command resumes it', async () => {
+    const hash = bcrypt.hashSync('not-a-real-password', 4);
+    const file = join(dir, 'many.ndjson');
+    writeFileSync(file, Array.from({ length: USERS }, (_, i) => JSON.stringify({ id: `u${i}`, email: `u${i}@example.com`, password: { hash } })).join('\n') + '\n');
+    const store = join(dir, 'store.json');
+    await saveProfile({ ...emptyProfile('ctl'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store }, concurrency: 1 }, {}, env);
+
+    const w = renderWizard(createRealServices({ env, cwd: dir }), 'ctl');
+    done = async () => {
+      await w.press('q');
+      w.unmount();
+    };
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'enter');
+    await w.until(`records ${USERS} · valid ${USERS}`, 30_000);
+    await w.press('c');
+    await w.until('5/8 target');
+    await w.press('down', 'down', 'enter');
+    await w.until('preflight passed', 30_000);
+    await w.press('c');
+    await w.until(`${USERS} users to migrate`, 30_000);
+    await w.press('r');
+    await w.until(/running\n/);
+    await w.until((() => /[1-9]\d*\/3000 users/)());
+
+    await w.press('p');
+    const paused = await w.until('paused (p resumes)');
+    expect(doneCount(paused)).toBeLessThan(USERS);
+    // Paused: the count settles (the one in-flight user may still finish) and then stays put.
+    const settled = await waitFor(async () => {
+      const a = doneCount(w.frame());
+      await new Promise((r) => setTimeout(r, 300));
+      return doneCount(w.frame()) === a ? a : false;
+    }, 'the paused count to stay put');
+    expect(doneCount(w.frame())).toBe(settled);
+
+    await w.press('p');
+    await w.until(/running\n/);
+    await waitFor(() => doneCount(w.frame()) > settled, 'progress after resuming');
+
+    await w.press('q');
+    const results = await w.until('results: stopped (resumable)', 30_000);
+    const imported = Number(/imported (\d+)/.exec(results)![1]);
+    expect(imported).toBeGreaterThan(settled);
+    expect(imported).toBeLessThan(USERS);
+    const resume = /resume:\s+(auth-migrate run .*)/.exec(results)?.[1];
+    expect(resume).toContain('--profile ctl');
+    expect(resume).toContain('--journal');
+    await w.press('q');
+    w.unmount();
+    done = undefined;
+
+    // The printed command, run headlessly, finishes the job from the journal.
+    const args = resume!.replace(/^auth-migrate /, '').split(' ');
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    stdout.on('data', (c) => (out += c));
+    stderr.resume();
+    const code = await main([...args, '--concurrency', '16', '--json'], { stdout, stderr, env });
+    expect(code).toBe(0);
+    const summary = JSON.parse(out) as { total: number; imported: number; alreadyPresent: number; failed: number };
+    expect(summary.total).toBe(USERS);
+    expect(summary.failed).toBe(0);
+    expect(summary.imported + summary.alreadyPresent).toBe(USERS);
+    expect(summary.imported).toBe(USERS - imported);
+  });
+});
