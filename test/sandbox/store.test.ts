@@ -71,6 +71,22 @@ describe('sandbox store', () => {
     await again.close();
   });
 
+  it('keeps the /users order (timeJoined ASC, id DESC) incrementally, also for users of the same millisecond', async () => {
+    const s = await openStore(path);
+    const ids = ['b', 'd', 'a', 'c', 'e', 'f'];
+    const times = [5, 5, 5, 6, 6, 6];
+    for (let i = 0; i < ids.length; i++) {
+      await s.commit([{ c: 'users', k: ids[i]!, v: { ...user(i), id: ids[i]!, timeJoined: times[i]! } }]);
+    }
+    const order = s.state.userOrder.get('public')!;
+    expect(order.dirty).toBe(false);
+    expect(s.state.orderedUsers('public').map((e) => e.id)).toEqual(['d', 'b', 'a', 'f', 'e', 'c']);
+    // An older timestamp cannot be appended: the order is rebuilt on the next listing.
+    await s.commit([{ c: 'users', k: 'z', v: { ...user(9), id: 'z', timeJoined: 1 } }]);
+    expect(s.state.orderedUsers('public').map((e) => e.id)).toEqual(['z', 'd', 'b', 'a', 'f', 'e', 'c']);
+    await s.close();
+  });
+
   it('refuses a corrupt snapshot, naming the file and leaving it untouched', async () => {
     for (const content of ['{"users": [1,2', '{"some":"other json"}', 'not json at all']) {
       writeFileSync(path, content);

@@ -117,9 +117,15 @@ export class StoreState {
       order.dirty = true;
       return;
     }
-    const last = order.entries[order.entries.length - 1];
-    if (!order.dirty && (!last || last.t < u.timeJoined || (last.t === u.timeJoined && last.id > u.id))) {
-      order.entries.push({ t: u.timeJoined, id: u.id });
+    const entries = order.entries;
+    const last = entries[entries.length - 1];
+    if (order.dirty) return;
+    if (!last || last.t <= u.timeJoined) {
+      // New users join at "now": at most the few created in the same millisecond sort after it.
+      let at = entries.length;
+      while (at > 0 && entries[at - 1]!.t === u.timeJoined && entries[at - 1]!.id < u.id) at--;
+      if (at === entries.length) entries.push({ t: u.timeJoined, id: u.id });
+      else entries.splice(at, 0, { t: u.timeJoined, id: u.id });
     } else order.dirty = true;
   }
 
