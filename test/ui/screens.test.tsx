@@ -128,3 +128,29 @@ describe('wizard screens', () => {
     expect(all).not.toContain(PASSWORDS.cy);
   });
 });
+
+describe('target screen against a remote core', () => {
+  it('shows the preflight refusing a wrong api key and does not let the plan start', async () => {
+    const { startSandbox } = await import('../../src/sandbox/spawn.js');
+    const core = await startSandbox({ apiKeys: [API_KEY] });
+    cleanup.push(() => void core.stop());
+    await saveProfile({ ...emptyProfile('remote'), sources: [{ path: CANONICAL, format: 'canonical' }], target: { kind: 'remote', url: core.url } }, {}, env);
+    const w = start({ profile: 'remote' });
+    await w.until('2/8 keys');
+    await w.press('wrong-key-0123456789-abcdef', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'enter');
+    await w.until(/records 6 · valid 6/);
+    await w.press('c');
+    await w.until('[remote core]');
+    expect(w.frame()).toContain(core.url);
+    await w.press('down', 'down', 'down', 'down', 'enter');
+    const refused = await w.until('preflight failed: fix the problem above', 30_000);
+    expect(refused).toMatch(/✓ hello/);
+    expect(refused).toMatch(/✗ api key\s+refused \(401\)/);
+    await w.press('c');
+    await w.until('the preflight found a problem');
+    expect(w.frame()).toContain('5/8 target');
+    expect(w.frames.join('\n')).not.toContain('wrong-key-0123456789-abcdef');
+  });
+});
