@@ -7,7 +7,7 @@ import { auth0FixtureUsers, auth0PasswordArray, ndjson } from './auth0.js';
 import { brokenFixtures } from './broken.js';
 import { canonicalFixtureUsers, type KnownCredential } from './canonical.js';
 import { firebaseExportJson, firebaseFixtureUsers, fixtureScryptConfig, hashConfigBlock, hashConfigJson, toWebSafeExport } from './firebase.js';
-import type { ScryptConfig } from './hashes.js';
+import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
 import { renderReadme } from './readme.js';
@@ -51,7 +51,6 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
   await put('firebase/hash-config.json', hashConfigJson(scrypt));
   const warnRng = createRng(6);
   const warnPw = `kim-${warnRng.word(8)}`;
-  const { firebaseScryptUser } = await import('./hashes.js');
   const kim = await firebaseScryptUser(warnPw, warnRng, scrypt);
   await put('firebase/with-warnings.json', firebaseExportJson([
     { localId: 'fbw-kim', email: 'kim@example.com', emailVerified: true, passwordHash: kim.passwordHash, salt: kim.salt, createdAt: '1656633600000', disabled: true, mfaInfo: [{ mfaEnrollmentId: 'enr-kim-1', displayName: 'Authenticator', totpInfo: {}, enrolledAt: '2023-03-01T10:00:00Z' }] },

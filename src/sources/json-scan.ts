@@ -282,9 +282,6 @@ export class JsonArrayScanner {
       }
       return;
     }
-    if (this.state === S.InValue && this.primitive && this.capturing) {
-      // A bare primitive cut by the end: still truncated (the array is not closed).
-    }
     if (this.state === S.BeforeRoot) throw new UserError(`${this.file} contains no JSON (only white space); export the users again`);
     const where =
       this.state === S.InValue && this.capturing

@@ -100,6 +100,14 @@ describe('Firebase reader', () => {
     expect(error.message).toMatch(/firebase-truncated\.json: the JSON ends early at byte \d+ \(line \d+\)/);
   });
 
+  it('reads a gzip-compressed export', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const path = await tmp.file('export.json.gz', gzipSync(await readFile(fixture('firebase/export.json'))));
+    const gz = await collect([path], { hashConfig });
+    const plain = await collect([fixture('firebase/export.json')], { hashConfig });
+    expect(gz.records.map((r) => r.record)).toEqual(plain.records.map((r) => r.record));
+  });
+
   it('fails on an object without a users array', async () => {
     const { error } = await readUntilError([fixture('broken/firebase-no-users.json')], { format: 'firebase' });
     expect(error.message).toMatch(/no "users" array/);
