@@ -58,35 +58,40 @@ async function createDevice(ctx: Ctx) {
   return addDevice(ctx, input, base32.encode(randomBytes(20)).replace(/=+$/, ''), false);
 }
 
-/** Check a code against `devices` with the limit, cooldown and replay rules; records the attempt. */
+/**
+ * Check a code against `devices` as Totp.checkAndStoreCode does: N contiguous invalid attempts within the
+ * cooldown -> LIMIT_REACHED (nothing stored); codes over 8 chars invalid (not stored); a valid code already
+ * used and unexpired is a replay; every other attempt is recorded. After a cooldown the count restarts.
+ */
 async function checkCode(ctx: Ctx, userId: string, devices: TotpDevice[], code: string): Promise<Reply | TotpDevice> {
   const max = ctx.config.totpMaxAttempts;
   const cooldownMs = ctx.config.totpCooldownSec * 1000;
   const usedKey = key(ctx.app, ctx.tenant, userId);
-  const used = (ctx.state.maps.totpUsed.get(usedKey)?.codes ?? []).filter((c) => c.valid ? c.expiresAt > ctx.now : true);
-  // Newest first: consecutive invalid attempts since the last valid one (or since the last cooldown ended).
+  let used = ctx.state.maps.totpUsed.get(usedKey)?.codes ?? [];
+  const counters = (n: number) => (atLeast(ctx, '5.0') ? { currentNumberOfFailedAttempts: n, maxNumberOfFailedAttempts: max } : {});
+  // Newest first: contiguous invalid attempts among the latest N (expired ones count too, as in the core).
   let invalid = 0;
   for (let i = used.length - 1; i >= 0 && invalid < max; i--) {
     if (used[i]!.valid) break;
     invalid++;
   }
-  const newest = used[used.length - 1];
-  const counters = (n: number) => (atLeast(ctx, '5.0') ? { currentNumberOfFailedAttempts: n, maxNumberOfFailedAttempts: max } : {});
-  if (invalid >= max && newest) {
-    const blockedUntil = newest.createdAt + cooldownMs;
-    if (ctx.now < blockedUntil) return status('LIMIT_REACHED_ERROR', { retryAfterMs: blockedUntil - ctx.now, ...counters(max) });
+  if (invalid >= max && max > 0) {
+    const elapsed = ctx.now - used[used.length - 1]!.createdAt;
+    if (elapsed < cooldownMs) return status('LIMIT_REACHED_ERROR', { retryAfterMs: cooldownMs - elapsed, ...counters(invalid) });
     invalid = 0;
+    used = used.filter((c) => c.valid);
   }
-  const replay = used.some((c) => c.valid && c.code === code);
-  const match = code.length <= 8 && !replay ? devices.find((d) => totpMatches(d.secretKey, d.period, d.skew, code, ctx.now)) : undefined;
-  const expiresIn = Math.max(...devices.map((d) => d.period * (2 * d.skew + 1)), 1) * 1000;
-  const attempt: TotpUsedCode = { code, valid: !!match, expiresAt: ctx.now + expiresIn, createdAt: ctx.now };
-  // Keep valid codes until they expire, and only the invalid ones the limit needs.
-  const kept = invalid === 0 && !match ? used.filter((c) => c.valid) : used;
-  const trimmed = [...kept, attempt].filter((c, i, all) => c.valid || i >= all.length - max);
-  await ctx.store.commit([{ c: 'totpUsed', k: usedKey, v: { app: ctx.app, tenant: ctx.tenant, userId, codes: trimmed } }]);
-  if (match) return match;
-  if (invalid + 1 >= max) return status('LIMIT_REACHED_ERROR', { retryAfterMs: cooldownMs, ...counters(max) });
+  if (code.length > 8) return status('INVALID_TOTP_ERROR', counters(invalid + 1));
+  const match = devices.find((d) => totpMatches(d.secretKey, d.period, d.skew, code, ctx.now));
+  const replay = used.some((c) => c.valid && c.code === code && c.expiresAt > ctx.now);
+  const valid = !!match && !replay;
+  const expiresInSec = match ? match.period * (2 * match.skew + 1) : Math.max(0, ...devices.map((d) => d.period * (2 * d.skew + 1)));
+  const attempt: TotpUsedCode = { code, valid, expiresAt: ctx.now + expiresInSec * 1000, createdAt: ctx.now };
+  // Keep what the rules read: the latest N attempts, and valid codes until they expire (replays).
+  const all = [...used, attempt];
+  const kept = all.filter((c, i) => i >= all.length - max || (c.valid && c.expiresAt > ctx.now));
+  await ctx.store.commit([{ c: 'totpUsed', k: usedKey, v: { app: ctx.app, tenant: ctx.tenant, userId, codes: kept } }]);
+  if (valid) return match;
   return status('INVALID_TOTP_ERROR', counters(invalid + 1));
 }
 
