@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
@@ -30,7 +31,7 @@ function secretSlices(): string[] {
 describe('the wizard from keys to a finished sandbox migration', () => {
   it('migrates the canonical fixture into a real sandbox, verifies it, saves the profile, and never shows a secret', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
-    const w = renderWizard(createRealServices({ env, cwd: dir }), 'night');
+    const w = renderWizard(createRealServices({ env, cwd: dir }), 'night', { columns: 80, rows: 24 });
     let quitSent = false;
     stopSandbox = async () => {
       if (!quitSent) await w.press('q');
@@ -91,6 +92,12 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     await w.press('q');
     await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop', 15_000);
 
+    // Every frame of every screen fitted the 80x24 terminal.
+    for (const frame of w.frames) {
+      const lines = stripVTControlCharacters(frame).replace(/\n$/, '').split('\n');
+      expect(lines.length).toBeLessThanOrEqual(24);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
     const frames = w.frames.join('\n');
     for (const slice of secretSlices()) expect(frames.includes(slice), `a secret slice "${slice.slice(0, 2)}…" was rendered`).toBe(false);
   });

@@ -1,5 +1,7 @@
 // Test harness for the wizard: render <App> with ink-testing-library and real services, press keys, and
 // wait for frames (polling with a deadline, never a fixed sleep).
+import { EventEmitter } from 'node:events';
+import { render as inkRender } from 'ink';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import type { WizardServices } from '../../src/ui/services/types.js';
@@ -33,8 +35,35 @@ export async function settle(): Promise<void> {
   for (let i = 0; i < 4; i += 1) await new Promise((r) => setImmediate(r));
 }
 
-export function renderWizard(services: WizardServices, profile?: string) {
-  const instance = render(<App services={services} profile={profile} />);
+/** A terminal of a chosen size that can be resized (ink-testing-library's is fixed at 100 columns). */
+export class SizedStdout extends EventEmitter {
+  frames: string[] = [];
+  isTTY = true;
+  constructor(public columns: number, public rows: number) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+  lastFrame = () => this.frames[this.frames.length - 1];
+  resize(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+}
+
+function renderSized(tree: React.ReactElement, columns: number, rows: number) {
+  const probe = render(<></>); // borrow ink-testing-library's stdin and stderr
+  probe.unmount();
+  const stdout = new SizedStdout(columns, rows);
+  const instance = inkRender(tree, { stdout: stdout as never, stderr: probe.stderr as never, stdin: probe.stdin as never, debug: true, exitOnCtrlC: false, patchConsole: false });
+  return { stdout, stdin: probe.stdin, frames: stdout.frames, lastFrame: stdout.lastFrame, unmount: instance.unmount };
+}
+
+export function renderWizard(services: WizardServices, profile?: string, size?: { columns: number; rows: number }) {
+  const instance = size ? renderSized(<App services={services} profile={profile} />, size.columns, size.rows) : render(<App services={services} profile={profile} />);
   const frame = () => instance.lastFrame() ?? '';
   const until = async (text: string | RegExp, timeoutMs?: number) => {
     const found = await waitFor(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())) && frame(), `a frame with ${String(text)}`, timeoutMs).catch((err: Error) => {

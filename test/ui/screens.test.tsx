@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from './fixture.js';
-import { renderWizard } from './harness.js';
+import { renderWizard, waitFor } from './harness.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -152,5 +152,36 @@ describe('target screen against a remote core', () => {
     await w.until('the preflight found a problem');
     expect(w.frame()).toContain('5/8 target');
     expect(w.frames.join('\n')).not.toContain('wrong-key-0123456789-abcdef');
+  });
+});
+
+describe('profile screen', () => {
+  it('duplicates, renames and deletes profiles (with their stored secrets)', async () => {
+    const p = emptyProfile('alpha');
+    p.secrets.apiKey = { store: 'file' };
+    await saveProfile(p, { apiKey: API_KEY }, env);
+    const w = start();
+    await w.until('alpha');
+    await w.press('down', 'd');
+    await w.until('Copy alpha as: alpha-copy');
+    await w.press('enter');
+    await w.until('alpha-copy');
+    await w.press('down', 'r');
+    await w.until('Rename alpha-copy to:');
+    for (let i = 0; i < 'alpha-copy'.length; i += 1) await w.press('backspace');
+    await w.press('beta', 'enter');
+    await w.until(/› beta/);
+    expect((await loadProfile('beta', env)).secrets.apiKey).toBe(API_KEY);
+    await w.press('up', 'x');
+    await w.until('Delete profile alpha and its stored secrets? (y/esc)');
+    await w.press('escape');
+    await w.until('n new');
+    expect(w.frame()).toContain('alpha');
+    await w.press('x');
+    await w.until('Delete profile alpha');
+    await w.press('y');
+    await waitFor(() => !w.frame().includes('alpha') && w.frame(), 'alpha to disappear');
+    await expect(loadProfile('alpha', env)).rejects.toThrow(/no profile named/);
+    expect(w.frames.join('\n')).not.toContain(API_KEY);
   });
 });

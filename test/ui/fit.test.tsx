@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
+import { createRealServices } from '../../src/ui/services/real.js';
+import { CANONICAL } from './fixture.js';
+import { renderWizard, SizedStdout, waitFor } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'am-fit-'));
+const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function lines(frame: string): string[] {
+  return stripVTControlCharacters(frame).replace(/\n$/, '').split('\n');
+}
+
+function assertFits(frames: string[], columns: number, rows: number) {
+  for (const frame of frames) {
+    const l = lines(frame);
+    expect(l.length, `a frame of ${l.length} lines:\n${l.join('\n')}`).toBeLessThanOrEqual(rows);
+    for (const line of l) expect(line.length, `too wide for ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+  }
+}
+
+describe('the wizard fits its terminal', () => {
+  it('every frame fits 80x24, and a resize to 60x16 and 120x40 redraws to the new size', async () => {
+    await saveProfile({ ...emptyProfile('fit'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
+    const w = renderWizard(createRealServices({ env }), 'fit', { columns: 80, rows: 24 });
+    try {
+      await w.until('2/8 keys');
+      await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+      await w.until('3/8 source files');
+      await w.press('down', 'down', 'down', 'enter');
+      await w.until(/records 6 · valid 6/);
+      await w.press('down', 'down', 'enter');
+      await w.until('id c-cy');
+      await w.press('escape');
+      await w.until('c continue');
+      assertFits(w.frames, 80, 24);
+      // The footer sits on the last row but one of the terminal.
+      expect(lines(w.frame()).at(-1)).toMatch(/^↑\/↓ pgup\/pgdn move/);
+      expect(lines(w.frame()).length).toBe(23);
+
+      const stdout = (w as unknown as { stdout: SizedStdout }).stdout;
+      for (const [columns, rows] of [[60, 16], [120, 40]] as const) {
+        const from = w.frames.length;
+        stdout.resize(columns, rows);
+        await waitFor(() => lines(w.frame()).length === rows - 1 && lines(w.frame()).at(-1)!.startsWith('↑/↓'), `a ${columns}x${rows} frame`);
+        // Ink redraws the old tree once on the resize event; the frame after it is drawn to the new size.
+        assertFits([w.frame()], columns, rows);
+        expect(w.frames.length).toBeGreaterThan(from);
+        // The table shows as many records as the height allows (here 4, then all 6), the selected one always.
+        const table = lines(w.frame()).filter((l) => /c-(ada|bob|cy|dee|eve|fay)\s/.test(l));
+        expect(table.length).toBe(Math.min(6, rows - 12));
+        expect(table.some((l) => l.startsWith('› c-cy'))).toBe(true);
+      }
+    } finally {
+      w.unmount();
+    }
+  });
+});
