@@ -12,10 +12,16 @@ function apiVersion() {
   return json({ versions: CDI_VERSIONS });
 }
 
-/** RecipeRouter: only `rid: passwordless` (case-insensitive header) reaches the passwordless update. */
+/**
+ * RecipeRouter: `rid: passwordless` reaches the passwordless update, `rid: thirdparty` the third-party user
+ * API (which has no PUT), and a missing or unknown rid falls back to email-password.
+ */
 function putUser(ctx: Ctx) {
-  const rid = ctx.headers['rid'];
-  return typeof rid === 'string' && rid.trim().toLowerCase() === 'passwordless' ? updatePasswordlessUser(ctx) : updateEmailPasswordUser(ctx);
+  const raw = ctx.headers['rid'];
+  const rid = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (rid === 'passwordless') return updatePasswordlessUser(ctx);
+  if (rid === 'thirdparty') throw new HttpError(405, 'Method not supported');
+  return updateEmailPasswordUser(ctx);
 }
 
 function advanceClock(ctx: Ctx) {
