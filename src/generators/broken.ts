@@ -89,7 +89,7 @@ export async function brokenFixtures(rng: Rng, scrypt: ScryptConfig, validCanoni
     { id: 'n-totp-only', totp: [{ secret: s('base32') }] },
     { id: 'n-otp-only', otpFactors: { email: 'n-otp-only@example.com' } },
     { id: 'n-nothing', email: 'n-nothing@example.com' },
-    { id: 'n-otp-empty', password: { hash: bcrypt }, otpFactors: {} },
+    { id: 'n-otp-empty', email: 'n-otp-empty@example.com', password: { hash: bcrypt }, otpFactors: {} },
   ]), 'TOTP or one-time-code factors with no first factor, a user with nothing to sign in with, an empty otpFactors');
   add('not-gzip.ndjson.gz', JSON.stringify({ id: 'z-1' }) + '\n', 'a plain text file named .gz: unreadable');
   const gz = gzipSync(Buffer.from(Array.from({ length: 200 }, (_, i) => JSON.stringify({ user_id: `auth0|z${i}`, email: `z${i}@example.com` })).join('\n')));
