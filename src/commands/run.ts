@@ -152,11 +152,18 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     onEvent: (e) => listener(e),
     onUserResult: (result, input) => files2.write(result, input),
   });
-  let signals = 0;
+  let firstSignalAt = 0;
+  let toldAgain = false;
   const onSignal = (signal: NodeJS.Signals): void => {
-    signals += 1;
-    if (signals === 1) err(`${signal}: stopping safely (send it again to be told the state)`);
-    else err('still finishing in-flight steps and flushing the journal');
+    const now = Date.now();
+    if (firstSignalAt === 0) {
+      firstSignalAt = now;
+      err(`${signal} received`);
+    } else if (!toldAgain && now - firstSignalAt > 1000) {
+      // (A re-raise within the same instant, e.g. by a child-process cleanup hook, is not the operator.)
+      toldAgain = true;
+      err(`${signal}: already stopping; waiting for in-flight steps (each retries for at most about a minute)`);
+    }
     run.stop();
   };
   process.on('SIGINT', onSignal);

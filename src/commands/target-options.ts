@@ -131,6 +131,8 @@ export async function connectTarget(resolved: ResolvedTarget, options: ConnectOp
       apiKeys: secrets.apiKey ? [secrets.apiKey] : [],
       licenseKey: secrets.licenseKey,
       signerKey: secrets.signerKey,
+      // A terminal's Ctrl-C goes to the whole process group: the run must stop safely while its core lives on.
+      ownProcessGroup: true,
     });
     options.onSandbox?.(sandbox);
     url = sandbox.url;

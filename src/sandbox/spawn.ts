@@ -19,6 +19,11 @@ export interface StartSandboxOptions {
   port?: number;
   /** Extra environment for the child (e.g. the sandbox's hidden test options). */
   env?: Record<string, string>;
+  /**
+   * Put the child in its own process group, so a Ctrl-C meant for the caller (which stops safely and still
+   * needs the core) does not reach the sandbox; it still exits when the caller does (stdin watch) or on stop().
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningSandbox {
@@ -62,6 +67,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     reject: false,
     cleanup: true,
     buffer: false,
+    detached: opts.ownProcessGroup ?? false,
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
