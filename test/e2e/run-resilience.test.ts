@@ -141,4 +141,27 @@ describe('resilience', () => {
     expect(s.resumed).toBeGreaterThan(0);
     expect((await allUsers(client(sandbox.url, API_KEY))).length).toBe(300);
   });
+
+  it('a Ctrl-C to the whole process group of `run --sandbox` stops the run safely; its sandbox survives until the end', async () => {
+    const set = generateUsers(600, { simple: true, prefix: "c" });
+    writeNdjson(join(dir, 'users.ndjson'), set.users);
+    const args = ['run', 'users.ndjson', '--sandbox', '--store', 'rehearsal.json', '--concurrency', '2'];
+    // Its own process group, like a shell job: the signal goes to the group, as a terminal sends it.
+    const child = execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false, detached: true });
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    await waitFor(() => /\d+\/600 users/.test(stderr), 'progress');
+    const started = Date.now();
+    process.kill(-child.pid!, 'SIGINT');
+    const r = await child;
+    expect(r.exitCode, stderr).toBe(130);
+    // In-flight steps ended promptly: no minute of retries against a dead core.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(stderr).not.toMatch(/retr(y|ies)/);
+    const resumed = await cli([...args, '--json'], dir);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const s = summaryOf(resumed.stdout);
+    expect((s.imported as number) + (s.alreadyPresent as number)).toBe(600);
+    expect(s.resumed).toBeGreaterThan(0);
+  });
 });
