@@ -95,6 +95,13 @@ describe('sandbox store', () => {
     }
   });
 
+  it('removes snapshot temp files a crash left behind', async () => {
+    writeFileSync(`${path}.tmp-12345`, 'half a snapshot');
+    const s = await openStore(path);
+    await s.close();
+    expect(() => readFileSync(`${path}.tmp-12345`)).toThrow();
+  });
+
   it('close() folds everything into the lowdb snapshot and removes the log', async () => {
     const s = await openStore(path);
     await s.commit([put(1), { c: 'meta', k: 'license', v: { value: 'k' } }]);

@@ -1,7 +1,8 @@
 // The sandbox store: in-memory state rebuilt on start from the lowdb JSON snapshot plus the change log,
 // then kept durable by group-committed log appends, with the snapshot rewritten in the background once
 // the log has grown comparable to it (so the cost per write stays flat however large the store is).
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { ChangeLog } from './changelog.js';
 import { COLLECTION_NAMES, type Change } from './records.js';
@@ -49,8 +50,16 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   }
   await removeIfPresent(oldLogPathOf(path));
   await removeIfPresent(logPathOf(path));
+  await removeStaleTempFiles(path);
   const log = await ChangeLog.open(logPathOf(path));
   return new DurableStore(path, state, log, file, options.minCompactBytes ?? 8 << 20);
+}
+
+/** Snapshot temp files left by a crash in the middle of a rewrite (never the store itself). */
+async function removeStaleTempFiles(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) if (name.startsWith(prefix)) await removeIfPresent(join(dirname(path), name));
 }
 
 /** Apply the log's changes newer than the state; a torn last line (crash mid-append) is ignored. */
