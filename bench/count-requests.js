@@ -1,5 +1,5 @@
 // Preloaded (node --import) into a client process to count the HTTP requests it really sends, retries
-// included; the count is written to BENCH_REQUEST_COUNT_FILE when the process exits.
+// included; at exit, {requests, cpuMs} is written to BENCH_REQUEST_COUNT_FILE.
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -12,5 +12,7 @@ http.request = function countedRequest(...args) {
 };
 syncBuiltinESMExports();
 process.on('exit', () => {
-  if (process.env.BENCH_REQUEST_COUNT_FILE) writeFileSync(process.env.BENCH_REQUEST_COUNT_FILE, String(count));
+  if (!process.env.BENCH_REQUEST_COUNT_FILE) return;
+  const { user, system } = process.cpuUsage();
+  writeFileSync(process.env.BENCH_REQUEST_COUNT_FILE, JSON.stringify({ requests: count, cpuMs: (user + system) / 1000 }));
 });

@@ -12,7 +12,7 @@ const COUNTER = join(ROOT, 'bench/count-requests.js');
 
 /**
  * Migrate `file` into the core at `url`. Secrets go through the environment, never argv.
- * Returns {summary, wallMs, requests, code}. Throws with the command's stderr if it produced no summary.
+ * Returns {summary, wallMs, requests, cpuMs (the command's own CPU time), code}. Throws with the command's stderr if it produced no summary.
  */
 export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir, extraArgs = [] }) {
   const dir = mkdtempSync(join(tmpdir(), 'auth-migrate-bench-run-'));
@@ -33,13 +33,20 @@ export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir,
     if (!summary || typeof summary.total !== 'number') {
       throw new Error(`auth-migrate run exited ${result.code} without a JSON summary: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
     }
-    let requests;
+    let counted = {};
     try {
-      requests = Number(readFileSync(countFile, 'utf8'));
+      counted = JSON.parse(readFileSync(countFile, 'utf8'));
     } catch {
-      requests = undefined;
+      // no count: the rows that need it say n/a
     }
-    return { summary, wallMs: result.wallMs, requests, code: result.code, stderrTail: result.stderr.trim().split('\n').slice(-3) };
+    return {
+      summary,
+      wallMs: result.wallMs,
+      requests: counted.requests,
+      cpuMs: counted.cpuMs,
+      code: result.code,
+      stderrTail: result.stderr.trim().split('\n').slice(-3),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { ensureDataset } from '../lib/data.js';
 import { runMigration } from '../lib/migrate.js';
-import { startBenchSandbox, BENCH_API_KEY } from '../lib/sandbox.js';
+import { startBenchSandbox, processCpuMs, BENCH_API_KEY } from '../lib/sandbox.js';
 import { row, fmt } from '../lib/table.js';
 import { loadClient, rawLoopback } from './loopback.js';
 
@@ -22,8 +22,12 @@ export async function benchRehearsal(ctx, kind) {
 
   const sandbox = await startBenchSandbox({ cpuProfDir: profDir && `${profDir}/sandbox` });
   let run;
+  let sandboxCpuMs;
   try {
+    const cpuBefore = processCpuMs(sandbox.pid);
     run = await runMigration({ file: data.file, url: sandbox.url, apiKey: BENCH_API_KEY, concurrency: cfg.concurrency, cpuProfDir: profDir && `${profDir}/runner` });
+    const cpuAfter = processCpuMs(sandbox.pid);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) sandboxCpuMs = cpuAfter - cpuBefore;
   } finally {
     await sandbox.stop();
   }
@@ -37,6 +41,13 @@ export async function benchRehearsal(ctx, kind) {
     `${kind}: ${n} users in ${fmt.s(run.wallMs)} (command) / ${fmt.s(migrateMs)} (migration phase); ` +
       `imported ${s.imported}, failed ${s.failed}, skipped ${s.skipped}; ${run.requests} requests`,
   );
+  // CPU per user of each side: unlike rates, these hardly move when the machine is busy, and they say which
+  // process would saturate a core first.
+  const cpu = {
+    runnerUsPerUser: run.cpuMs !== undefined ? (run.cpuMs * 1000) / n : undefined,
+    sandboxUsPerRequest: sandboxCpuMs !== undefined && run.requests ? (sandboxCpuMs * 1000) / run.requests : undefined,
+  };
+  log(`  CPU: runner ${Math.round(cpu.runnerUsPerUser)} us/user (whole command), sandbox ${Math.round(cpu.sandboxUsPerRequest)} us/request`);
   if (!ok) log(`  ! not every user was imported: ${JSON.stringify(s)} ${run.stderrTail.join(' | ')}`);
 
   // The same sandbox driven by the bare client: what the sandbox can take without the runner around the client.
@@ -69,9 +80,12 @@ export async function benchRehearsal(ctx, kind) {
       ),
     );
   }
+  if (cpu.runnerUsPerUser !== undefined && cpu.sandboxUsPerRequest !== undefined) {
+    rows.push(row(`${label}: CPU time`, `runner ${fmt.int(cpu.runnerUsPerUser)} us/user, sandbox ${fmt.int(cpu.sandboxUsPerRequest)} us/request`, null, null));
+  }
   if (bare) rows.push(row(`Sandbox with the bare client: requests/s vs raw loopback`, `${fmt.rate(bare.rps)} (${fmt.pct(bare.rps / loopback.rps)})`, null, null));
   return {
     rows,
-    data: { kind, users: n, concurrency: cfg.concurrency, wallMs: run.wallMs, migrateMs, summary: s, requests: run.requests, usersPerS, requestsPerS, loopbackRps: loopback.rps, ratio, bareClientSandboxRps: bare?.rps },
+    data: { kind, users: n, concurrency: cfg.concurrency, wallMs: run.wallMs, migrateMs, summary: s, requests: run.requests, usersPerS, requestsPerS, loopbackRps: loopback.rps, ratio, cpu, bareClientSandboxRps: bare?.rps },
   };
 }
