@@ -58,7 +58,7 @@ describe('--profile', () => {
     expect(other.exitCode).toBe(0);
     // The file given wins over the profile's sources; keepSourceIds still comes from the profile.
     expect(other.stdout).toMatch(/dry run: 3 users to migrate/);
-    expect(other.stdout).toMatch(/map the password user to external id q0/);
+    expect(other.stdout).toMatch(/map the password user to external id q1:/);
     const missing = await cli(['run', '--profile', 'nope', '--json'], dir, env);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/no profile named 'nope'/);
