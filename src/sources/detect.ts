@@ -1,12 +1,11 @@
 // Tell an export's format from its first bytes (and name): canonical, Firebase, Auth0 or a TOTP list.
 import { UserError } from '../errors.js';
 import type { SourceFormat } from './index.js';
-import { assertText, checkReadable, readStart } from './input.js';
+import { checkReadable, readTextHead } from './input.js';
 
 export async function detectFormat(path: string): Promise<SourceFormat> {
   await checkReadable(path);
-  const head = await readStart(path);
-  assertText(path, head);
+  const head = await readTextHead(path);
   const format = sniffFormat(head.toString('utf8'), path);
   if (format) return format;
   // The content is not echoed: it could be a secret or a hash.

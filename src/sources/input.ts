@@ -144,3 +144,13 @@ export function firstInvalidUtf8(buf: Buffer): number {
   }
   return -1;
 }
+
+/** The start of a text export: binary data and content that is only a BOM or white space are refused. */
+export async function readTextHead(path: string, bytes = SNIFF_BYTES): Promise<Buffer> {
+  const head = await readStart(path, bytes);
+  assertText(path, head);
+  if (head.toString('utf8').trim() === '') {
+    throw new UserError(`${path} has no content (only white space or a byte order mark); export the users again or remove it from the list`);
+  }
+  return head;
+}

@@ -2,7 +2,7 @@
 // or the lines of NDJSON. Structural breaks throw UserErrors; a single bad element becomes a problem.
 import type { Problem, RecordOrigin } from '../records/types.js';
 import { UserError } from '../errors.js';
-import { assertText, openBytes, readStart } from './input.js';
+import { openBytes, readTextHead } from './input.js';
 import { JsonArrayScanner } from './json-scan.js';
 import { splitLineBatches } from './lines.js';
 
@@ -39,8 +39,7 @@ export function sniffLayout(head: Buffer, arrayKey?: string): JsonLayout | null 
 
 /** The values of a JSON or NDJSON export, one array per chunk read. */
 export async function* readJsonValues(path: string, options: JsonValuesOptions = {}): AsyncGenerator<RawValue[]> {
-  const head = await readStart(path);
-  assertText(path, head);
+  const head = await readTextHead(path);
   let layout = sniffLayout(head, options.arrayKey);
   if (layout === null) {
     const c = head.toString('utf8').trimStart()[0] ?? '';

@@ -2,7 +2,7 @@
 // `otpauth://totp/...` key URIs one a line. Rows are the small side of a join with the user files.
 import type { CanonicalTotp, Problem, RecordOrigin, SecretEncoding } from '../records/types.js';
 import { UserError } from '../errors.js';
-import { assertText, openBytes, readStart } from './input.js';
+import { openBytes, readTextHead } from './input.js';
 import { addProblem, type FieldContext } from './fields.js';
 import { parseCsvLine } from './csv.js';
 import { splitLines } from './lines.js';
@@ -30,8 +30,7 @@ const COLUMNS: Record<string, keyof Omit<TotpRow, 'totp' | 'origin' | 'problems'
 };
 
 export async function* readTotpFile(path: string): AsyncGenerator<TotpItem> {
-  const head = await readStart(path, 4096);
-  assertText(path, head);
+  const head = await readTextHead(path, 4096);
   const uris = /^\s*otpauth:\/\//i.test(head.toString('utf8'));
   let header: Array<string | undefined> | null = null;
   for await (const { text, line } of splitLines(openBytes(path))) {

@@ -56,3 +56,23 @@ describe('format detection', () => {
     expect(sniffFormat('id;name')).toBeNull();
   });
 });
+
+describe('files with no content', () => {
+  it.each([
+    ['only a BOM', '\uFEFF'],
+    ['only white space', ' \r\n\t\n'],
+  ])('refuses a file with %s', async (_name, content) => {
+    const t = await tempDir();
+    try {
+      const path = await t.file('blank.json', content);
+      await expect(detectFormat(path)).rejects.toThrow(/blank\.json has no content \(only white space or a byte order mark\)/);
+      const { readSources } = await import('../../src/sources/index.js');
+      const read = async (): Promise<void> => {
+        for await (const _ of readSources([path], { format: 'canonical' })) void _;
+      };
+      await expect(read()).rejects.toThrow(/has no content/);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
