@@ -106,6 +106,16 @@ describe('cross-record problems', () => {
     expect(validator.lateInvalidated()).toBe(0);
   });
 
+  it('finds duplicate password emails even when a non-password user had the email first', () => {
+    const validator = createValidator();
+    const google = add({ id: 'g', email: 'a@example.com', thirdParty: [{ providerId: 'google', userId: 'g1' }] }, validator, 1);
+    const first = add({ id: 'p1', email: 'a@example.com', password: { hash: BCRYPT } }, validator, 2);
+    const second = add({ id: 'p2', email: 'A@example.com', password: { hash: BCRYPT } }, validator, 3);
+    expect([google.valid, first.valid, second.valid]).toEqual([true, true, false]);
+    expect(second.problems[0]!.message).toContain('users.ndjson:2 (id p1)');
+    expect(validator.finish().map((p) => [p.sourceId, p.rule])).toEqual([['p1', 'email.duplicate']]);
+  });
+
   it('a user may use its own email for its one-time codes', () => {
     const validator = createValidator();
     const r = add({ id: 'u1', email: 'a@example.com', password: { hash: BCRYPT }, otpFactors: { email: 'a@example.com' } }, validator);
