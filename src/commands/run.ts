@@ -12,6 +12,7 @@ import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration } from '../migration/runner.js';
 import type { RunEvent } from '../migration/events.js';
 import { streamValidatedRecords, validateSources, type ValidationReport } from '../records/validate.js';
+import { resolveSourceOptions } from './source-options.js';
 import {
   connectTarget,
   describeTarget,
@@ -19,7 +20,6 @@ import {
   resolveTarget,
   SOURCE_OPTIONS,
   sourceFiles,
-  sourceReadOptions,
   TARGET_OPTIONS,
 } from './target-options.js';
 
@@ -85,7 +85,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     : await resolveTarget(values, io.env, cwd);
   const profile = resolved?.profile?.profile;
   const files = sourceFiles(positionals, profile, cwd);
-  const readOptions = await sourceReadOptions(values, profile, resolved?.secrets.signerKey ?? io.env.AUTH_MIGRATE_SIGNER_KEY);
+  const readOptions = await resolveSourceOptions(values, io.env, resolved?.profile);
+  // The hash config may carry the signer key: a sandbox rehearsal needs it too.
+  if (resolved && !resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const planOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,

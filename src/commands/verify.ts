@@ -10,7 +10,8 @@ import { identityId, loadJournal, type RunIdentity } from '../migration/journal.
 import { forEachPooled } from '../migration/pool.js';
 import { checkCredential, createAccountLookup, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
-import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, sourceReadOptions, TARGET_OPTIONS } from './target-options.js';
+import { resolveSourceOptions } from './source-options.js';
+import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, TARGET_OPTIONS } from './target-options.js';
 
 export const VERIFY_HELP = `Usage: auth-migrate verify <file>... [options]
 
@@ -58,7 +59,8 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const resolved = await resolveTarget(values, io.env, cwd);
   const profile = resolved.profile?.profile;
   const files = sourceFiles(positionals, profile, cwd);
-  const readOptions = await sourceReadOptions(values, profile, resolved.secrets.signerKey);
+  const readOptions = await resolveSourceOptions(values, io.env, resolved.profile);
+  if (!resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const plan = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,

@@ -47,7 +47,8 @@ describe('every valid fixture set migrates into a sandbox and verifies', () => {
       const files = set.files.map((f) => resolve(FIXTURES, f));
       const common = [...files, '--sandbox', '--store', `${set.name}.store.json`];
       if (set.hashConfig) common.push('--hash-config', resolve(FIXTURES, set.hashConfig));
-      const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: signerKey };
+      // With a hash config, the sandbox gets the signer key from it; otherwise from the environment.
+      const env: Record<string, string> = set.hashConfig ? { AUTH_MIGRATE_LICENSE_KEY: LICENSE } : { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: signerKey };
       const run = await cli(['run', ...common, '--json'], dir, env);
       expect(run.exitCode, run.stderr).toBe(0);
       const s = summaryOf(run.stdout);
