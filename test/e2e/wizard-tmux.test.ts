@@ -111,7 +111,7 @@ describe('the wizard in tmux', () => {
     await tmux('load-buffer', '-b', 'hash', join(dir, 'paste.txt'));
     await tmux('paste-buffer', '-b', 'hash', '-t', SESSION);
     await until('signer key set');
-    await press('Down', 'Enter');
+    await press('Down', 'Down', 'Enter');
     await until(/records 6 · valid 6/);
 
     // One record's details and a password spot-check.

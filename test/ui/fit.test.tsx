@@ -32,7 +32,7 @@ describe('the wizard fits its terminal', () => {
       await w.until('2/8 keys');
       await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
       await w.until('3/8 source files');
-      await w.press('down', 'down', 'down', 'enter');
+      await w.press('down', 'down', 'down', 'down', 'enter');
       await w.until(/records 6 · valid 6/);
       await w.press('down', 'down', 'enter');
       await w.until('id c-cy');

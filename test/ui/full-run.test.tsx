@@ -47,7 +47,7 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     await w.until('3/8 source files');
     await w.press(CANONICAL, 'enter');
     await w.until('[canonical]');
-    await w.press('down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until(/records 6 · valid 6/);
     await w.press('c');
     await w.until('5/8 target');
@@ -62,6 +62,8 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     const plan = await w.until('users to migrate');
     expect(plan).toMatch(/6 users to migrate in \d+ calls to the sandbox/);
     expect(plan).toContain('× POST /recipe/totp/device/import');
+    await w.press('right');
+    await w.until('concurrency      32 users at a time');
     await w.press('r');
     const results = await w.until('8/8 results: finished', 60_000);
     expect(results).toMatch(/total 6 · imported 6 · already present 0 · failed 0 · skipped 0/);
@@ -85,6 +87,7 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     expect(saved.secrets).toEqual({ apiKey: API_KEY });
     expect(saved.profile.sources).toEqual([{ path: CANONICAL, format: 'canonical' }]);
     expect(saved.profile.target).toEqual({ kind: 'sandbox', store });
+    expect(saved.profile.concurrency).toBe(32);
     expect(readFileSync(paths.profiles, 'utf8')).not.toContain(API_KEY);
 
     // q stops the sandbox and leaves.

@@ -110,3 +110,32 @@ describe('record view', () => {
     expect(text).not.toContain(SECRET);
   });
 });
+
+describe('profile options edited in the wizard', async () => {
+  const { parseProviderMap, formatProviderMap } = await import('../../src/ui/screens/SourceScreen.js');
+  const { stepOption } = await import('../../src/ui/screens/PlanScreen.js');
+  const { emptyProfile } = await import('../../src/profiles/index.js');
+  it.each([
+    ['', {}],
+    ['google.com=google', { 'google.com': 'google' }],
+    [' github.com = gh , apple.com=apple ', { 'github.com': 'gh', 'apple.com': 'apple' }],
+    ['bad pair', undefined],
+    ['a=b=c', undefined],
+  ])('parseProviderMap(%j)', (text, expected) => expect(parseProviderMap(text)).toEqual(expected));
+  it('formats a provider map back', () => expect(formatProviderMap({ 'github.com': 'gh', x: 'y' })).toBe('github.com=gh, x=y'));
+  it('steps the run options', () => {
+    const p = emptyProfile('p');
+    const seq = (dir: 1 | -1, n: number) => {
+      let q = p;
+      const out: number[] = [];
+      for (let i = 0; i < n; i += 1) out.push((q = stepOption(q, 'concurrency', dir)).concurrency!);
+      return out;
+    };
+    expect(seq(1, 3)).toEqual([32, 64, 128]);
+    expect(seq(-1, 4)).toEqual([8, 7, 6, 5]);
+    expect(stepOption(stepOption(p, 'keepSourceIds', 1), 'keepSourceIds', -1).keepSourceIds).toBe(false);
+    expect(stepOption(p, 'keepSourceIds', 1).keepSourceIds).toBe(true);
+    expect(stepOption(p, 'scryptAlgorithmName', 1).scryptAlgorithmName).toBe('firebase_scrypt');
+    expect(stepOption(stepOption(p, 'scryptAlgorithmName', 1), 'scryptAlgorithmName', 1).scryptAlgorithmName).toBe('external_scrypt');
+  });
+});

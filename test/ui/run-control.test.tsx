@@ -41,7 +41,7 @@ describe('run screen controls', () => {
     await w.until('2/8 keys');
     await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until(`records ${USERS} · valid ${USERS}`, 30_000);
     await w.press('c');
     await w.until('5/8 target');

@@ -98,6 +98,12 @@ describe('wizard screens', () => {
     await w.press('down');
     w.stdin.write(HASH_CONFIG_TEXT);
     await w.until('salt separator Bw== · rounds 8 · mem_cost 14 · signer key set');
+    // A provider map entry: source id = third-party id (the fixture's github user becomes "gh").
+    await w.press('down', 'bad pair', 'enter');
+    await w.until('write the provider map as source=target pairs');
+    for (let i = 0; i < 'bad pair'.length; i += 1) await w.press('backspace');
+    await w.press('github=gh', 'enter');
+    await w.until('provider map: github=gh');
     await w.press('down', 'enter');
     await w.until('4/8 preview');
     await w.until(/records 6 · valid 6/);
@@ -139,7 +145,7 @@ describe('target screen against a remote core', () => {
     await w.until('2/8 keys');
     await w.press('wrong-key-0123456789-abcdef', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until(/records 6 · valid 6/);
     await w.press('c');
     await w.until('[remote core]');

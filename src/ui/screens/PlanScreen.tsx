@@ -1,19 +1,51 @@
-// Step 6: what will be called for how many users; look at the dry run, or run.
+// Step 6: what will be called for how many users, the run options (kept in the profile); dry run, or run.
 import { Box, Text } from 'ink';
+import { useState } from 'react';
+import type { Profile } from '../../profiles/index.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
-const KEYS: Command[] = ['dryRun', 'run', 'back'];
+const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back'];
+const SCRYPT_NAMES = ['external_scrypt', 'firebase_scrypt'];
+/** Default of the runner, shown when the profile does not set one. */
+const DEFAULT_CONCURRENCY = 16;
+
+type Option = 'concurrency' | 'keepSourceIds' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'scryptAlgorithmName'];
+
+/** The profile with one option stepped left or right. */
+export function stepOption(profile: Profile, option: Option, direction: 1 | -1): Profile {
+  switch (option) {
+    case 'concurrency': {
+      const now = profile.concurrency ?? DEFAULT_CONCURRENCY;
+      const next = direction > 0 ? (now < 8 ? now + 1 : now * 2) : now <= 8 ? now - 1 : now / 2;
+      return { ...profile, concurrency: Math.min(256, Math.max(1, Math.round(next))) };
+    }
+    case 'keepSourceIds':
+      return { ...profile, keepSourceIds: !profile.keepSourceIds };
+    case 'scryptAlgorithmName': {
+      const i = SCRYPT_NAMES.indexOf(profile.scryptAlgorithmName ?? SCRYPT_NAMES[0]!);
+      return { ...profile, scryptAlgorithmName: SCRYPT_NAMES[(i + SCRYPT_NAMES.length + direction) % SCRYPT_NAMES.length] };
+    }
+  }
+}
 
 export function PlanScreen() {
   const { state, actions, size } = useWizard();
+  const [focus, setFocus] = useState(0);
   const plan = state.plan;
+  const profile = state.profile!;
   useKeys(KEYS, (c) => {
     if (c === 'back') actions.back();
-    else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
+    else if (c === 'up' || c === 'down') setFocus((f) => Math.max(0, Math.min(OPTIONS.length - 1, f + (c === 'up' ? -1 : 1))));
+    else if (c === 'left' || c === 'right') {
+      actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
+      // The plan depends on the id and algorithm options: plan again with the new values.
+      if (OPTIONS[focus] !== 'concurrency') void actions.plan();
+    } else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
     else if (c === 'dryRun') actions.showDryRun();
     else if (c === 'run') {
       if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
@@ -21,34 +53,45 @@ export function PlanScreen() {
     }
   });
   const target = state.target.status === 'done' ? state.target.value : undefined;
+  const values: Record<Option, string> = {
+    concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
+    keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
+    scryptAlgorithmName: profile.scryptAlgorithmName ?? SCRYPT_NAMES[0]!,
+  };
+  const labels: Record<Option, string> = { concurrency: 'concurrency', keepSourceIds: 'keep source ids', scryptAlgorithmName: 'scrypt name' };
   return (
-    <Frame title="plan" help={helpLine(KEYS, { dryRun: 'dry run (show the steps, write nothing)', run: 'run the migration' })}>
-      {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
-      {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
-      {plan.status === 'done' ? (
-        <>
-          <Text>
-            {plan.value.users} users to migrate in {plan.value.totalCalls} calls to {target?.sandbox ? 'the sandbox' : target?.url}; {plan.value.skipped} records skipped
-          </Text>
-          <Box flexDirection="column" marginTop={1}>
+    <Frame title="plan" help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}>
+      {OPTIONS.map((o, i) => (
+        <Text key={o} {...(i === focus ? theme.selected : {})} wrap="truncate-end">
+          {i === focus ? theme.symbols.pointer : ' '} {labels[o].padEnd(16)} {values[o]}
+        </Text>
+      ))}
+      <Box flexDirection="column" marginTop={1}>
+        {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
+        {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
+        {plan.status === 'done' ? (
+          <>
+            <Text wrap="truncate-end">
+              {plan.value.users} users to migrate in {plan.value.totalCalls} calls to {target?.sandbox ? 'the sandbox' : target?.url}; {plan.value.skipped} records skipped
+            </Text>
             {plan.value.calls.map((c) => (
               <Text key={c.what} wrap="truncate-end">
                 {String(c.count).padStart(7)} × {c.what}
               </Text>
             ))}
-          </Box>
-          {state.dryRun ? (
-            <Box flexDirection="column" marginTop={1}>
-              <Text {...theme.title}>dry run: nothing was written</Text>
-              {plan.value.sample.slice(0, Math.max(3, size.rows - 10 - plan.value.calls.length)).map((line, i) => (
-                <Text key={i} {...theme.muted} wrap="truncate-end">
-                  {line}
-                </Text>
-              ))}
-            </Box>
-          ) : null}
-        </>
-      ) : null}
+            {state.dryRun ? (
+              <Box flexDirection="column" marginTop={1}>
+                <Text {...theme.title}>dry run: nothing was written</Text>
+                {plan.value.sample.slice(0, Math.max(3, size.rows - 15 - plan.value.calls.length)).map((line, i) => (
+                  <Text key={i} {...theme.muted} wrap="truncate-end">
+                    {line}
+                  </Text>
+                ))}
+              </Box>
+            ) : null}
+          </>
+        ) : null}
+      </Box>
     </Frame>
   );
 }

@@ -10,8 +10,23 @@ import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
-type Row = { kind: 'path' } | { kind: 'file'; index: number } | { kind: 'hash' } | { kind: 'continue' };
+type Row = { kind: 'path' } | { kind: 'file'; index: number } | { kind: 'hash' } | { kind: 'providers' } | { kind: 'continue' };
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'delete', 'select', 'back'];
+
+/** `google.com=google, apple.com=apple` <-> {"google.com": "google", ...}; undefined when a pair is malformed. */
+export function parseProviderMap(text: string): Record<string, string> | undefined {
+  const map: Record<string, string> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([^=\s]+)\s*=\s*([^=\s]+)$/.exec(pair);
+    if (!m) return undefined;
+    map[m[1]!] = m[2]!;
+  }
+  return map;
+}
+
+export function formatProviderMap(map: Record<string, string> | undefined): string {
+  return Object.entries(map ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
+}
 
 export function SourceScreen() {
   const { state, actions, services } = useWizard();
@@ -19,7 +34,8 @@ export function SourceScreen() {
   const [focus, setFocus, getFocus] = useSyncState(0);
   const [path, setPath] = useState('');
   const [hashText, setHashText] = useState('');
-  const rows: Row[] = [{ kind: 'path' }, ...profile.sources.map((_, index) => ({ kind: 'file' as const, index })), { kind: 'hash' }, { kind: 'continue' }];
+  const [providers, setProviders] = useState(() => formatProviderMap(profile.providerMap));
+  const rows: Row[] = [{ kind: 'path' }, ...profile.sources.map((_, index) => ({ kind: 'file' as const, index })), { kind: 'hash' }, { kind: 'providers' }, { kind: 'continue' }];
   const row = rows[Math.min(focus, rows.length - 1)]!;
 
   const addFile = async (value: string) => {
@@ -46,6 +62,12 @@ export function SourceScreen() {
       actions.notice('error', (err as Error).message);
     }
   };
+  const saveProviders = (text: string) => {
+    const map = parseProviderMap(text);
+    if (!map) return actions.notice('error', 'write the provider map as source=target pairs: google.com=google, apple.com=apple');
+    actions.updateProfile({ ...profile, providerMap: Object.keys(map).length > 0 ? map : undefined });
+    actions.notice('info', Object.keys(map).length > 0 ? `provider map: ${formatProviderMap(map)}` : 'default provider map');
+  };
   const proceed = () => {
     if (profile.sources.length === 0) return actions.notice('error', 'add at least one export file first');
     actions.go('preview');
@@ -69,7 +91,7 @@ export function SourceScreen() {
     } else if (row.kind === 'file' && c === 'delete') {
       actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
     }
-  }, { textFocus: row.kind === 'path' || row.kind === 'hash' });
+  }, { textFocus: row.kind === 'path' || row.kind === 'hash' || row.kind === 'providers' });
 
   const h = profile.hashConfig;
   const help =
@@ -79,7 +101,9 @@ export function SourceScreen() {
         ? `tab complete · enter add the file · ↑/↓ move · ${helpLine(['back'])}`
         : row.kind === 'hash'
           ? `paste hash_config { … } or its JSON, enter · ↑/↓ move · ${helpLine(['back'])}`
-          : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
+          : row.kind === 'providers'
+            ? `source=target pairs (google.com=google), enter · ↑/↓ move · ${helpLine(['back'])}`
+            : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
   return (
     <Frame title="source files" help={help}>
       <PathInput label="add file" value={path} focus={row.kind === 'path'} onChange={setPath} onSubmit={(v) => void addFile(v)} complete={services.completePath} />
@@ -101,6 +125,7 @@ export function SourceScreen() {
           {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key {state.secrets.signerKey ? 'set' : 'not set'}
         </Text>
       ) : null}
+      <Field label="provider map" value={providers} focus={row.kind === 'providers'} onChange={setProviders} onSubmit={saveProviders} placeholder="default (google.com=google, github.com=github, …)" />
       <Text {...(row.kind === 'continue' ? theme.selected : {})}>
         {row.kind === 'continue' ? theme.symbols.pointer : ' '} validate and preview
       </Text>

@@ -37,6 +37,7 @@ export function TargetScreen() {
       setTarget(t.kind === 'sandbox' ? { ...remote, kind: 'remote' } : { kind: 'sandbox' });
       actions.resetTarget();
     } else if (c === 'select') {
+      // Enter in a field moves on (the fields have no submit of their own, so one press moves once).
       if (row === 'connect') connect();
       else setFocus((f) => Math.min(rows.length - 1, f + 1));
     } else if (c === 'continue') {
@@ -56,12 +57,12 @@ export function TargetScreen() {
         {row === 'kind' ? theme.symbols.pointer : ' '} target         {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
       </Text>
       {t.kind === 'sandbox' ? (
-        <Field label="store file" value={t.store ?? ''} focus={row === 'store'} onChange={(v) => setTarget({ kind: 'sandbox', store: v })} onSubmit={() => setFocus((f) => f + 1)} placeholder="empty = a new temporary store" />
+        <Field label="store file" value={t.store ?? ''} focus={row === 'store'} onChange={(v) => setTarget({ kind: 'sandbox', store: v })} placeholder="empty = a new temporary store" />
       ) : (
         <>
-          <Field label="core URL" value={t.url} focus={row === 'url'} onChange={(url) => setTarget({ ...t, url: url.trim() })} onSubmit={() => setFocus((f) => f + 1)} placeholder="http://localhost:3567" />
-          <Field label="tenant" value={t.tenant ?? ''} focus={row === 'tenant'} onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })} onSubmit={() => setFocus((f) => f + 1)} placeholder="public" />
-          <Field label="app" value={t.app ?? ''} focus={row === 'app'} onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })} onSubmit={() => setFocus((f) => f + 1)} placeholder="public" />
+          <Field label="core URL" value={t.url} focus={row === 'url'} onChange={(url) => setTarget({ ...t, url: url.trim() })} placeholder="http://localhost:3567" />
+          <Field label="tenant" value={t.tenant ?? ''} focus={row === 'tenant'} onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })} placeholder="public" />
+          <Field label="app" value={t.app ?? ''} focus={row === 'app'} onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })} placeholder="public" />
         </>
       )}
       <Text {...(row === 'connect' ? theme.selected : {})}>
