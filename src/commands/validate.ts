@@ -84,7 +84,10 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   for (const c of checks) if (c.user.includes('@')) byEmail.set(normaliseEmail(c.user), c.user);
   const onRecord = checks.length === 0 ? undefined : (v: ValidatedRecord): void => {
     for (const key of [v.record.id, v.record.email !== undefined ? byEmail.get(v.record.email) : undefined]) {
-      if (key !== undefined && wanted.has(key) && wanted.get(key) === undefined) wanted.set(key, v);
+      if (key === undefined || !wanted.has(key)) continue;
+      // Several users may share an email (a Google user and a password user): prefer the one with a password.
+      const held = wanted.get(key);
+      if (held === undefined || (!held.record.password && v.record.password)) wanted.set(key, v);
     }
   };
 

@@ -50,7 +50,15 @@ beforeAll(() => {
     JSON.stringify({ users: [{ localId: 'fb1', email: 'fb@example.com', passwordHash: SCRYPT_USER1_HASH, salt: SCRYPT_SALT, createdAt: '1700000000000' }] }),
   );
   writeFileSync(path('empty.json'), '');
-  writeFileSync(path('colon.json'), JSON.stringify([{ id: 'c1', email: 'colon@example.com', password: { hash: bcrypt.hashSync('pass:word', 4) } }]));
+  const colonHash = bcrypt.hashSync('pass:word', 4);
+  writeFileSync(
+    path('colon.json'),
+    JSON.stringify([
+      { id: 'c1', email: 'colon@example.com', password: { hash: colonHash } },
+      { id: 's1', email: 'shared@example.com', thirdParty: [{ providerId: 'google', userId: 'gs' }] },
+      { id: 's2', email: 'shared@example.com', password: { hash: colonHash } },
+    ]),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,8 +122,9 @@ describe('auth-migrate validate', () => {
       ['argon2 by id', 'u2:password'],
       ['external scrypt with the signer key', 'cy@example.com:user1password'],
       ['a password with a colon in it is split at the first colon', 'colon@example.com:pass:word'],
+      ['the password user among users sharing an email', 'shared@example.com:pass:word'],
     ])('%s: match, exit 0', async (_name, check) => {
-      const files = check.startsWith('colon') ? [path('colon.json')] : [path('good.json')];
+      const files = /^(colon|shared)/.test(check) ? [path('colon.json')] : [path('good.json')];
       const { code, stdout } = await run([...files, '--signer-key', SIGNER_KEY, '--check-password', check, '--json']);
       const doc = JSON.parse(stdout) as { spotChecks: Array<{ result: string }> };
       expect(doc.spotChecks.map((s) => s.result)).toEqual(['match']);
