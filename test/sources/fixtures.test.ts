@@ -54,6 +54,8 @@ describe('fixtures', () => {
     const listed = JSON.parse(await readFile(fixture('sets.json'), 'utf8')) as Array<{ name: string; files: string[] }>;
     expect(listed.map((s) => s.name)).toEqual(sets.map((s) => s.name));
     const readme = await readFile(fixture('README.md'), 'utf8');
+    // Other suites read the key from the first `base64_signer_key <key>` in the README.
+    expect(/base64_signer_key\s+(\S+)/.exec(readme)?.[1]).toBe(await signerKey());
     for (const set of sets) {
       expect(readme).toContain(`### ${set.name}`);
       for (const c of set.credentials) if (c.password) expect(readme).toContain(c.password);
