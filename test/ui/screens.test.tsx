@@ -191,3 +191,29 @@ describe('profile screen', () => {
     expect(w.frames.join('\n')).not.toContain(API_KEY);
   });
 });
+
+describe('target screen with a sandbox without a licence', () => {
+  it('warns before any write that TOTP devices and linking would be refused', async () => {
+    await saveProfile({ ...emptyProfile('nolic'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
+    const w = start({ profile: 'nolic' });
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', SIGNER_KEY, 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'down', 'enter');
+    await w.until(/records 6 · valid 6/);
+    await w.press('c');
+    await w.until('[sandbox]');
+    await w.press('down', 'down', 'enter');
+    const screen = await w.until('preflight passed', 30_000);
+    const url = /url\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(screen)![1]!;
+    expect(screen).toContain('5 TOTP devices would be refused (402): no MFA licence');
+    expect(screen).toMatch(/one-time-code factors need linking, which would be refused \(402\)/);
+    expect(screen).toMatch(/features\s+none \(no licence\)/);
+    // Nothing was written: the core holds no user.
+    const users = (await (await fetch(`${url}/users`)).json()) as { users: unknown[] };
+    expect(users.users).toEqual([]);
+    // Ctrl+C leaves through the same door as q: the sandbox is stopped.
+    await w.press('\u0003');
+    await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop');
+  });
+});
