@@ -4,22 +4,29 @@ import { key, type Change, type CollectionName, type Collections, type LoginMeth
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 
-/** A multimap index: key -> set of record keys. */
+/** A multimap index: key -> record keys. Most keys hold one value, kept as a plain string (no Set). */
 class MultiIndex {
-  private readonly map = new Map<string, Set<string>>();
+  private readonly map = new Map<string, string | Set<string>>();
   add(k: string, v: string): void {
-    let s = this.map.get(k);
-    if (!s) this.map.set(k, (s = new Set()));
-    s.add(v);
+    const cur = this.map.get(k);
+    if (cur === undefined) this.map.set(k, v);
+    else if (typeof cur === 'string') {
+      if (cur !== v) this.map.set(k, new Set([cur, v]));
+    } else cur.add(v);
   }
   remove(k: string, v: string): void {
-    const s = this.map.get(k);
-    if (!s) return;
-    s.delete(v);
-    if (s.size === 0) this.map.delete(k);
+    const cur = this.map.get(k);
+    if (cur === undefined) return;
+    if (typeof cur === 'string') {
+      if (cur === v) this.map.delete(k);
+      return;
+    }
+    cur.delete(v);
+    if (cur.size === 1) this.map.set(k, cur.values().next().value!);
   }
   get(k: string): ReadonlySet<string> {
-    return this.map.get(k) ?? EMPTY;
+    const cur = this.map.get(k);
+    return cur === undefined ? EMPTY : typeof cur === 'string' ? new Set([cur]) : cur;
   }
 }
 const EMPTY: ReadonlySet<string> = new Set();
