@@ -27,7 +27,7 @@ function assertFits(frames: string[], columns: number, rows: number) {
 describe('the wizard fits its terminal', () => {
   it('every frame fits 80x24, and a resize to 60x16 and 120x40 redraws to the new size', async () => {
     await saveProfile({ ...emptyProfile('fit'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
-    const w = renderWizard(createRealServices({ env }), 'fit', { columns: 80, rows: 24 });
+    const w = renderWizard(createRealServices({ env, cwd: dir }), 'fit', { columns: 80, rows: 24 });
     try {
       await w.until('2/8 keys');
       await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');

@@ -126,6 +126,16 @@ describe('wizard reducer: data', () => {
     expect(stopping.run.status).toBe('stopping');
   });
 
+  it('a run that ended on a fatal core answer is failed, with its outcome kept', () => {
+    const s = run([
+      { type: 'run-started', at: 1 },
+      { type: 'run-finished', outcome: { totals: { total: 4, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 }, stopped: true, durationMs: 3, journal: '/j', error: 'HTTP 402' } },
+    ]);
+    expect(s.step).toBe('results');
+    expect(s.run).toMatchObject({ status: 'failed', error: 'HTTP 402', imported: 1 });
+    expect(s.run.outcome?.journal).toBe('/j');
+  });
+
   it('the final totals come from the runner, not from the counted updates', () => {
     const s = run([
       { type: 'run-started', at: 1 },

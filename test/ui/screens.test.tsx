@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 function start(opts: { env?: NodeJS.ProcessEnv; profile?: string } = {}) {
-  const w = renderWizard(createRealServices({ env: { ...env, ...opts.env }, cwd: REPO }), opts.profile);
+  const w = renderWizard(createRealServices({ env: { ...env, ...opts.env }, cwd: dir }), opts.profile);
   cleanup.push(() => w.unmount());
   return w;
 }
@@ -84,9 +84,9 @@ describe('wizard screens', () => {
     await w.until('keys · profile p');
     await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
-    await w.press('fixtures/canonical/users.nd');
+    await w.press(`${REPO}fixtures/canonical/users.nd`);
     await w.press('tab');
-    await w.until('fixtures/canonical/users.ndjson');
+    await w.until(CANONICAL);
     await w.press('enter');
     await w.until('[canonical]');
     expect(w.frame()).toContain(CANONICAL);
@@ -212,6 +212,14 @@ describe('target screen with a sandbox without a licence', () => {
     // Nothing was written: the core holds no user.
     const users = (await (await fetch(`${url}/users`)).json()) as { users: unknown[] };
     expect(users.users).toEqual([]);
+    // Going on anyway: the first TOTP import meets the 402, the run stops, the results say why and how to resume.
+    await w.press('c');
+    await w.until('users to migrate', 30_000);
+    await w.press('r');
+    const stopped = await w.until('results: the run stopped', 30_000);
+    expect(stopped).toMatch(/402|MFA|licen/i);
+    expect(stopped).toMatch(/journal\s+\S+\.journal\.ndjson/);
+    expect(stopped).toMatch(/resume:\s+auth-migrate run --profile nolic --journal/);
     // Ctrl+C leaves through the same door as q: the sandbox is stopped.
     await w.press('\u0003');
     await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop');

@@ -175,7 +175,6 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           if (stopRequested) migration.stop();
           const summary = await migration.done;
           journal.append({ type: 'end', reason: summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
-          if (summary.fatal) throw summary.fatal;
           const t = summary.totals;
           return {
             totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
@@ -185,6 +184,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             failuresFile: paths.failures,
             report: paths.report,
             resumeCommand: printableCommand('run', args),
+            error: summary.fatal?.message,
           };
         } finally {
           await journal.close();

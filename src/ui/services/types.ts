@@ -121,6 +121,8 @@ export interface RunOutcome {
   report?: string;
   /** The command that resumes or reruns this migration headlessly. */
   resumeCommand?: string;
+  /** Why the run stopped early (401, 402, unreachable core...): the journal still shows what was done. */
+  error?: string;
 }
 
 export interface RunHandle {

@@ -168,7 +168,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'run-finished': {
       const t = action.outcome.totals;
       const run: RunState = {
-        ...state.run, status: 'finished', outcome: action.outcome, total: t.total, imported: t.imported,
+        ...state.run, status: action.outcome.error ? 'failed' : 'finished', error: action.outcome.error, outcome: action.outcome, total: t.total, imported: t.imported,
         alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped,
         done: t.imported + t.alreadyPresent + t.failed + t.skipped,
       };
