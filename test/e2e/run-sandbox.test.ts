@@ -105,6 +105,28 @@ describe('run into a sandbox', () => {
     expect(v.mismatch).toBe(1);
     expect(v.problems.find((p) => p.outcome === 'mismatch')).toMatchObject({ id: withDevice.id, differences: [`TOTP device "${name}" is missing`] });
   });
+  it('a failed user goes to the report and, as a canonical record, to the 0600 failures file, which reruns once fixed', async () => {
+    const clash = { id: 'clash', email: 'clash@example.test', externalUserId: 'g-ext-0', password: set.users[1]!.password };
+    writeNdjson(join(dir, 'clash.ndjson'), [clash, ...set.users.slice(1, 4)]);
+    const r = await cli(['run', 'clash.ndjson', ...target(), '--json'], dir, env);
+    expect(r.exitCode, r.stderr).toBe(1);
+    const s = summaryOf(r.stdout);
+    expect(s, JSON.stringify(s) + r.stderr).toMatchObject({ total: 4, failed: 1, alreadyPresent: 3 });
+    expect(r.stderr).toMatch(/failed: clash at step map: USER_ID_MAPPING_ALREADY_EXISTS_ERROR: external id g-ext-0 is already mapped to user /);
+    const report = readFileSync(s.reportFile as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(report.find((l) => l.id === 'clash')).toMatchObject({ outcome: 'failed', step: 'map', status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR' });
+    expect(readFileSync(s.reportFile as string, 'utf8')).not.toContain(clash.password!.hash);
+    const failures = readFileSync(s.failuresFile as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(failures).toEqual([expect.objectContaining({ id: 'clash', email: 'clash@example.test', externalUserId: 'g-ext-0' })]);
+    expect(statSync(s.failuresFile as string).mode & 0o777).toBe(0o600);
+
+    // Fixed (another external id), the failures file is an input like any other.
+    writeNdjson(join(dir, 'fixed.ndjson'), failures.map((f) => ({ ...f, externalUserId: 'clash-ext' })) as never);
+    const again = await cli(['run', 'fixed.ndjson', ...target(), '--json'], dir, env);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(summaryOf(again.stdout)).toMatchObject({ total: 1, failed: 0 });
+    expect((await client(sandbox.url, API_KEY).getUserById('clash-ext')).status).toBe('OK');
+  });
 });
 
 describe('run --sandbox', () => {
