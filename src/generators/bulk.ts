@@ -116,7 +116,8 @@ export interface CanonicalMix {
 
 export const BENCH_MIX: CanonicalMix = { password: 0.6, social: 0.2, totp: 0.15, otp: 0.1 };
 
-/** Canonical NDJSON: passwords spread over bcrypt, argon2 and external scrypt (pooled hashes). */
+/** Canonical NDJSON: passwords spread over bcrypt, argon2 and external scrypt (pooled hashes); the scrypt
+ * parameters with the signer key go to `<path>.hash-config.txt`. */
 export async function writeCanonicalNdjson(path: string, count: number, options: BulkOptions & { mix?: CanonicalMix } = {}): Promise<BulkInfo> {
   const rng = createRng(options.seed ?? 12);
   const scrypt = options.scrypt ?? fixtureScryptConfig(rng);
@@ -151,5 +152,8 @@ export async function writeCanonicalNdjson(path: string, count: number, options:
     await out.write(JSON.stringify(user) + '\n');
   }
   await out.close();
-  return { count, scrypt, pools };
+  // The signer key the external scrypt users need, in the console's form.
+  const hashConfigPath = `${path}.hash-config.txt`;
+  await writeFile(hashConfigPath, hashConfigBlock(scrypt));
+  return { count, scrypt, hashConfigPath, pools };
 }

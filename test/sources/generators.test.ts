@@ -71,6 +71,7 @@ describe('bulk writers', () => {
   it('write canonical NDJSON in the benchmark mix', async () => {
     const path = `${tmp.dir}/c.ndjson`;
     const info = await writeCanonicalNdjson(path, 2000);
+    expect(parseHashConfig(await readFile(info.hashConfigPath!, 'utf8')).signerKey).toBe(info.scrypt.signerKey);
     const { records, all } = await collect([path]);
     expect(all).toEqual([]);
     expect(records).toHaveLength(2000);
