@@ -160,6 +160,8 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     // A source that fails mid-stream (or a bug) stops the others cleanly; what is journalled stays.
     const guarded = () => worker().catch((err: unknown) => requestStop('fatal', err instanceof Error ? err : new UserError(String(err))));
     await Promise.all(Array.from({ length: concurrency }, guarded));
+    // Stopped early: close the source files now rather than when the process ends (the wizard lives on).
+    await iterator.return?.(undefined).catch(() => undefined);
     await options.journal.flush();
     const durationMs = Date.now() - started;
     emit({ type: 'finished', totals: { ...totals }, durationMs, stopped, fatalMessage: fatal?.message, at: Date.now() });

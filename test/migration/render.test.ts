@@ -46,3 +46,19 @@ describe('JSON lines renderer', () => {
     expect(lines.map((l) => JSON.parse(l).type)).toEqual(['paused', 'finished']);
   });
 });
+
+describe('plain renderer while the core is down', () => {
+  it('says what it waits for, at most every five seconds', () => {
+    const lines: string[] = [];
+    let clock = 0;
+    const render = createPlainRenderer({ write: (l) => lines.push(l), now: () => clock });
+    render({ type: 'run-started', total: 10, concurrency: 2, journal: '/j', at: 0 });
+    for (let i = 1; i <= 20; i += 1) {
+      clock = i * 1000;
+      render({ type: 'retry', method: 'POST', path: '/recipe/userid/map', attempt: i, delayMs: 1200, reason: 'ECONNREFUSED', at: clock });
+    }
+    const waits = lines.filter((l) => l.startsWith('waiting for the core'));
+    expect(waits.length).toBe(4);
+    expect(waits[0]).toBe('waiting for the core: POST /recipe/userid/map failed with ECONNREFUSED; retry 1 in 1200 ms');
+  });
+});

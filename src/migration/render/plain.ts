@@ -48,9 +48,16 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         started = event.at;
         options.write(`migrating ${event.total} users, ${event.concurrency} at a time; journal ${event.journal}`);
         return;
-      case 'retry':
+      case 'retry': {
         retries += 1;
+        // A core that is down produces no user-done events: say what the run is waiting for, now and then.
+        const t = now();
+        if (t - lastProgress >= interval * 5) {
+          lastProgress = t;
+          options.write(`waiting for the core: ${event.method} ${event.path.split('?')[0]} failed with ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
+        }
         return;
+      }
       case 'user-done': {
         const r = event.result;
         if (r.outcome === 'failed') {
