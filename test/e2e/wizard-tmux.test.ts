@@ -71,11 +71,12 @@ async function waitForChange(before: string, what: string): Promise<void> {
   }
 }
 
-async function launch(args: string[] = []): Promise<void> {
+async function launch(args: string[] = [], env: Record<string, string> = {}): Promise<void> {
   const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   // The pane stays after the wizard exits, so the exit code can be read from it.
-  const script = `cd '${dir}' && AUTH_MIGRATE_CONFIG_DIR='${configDir}' ${cmd}; echo "EXIT CODE $?"; sleep 600`;
-  await tmux('new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24', 'sh', '-c', script);
+  const script = `cd '${dir}' && ${cmd}; echo "EXIT CODE $?"; sleep 600`;
+  const vars = Object.entries({ AUTH_MIGRATE_CONFIG_DIR: configDir, ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  await tmux('new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24', ...vars, 'sh', '-c', script);
 }
 
 if (!TMUX) console.warn('wizard-tmux.test: tmux is not installed (not on PATH nor /usr/bin/tmux): the end-to-end wizard test is skipped');
@@ -96,7 +97,16 @@ describe('the wizard in tmux', () => {
     await until('[secrets file (0600)]');
     await press('Down');
     await type(LICENSE_KEY);
-    await press('Down', 'Down', 'Down', 'Down', 'Enter');
+    // The licence key is to be read from an environment variable next time: only its name is kept.
+    await press('Down', 'Right', 'Right');
+    await until('[env variable]');
+    await press('Down');
+    const before = await capture();
+    await tmux('send-keys', '-t', SESSION, '-N', String('AUTH_MIGRATE_LICENSE_KEY'.length), 'BSpace');
+    await waitForChange(before, 'clearing the variable name');
+    await type('E2E_LICENSE');
+    await until(/variable \$\s+E2E_LICENSE\b/);
+    await press('Down', 'Down', 'Down', 'Enter');
     await until('3/8 source files');
 
     // Tab completion of the fixture path, then its detected format.
@@ -173,15 +183,27 @@ describe('the wizard in tmux', () => {
     expect(statSync(paths.secrets).mode & 0o777).toBe(0o600);
     const saved = await loadProfile('e2e-night', { AUTH_MIGRATE_CONFIG_DIR: configDir });
     expect(saved.secrets).toEqual({ apiKey: API_KEY });
+    expect(saved.profile.secrets).toEqual({ apiKey: { store: 'file' }, licenseKey: { store: 'env', name: 'E2E_LICENSE' }, signerKey: { store: 'none' } });
+    expect(saved.missing).toEqual(['licenseKey']);
     expect(saved.profile.hashConfig).toEqual({ algorithm: 'SCRYPT', saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
     for (const s of fixtureSecrets()) expect(readFileSync(paths.profiles, 'utf8')).not.toContain(s);
 
-    // Next time: the stored api key is there, the licence key (not stored) is asked for again.
+    // Next time: the stored api key is there; the licence key comes from $E2E_LICENSE, or is asked for when unset;
+    // the signer key (not stored) is asked for again.
     await tmux('kill-session', '-t', SESSION);
     await launch(['--profile', 'e2e-night']);
-    const keys = await until('2/8 keys · profile e2e-night');
-    expect(keys).toMatch(/api key\s+•+\s+✓ 30 chars/);
-    expect(keys).toMatch(/licence key\s+not set/);
+    const unset = await until('2/8 keys · profile e2e-night');
+    expect(unset).toMatch(/api key\s+•+\s+✓ 30 chars/);
+    expect(unset).toContain('not found ($E2E_LICENSE unset)');
+    expect(unset).toMatch(/signer key\s+not set/);
+    await press('C-c');
+    await until('EXIT CODE 0');
+    await tmux('kill-session', '-t', SESSION);
+    await launch(['--profile', 'e2e-night'], { E2E_LICENSE: LICENSE_KEY });
+    const set = await until('2/8 keys · profile e2e-night');
+    expect(set).toMatch(/licence key\s+•+\s+✓ 23 chars/);
+    expect(set).toContain('[env variable]');
+    expect(set).not.toContain(LICENSE_KEY);
     await press('C-c');
     await until('EXIT CODE 0');
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Key } from 'ink';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSecret } from '../../src/profiles/index.js';
-import { splitSubmitted } from '../../src/ui/components/Input.js';
+import { applyControlChars, splitSubmitted } from '../../src/ui/components/Input.js';
 import { commonPrefix } from '../../src/ui/components/PathInput.js';
 import { commandFor, helpLine } from '../../src/ui/keymap.js';
 import { detailLines, tableCells } from '../../src/ui/records-view.js';
@@ -45,6 +45,12 @@ describe('text input helpers', () => {
   ])('splitSubmitted(%j, %s)', (value, join, expected) => {
     expect(splitSubmitted(value, join)).toEqual(expected);
   });
+  it.each([
+    ['abcdef\u007f\u007f\u007f', 'abc'],
+    ['ab\u007f\u007f\u007f\u007fxy', 'xy'],
+    ['a\u0007b\tc', 'abc'],
+    ['plain', 'plain'],
+  ])('applyControlChars(%j) = %j', (value, expected) => expect(applyControlChars(value)).toBe(expected));
   it.each([
     [['abc/', 'abd.json'], 'ab'],
     [['only'], 'only'],

@@ -14,7 +14,23 @@ export interface InputProps {
   joinLines?: boolean;
 }
 
-export function splitSubmitted(value: string, joinLines: boolean): { value: string; submit: boolean } {
+/**
+ * Several backspaces read in one chunk reach the text input as one string of DEL characters; apply them
+ * (each removes the character before it) and drop any other control character, so none hides in a value.
+ */
+export function applyControlChars(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) return value;
+  const out: string[] = [];
+  for (const ch of value) {
+    if (ch === '\u007f' || ch === '\b') out.pop();
+    else if (ch === '\r' || ch === '\n' || ch >= ' ') out.push(ch);
+  }
+  return out.join('');
+}
+
+export function splitSubmitted(raw: string, joinLines: boolean): { value: string; submit: boolean } {
+  const value = applyControlChars(raw);
   if (!/[\r\n]/.test(value)) return { value, submit: false };
   if (joinLines) {
     const joined = value.replace(/[\r\n]+/g, ' ');
