@@ -129,9 +129,10 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
           ? { kind: 'text', status: err.status, body: err.message }
           : { kind: 'text', status: 500, body: `java.lang.RuntimeException: ${(err as Error).message}` };
     }
-    // Whatever this answer saw must be durable before it is sent.
+    // Whatever this answer saw must be durable before it is sent: its own commit when it made one (built
+    // right after applying it), otherwise everything applied so far.
     try {
-      await store.settled();
+      await (reply.durable ?? store.settled());
     } catch (err) {
       reply = { kind: 'text', status: 500, body: `java.io.IOException: ${(err as Error).message}` };
     }

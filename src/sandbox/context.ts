@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxConfig } from './config.js';
 import { parseJsonObject, type Reply } from './http.js';
-import type { Store, StoreState } from './store/index.js';
+import type { Change, Store, StoreState } from './store/index.js';
 
 export interface Ctx {
   method: string;
@@ -47,6 +47,17 @@ export function compareVersions(a: string, b: string): number {
 }
 
 export const atLeast = (ctx: Ctx, version: string): boolean => compareVersions(ctx.cdi, version) >= 0;
+
+/**
+ * Apply `changes`, build the answer at once (so it shows nothing newer than these changes) and let it wait
+ * for exactly this commit: groups are written in order, so everything the answer saw is durable with it.
+ */
+export function commitThen(ctx: Ctx, changes: Change[], build: () => Reply): Reply {
+  const durable = ctx.store.commit(changes);
+  const reply = build();
+  reply.durable = durable;
+  return reply;
+}
 
 export function lazyBody(raw: string): () => Record<string, unknown> {
   let parsed: Record<string, unknown> | undefined;

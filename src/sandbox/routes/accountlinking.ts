@@ -1,5 +1,5 @@
 // Account linking: make a primary user, link a recipe user to it (core-api.md §3.5, §3.6).
-import type { Route, Ctx } from '../context.js';
+import { commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, ok, status, str } from '../http.js';
 import { requireFeature } from '../license.js';
 import { CONFLICT_TEXT, findConflict } from '../linking.js';
@@ -31,8 +31,7 @@ async function createPrimary(ctx: Ctx) {
     });
   }
   const primary = { ...u, primaryUserId: u.id };
-  await ctx.store.commit([putUser(primary)]);
-  return ok({ wasAlreadyAPrimaryUser: false, user: userJson(ctx, primary) });
+  return commitThen(ctx, [putUser(primary)], () => ok({ wasAlreadyAPrimaryUser: false, user: userJson(ctx, primary) }));
 }
 
 async function link(ctx: Ctx) {
@@ -61,8 +60,7 @@ async function link(ctx: Ctx) {
       description: CONFLICT_TEXT[conflict.kind],
     });
   }
-  await ctx.store.commit([putUser({ ...r, primaryUserId: primaryId })]);
-  return ok({ accountsAlreadyLinked: false, user: userJson(ctx, primary) });
+  return commitThen(ctx, [putUser({ ...r, primaryUserId: primaryId })], () => ok({ accountsAlreadyLinked: false, user: userJson(ctx, primary) }));
 }
 
 export const accountLinkingRoutes: Route[] = [

@@ -3,7 +3,7 @@
 import bcrypt from 'bcryptjs';
 import { detectAlgorithm, isArgon2Prefix, isBcryptPrefix, parseExternalScrypt, parseHashingAlgorithmName } from '../../hashes/formats.js';
 import { verifyPassword } from '../../hashes/verify.js';
-import { atLeast, type Ctx, type Route } from '../context.js';
+import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
 import { HttpError, badRequest, ok, status, str } from '../http.js';
 import { findConflict } from '../linking.js';
 import { key, type LoginMethod } from '../store/index.js';
@@ -61,12 +61,10 @@ async function importHash(ctx: Ctx) {
   if (existing) {
     // The answer shows the user as it was before the hash was replaced.
     const before = userJson(ctx, existing);
-    await ctx.store.commit([putUser({ ...existing, passwordHash })]);
-    return ok({ user: before, didUserAlreadyExist: true });
+    return commitThen(ctx, [putUser({ ...existing, passwordHash })], () => ok({ user: before, didUserAlreadyExist: true }));
   }
   const { user, changes } = newEmailPasswordUser(ctx, email, passwordHash);
-  await ctx.store.commit(changes);
-  return ok({ user: userJson(ctx, user), didUserAlreadyExist: false });
+  return commitThen(ctx, changes, () => ok({ user: userJson(ctx, user), didUserAlreadyExist: false }));
 }
 
 async function signIn(ctx: Ctx) {
@@ -97,10 +95,11 @@ async function signUp(ctx: Ctx) {
   // Checked again after the await: another sign-up may have taken the email meanwhile.
   if (epUser(ctx, email)) return status('EMAIL_ALREADY_EXISTS_ERROR');
   const { user, changes } = newEmailPasswordUser(ctx, email, hash);
-  await ctx.store.commit(changes);
-  const reply: Record<string, unknown> = { user: userJson(ctx, user) };
-  if (atLeast(ctx, '4.0')) reply.recipeUserId = user.id;
-  return ok(reply);
+  return commitThen(ctx, changes, () => {
+    const reply: Record<string, unknown> = { user: userJson(ctx, user) };
+    if (atLeast(ctx, '4.0')) reply.recipeUserId = user.id;
+    return ok(reply);
+  });
 }
 
 /** PUT /recipe/user without `rid: passwordless`: change the email and/or password of an email-password user. */

@@ -1,7 +1,7 @@
 // Passwordless: create a code (6-digit input code + link code on a device), consume it with its attempt
 // limit and lifetime, and PUT /recipe/user with rid passwordless (core-api.md §3.2-§3.4, §7).
 import { createHash, createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { atLeast, type Ctx, type Route } from '../context.js';
+import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, ok, status, str, strOrNull } from '../http.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod, type PasswordlessDevice } from '../store/index.js';
@@ -66,8 +66,7 @@ async function createCode(ctx: Ctx) {
   if (device.codes.some((c) => c.linkCodeHash === linkCodeHash)) return status('USER_INPUT_CODE_ALREADY_USED_ERROR');
   const codeId = randomUUID();
   const next: PasswordlessDevice = { ...device, codes: [...device.codes, { codeId, linkCodeHash, createdAt: ctx.now }] };
-  await ctx.store.commit([{ c: 'pless', k: deviceKey(ctx, device.preAuthSessionId), v: next }]);
-  return ok({
+  return commitThen(ctx, [{ c: 'pless', k: deviceKey(ctx, device.preAuthSessionId), v: next }], () => ok({
     preAuthSessionId: device.preAuthSessionId,
     codeId,
     deviceId: device.deviceId,
@@ -75,7 +74,7 @@ async function createCode(ctx: Ctx) {
     linkCode: linkCode.toString('base64url'),
     timeCreated: ctx.now,
     codeLifetime: ctx.config.passwordlessCodeLifetimeMs,
-  });
+  }));
 }
 
 /** Delete every pending device of that email/phone in the tenant. */
@@ -118,23 +117,17 @@ async function consumeCode(ctx: Ctx) {
     const dk = deviceKey(ctx, preAuthSessionIdOf(deviceBytes!));
     device = ctx.state.maps.pless.get(dk);
     if (!device) return status('RESTART_FLOW_ERROR');
-    if (device.failedAttempts >= max) {
-      await ctx.store.commit([{ c: 'pless', k: dk }]);
-      return status('RESTART_FLOW_ERROR');
-    }
+    if (device.failedAttempts >= max) return commitThen(ctx, [{ c: 'pless', k: dk }], () => status('RESTART_FLOW_ERROR'));
     const hash = hashLinkCode(linkCodeOf(deviceBytes!, device.linkCodeSalt, userInputCode!));
     const code = device.codes.find((c) => c.linkCodeHash === hash);
     if (!code || code.createdAt + lifetime <= ctx.now) {
-      if (device.failedAttempts + 1 >= max) {
-        await ctx.store.commit([{ c: 'pless', k: dk }]);
-        return status('RESTART_FLOW_ERROR');
-      }
+      if (device.failedAttempts + 1 >= max) return commitThen(ctx, [{ c: 'pless', k: dk }], () => status('RESTART_FLOW_ERROR'));
       const failed = device.failedAttempts + 1;
-      await ctx.store.commit([{ c: 'pless', k: dk, v: { ...device, failedAttempts: failed } }]);
-      return status(code ? 'EXPIRED_USER_INPUT_CODE_ERROR' : 'INCORRECT_USER_INPUT_CODE_ERROR', {
+      const reply = status(code ? 'EXPIRED_USER_INPUT_CODE_ERROR' : 'INCORRECT_USER_INPUT_CODE_ERROR', {
         failedCodeInputAttemptCount: failed,
         maximumCodeInputAttempts: max,
       });
+      return commitThen(ctx, [{ c: 'pless', k: dk, v: { ...device, failedAttempts: failed } }], () => reply);
     }
   }
   const changes = deleteDevicesOf(ctx, device);
@@ -150,16 +143,19 @@ async function consumeCode(ctx: Ctx) {
     changes.push(putUser(user));
   }
   if (atLeast(ctx, '4.0') && user.email) changes.push(...markVerified(ctx, user.id, user.email));
-  await ctx.store.commit(changes);
-  const reply: Record<string, unknown> = { createdNewUser, user: userJson(ctx, user) };
-  if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, user.id);
-  if (atLeast(ctx, '5.0')) {
-    const consumed: Record<string, unknown> = { preAuthSessionId: device.preAuthSessionId, failedCodeInputAttemptCount: device.failedAttempts };
-    if (device.email) consumed.email = device.email;
-    if (device.phoneNumber) consumed.phoneNumber = device.phoneNumber;
-    reply.consumedDevice = consumed;
-  }
-  return ok(reply);
+  const consumedUser = user;
+  const consumedDevice = device;
+  return commitThen(ctx, changes, () => {
+    const reply: Record<string, unknown> = { createdNewUser, user: userJson(ctx, consumedUser) };
+    if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, consumedUser.id);
+    if (atLeast(ctx, '5.0')) {
+      const consumed: Record<string, unknown> = { preAuthSessionId: consumedDevice.preAuthSessionId, failedCodeInputAttemptCount: consumedDevice.failedAttempts };
+      if (consumedDevice.email) consumed.email = consumedDevice.email;
+      if (consumedDevice.phoneNumber) consumed.phoneNumber = consumedDevice.phoneNumber;
+      reply.consumedDevice = consumed;
+    }
+    return ok(reply);
+  });
 }
 
 /** PUT /recipe/user with rid passwordless: absent key = unchanged, null = clear, string = new value. */

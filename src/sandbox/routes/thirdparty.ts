@@ -1,6 +1,6 @@
 // Third-party sign-in-up: create or find the (thirdPartyId, thirdPartyUserId) user of the tenant, update its
 // email, mark it verified when told so (core-api.md §3.8).
-import { atLeast, type Ctx, type Route } from '../context.js';
+import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
 import { bool, obj, ok, status, str } from '../http.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod } from '../store/index.js';
@@ -41,10 +41,11 @@ async function signInUp(ctx: Ctx) {
     changes.push(putUser(user));
   }
   if (isVerified) changes.push(...markVerified(ctx, user.id, email));
-  await ctx.store.commit(changes);
-  const reply: Record<string, unknown> = { createdNewUser: !existing, user: userJson(ctx, user) };
-  if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, user.id);
-  return ok(reply);
+  return commitThen(ctx, changes, () => {
+    const reply: Record<string, unknown> = { createdNewUser: !existing, user: userJson(ctx, user) };
+    if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, user.id);
+    return ok(reply);
+  });
 }
 
 export const thirdPartyRoutes: Route[] = [{ path: '/recipe/signinup', scope: 'tenant', methods: { POST: signInUp } }];

@@ -2,7 +2,7 @@
 // device, list and remove devices (core-api.md §3.1, §4.2-§4.4, §8).
 import { randomBytes } from 'node:crypto';
 import base32 from 'hi-base32';
-import { atLeast, type Ctx, type Route } from '../context.js';
+import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, int, ok, query, status, str, type Reply } from '../http.js';
 import { requireFeature } from '../license.js';
 import { key, type TotpDevice, type TotpDevices, type TotpUsedCode } from '../store/index.js';
@@ -42,8 +42,8 @@ async function addDevice(ctx: Ctx, input: ReturnType<typeof parseDeviceInput>, s
   const same = devices.find((d) => d.name === name);
   if (same?.verified) return status('DEVICE_ALREADY_EXISTS_ERROR');
   const device: TotpDevice = { name, secretKey, period: input.period, skew: input.skew, verified, createdAt: ctx.now };
-  await ctx.store.commit([putDevices(ctx, input.userId, [...devices.filter((d) => d.name !== name), device])]);
-  return verified ? ok({ deviceName: name }) : ok({ deviceName: name, secret: secretKey });
+  const reply = verified ? ok({ deviceName: name }) : ok({ deviceName: name, secret: secretKey });
+  return commitThen(ctx, [putDevices(ctx, input.userId, [...devices.filter((d) => d.name !== name), device])], () => reply);
 }
 
 async function importDevice(ctx: Ctx) {

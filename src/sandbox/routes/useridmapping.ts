@@ -1,5 +1,5 @@
 // User id mapping: map a supertokens id to an external id, and read a mapping (core-api.md §4.9).
-import type { Ctx, Route } from '../context.js';
+import { commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, bool, ok, query, status, str, strOrNull } from '../http.js';
 import { key } from '../store/index.js';
 
@@ -30,8 +30,7 @@ async function createMapping(ctx: Ctx) {
     return status('USER_ID_MAPPING_ALREADY_EXISTS_ERROR', { doesSuperTokensUserIdExist: stTaken, doesExternalUserIdExist: extTaken });
   }
   const mapping = { app, superTokensUserId, externalUserId, ...(externalUserIdInfo !== undefined ? { externalUserIdInfo } : {}) };
-  await ctx.store.commit([{ c: 'mappings', k: key(app, superTokensUserId), v: mapping }]);
-  return ok();
+  return commitThen(ctx, [{ c: 'mappings', k: key(app, superTokensUserId), v: mapping }], () => ok());
 }
 
 function getMapping(ctx: Ctx) {
