@@ -109,9 +109,13 @@ export async function updateEmailPasswordUser(ctx: Ctx) {
   const rawEmail = str(body, 'email', true);
   const password = str(body, 'password', true);
   if (rawEmail === undefined && password === undefined) throw badRequest('You have to provide either email or password.');
+  if (!findUser(ctx, id)) return status('UNKNOWN_USER_ID_ERROR');
+  // Hash first: every check below then runs on the state the change is applied to, with no await between.
+  const passwordHash = password !== undefined ? await bcrypt.hash(password, ctx.config.bcryptRounds) : undefined;
   const u = findUser(ctx, id);
   if (!u || u.recipeId !== 'emailpassword') return status('UNKNOWN_USER_ID_ERROR');
-  let next: LoginMethod = { ...u };
+  const next: LoginMethod = { ...u };
+  if (passwordHash !== undefined) next.passwordHash = passwordHash;
   if (rawEmail !== undefined) {
     const email = normaliseEmail(rawEmail);
     if (email !== u.email) {
@@ -121,12 +125,10 @@ export async function updateEmailPasswordUser(ctx: Ctx) {
       if (u.primaryUserId && findConflict(ctx, { email }, u.tenantIds, primaryOf(ctx, u).id)) {
         return status('EMAIL_CHANGE_NOT_ALLOWED_ERROR', { reason: 'New email is associated with another primary user ID' });
       }
-      next = { ...next, email };
+      next.email = email;
     }
   }
-  if (password !== undefined) next = { ...next, passwordHash: await bcrypt.hash(password, ctx.config.bcryptRounds) };
-  await ctx.store.commit([putUser({ ...(ctx.state.maps.users.get(u.id) ?? u), email: next.email, passwordHash: next.passwordHash })]);
-  return ok();
+  return commitThen(ctx, [putUser(next)], () => ok());
 }
 
 export const emailPasswordRoutes: Route[] = [
