@@ -140,8 +140,12 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
   }
 
   async function dispatch(req: IncomingMessage, raw: string): Promise<Reply> {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const match = matchPath(routes, url.pathname);
+    // Split by hand: the path is matched raw (like getRequestURI), and `//x` must not become a host.
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const searchParams = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+    const match = matchPath(routes, pathname);
     if (!match) throw new HttpError(404, 'Not found');
     const { route, app, tenant } = match;
     const ctx: Ctx = {
@@ -149,7 +153,7 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
       app,
       tenant,
       cdi: LATEST_CDI,
-      query: url.searchParams,
+      query: searchParams,
       headers: req.headers,
       body: lazyBody(raw),
       store,
