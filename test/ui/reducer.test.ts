@@ -67,6 +67,20 @@ describe('wizard reducer: data', () => {
     expect(again.profile?.name).toBe('q');
   });
 
+  it('attaches problems found at the end (cross-record) to rows already shown', () => {
+    const dup = { severity: 'error' as const, rule: 'externalUserId.duplicate', origin: { file: 'f.ndjson', line: 1 }, message: 'dup' };
+    const warn = { ...dup, severity: 'warning' as const, rule: 'w' };
+    const s = run([
+      { type: 'validation-started' },
+      { type: 'validation-record', record: row('a') },
+      { type: 'validation-record', record: row('b') },
+      { type: 'validation-record', record: row('c') },
+      { type: 'validation-finished', report: { summary: {} as never, problems: [dup], lateProblems: [{ key: 'a', problem: dup }, { key: 'c', problem: warn }] } },
+    ]);
+    expect(s.preview.rows.map((r) => [r.key, r.valid, r.problems.length])).toEqual([['a', false, 1], ['b', true, 0], ['c', true, 1]]);
+    expect(visibleRows({ ...s.preview, filter: 'errors' }).map((r) => r.key)).toEqual(['a']);
+  });
+
   it('filters rows by severity and resets the cursor', () => {
     const s = run([
       { type: 'validation-started' },

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { PassThrough } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,5 +95,51 @@ describe('run screen controls', () => {
     expect(summary.failed).toBe(0);
     expect(summary.imported + summary.alreadyPresent).toBe(USERS);
     expect(summary.imported).toBe(USERS - imported);
+  });
+});
+
+describe('a run with a failed user', () => {
+  it('shows the failure with its step and the core status on the results screen', async () => {
+    const { CANONICAL, LICENSE_KEY } = await import('./fixture.js');
+    const { readFileSync } = await import('node:fs');
+    const ada = readFileSync(CANONICAL, 'utf8').split('\n').find((l) => l.includes('"c-ada"'))!;
+    const clash = { id: 'clash', email: 'clash@example.com', externalUserId: JSON.parse(ada).externalUserId, password: { hash: bcrypt.hashSync('x', 4) } };
+    // Ada is already in the store (a headless run), mapped to her external id; the clash claims the same id,
+    // which no validation of the file alone can see.
+    const store = join(dir, 'store.json');
+    writeFileSync(join(dir, 'ada.ndjson'), `${ada}\n`);
+    const quiet = () => new PassThrough().resume();
+    expect(await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store], { stdout: quiet(), stderr: quiet(), env: { ...env, AUTH_MIGRATE_LICENSE_KEY: LICENSE_KEY } })).toBe(0);
+    const file = join(dir, 'clash.ndjson');
+    writeFileSync(file, `${JSON.stringify(clash)}\n`);
+    await saveProfile({ ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } }, {}, env);
+    const w = renderWizard(createRealServices({ env, cwd: dir }), 'clash', { columns: 80, rows: 24 });
+    done = async () => {
+      await w.press('q');
+      w.unmount();
+    };
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'down', 'enter');
+    await w.until('records 1 · valid 1');
+    await w.press('c');
+    await w.until('5/8 target');
+    await w.press('down', 'down', 'enter');
+    await w.until('preflight passed', 30_000);
+    await w.press('c');
+    await w.until('1 users to migrate');
+    await w.press('r');
+    const results = await w.until('8/8 results: finished', 30_000);
+    expect(results).toMatch(/total 1 · imported 0 · already present 0 · failed 1 · skipped 0/);
+    expect(results).toContain('latest failures');
+    expect(results).toMatch(/clash: map USER_ID_MAPPING_ALREADY_EXISTS_ERROR/);
+    expect(results).toMatch(/failures \S+\.failures\.ndjson/);
+    const failuresFile = /failures (\S+\.failures\.ndjson)/.exec(results)![1]!;
+    expect(readFileSync(failuresFile, 'utf8')).toContain('"id":"clash"');
+    for (const frame of w.frames) {
+      const lines = stripVTControlCharacters(frame).replace(/\n$/, '').split('\n');
+      expect(lines.length).toBeLessThanOrEqual(24);
+    }
   });
 });

@@ -225,3 +225,28 @@ describe('target screen with a sandbox without a licence', () => {
     await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop');
   });
 });
+
+describe('preview of cross-record problems', () => {
+  it('marks the earlier record of a duplicate too, once the whole file is read', async () => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const ada = readFileSync(CANONICAL, 'utf8').split('\n')[0]!;
+    const file = join(dir, 'dup.ndjson');
+    writeFileSync(file, `${ada}\n${JSON.stringify({ id: 'twin', email: 'twin@example.com', externalUserId: JSON.parse(ada).externalUserId, password: JSON.parse(ada).password })}\n`);
+    await saveProfile({ ...emptyProfile('dup'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
+    const w = start({ profile: 'dup' });
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'down', 'enter');
+    const preview = await w.until('records 2 · valid 0 · invalid 2');
+    expect(preview).toMatch(/c-ada\s+ada@example.com.*1 error/);
+    expect(preview).toMatch(/twin\s+twin@example.com.*1 error/);
+    await w.press('enter');
+    await w.until('invalid: will be skipped');
+    expect(w.frame()).toMatch(/externalUserId/);
+    await w.press('escape');
+    await w.until('c continue');
+    await w.press('c');
+    await w.until('no valid record to migrate');
+  });
+});

@@ -36,6 +36,16 @@ export function ResultsScreen() {
           {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume:  {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}
+      {run.latestFailures.length > 0 ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text {...theme.error}>latest failures (all of them are in the failures file and the report)</Text>
+          {run.latestFailures.slice(-3).map((f, i) => (
+            <Text key={i} wrap="truncate-end">
+              {f}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
       <Box flexDirection="column" marginTop={1}>
         {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
         {verify.status === 'failed' ? <Text {...theme.error} wrap="truncate-end">verify: {verify.error}</Text> : null}
@@ -44,7 +54,7 @@ export function ResultsScreen() {
             <Text {...(verify.value.failed ? theme.error : theme.ok)}>
               verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems, {verify.value.skipped} skipped{state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
             </Text>
-            {verify.value.lines.slice(0, 5).map((l, i) => (
+            {verify.value.lines.slice(0, 3).map((l, i) => (
               <Text key={i} wrap="truncate-end" {...theme.muted}>{l}</Text>
             ))}
           </>

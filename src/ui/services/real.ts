@@ -16,6 +16,7 @@ import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
 import { emptyProfile } from '../../profiles/index.js';
 import { spotCheckPassword } from '../../records/spot-check.js';
+import type { Problem } from '../../records/types.js';
 import { originKey, streamValidatedRecords, validateSources, type ValidationReport } from '../../records/validate.js';
 import { startSandbox } from '../../sandbox/spawn.js';
 import { detectFormat, parseHashConfig, type ReadOptions } from '../../sources/index.js';
@@ -104,9 +105,18 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     async validate(input, onRecord) {
       const files = filesOf(input);
       const read = await readOptionsFor(input);
-      const report = await validateSources(files, { ...read, onRecord: (v) => onRecord({ key: originKey(v.origin), ...v }) });
+      const id = (p: Problem) => `${originKey(p.origin)}|${p.rule}|${p.field ?? ''}|${p.message}`;
+      const delivered = new Set<string>();
+      const report = await validateSources(files, {
+        ...read,
+        onRecord: (v) => {
+          for (const p of v.problems) delivered.add(id(p));
+          onRecord({ key: originKey(v.origin), ...v });
+        },
+      });
       cached = { key: keyOf(input), prepared: { files, read, report } };
-      return { summary: report.summary, problems: report.problems };
+      const lateProblems = report.problems.filter((p) => !delivered.has(id(p))).map((problem) => ({ key: originKey(problem.origin), problem }));
+      return { summary: report.summary, problems: report.problems, lateProblems };
     },
     spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
     async startSandbox(o) {

@@ -48,8 +48,13 @@ export interface PreviewSummary {
 
 export interface PreviewReport {
   summary: PreviewSummary;
-  /** Problems not attached to a record (unreadable lines, cross-record duplicates). */
+  /** Every problem found (bounded by the validator). */
   problems: Problem[];
+  /**
+   * Problems known only at the end (cross-record duplicates name the earlier record too), by record key:
+   * the preview attaches them to rows already shown, and an error there makes the row invalid.
+   */
+  lateProblems: { key: string; problem: Problem }[];
 }
 
 export interface SpotCheckResult {

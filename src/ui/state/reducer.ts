@@ -1,5 +1,6 @@
 // The wizard's state machine: a pure reducer, unit-tested without rendering anything.
 import type { Action, PreviewFilter, PreviewState, RunState, Step, WizardState } from './types.js';
+import type { Problem } from '../../records/types.js';
 import type { PreviewRecord, RunUpdate } from '../services/types.js';
 
 /** Rows kept for the preview table; more records are counted and summarised, not kept. */
@@ -122,8 +123,15 @@ export function reducer(state: WizardState, action: Action): WizardState {
       const rows = p.rows.length < PREVIEW_ROW_LIMIT ? [...p.rows, action.record] : p.rows;
       return { ...state, preview: { ...p, rows, seen: p.seen + 1 } };
     }
-    case 'validation-finished':
-      return { ...state, validation: { status: 'done', value: action.report } };
+    case 'validation-finished': {
+      const late = new Map<string, Problem[]>();
+      for (const { key, problem } of action.report.lateProblems) late.set(key, [...(late.get(key) ?? []), problem]);
+      const rows = late.size === 0 ? state.preview.rows : state.preview.rows.map((r) => {
+        const more = late.get(r.key);
+        return more ? { ...r, problems: [...r.problems, ...more], valid: r.valid && !more.some((p) => p.severity === 'error') } : r;
+      });
+      return { ...state, validation: { status: 'done', value: action.report }, preview: { ...state.preview, rows } };
+    }
     case 'validation-failed':
       return { ...state, validation: { status: 'failed', error: action.error } };
     case 'preview-filter':
