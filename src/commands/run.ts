@@ -3,18 +3,23 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { UsageError } from '../errors.js';
+import { preflight } from '../core-client/preflight.js';
+import { UsageError, UserError } from '../errors.js';
+import { emptyTotals } from '../migration/events.js';
+import { planUserSteps, type PlanOptions } from '../migration/plan.js';
+import type { CanonicalUser } from '../records/types.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
-import { DEFAULT_CONCURRENCY, startMigration } from '../migration/runner.js';
+import { DEFAULT_CONCURRENCY, startMigration, type RunSummary } from '../migration/runner.js';
 import type { RunEvent } from '../migration/events.js';
 import { streamValidatedRecords, validateSources, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
 import {
   connectTarget,
+  type Connection,
   describeTarget,
   printableCommand,
   resolveTarget,
@@ -33,6 +38,8 @@ Sources:    --format canonical|firebase|auth0|totp  --hash-config FILE  --provid
 Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             --scrypt-algorithm-name NAME (default external_scrypt; e.g. firebase_scrypt)
 Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
+Checks:     before any write the core is checked (reachable, api-key, CDI version, tenant, and the licence
+            features the plan needs); --skip-preflight goes straight to the writes
 Exit codes: 0 all users ok, 1 some failed or were skipped, 2 bad usage / unreadable input / fatal core
             answer (401, 402, unreachable), 130 stopped by SIGINT/SIGTERM (rerun the printed command to resume).
 A sandbox rehearsal gets exactly the keys given: without --license-key its TOTP and linking answer 402,
@@ -49,6 +56,7 @@ const OPTIONS = {
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
+  'skip-preflight': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,7 +96,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const readOptions = await resolveSourceOptions(values, io.env, resolved?.profile);
   // The hash config may carry the signer key: a sandbox rehearsal needs it too.
   if (resolved && !resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
-  const planOptions = {
+  const planOptions: PlanOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
   };
@@ -96,10 +104,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
   // Pass 1: validate everything; an unreadable file stops here, before any write.
   let recordErrors = 0;
+  const needs = { totp: false, linking: false };
   const report = await validateSources(files, {
     ...readOptions,
     onRecord: (r) => {
       for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
+      if (r.valid && !(needs.totp && needs.linking)) noteNeeds(r.record, planOptions, needs);
     },
   });
   err(validationLine(report));
@@ -130,63 +140,50 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const resumeCommand = printableCommand('run', resumeArgs);
 
   let listener: (e: RunEvent) => void = values['json-events'] ? createJsonLinesRenderer(err) : createPlainRenderer({ write: err });
-  let connection;
-  let files2;
+  let connection: Connection | undefined;
+  let summary: RunSummary | undefined;
   try {
     connection = await connectTarget(resolved, {
       concurrency,
       onRetry: (info) => listener({ type: 'retry', ...info, at: Date.now() }),
       onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
     });
-    files2 = openRunFiles(paths);
-  } catch (e) {
-    await journal.close();
-    await connection?.close();
-    throw e;
-  }
-  const run = startMigration({
-    inputs: streamValidatedRecords(files, readOptions, report),
-    total: report.summary.records,
-    core: connection.client,
-    journal,
-    plan: planOptions,
-    concurrency,
-    onEvent: (e) => listener(e),
-    onUserResult: (result, input) => files2.write(result, input),
-  });
-  let firstSignalAt = 0;
-  let toldAgain = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    const now = Date.now();
-    if (firstSignalAt === 0) {
-      firstSignalAt = now;
-      err(`${signal} received`);
-    } else if (!toldAgain && now - firstSignalAt > 1000) {
-      // (A re-raise within the same instant, e.g. by a child-process cleanup hook, is not the operator.)
-      toldAgain = true;
-      err(`${signal}: already stopping; waiting for in-flight steps (each retries for at most about a minute)`);
-    }
-    run.stop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let summary;
-  try {
-    summary = await run.done;
+    const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, err);
+    if (refusal) summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
+    else summary = await migrate(connection);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     journal.append({ type: 'end', reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
     await journal.close();
-    await files2.close();
-    await connection.close();
+    await connection?.close();
   }
+
+  async function migrate(conn: Connection): Promise<RunSummary> {
+    const runFiles = openRunFiles(paths);
+    const run = startMigration({
+      inputs: streamValidatedRecords(files, readOptions, report),
+      total: report.summary.records,
+      core: conn.client,
+      journal,
+      plan: planOptions,
+      concurrency,
+      onEvent: (e) => listener(e),
+      onUserResult: (result, input) => runFiles.write(result, input),
+    });
+    const stopOnSignal = onStopSignal(err, () => run.stop());
+    try {
+      return await run.done;
+    } finally {
+      stopOnSignal.remove();
+      await runFiles.close();
+    }
+  }
+
   listener = () => {};
   const t = summary.totals;
   err(`journal ${paths.journal}`);
   err(`report ${paths.report}`);
   err(`failures ${paths.failures} (canonical records of the failed users, with their hashes and secrets: mode 0600)`);
-  if (connection.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
+  if (connection?.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
   if (summary.stopped === 'requested') err(`stopped; to resume: ${resumeCommand}`);
   if (values.json) {
     io.stdout.write(
@@ -202,7 +199,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         journal: paths.journal,
         failuresFile: paths.failures,
         reportFile: paths.report,
-        ...(connection.sandbox ? { sandboxStore: connection.sandbox.storePath } : {}),
+        ...(connection?.sandbox ? { sandboxStore: connection.sandbox.storePath } : {}),
         ...(summary.stopped ? { stopped: summary.stopped, resumeCommand } : {}),
         ...(summary.fatal ? { error: summary.fatal.message } : {}),
       }) + '\n',
@@ -216,4 +213,55 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   if (summary.stopped === 'requested') return 130;
   return t.failed + t.skipped + unreadable > 0 ? 1 : 0;
+}
+
+/** SIGINT/SIGTERM stop the run safely (once); a later signal only says what the run is waiting for. */
+function onStopSignal(err: (line: string) => void, stop: () => void): { remove(): void } {
+  let firstAt = 0;
+  let toldAgain = false;
+  const handler = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (firstAt === 0) {
+      firstAt = now;
+      err(`${signal} received`);
+    } else if (!toldAgain && now - firstAt > 1000) {
+      // (A re-raise within the same instant, e.g. by a child-process cleanup hook, is not the operator.)
+      toldAgain = true;
+      err(`${signal}: already stopping; waiting for in-flight steps (each retries for at most about a minute)`);
+    }
+    stop();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    remove() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/**
+ * Before any write: the core answers, accepts the api-key, speaks our CDI version, knows the tenant, and has
+ * the paid features this plan needs. Returns the reason to refuse, or undefined to go ahead.
+ */
+async function checkTarget(conn: Connection, needs: { totp: boolean; linking: boolean }, err: (line: string) => void): Promise<Error | undefined> {
+  const report = await preflight(conn.client, { needs });
+  for (const f of report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
+  if (report.ok) return undefined;
+  return new UserError(
+    `nothing was written: ${report.findings.filter((f) => f.level === 'error').map((f) => f.message).join(' ')}`,
+  );
+}
+
+/** Whether this record's plan imports TOTP devices or links login methods (paid features on a core). */
+function noteNeeds(record: CanonicalUser, plan: PlanOptions, needs: { totp: boolean; linking: boolean }): void {
+  try {
+    for (const step of planUserSteps(record, plan)) {
+      if (step.kind === 'import-totp') needs.totp = true;
+      if (step.kind === 'create-primary') needs.linking = true;
+    }
+  } catch {
+    // An unplannable record fails on its own in the migration pass.
+  }
 }

@@ -34,7 +34,7 @@ describe('fatal answers', () => {
     const wrong = 'wrong-api-key-0123456789abcdef';
     const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/auth-migrate: .*refused the api-key \(HTTP 401 Invalid API key\)/);
+    expect(r.stderr).toMatch(/auth-migrate: nothing was written: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
     expect(r.stderr + r.stdout).not.toContain(wrong);
     expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
     expect(r.stderr).toContain('--api-key "$AUTH_MIGRATE_API_KEY"');
@@ -42,6 +42,12 @@ describe('fatal answers', () => {
     expect(entries.map((e) => e.type)).toEqual(['run', 'end']);
     expect(entries[1]).toMatchObject({ reason: 'fatal' });
     expect((await allUsers(client(sandbox.url, API_KEY))).length).toBe(0);
+
+    // Without the preflight, the first write meets the 401 and the run stops just the same.
+    const direct = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--skip-preflight'], dir);
+    expect(direct.exitCode).toBe(2);
+    expect(direct.stderr).toMatch(/auth-migrate: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
+    expect(journalLines(join(dir, 'j.ndjson')).map((e) => e.type)).toEqual(['run', 'end', 'run', 'end']);
   });
 
   it('402: a sandbox without a licence refuses TOTP; the run stops with exit 2 and the journal holds exactly the steps done', async () => {
@@ -53,7 +59,15 @@ describe('fatal answers', () => {
     ];
     writeNdjson(join(dir, 'users.ndjson'), users);
     sandbox = await startSandbox({ store: join(dir, 'store.json') });
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--json'], dir);
+    // The preflight sees that this plan imports TOTP devices and that the core has no MFA licence.
+    const refused = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/auth-migrate: nothing was written: the core has no licence for MFA/);
+    expect(journalLines(join(dir, 'j.ndjson')).map((e) => e.type)).toEqual(['run', 'end']);
+    expect((await allUsers(client(sandbox.url))).length).toBe(0);
+
+    // Without the preflight the 402 comes mid-run, from the TOTP import itself.
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--skip-preflight', '--json'], dir);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/auth-migrate: .*HTTP 402.*MFA feature/);
     const s = summaryOf(r.stdout);
@@ -84,7 +98,7 @@ describe('fatal answers', () => {
     sandbox = await startSandbox({ store: join(dir, 'store.json') });
     const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--tenant', 'nope', '--json'], dir);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/auth-migrate: .*HTTP 400.*AppId or tenantId not found/);
+    expect(r.stderr).toMatch(/auth-migrate: nothing was written: the core at .* has no app "public" with tenant "nope"/);
   });
 
   it('bad usage and unreadable input exit 2 before contacting anything', async () => {
