@@ -1,7 +1,8 @@
 // A path field with Tab completion: the completion list comes from the service (async readdir), never sync I/O.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { Input } from './Input.js';
 import { useState } from 'react';
+import { useKeys } from '../hooks/useKeys.js';
 import { theme } from '../theme.js';
 
 export interface PathInputProps {
@@ -26,9 +27,9 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
   const [choices, setChoices] = useState<string[]>([]);
   // Remounting the text input after a completion puts its cursor at the end of the new value.
   const [generation, setGeneration] = useState(0);
-  useInput(
-    (_input, key) => {
-      if (!key.tab) return;
+  useKeys(
+    ['complete'],
+    () => {
       void complete(value).then((found) => {
         const next = commonPrefix(found);
         if (next.length > value.length) {
@@ -38,7 +39,7 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
         setChoices(found.length > 1 ? found : []);
       });
     },
-    { isActive: focus },
+    { isActive: focus, textFocus: true },
   );
   return (
     <Box flexDirection="column">
