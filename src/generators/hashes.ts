@@ -1,10 +1,9 @@
 // Password hashes with known passwords, made deterministic by taking salts from a seeded Rng: bcrypt
 // (bcryptjs), argon2id (hash-wasm) and Firebase's scrypt variant (hash-wasm scrypt + AES-256-CTR).
-import { createCipheriv } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { argon2id, scrypt } from 'hash-wasm';
+import { argon2id } from 'hash-wasm';
 import { buildExternalScrypt } from '../hashes/formats.js';
-import { toUsAscii } from '../hashes/verify.js';
+import { computeExternalScryptHash } from '../hashes/verify.js';
 import type { Rng } from './rng.js';
 
 /** Firebase's scrypt parameters with the signer key; what `HashConfig` holds once read. */
@@ -38,17 +37,7 @@ export function generateSignerKey(rng: Rng): string {
 
 /** Firebase's exported `passwordHash` (standard base64) for a password and a salt (bytes). */
 export async function firebaseScryptHash(password: string, salt: Buffer, config: ScryptConfig): Promise<string> {
-  const derived = await scrypt({
-    password: toUsAscii(password),
-    salt: Buffer.concat([salt, Buffer.from(config.saltSeparator, 'base64')]),
-    costFactor: 2 ** config.memCost,
-    blockSize: config.rounds,
-    parallelism: 1,
-    hashLength: 64,
-    outputType: 'binary',
-  });
-  const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16, 0));
-  return Buffer.concat([cipher.update(Buffer.from(config.signerKey, 'base64')), cipher.final()]).toString('base64');
+  return (await computeExternalScryptHash(password, { salt, ...config })).toString('base64');
 }
 
 export interface FirebaseScryptUser {

@@ -71,22 +71,46 @@ async function verifyExternalScrypt(hash: string, password: string, signerKey: s
   if (p.memCost < 1 || p.memCost > 20 || p.rounds < 1 || p.rounds > 32) {
     return { result: 'unsupported', reason: `scrypt parameters m=${p.memCost} r=${p.rounds} are outside what can be checked` };
   }
-  const salt = Buffer.concat([Buffer.from(p.salt, 'base64'), Buffer.from(p.saltSeparator, 'base64')]);
+  const computed = await computeExternalScryptHash(password, {
+    salt: Buffer.from(p.salt, 'base64'),
+    saltSeparator: p.saltSeparator,
+    memCost: p.memCost,
+    rounds: p.rounds,
+    signerKey,
+  });
+  // The reference core compares the standard, padded base64 of the result with the stored text exactly.
+  const expected = Buffer.from(p.passwordHash, 'utf8');
+  const actual = Buffer.from(computed.toString('base64'), 'utf8');
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? { result: 'match' } : { result: 'mismatch' };
+}
+
+export interface ExternalScryptInputs {
+  /** The user's salt, as bytes. */
+  salt: Uint8Array;
+  /** base64 salt separator of the hash config. */
+  saltSeparator: string;
+  memCost: number;
+  rounds: number;
+  /** base64 signer key. */
+  signerKey: string;
+}
+
+/**
+ * The external scrypt variant (Firebase's modified scrypt): scrypt(password, salt || separator, N = 2^mem,
+ * r = rounds, p = 1, 64 bytes), then AES-256-CTR with dk[0..32) and a zero IV over the signer key.
+ */
+export async function computeExternalScryptHash(password: string, inputs: ExternalScryptInputs): Promise<Buffer> {
   const derived = await scrypt({
     password: toUsAscii(password),
-    salt,
-    costFactor: 2 ** p.memCost,
-    blockSize: p.rounds,
+    salt: Buffer.concat([inputs.salt, Buffer.from(inputs.saltSeparator, 'base64')]),
+    costFactor: 2 ** inputs.memCost,
+    blockSize: inputs.rounds,
     parallelism: 1,
     hashLength: 64,
     outputType: 'binary',
   });
   const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16, 0));
-  const computed = Buffer.concat([cipher.update(Buffer.from(signerKey, 'base64')), cipher.final()]);
-  // The reference core compares the standard, padded base64 of the result with the stored text exactly.
-  const expected = Buffer.from(p.passwordHash, 'utf8');
-  const actual = Buffer.from(computed.toString('base64'), 'utf8');
-  return expected.length === actual.length && timingSafeEqual(expected, actual) ? { result: 'match' } : { result: 'mismatch' };
+  return Buffer.concat([cipher.update(Buffer.from(inputs.signerKey, 'base64')), cipher.final()]);
 }
 
 /** The reference core encodes the password as US-ASCII: every non-ASCII character becomes `?`. */
