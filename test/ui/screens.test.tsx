@@ -250,3 +250,24 @@ describe('preview of cross-record problems', () => {
     await w.until('no valid record to migrate');
   });
 });
+
+describe('keys kept as environment variable names', () => {
+  it('reads the named variable when the key was not typed, and never shows it', async () => {
+    await saveProfile(emptyProfile('envy'), {}, env);
+    const w = start({ profile: 'envy', env: { MY_API: API_KEY } });
+    await w.until('2/8 keys');
+    await w.press('down', 'right', 'right');
+    await w.until('[env variable]');
+    await w.press('down');
+    await w.until('not set in this shell');
+    for (let i = 0; i < 'AUTH_MIGRATE_API_KEY'.length; i += 1) await w.press('backspace');
+    await w.press('MY_API');
+    await w.until('✓ set in this shell');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('escape');
+    await w.until('2/8 keys');
+    expect(w.frame()).toMatch(/api key\s+•+\s+✓ 30 chars/);
+    expect(w.frames.join('\n')).not.toContain(API_KEY);
+  });
+});

@@ -26,7 +26,7 @@ function envNameProblem(name: string): string | undefined {
 }
 
 export function KeysScreen() {
-  const { state, actions } = useWizard();
+  const { state, actions, services } = useWizard();
   const profile = state.profile!;
   const [focus, setFocus, getFocus] = useSyncState(0);
   const [envNames, setEnvNames] = useState<Record<SecretName, string>>(() => {
@@ -52,8 +52,15 @@ export function KeysScreen() {
   const problems = SECRET_NAMES.map((n) => checkSecret(n, state.secrets[n] ?? '') ?? (profile.secrets[n].store === 'env' ? envNameProblem(envNames[n]) : undefined));
   const proceed = () => {
     const bad = problems.findIndex((p) => p !== undefined);
-    if (bad >= 0) actions.notice('error', `${SECRET_LABELS[SECRET_NAMES[bad]!]}: ${problems[bad]}`);
-    else actions.go('source');
+    if (bad >= 0) return actions.notice('error', `${SECRET_LABELS[SECRET_NAMES[bad]!]}: ${problems[bad]}`);
+    // A secret to be read from the environment and not typed here is read now, as it will be next time.
+    for (const n of SECRET_NAMES) {
+      const value = profile.secrets[n].store === 'env' && !state.secrets[n] ? services.readEnv(envNames[n]) : undefined;
+      const problem = value ? checkSecret(n, value) : undefined;
+      if (problem) return actions.notice('error', `${SECRET_LABELS[n]} from $${envNames[n]}: ${problem}`);
+      if (value) actions.typeSecret(n, value);
+    }
+    actions.go('source');
   };
 
   useKeys(KEYS, (c) => {
@@ -102,7 +109,13 @@ export function KeysScreen() {
                   setEnvNames((all) => ({ ...all, [name]: v }));
                   actions.updateProfile({ ...profile, secrets: { ...profile.secrets, [name]: { store: 'env', name: v } } });
                 }}
-                status={problems[i] && !problem ? { ok: false, text: problems[i]! } : undefined}
+                status={
+                  problems[i] && !problem
+                    ? { ok: false, text: problems[i]! }
+                    : services.readEnv(envNames[name]) !== undefined
+                      ? { ok: true, text: 'set in this shell' }
+                      : { ok: false, text: 'not set in this shell' }
+                }
               />
             ) : null}
           </Box>

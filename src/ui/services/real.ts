@@ -95,6 +95,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       paths: () => store.profilePaths(env),
     },
     completePath: (partial) => completePath(partial, cwd),
+    readEnv: (name) => (env[name] ? env[name] : undefined),
     resolvePath: (path) => resolve(cwd, path.startsWith('~/') ? `${env.HOME ?? ''}/${path.slice(2)}` : path),
     detectFormat: (path) => detectFormat(resolve(cwd, path)),
     formats: ['canonical', 'firebase', 'auth0', 'totp'],

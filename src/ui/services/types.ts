@@ -150,6 +150,8 @@ export interface VerifySummary {
 export interface WizardServices {
   profiles: ProfileService;
   completePath(partial: string): Promise<string[]>;
+  /** An environment variable's value (for secrets kept as a variable name); never rendered. */
+  readEnv(name: string): string | undefined;
   /** Absolute form of a path typed by the operator (profiles keep absolute paths). */
   resolvePath(path: string): string;
   detectFormat(path: string): Promise<string>;
