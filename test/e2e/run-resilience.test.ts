@@ -26,7 +26,16 @@ afterEach(async () => {
 
 function journalUsers(path: string): number {
   if (!existsSync(path)) return 0;
-  return (readFileSync(path, 'utf8').match(/"type":"user"/g) ?? []).length;
+  // Complete lines only: a line torn by the kill does not count (the rerun ignores it too).
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => {
+      try {
+        return (JSON.parse(line) as { type?: string }).type === 'user';
+      } catch {
+        return false;
+      }
+    }).length;
 }
 
 function spawnRun(args: string[]) {
