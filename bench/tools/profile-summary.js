@@ -26,5 +26,24 @@ const show = (title, map) => {
   }
 };
 console.log(`total sampled ${(total / 1000).toFixed(0)} ms`);
+// Inclusive time: a function's own samples plus those of everything it called (counted once per stack).
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const label = (id) => {
+  const f = byId.get(id).callFrame;
+  const where = f.url ? f.url.replace(/^file:\/\/.*?\/(dist|node_modules|bench)\//, '$1/') : '(native)';
+  return `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
+};
+const inclusive = new Map();
+for (const [id, us] of self) {
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const name = label(at);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + us);
+  }
+}
 show('self time by function', byFn);
 show('self time by file', byFile);
+if (process.env.INCLUSIVE) show('inclusive time by function', new Map([...inclusive].filter(([k]) => !k.startsWith('(root)'))));
