@@ -129,6 +129,22 @@ describe('run into a sandbox', () => {
   });
 });
 
+describe('run --json-events', () => {
+  it('writes one JSON event per line on stderr, and no secret', async () => {
+    const small = generateUsers(6, { prefix: 'ev' });
+    writeNdjson(join(dir, 'events.ndjson'), small.users);
+    const r = await cli(['run', 'events.ndjson', ...target(), '--json-events', '--journal', 'events.journal.ndjson'], dir, env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const events = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; result?: { outcome: string } });
+    expect(events[0]!.type).toBe('run-started');
+    expect(events.at(-1)!.type).toBe('finished');
+    expect(events.filter((e) => e.type === 'user-done').map((e) => e.result!.outcome)).toEqual(Array(6).fill('imported'));
+    for (const secret of [API_KEY, ...small.passwords.values(), ...small.users.flatMap((u) => [u.password?.hash ?? '-', ...(u.totp ?? []).map((d) => d.secret)])]) {
+      expect(r.stderr).not.toContain(secret);
+    }
+  });
+});
+
 describe('run --sandbox', () => {
   it('spawns its own sandbox with the keys given, prints the store, and stops it', async () => {
     const small = generateUsers(5, { simple: true, prefix: 's' });
