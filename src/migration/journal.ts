@@ -22,8 +22,44 @@ export type JournalEntry =
   | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string }
   | { type: 'end'; reason: 'finished' | 'stopped' | 'fatal'; at: string };
 
+export interface JournalledStep {
+  result: StepResult;
+  ids: Record<string, string>;
+}
+
+/** What the runner and verify read of a user's journalled steps. */
+export interface JournalledSteps {
+  get(key: string): JournalledStep | undefined;
+  readonly size: number;
+}
+
+/** A finished user's steps, kept small: only the recipe user ids (verify finds users by them), packed in one string. */
+class FinishedSteps implements JournalledSteps {
+  constructor(
+    /** `key\u0000recipeUserId\u0000key\u0000recipeUserId...` */
+    private readonly packed: string,
+    readonly size: number,
+  ) {}
+  get(key: string): JournalledStep | undefined {
+    const parts = this.packed.split('\u0000');
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      if (parts[i] === key) return { result: 'already', ids: { recipeUserId: parts[i + 1]! } };
+    }
+    return undefined;
+  }
+}
+
+function finished(steps: JournalledSteps): JournalledSteps {
+  if (!(steps instanceof Map)) return steps;
+  const parts: string[] = [];
+  for (const [key, step] of steps as Map<string, JournalledStep>) {
+    if (step.ids.recipeUserId !== undefined) parts.push(key, step.ids.recipeUserId);
+  }
+  return new FinishedSteps(parts.join('\u0000'), steps.size);
+}
+
 export interface JournalledUser {
-  steps: Map<string, { result: StepResult; ids: Record<string, string> }>;
+  steps: JournalledSteps;
   /** Last outcome recorded for the user (a failed user is retried by the next run). */
   outcome?: UserOutcome;
 }
@@ -58,11 +94,15 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
     } else if (entry.type === 'step') {
       let u = users.get(entry.user);
       if (!u) users.set(entry.user, (u = { steps: new Map() }));
-      u.steps.set(entry.step, { result: entry.result, ids: entry.ids });
+      if (!(u.steps instanceof Map)) u.steps = new Map(); // steps after a finish: a later run redid the user
+      (u.steps as Map<string, JournalledStep>).set(entry.step, { result: entry.result, ids: entry.ids });
     } else if (entry.type === 'user') {
       let u = users.get(entry.user);
       if (!u) users.set(entry.user, (u = { steps: new Map() }));
       u.outcome = entry.outcome;
+      // A finished user is never run again from this journal: keep it small, so that the journal of
+      // millions of users fits in memory.
+      if (entry.outcome === 'imported' || entry.outcome === 'alreadyPresent') u.steps = finished(u.steps);
     }
   }
   endsWithNewline = await lastByteIsNewline(path);

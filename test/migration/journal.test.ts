@@ -30,7 +30,10 @@ describe('journal', () => {
 
     const again = await openJournal(path, identity);
     expect(again.users.get('u1')?.outcome).toBe('imported');
-    expect(again.users.get('u1')?.steps.get('password')).toEqual({ result: 'created', ids: { recipeUserId: 'r1' } });
+    // A finished user is kept small: its recipe user ids remain, other step ids are dropped.
+    expect(again.users.get('u1')?.steps.get('password')?.ids).toEqual({ recipeUserId: 'r1' });
+    expect(again.users.get('u1')?.steps.get('map')).toBeUndefined();
+    expect(again.users.get('u1')?.steps.size).toBe(2);
     expect(again.users.get('u2')?.outcome).toBe('failed');
     await again.close();
   });
