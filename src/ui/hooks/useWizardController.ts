@@ -139,7 +139,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           if (choice.kind === 'sandbox') {
             const s = await services.startSandbox({ store: choice.store, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, signerKey: secrets.signerKey });
             sandbox.current = s;
-            conn = { url: s.url, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, sandbox: { storePath: s.storePath } };
+            conn = { url: s.url, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, sandbox: { storePath: s.storePath, temporary: !choice.store } };
           } else {
             conn = { url: choice.url, tenant: choice.tenant, app: choice.app, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey };
           }

@@ -32,7 +32,7 @@ export function ResultsScreen() {
           <Text wrap="truncate-start">journal  {o.journal}</Text>
           <Text wrap="truncate-start">failures {o.failuresFile}</Text>
           <Text wrap="truncate-start">report   {o.report}</Text>
-          {state.target.status === 'done' && state.target.value.sandbox ? <Text wrap="truncate-start">store    {state.target.value.sandbox.storePath}</Text> : null}
+          {state.target.status === 'done' && state.target.value.sandbox ? <Text wrap="truncate-start">store    {state.target.value.sandbox.storePath}{state.target.value.sandbox.temporary ? ' (temporary)' : ''}</Text> : null}
           {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume:  {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}

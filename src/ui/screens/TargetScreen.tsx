@@ -52,7 +52,7 @@ export function TargetScreen() {
 
   const target = state.target;
   return (
-    <Frame title="target" help={`←/→ sandbox or remote · ${helpLine(KEYS.filter((k) => k !== 'left' && k !== 'right'), { select: 'next / connect', continue: 'continue to the plan' })}`}>
+    <Frame title="target" help={`←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`}>
       <Text {...(row === 'kind' ? theme.selected : {})}>
         {row === 'kind' ? theme.symbols.pointer : ' '} target         {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
       </Text>
@@ -74,7 +74,7 @@ export function TargetScreen() {
         {target.status === 'done' ? (
           <>
             <Text wrap="truncate-end">url   {target.value.url}</Text>
-            {target.value.sandbox ? <Text wrap="truncate-start">store {target.value.sandbox.storePath}</Text> : null}
+            {target.value.sandbox ? <Text wrap="truncate-start">store {target.value.sandbox.storePath}{target.value.sandbox.temporary ? ' (temporary: removed when the wizard exits)' : ''}</Text> : null}
           </>
         ) : null}
         {pf.status === 'running' ? <Text {...theme.muted}>preflight…</Text> : null}

@@ -69,7 +69,8 @@ export interface TargetConnection {
   app?: string;
   apiKey?: string;
   licenseKey?: string;
-  sandbox?: { storePath: string };
+  /** `temporary`: a store in a temp folder, removed when the sandbox stops. */
+  sandbox?: { storePath: string; temporary?: boolean };
 }
 
 export interface SandboxHandle {
