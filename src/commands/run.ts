@@ -6,8 +6,9 @@ import type { CommandIO } from '../cli.js';
 import { preflight } from '../core-client/preflight.js';
 import { UsageError, UserError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
-import { planUserSteps, type PlanOptions } from '../migration/plan.js';
-import type { CanonicalUser } from '../records/types.js';
+import type { PlanOptions } from '../migration/plan.js';
+import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
+import { stopOnSignals } from '../migration/stop-signals.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
@@ -15,7 +16,7 @@ import { createPlainRenderer } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type RunSummary } from '../migration/runner.js';
 import type { RunEvent } from '../migration/events.js';
-import { streamValidatedRecords, validateSources, type ValidationReport } from '../records/validate.js';
+import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
 import {
   connectTarget,
@@ -103,21 +104,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
 
   // Pass 1: validate everything; an unreadable file stops here, before any write.
-  let recordErrors = 0;
-  const needs = { totp: false, linking: false };
-  const report = await validateSources(files, {
-    ...readOptions,
-    onRecord: (r) => {
-      for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
-      if (r.valid && !(needs.totp && needs.linking)) noteNeeds(r.record, planOptions, needs);
-    },
-  });
+  const { report, needs, unreadable } = await prepareRun(files, readOptions, planOptions);
   err(validationLine(report));
-  // Errors that belong to no record: lines or rows that could not become a user (e.g. a TOTP row matching
-  // no user). They are not migrated either, so they count against a clean exit.
-  let lateErrors = 0;
-  for (const list of report.lateProblems?.values() ?? []) lateErrors += list.length;
-  const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);
   if (unreadable > 0) {
     err(`${unreadable} source items could not be read as users and are not migrated; \`auth-migrate validate\` lists them`);
   }
@@ -169,7 +157,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       onEvent: (e) => listener(e),
       onUserResult: (result, input) => runFiles.write(result, input),
     });
-    const stopOnSignal = onStopSignal(err, () => run.stop());
+    const stopOnSignal = stopOnSignals(err, () => run.stop());
     try {
       return await run.done;
     } finally {
@@ -215,53 +203,15 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   return t.failed + t.skipped + unreadable > 0 ? 1 : 0;
 }
 
-/** SIGINT/SIGTERM stop the run safely (once); a later signal only says what the run is waiting for. */
-function onStopSignal(err: (line: string) => void, stop: () => void): { remove(): void } {
-  let firstAt = 0;
-  let toldAgain = false;
-  const handler = (signal: NodeJS.Signals): void => {
-    const now = Date.now();
-    if (firstAt === 0) {
-      firstAt = now;
-      err(`${signal} received`);
-    } else if (!toldAgain && now - firstAt > 1000) {
-      // (A re-raise within the same instant, e.g. by a child-process cleanup hook, is not the operator.)
-      toldAgain = true;
-      err(`${signal}: already stopping; waiting for in-flight steps (each retries for at most about a minute)`);
-    }
-    stop();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    remove() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
-}
-
 /**
  * Before any write: the core answers, accepts the api-key, speaks our CDI version, knows the tenant, and has
  * the paid features this plan needs. Returns the reason to refuse, or undefined to go ahead.
  */
-async function checkTarget(conn: Connection, needs: { totp: boolean; linking: boolean }, err: (line: string) => void): Promise<Error | undefined> {
+async function checkTarget(conn: Connection, needs: PlanNeeds, err: (line: string) => void): Promise<Error | undefined> {
   const report = await preflight(conn.client, { needs });
   for (const f of report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
   if (report.ok) return undefined;
   return new UserError(
     `nothing was written: ${report.findings.filter((f) => f.level === 'error').map((f) => f.message).join(' ')}`,
   );
-}
-
-/** Whether this record's plan imports TOTP devices or links login methods (paid features on a core). */
-function noteNeeds(record: CanonicalUser, plan: PlanOptions, needs: { totp: boolean; linking: boolean }): void {
-  try {
-    for (const step of planUserSteps(record, plan)) {
-      if (step.kind === 'import-totp') needs.totp = true;
-      if (step.kind === 'create-primary') needs.linking = true;
-    }
-  } catch {
-    // An unplannable record fails on its own in the migration pass.
-  }
 }
