@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { preflight } from '../core-client/preflight.js';
+import { parseHashingAlgorithmName } from '../hashes/formats.js';
 import { UsageError, UserError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
@@ -76,6 +77,15 @@ function parseConcurrency(text: string | undefined, fallback: number): number {
   return n;
 }
 
+/** The name sent as hashingAlgorithm for the scrypt variant: one the core reads as that variant. */
+function scryptName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (parseHashingAlgorithmName(name) !== 'external_scrypt') {
+    throw new UsageError(`--scrypt-algorithm-name must name the scrypt variant: external_scrypt or firebase_scrypt (got "${name}")`);
+  }
+  return name.trim();
+}
+
 function validationLine(report: ValidationReport): string {
   const s = report.summary;
   return `validated ${s.records} records: ${s.valid} valid, ${s.invalid} invalid (skipped), ${s.errors} errors, ${s.warnings} warnings`;
@@ -99,7 +109,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (resolved && !resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const planOptions: PlanOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
-    scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
+    scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
 

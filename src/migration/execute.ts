@@ -48,8 +48,17 @@ export async function executeStep(step: Step, ids: UserIds, core: CoreClient): P
   try {
     return await perform(step, ids, core);
   } catch (err) {
+    if (err instanceof CoreHttpError && step.kind === 'import-password' && /^Unsupported password hashing algorithm/.test(err.body.trim())) {
+      // Not this user's fault: every user with this algorithm would fail the same way.
+      throw new CoreClientError(
+        `the core at ${core.url} does not accept hashingAlgorithm "${step.hashingAlgorithm}" (HTTP 400 ${err.body.trim()}). ` +
+          (step.hashingAlgorithm === 'external_scrypt'
+            ? 'The reference core names it firebase_scrypt: rerun with --scrypt-algorithm-name firebase_scrypt.'
+            : 'Use --scrypt-algorithm-name external_scrypt or firebase_scrypt, as the core expects.'),
+        true,
+      );
+    }
     if (err instanceof CoreHttpError && !err.fatal) return fail(`HTTP ${err.status}`, err.body);
-    if (err instanceof CoreClientError) throw err;
     throw err;
   }
 }

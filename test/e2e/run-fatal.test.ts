@@ -110,6 +110,9 @@ describe('fatal answers', () => {
     expect(missing.stderr).toMatch(/^auth-migrate: .*missing\.ndjson/m);
     const both = await cli(['run', 'x.ndjson', '--core', 'http://127.0.0.1:9', '--sandbox'], dir);
     expect(both.exitCode).toBe(2);
+    const algo = await cli(['run', 'x.ndjson', '--sandbox', '--scrypt-algorithm-name', 'md5'], dir);
+    expect(algo.exitCode).toBe(2);
+    expect(algo.stderr).toMatch(/--scrypt-algorithm-name must name the scrypt variant/);
     const conc = await cli(['run', 'x.ndjson', '--sandbox', '--concurrency', '0'], dir);
     expect(conc.exitCode).toBe(2);
     expect(conc.stderr).toMatch(/--concurrency/);

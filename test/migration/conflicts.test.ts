@@ -92,4 +92,18 @@ describe('classification of the core answers', () => {
     expect(results.get('bad')!.message).toMatch(/BCrypt/i);
     expect(results.get('good')).toMatchObject({ outcome: 'imported' });
   });
+
+  it('a hashing algorithm name the core refuses stops the whole run instead of failing every user', async () => {
+    const journal = await openJournal(join(dir, 'algo.ndjson'), { sources: ['algo'], target: 'sandbox' });
+    async function* inputs(): AsyncIterable<MigrationInput> {
+      const hash = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+      for (let i = 0; i < 5; i += 1) yield { record: { id: `s${i}`, email: `s${i}@example.test`, password: { hash } }, origin: { file: 'mem' }, problems: [], valid: true };
+    }
+    const run = startMigration({ inputs: inputs(), total: 5, core, journal, concurrency: 1, plan: { scryptAlgorithmName: 'sha1_scrypt' } });
+    const summary = await run.done;
+    await journal.close();
+    expect(summary.stopped).toBe('fatal');
+    expect(summary.fatal?.message).toMatch(/does not accept hashingAlgorithm "sha1_scrypt" \(HTTP 400 Unsupported password hashing algorithm\)/);
+    expect(summary.totals.failed).toBe(0);
+  });
 });
