@@ -6,11 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { API_KEY, CANONICAL, fixtureSecrets, LICENSE_KEY, SIGNER_KEY } from './fixture.js';
-import { renderWizard, waitFor } from './harness.js';
+import { renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let stopSandbox: (() => Promise<unknown>) | undefined;
+let sandboxes: ReturnType<typeof trackSandboxes> | undefined;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-fullrun-'));
@@ -18,6 +19,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await stopSandbox?.();
+  await sandboxes?.stopAll();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -31,7 +33,8 @@ function secretSlices(): string[] {
 describe('the wizard from keys to a finished sandbox migration', () => {
   it('migrates the canonical fixture into a real sandbox, verifies it, saves the profile, and never shows a secret', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
-    const w = renderWizard(createRealServices({ env, cwd: dir }), 'night', { columns: 80, rows: 24 });
+    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
+    const w = renderWizard(sandboxes.services, 'night', { columns: 80, rows: 24 });
     let quitSent = false;
     stopSandbox = async () => {
       if (!quitSent) await w.press('q');

@@ -81,3 +81,21 @@ export function renderWizard(services: WizardServices, profile?: string, size?: 
   };
   return { ...instance, frame, until, press };
 }
+
+/** Services whose sandboxes can all be awaited to a full stop (their store written) before a temp folder goes. */
+export function trackSandboxes(services: WizardServices): { services: WizardServices; stopAll(): Promise<void> } {
+  const started: { stop(): Promise<void> }[] = [];
+  return {
+    services: {
+      ...services,
+      async startSandbox(opts) {
+        const s = await services.startSandbox(opts);
+        started.push(s);
+        return s;
+      },
+    },
+    async stopAll() {
+      await Promise.all(started.map((s) => s.stop()));
+    },
+  };
+}

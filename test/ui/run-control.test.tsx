@@ -8,12 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { renderWizard, waitFor } from './harness.js';
+import { renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 const USERS = 3_000;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let done: (() => Promise<void>) | undefined;
+let sandboxes: ReturnType<typeof trackSandboxes>;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-runctl-'));
@@ -21,6 +22,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await done?.();
+  await sandboxes?.stopAll();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -34,7 +36,8 @@ describe('run screen controls', () => {
     const store = join(dir, 'store.json');
     await saveProfile({ ...emptyProfile('ctl'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store }, concurrency: 1 }, {}, env);
 
-    const w = renderWizard(createRealServices({ env, cwd: dir }), 'ctl');
+    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
+    const w = renderWizard(sandboxes.services, 'ctl');
     done = async () => {
       await w.press('q');
       w.unmount();
@@ -78,6 +81,8 @@ describe('run screen controls', () => {
     expect(resume).toContain('--profile ctl');
     expect(resume).toContain('--journal');
     await w.press('q');
+    // The wizard's sandbox has stopped and written its store before the headless run opens the same store.
+    await sandboxes.stopAll();
     w.unmount();
     done = undefined;
 
@@ -113,7 +118,8 @@ describe('a run with a failed user', () => {
     const file = join(dir, 'clash.ndjson');
     writeFileSync(file, `${JSON.stringify(clash)}\n`);
     await saveProfile({ ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } }, {}, env);
-    const w = renderWizard(createRealServices({ env, cwd: dir }), 'clash', { columns: 80, rows: 24 });
+    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
+    const w = renderWizard(sandboxes.services, 'clash', { columns: 80, rows: 24 });
     done = async () => {
       await w.press('q');
       w.unmount();

@@ -5,24 +5,29 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from './fixture.js';
-import { renderWizard, waitFor } from './harness.js';
+import { renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let cleanup: (() => void)[] = [];
+let sandboxes: ReturnType<typeof trackSandboxes>[] = [];
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-screens-'));
   env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
 });
-afterEach(() => {
+afterEach(async () => {
   for (const c of cleanup) c();
   cleanup = [];
+  await Promise.all(sandboxes.map((s) => s.stopAll()));
+  sandboxes = [];
   rmSync(dir, { recursive: true, force: true });
 });
 
 function start(opts: { env?: NodeJS.ProcessEnv; profile?: string } = {}) {
-  const w = renderWizard(createRealServices({ env: { ...env, ...opts.env }, cwd: dir }), opts.profile);
+  const tracked = trackSandboxes(createRealServices({ env: { ...env, ...opts.env }, cwd: dir }));
+  sandboxes.push(tracked);
+  const w = renderWizard(tracked.services, opts.profile);
   cleanup.push(() => w.unmount());
   return w;
 }
