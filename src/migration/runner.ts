@@ -28,6 +28,8 @@ export interface RunnerOptions {
   /** Users migrated at the same time (default 16). */
   concurrency?: number;
   onEvent?: RunEventListener;
+  /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
+  maxServerErrorsInARow?: number;
   /** Called once per finished user, before its event (the caller writes the report and the failures file). */
   onUserResult?: (result: UserResult, input: MigrationInput) => void | Promise<void>;
 }
@@ -60,6 +62,8 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   let stopped: RunSummary['stopped'];
   let fatal: Error | undefined;
   let paused = false;
+  let serverErrorsInARow = 0;
+  const maxServerErrorsInARow = options.maxServerErrorsInARow ?? 10;
   let wake: (() => void) | undefined;
   let gate: Promise<void> = Promise.resolve();
 
@@ -141,6 +145,18 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     if (result.resumed) totals.resumed += 1;
     await options.onUserResult?.(result, input);
     emit({ type: 'user-done', result, done: doneCount(totals), totals: { ...totals }, at: Date.now() });
+    // A core that fails every user with a server error (after the client's retries) is broken, not the data.
+    if (result.outcome === 'failed' && result.status?.startsWith('HTTP 5')) serverErrorsInARow += 1;
+    else if (result.outcome === 'imported' || result.outcome === 'alreadyPresent') serverErrorsInARow = 0;
+    if (serverErrorsInARow >= maxServerErrorsInARow) {
+      requestStop(
+        'fatal',
+        new UserError(
+          `the core answered ${result.status} to ${serverErrorsInARow} users in a row (last: ${result.message ?? ''}); ` +
+            'stopping: check the core, then rerun the same command to resume',
+        ),
+      );
+    }
   };
 
   const iterator = options.inputs[Symbol.asyncIterator]();

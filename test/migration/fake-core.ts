@@ -1,7 +1,7 @@
 // A small in-memory stand-in for the core's importer endpoints, for runner unit tests (fault injection,
 // in-flight counting). End-to-end tests use the real sandbox core instead.
 import { randomUUID } from 'node:crypto';
-import { CoreLicenseError } from '../../src/core-client/errors.js';
+import { CoreHttpError, CoreLicenseError } from '../../src/core-client/errors.js';
 import type { CoreClient, CoreUser, LoginMethod } from '../../src/core-client/types.js';
 
 interface RecipeUser extends LoginMethod {
@@ -17,6 +17,8 @@ export interface FakeCore {
   licenceMissing: Set<string>;
   /** Hold each call until this resolves (to observe in-flight work). */
   delayMs: number;
+  /** Answer this method with a (non-fatal) HTTP 500, as the client does once its retries are spent. */
+  serverError: Set<string>;
 }
 
 export function createFakeCore(): FakeCore {
@@ -25,7 +27,7 @@ export function createFakeCore(): FakeCore {
   const devices = new Map<string, Map<string, { period: number; skew: number }>>();
   const codes = new Map<string, { email?: string; phoneNumber?: string; code: string }>();
   let inFlight = 0;
-  const fake: FakeCore = { client: undefined as unknown as CoreClient, calls: [], recipeUsers, maxInFlight: 0, licenceMissing: new Set(), delayMs: 0 };
+  const fake: FakeCore = { client: undefined as unknown as CoreClient, calls: [], recipeUsers, maxInFlight: 0, licenceMissing: new Set(), delayMs: 0, serverError: new Set() };
 
   const ext = (st: string) => mapping.get(st) ?? st;
   const st = (id: string) => [...mapping.entries()].find(([, e]) => e === id)?.[0] ?? id;
@@ -56,6 +58,7 @@ export function createFakeCore(): FakeCore {
     try {
       if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
       if (fake.licenceMissing.has(name)) throw new CoreLicenseError('MFA feature is not enabled.', 'POST', `/${name}`, 'http://fake');
+      if (fake.serverError.has(name)) throw new CoreHttpError(500, 'java.lang.RuntimeException: boom', 'POST', `/${name}`, false);
       return fn();
     } finally {
       inFlight -= 1;

@@ -175,4 +175,18 @@ describe('runner', () => {
     const again = await run(list, jp, { concurrency: 1 });
     expect(again.summary.totals).toMatchObject({ imported: 12, failed: 0 });
   });
+
+  it('a server error for one user fails that user; server errors for many users in a row stop the run', async () => {
+    const list = users(30);
+    core.serverError.add('thirdPartySignInUp'); // only users with a social login (every 5th) meet it
+    const some = await run(list, join(dir, 'se1.journal.ndjson'), { concurrency: 2 });
+    expect(some.summary.stopped).toBeUndefined();
+    expect(some.summary.totals.failed).toBe(list.filter((u) => u.thirdParty).length);
+
+    core.serverError.add('importPasswordHash'); // now every user
+    const all = await run(users(40).map((u) => ({ ...u, id: `b${u.id}`, email: `b${u.email}` })), join(dir, 'se2.journal.ndjson'), { concurrency: 2 });
+    expect(all.summary.stopped).toBe('fatal');
+    expect(all.summary.fatal?.message).toMatch(/the core answered HTTP 500 to 10 users in a row/);
+    expect(all.summary.totals.failed).toBeLessThan(15);
+  });
 });
