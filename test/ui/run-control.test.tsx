@@ -114,7 +114,7 @@ describe('a run with a failed user', () => {
     const store = join(dir, 'store.json');
     writeFileSync(join(dir, 'ada.ndjson'), `${ada}\n`);
     const quiet = () => new PassThrough().resume();
-    expect(await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store], { stdout: quiet(), stderr: quiet(), env: { ...env, AUTH_MIGRATE_LICENSE_KEY: LICENSE_KEY } })).toBe(0);
+    expect(await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store, '--journal', join(dir, 'ada.journal.ndjson')], { stdout: quiet(), stderr: quiet(), env: { ...env, AUTH_MIGRATE_LICENSE_KEY: LICENSE_KEY } })).toBe(0);
     const file = join(dir, 'clash.ndjson');
     writeFileSync(file, `${JSON.stringify(clash)}\n`);
     await saveProfile({ ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } }, {}, env);
