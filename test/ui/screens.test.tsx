@@ -111,6 +111,15 @@ describe('wizard screens', () => {
     await w.until('provider map: github=gh');
     await w.press('down', 'enter');
     await w.until('4/8 preview');
+    // Moving on kept the sources, format, hash parameters and provider map in the profile, without `s`; the
+    // signer key from the pasted block is not stored (the profile keeps no secret unless told to).
+    const kept = await waitFor(async () => {
+      const { profile } = await loadProfile('p', env);
+      return profile.sources.some((s) => s.path === CANONICAL) && profile.providerMap?.github === 'gh' ? profile : undefined;
+    }, 'the profile to be saved when moving to the preview');
+    expect(kept.sources).toEqual([expect.objectContaining({ path: CANONICAL, format: 'canonical' })]);
+    expect(kept.hashConfig).toMatchObject({ saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
+    expect(JSON.stringify(kept)).not.toContain(SIGNER_KEY);
     await w.until(/records 6 · valid 6/);
     expect(w.frame()).toMatch(/passwords bcrypt 2 argon2 1 scrypt 1/);
     expect(w.frame()).toMatch(/c-ada\s+ada@example.com\s+password\s+bcrypt\s+totp×1/);

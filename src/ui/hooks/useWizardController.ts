@@ -1,7 +1,7 @@
 // The wizard's side effects: each action calls a service and dispatches what came back. Nothing here
 // knows how to migrate; it only sequences the same modules the headless commands use.
 import { useApp } from 'ink';
-import { useMemo, useReducer, useRef } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { emptyProfile, type Profile, type SecretName } from '../../profiles/index.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
@@ -14,6 +14,8 @@ export type TargetChoice =
 
 export interface WizardActions {
   refreshProfiles(): Promise<void>;
+  /** Save the open profile as it stands (secrets only as chosen on the keys screen). */
+  persist(): Promise<void>;
   openProfile(name: string): Promise<void>;
   createProfile(name: string): Promise<void>;
   duplicateProfile(from: string, to: string): Promise<void>;
@@ -88,12 +90,24 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       sandbox.current = undefined;
       if (s) await s.stop();
     };
+    // Settings are kept as the operator moves on, so quitting midway loses nothing; secrets are written
+    // only as chosen on the keys screen (the profile store applies that choice).
+    const persist = async () => {
+      const { profile, secrets } = latest.current;
+      if (!profile) return;
+      try {
+        await services.profiles.save(profile, secrets);
+      } catch (err) {
+        d({ type: 'notice', kind: 'error', text: `the profile could not be saved: ${message(err)}` });
+      }
+    };
     const target = (): TargetConnection | undefined => {
       const t = latest.current.target;
       return t.status === 'done' ? t.value : undefined;
     };
     return {
       refreshProfiles,
+      persist,
       openProfile: (name) => attempt(async () => d({ type: 'profile-opened', loaded: await services.profiles.load(name) })),
       createProfile: (name) =>
         attempt(async () => {
@@ -237,6 +251,13 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       },
     };
   }, [services, exit]);
+
+  // Each move to another screen keeps the settings made so far, so quitting midway loses nothing. This runs
+  // after the render that committed the move, so it saves what the screens last dispatched.
+  const step = state.step;
+  useEffect(() => {
+    if (step !== 'profile') void actions.persist();
+  }, [step, actions]);
 
   return { state, actions };
 }
