@@ -2,9 +2,9 @@
 // bench/results.json with the machine and every number. See docs/benchmarks.md.
 // Env: BENCH_QUICK=1 (small sizes), BENCH_USERS, BENCH_CONCURRENCY, BENCH_ONLY=validate,rehearsal,...,
 // BENCH_CPU_PROF=1 (CPU profiles of every child into bench/data/profiles/, gitignored).
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from './lib/config.js';
+import { loadConfig, SECTIONS } from './lib/config.js';
 import { machineInfo } from './lib/machine.js';
 import { markdownTable, row } from './lib/table.js';
 import { benchValidate } from './sections/validate.js';
@@ -13,6 +13,9 @@ import { benchLatency } from './sections/latency.js';
 import { benchGrowing } from './sections/growing.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const DOCS_START = '<!-- RESULTS:START -->';
+const DOCS_END = '<!-- RESULTS:END -->';
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) {
@@ -65,4 +68,25 @@ const results = {
 writeFileSync(`${RESULTS}.tmp`, JSON.stringify(results, null, 2) + '\n');
 renameSync(`${RESULTS}.tmp`, RESULTS);
 log(`wrote ${RESULTS} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+// A full run (every section, full sizes) also refreshes the table in docs/benchmarks.md.
+if (!cfg.quick && cfg.only.length === SECTIONS.length && updateDocs(table, machine)) log(`updated ${DOCS}`);
+
+function updateDocs(table, m) {
+  if (!existsSync(DOCS)) return false;
+  const text = readFileSync(DOCS, 'utf8');
+  const start = text.indexOf(DOCS_START);
+  const end = text.indexOf(DOCS_END);
+  if (start < 0 || end < start) return false;
+  const when = m.date.slice(0, 16).replace('T', ' ');
+  const block = [
+    DOCS_START,
+    `Measured ${when} UTC on ${m.cpus} x ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}` +
+      `${m.commit ? `, commit ${m.commit}` : ''}; load average at start ${m.loadAverage.join(' ')}.`,
+    '',
+    table,
+    '',
+  ].join('\n');
+  writeFileSync(DOCS, text.slice(0, start) + block + text.slice(end));
+  return true;
+}
 process.exitCode = rows.some((r) => r.pass === false) ? 1 : 0;
