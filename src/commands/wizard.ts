@@ -32,14 +32,29 @@ export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStr
     return 2;
   }
   // Loaded only on a terminal: headless runs never start Ink or React.
-  const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
-    import('ink'),
-    import('react'),
-    import('../ui/App.js'),
-    import('../ui/services/real.js'),
-  ]);
+  const [{ render }, React, { App }, { createRealServices }] = await withInteractiveInk(() =>
+    Promise.all([import('ink'), import('react'), import('../ui/App.js'), import('../ui/services/real.js')]),
+  );
   const services = createRealServices({ env: io.env });
   const instance = render(React.createElement(App, { services, profile }), { exitOnCtrlC: false, stdout: io.stdout as NodeJS.WriteStream });
   await instance.waitUntilExit();
   return 0;
+}
+
+const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+
+/**
+ * Ink reads `CI` once, when it is first imported, and then writes only the final frame. The wizard runs only
+ * when stdin and stdout are a terminal, that is when a person is typing, so a `CI` variable inherited by that
+ * terminal (a CI job driving tmux, a dev container) must not switch the screen off. The variables are hidden
+ * while Ink loads and put back at once, so child processes still see them.
+ */
+async function withInteractiveInk<T>(load: () => Promise<T>): Promise<T> {
+  const saved = CI_VARIABLES.map((name) => [name, process.env[name]] as const);
+  for (const [name] of saved) delete process.env[name];
+  try {
+    return await load();
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
 }
