@@ -9,6 +9,8 @@ export interface SandboxConfig {
   signerKey?: string;
   passwordlessCodeLifetimeMs: number;
   passwordlessMaxCodeInputAttempts: number;
+  /** email_verification_token_lifetime of the reference core (default one day). */
+  emailVerificationTokenLifetimeMs: number;
   totpMaxAttempts: number;
   totpCooldownSec: number;
   /** Cost of the bcrypt hashes the sandbox itself makes (sign-up, password update). */
@@ -31,6 +33,7 @@ export const LATEST_CDI = '5.6';
 export const TEST_ENV = {
   codeLifetimeMs: 'AUTH_MIGRATE_SANDBOX_CODE_LIFETIME_MS',
   maxCodeAttempts: 'AUTH_MIGRATE_SANDBOX_MAX_CODE_INPUT_ATTEMPTS',
+  emailVerificationTokenLifetimeMs: 'AUTH_MIGRATE_SANDBOX_EMAIL_VERIFICATION_TOKEN_LIFETIME_MS',
   totpMaxAttempts: 'AUTH_MIGRATE_SANDBOX_TOTP_MAX_ATTEMPTS',
   totpCooldownSec: 'AUTH_MIGRATE_SANDBOX_TOTP_COOLDOWN_SEC',
   bcryptRounds: 'AUTH_MIGRATE_SANDBOX_BCRYPT_ROUNDS',
@@ -47,6 +50,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, base: Pick<SandboxConfig, 
     ...base,
     passwordlessCodeLifetimeMs: num(TEST_ENV.codeLifetimeMs, 900_000),
     passwordlessMaxCodeInputAttempts: num(TEST_ENV.maxCodeAttempts, 5),
+    emailVerificationTokenLifetimeMs: num(TEST_ENV.emailVerificationTokenLifetimeMs, 86_400_000),
     totpMaxAttempts: num(TEST_ENV.totpMaxAttempts, 5),
     totpCooldownSec: num(TEST_ENV.totpCooldownSec, 900),
     bcryptRounds: num(TEST_ENV.bcryptRounds, 11),

@@ -3,6 +3,7 @@ import type { Route } from '../context.js';
 import { accountLinkingRoutes } from './accountlinking.js';
 import { coreRoutes } from './core.js';
 import { emailPasswordRoutes } from './emailpassword.js';
+import { emailVerificationRoutes } from './emailverification.js';
 import { licenseRoutes } from './license.js';
 import { multitenancyRoutes } from './multitenancy.js';
 import { passwordlessRoutes } from './passwordless.js';
@@ -14,6 +15,7 @@ import { userRoutes } from './users.js';
 export const ROUTES: Route[] = [
   ...coreRoutes,
   ...emailPasswordRoutes,
+  ...emailVerificationRoutes,
   ...thirdPartyRoutes,
   ...passwordlessRoutes,
   ...totpRoutes,

@@ -9,7 +9,7 @@ import { COLLECTION_NAMES, type Change } from './records.js';
 import { emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
 import { StoreState } from './state.js';
 
-export { StoreState } from './state.js';
+export { StoreState, evTokenOwner } from './state.js';
 export * from './records.js';
 
 export interface StoreOptions {

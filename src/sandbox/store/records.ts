@@ -91,11 +91,22 @@ export interface Verification {
   email: string;
 }
 
+/** An email verification token of a tenant; only its SHA-256 (hex) is stored, as the reference core does. */
+export interface EmailVerificationToken {
+  app: string;
+  tenant: string;
+  userId: string;
+  email: string;
+  tokenHash: string;
+  expiresAt: number;
+}
+
 /** Every collection of the store and the record type it holds. */
 export interface Collections {
   users: LoginMethod;
   mappings: UserIdMapping;
   verified: Verification;
+  evTokens: EmailVerificationToken;
   pless: PasswordlessDevice;
   totp: TotpDevices;
   totpUsed: TotpUsage;
@@ -104,7 +115,7 @@ export interface Collections {
 }
 
 export type CollectionName = keyof Collections;
-export const COLLECTION_NAMES: CollectionName[] = ['users', 'mappings', 'verified', 'pless', 'totp', 'totpUsed', 'tenants', 'meta'];
+export const COLLECTION_NAMES: CollectionName[] = ['users', 'mappings', 'verified', 'evTokens', 'pless', 'totp', 'totpUsed', 'tenants', 'meta'];
 
 /** One change: put a record under a key, or delete it (`v` absent). */
 export type Change = { [C in CollectionName]: { c: C; k: string; v?: Collections[C] } }[CollectionName];

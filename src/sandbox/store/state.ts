@@ -1,6 +1,14 @@
 // The store's in-memory state: one map per collection plus the indexes every lookup uses, so no request
 // ever scans the users. `apply` is the only way the state changes (live requests and log replay alike).
-import { key, type Change, type CollectionName, type Collections, type LoginMethod, type PasswordlessDevice } from './records.js';
+import {
+  key,
+  type Change,
+  type CollectionName,
+  type Collections,
+  type EmailVerificationToken,
+  type LoginMethod,
+  type PasswordlessDevice,
+} from './records.js';
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 
@@ -31,6 +39,10 @@ class MultiIndex {
 }
 const EMPTY: ReadonlySet<string> = new Set();
 
+/** The index key of a token's owner: the tokens of one (tenant, user id, email) are deleted together. */
+export const evTokenOwner = (t: Pick<EmailVerificationToken, 'app' | 'tenant' | 'userId' | 'email'>): string =>
+  key(t.app, t.tenant, t.userId, t.email);
+
 /** Users of one app in /users order (timeJoined ASC, then id DESC), kept sorted lazily. */
 export interface UserOrder {
   entries: Array<{ t: number; id: string }>;
@@ -42,6 +54,7 @@ export class StoreState {
     users: new Map(),
     mappings: new Map(),
     verified: new Map(),
+    evTokens: new Map(),
     pless: new Map(),
     totp: new Map(),
     totpUsed: new Map(),
@@ -64,6 +77,8 @@ export class StoreState {
   /** (app, tenant, link code hash) -> pless device key; (app, tenant, e|p, value) -> device keys. */
   readonly plessByLinkCode = new Map<string, string>();
   readonly plessByContact = new MultiIndex();
+  /** (app, tenant, user id, email) -> keys of its email verification tokens. */
+  readonly evTokensByUser = new MultiIndex();
   /** Per app: ids in /users order. */
   readonly userOrder = new Map<string, UserOrder>();
   seq = 0;
@@ -86,12 +101,14 @@ export class StoreState {
       const m = v as Collections['mappings'];
       this.externalToSt.set(key(m.app, m.externalUserId), m.superTokensUserId);
     } else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, true);
+    else if (c === 'evTokens') this.evTokensByUser.add(evTokenOwner(v as EmailVerificationToken), k);
   }
 
   private unindex(c: CollectionName, k: string, v: unknown): void {
     if (c === 'users') this.indexUser(v as LoginMethod, false);
     else if (c === 'mappings') this.externalToSt.delete(key((v as Collections['mappings']).app, (v as Collections['mappings']).externalUserId));
     else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, false);
+    else if (c === 'evTokens') this.evTokensByUser.remove(evTokenOwner(v as EmailVerificationToken), k);
   }
 
   private indexUser(u: LoginMethod, add: boolean): void {
