@@ -99,9 +99,10 @@ export interface ExternalScryptInputs {
  * The external scrypt variant (Firebase's modified scrypt): scrypt(password, salt || separator, N = 2^mem,
  * r = rounds, p = 1, 64 bytes), then AES-256-CTR with dk[0..32) and a zero IV over the signer key.
  */
-export async function computeExternalScryptHash(password: string, inputs: ExternalScryptInputs): Promise<Buffer> {
+export async function computeExternalScryptHash(password: string | Uint8Array, inputs: ExternalScryptInputs): Promise<Buffer> {
   const derived = await scrypt({
-    password: toUsAscii(password),
+    // A string is encoded as the reference core encodes it (US-ASCII); bytes are hashed as given.
+    password: typeof password === 'string' ? toUsAscii(password) : password,
     salt: Buffer.concat([inputs.salt, Buffer.from(inputs.saltSeparator, 'base64')]),
     costFactor: 2 ** inputs.memCost,
     blockSize: inputs.rounds,

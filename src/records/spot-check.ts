@@ -1,9 +1,7 @@
 // Password spot-check: verify a password the operator knows against a record's hash before import, with the
 // same module the sandbox core signs in with. Tells a wrong password from a hash that cannot be checked.
-import { createCipheriv } from 'node:crypto';
-import { scrypt } from 'hash-wasm';
 import { detectAlgorithm, parseExternalScrypt, stripExporterPrefix } from '../hashes/formats.js';
-import { hasNonAscii, verifyPassword } from '../hashes/verify.js';
+import { computeExternalScryptHash, hasNonAscii, verifyPassword } from '../hashes/verify.js';
 import type { CanonicalUser } from './types.js';
 
 export type SpotCheckOutcome = {
@@ -62,16 +60,12 @@ export async function spotCheckPassword(record: CanonicalUser, password: string,
 async function matchesAsUtf8(hash: string, password: string, signerKey: string): Promise<boolean> {
   const p = parseExternalScrypt(hash);
   if (!p) return false;
-  const derived = await scrypt({
-    password: Buffer.from(password, 'utf8'),
-    salt: Buffer.concat([Buffer.from(p.salt, 'base64'), Buffer.from(p.saltSeparator, 'base64')]),
-    costFactor: 2 ** p.memCost,
-    blockSize: p.rounds,
-    parallelism: 1,
-    hashLength: 64,
-    outputType: 'binary',
+  const computed = await computeExternalScryptHash(Buffer.from(password, 'utf8'), {
+    salt: Buffer.from(p.salt, 'base64'),
+    saltSeparator: p.saltSeparator,
+    memCost: p.memCost,
+    rounds: p.rounds,
+    signerKey,
   });
-  const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16, 0));
-  const computed = Buffer.concat([cipher.update(Buffer.from(signerKey, 'base64')), cipher.final()]);
   return computed.toString('base64') === p.passwordHash;
 }
