@@ -1,0 +1,53 @@
+// Instrumentation around a REAL core client (talking HTTP to a real sandbox): counts calls and calls in flight,
+// remembers the one-time codes the core hands out, and can make chosen calls fail with an HTTP 500.
+import { CoreHttpError } from '../../../src/core-client/errors.js';
+import type { CoreClient } from '../../../src/core-client/types.js';
+
+export interface InstrumentedCore {
+  /** The real client, wrapped; pass it to the runner. */
+  client: CoreClient;
+  /** Method names of the calls made, in the order they started. */
+  calls: string[];
+  inFlight: number;
+  maxInFlight: number;
+  /** userInputCodes the core answered createCode with (they must never reach the journal). */
+  codes: string[];
+  /**
+   * When it returns true for a call, the call throws CoreHttpError 500 without reaching the core, as the client
+   * does once its retries on a server error are spent.
+   */
+  serverError?: (method: string, args: unknown[]) => boolean;
+}
+
+/** Methods that are not calls to the core. */
+const PASS_THROUGH = new Set(['forTenant', 'close']);
+
+export function instrument(real: CoreClient): InstrumentedCore {
+  const state: InstrumentedCore = { client: real, calls: [], inFlight: 0, maxInFlight: 0, codes: [] };
+  state.client = new Proxy(real, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function' || typeof prop !== 'string' || PASS_THROUGH.has(prop)) return value;
+      const fn = value as (...args: unknown[]) => Promise<unknown>;
+      return async (...args: unknown[]) => {
+        state.calls.push(prop);
+        state.inFlight += 1;
+        state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+        try {
+          if (state.serverError?.(prop, args)) {
+            throw new CoreHttpError(500, 'java.lang.RuntimeException: injected by the test', 'POST', `/${prop}`, false);
+          }
+          const out = await fn.apply(target, args);
+          if (prop === 'createCode') {
+            const code = (out as { userInputCode?: string }).userInputCode;
+            if (code) state.codes.push(code);
+          }
+          return out;
+        } finally {
+          state.inFlight -= 1;
+        }
+      };
+    },
+  });
+  return state;
+}
