@@ -10,6 +10,7 @@ import type {
   CoreClient,
   CoreClientOptions,
   CreateCodeResult,
+  CreateEmailVerificationTokenResult,
   CreatePrimaryUserResult,
   CreateUserIdMappingResult,
   DeleteLicenseResult,
@@ -19,6 +20,7 @@ import type {
   GetUserIdMappingResult,
   ImportPasswordHashResult,
   ImportTotpDeviceResult,
+  IsEmailVerifiedResult,
   LinkAccountsResult,
   ListTotpDevicesResult,
   ListUsersResult,
@@ -28,6 +30,7 @@ import type {
   SignInResult,
   ThirdPartySignInUpResult,
   UpdatePasswordlessUserResult,
+  VerifyEmailTokenResult,
   VerifyTotpDeviceResult,
   VerifyTotpResult,
 } from './types.js';
@@ -96,6 +99,10 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
       post<RemoveTotpDeviceResult>('/recipe/totp/device/remove', 'app', { userId, deviceName }),
     verifyTotp: (userId, totp) => post<VerifyTotpResult>('/recipe/totp/verify', 'tenant', { userId, totp }),
     verifyTotpDevice: (input) => post<VerifyTotpDeviceResult>('/recipe/totp/device/verify', 'tenant', input),
+    createEmailVerificationToken: (userId, email) =>
+      post<CreateEmailVerificationTokenResult>('/recipe/user/email/verify/token', 'tenant', { userId, email }),
+    verifyEmailToken: (token) => post<VerifyEmailTokenResult>('/recipe/user/email/verify', 'tenant', { method: 'token', token }),
+    isEmailVerified: (userId, email) => get<IsEmailVerifiedResult>('/recipe/user/email/verify', 'app', { userId, email }),
     getUserById: (userId) => get<GetUserByIdResult>('/user/id', 'app', { userId }),
     listUsers: (input = {}) =>
       get<ListUsersResult>('/users', 'tenant', {

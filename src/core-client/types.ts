@@ -216,6 +216,15 @@ export type VerifyTotpDeviceResult =
   | { status: 'UNKNOWN_DEVICE_ERROR' }
   | TotpFailure;
 
+/** The token is a credential: whoever holds it can mark the email verified. Never log or journal it. */
+export type CreateEmailVerificationTokenResult = { status: 'OK'; token: string } | { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
+
+export type VerifyEmailTokenResult =
+  | { status: 'OK'; userId: string; email: string }
+  | { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
+
+export type IsEmailVerifiedResult = { status: 'OK'; isVerified: boolean };
+
 export type GetUserByIdResult = { status: 'OK'; user: CoreUser } | { status: 'UNKNOWN_USER_ID_ERROR' };
 
 export interface ListUsersInput {
@@ -302,6 +311,12 @@ export interface CoreClient {
   removeTotpDevice(userId: string, deviceName: string): Promise<RemoveTotpDeviceResult>;
   verifyTotp(userId: string, totp: string): Promise<VerifyTotpResult>;
   verifyTotpDevice(input: VerifyTotpDeviceInput): Promise<VerifyTotpDeviceResult>;
+  /** Tenant-specific; userId is a supertokens or external id, taken as given; the core normalises the email. */
+  createEmailVerificationToken(userId: string, email: string): Promise<CreateEmailVerificationTokenResult>;
+  /** Tenant-specific: consumes the token (single use) and marks its (userId, email) verified app-wide. */
+  verifyEmailToken(token: string): Promise<VerifyEmailTokenResult>;
+  /** App-specific; the reference core matches (userId, email) exactly as given (pass a normalised email). */
+  isEmailVerified(userId: string, email: string): Promise<IsEmailVerifiedResult>;
   getUserById(userId: string): Promise<GetUserByIdResult>;
   listUsers(input?: ListUsersInput): Promise<ListUsersResult>;
   signIn(email: string, password: string): Promise<SignInResult>;
