@@ -28,24 +28,36 @@ const put = (i: number): Change => ({ c: 'users', k: `id-${i}`, v: user(i) });
 describe('sandbox store', () => {
   it('replays the log when the process died without closing, with indexes rebuilt', async () => {
     const a = await openStore(path);
-    await Promise.all([0, 1, 2].map((i) => a.commit([put(i)])));
-    // No close(): as after SIGKILL. A second open reads the snapshot plus the log.
-    const b = await openStore(path);
-    expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1', 'id-2']);
-    expect(b.state.epByEmail.get(['public', 'public', 'u1@x.io'].join('\u0000'))).toBe('id-1');
-    await b.close();
+    try {
+      await Promise.all([0, 1, 2].map((i) => a.commit([put(i)])));
+      // No close(): as after SIGKILL. A second open reads the snapshot plus the log.
+      const b = await openStore(path);
+      expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1', 'id-2']);
+      expect(b.state.epByEmail.get(['public', 'public', 'u1@x.io'].join('\u0000'))).toBe('id-1');
+      await b.close();
+    } finally {
+      await a.close(); // the "crashed" store's log handle, released once the checks are done
+    }
   });
 
   it('ignores a torn last line but refuses a damaged line in the middle', async () => {
     const a = await openStore(path);
-    await a.commit([put(0)]);
-    await a.commit([put(1)]);
-    appendFileSync(logPathOf(path), '{"s":3,"o":[{"c":"users","k":"id-2","v":{"app');
-    const b = await openStore(path);
-    expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1']);
-    await b.commit([put(5)]);
-    writeFileSync(logPathOf(path), 'garbage\n' + readFileSync(logPathOf(path), 'utf8'));
-    await expect(openStore(path)).rejects.toThrow(/store log .*store\.json\.log is damaged at line 1/);
+    try {
+      await a.commit([put(0)]);
+      await a.commit([put(1)]);
+      appendFileSync(logPathOf(path), '{"s":3,"o":[{"c":"users","k":"id-2","v":{"app');
+      const b = await openStore(path);
+      try {
+        expect([...b.state.maps.users.keys()].sort()).toEqual(['id-0', 'id-1']);
+        await b.commit([put(5)]);
+        writeFileSync(logPathOf(path), 'garbage\n' + readFileSync(logPathOf(path), 'utf8'));
+        await expect(openStore(path)).rejects.toThrow(/store log .*store\.json\.log is damaged at line 1/);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await a.close(); // as above: release the "crashed" store's log handle after the checks
+    }
   });
 
   it('group commit: a burst of concurrent commits shares a few fsyncs', async () => {
