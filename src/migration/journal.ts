@@ -184,9 +184,13 @@ export async function openJournal(path: string, identity: RunIdentity, options: 
     flush,
     async close() {
       if (closed) return;
-      await flush();
-      closed = true;
-      await handle.close();
+      try {
+        await flush();
+      } finally {
+        // Even when the last write failed (disk full...): the handle must not be left to the garbage collector.
+        closed = true;
+        await handle.close();
+      }
     },
   };
   journal.append({ type: 'run', version: 1, identity, id: identityId(identity), startedAt: new Date().toISOString() });
