@@ -97,6 +97,8 @@ async function perform(step: Step, ids: UserIds, core: CoreClient): Promise<Step
     }
     case 'map-user-id':
       return mapUserId(step, ids, core);
+    case 'verify-email':
+      return verifyEmail(step, ids, core);
     case 'create-primary': {
       const r = await core.createPrimaryUser(resolveRef(ids, step.user));
       if (r.status === 'OK') return done(!r.wasAlreadyAPrimaryUser, { primaryUserId: r.user.id });
@@ -145,6 +147,23 @@ async function passwordlessSignInUp(step: Extract<Step, { kind: 'passwordless-si
     if (r.status !== 'RESTART_FLOW_ERROR') break;
   }
   return last;
+}
+
+/**
+ * Create a token and consume it at once. The token is a credential: it stays in this function (never in the
+ * step's ids, the journal or a message). EMAIL_ALREADY_VERIFIED_ERROR is a rerun (or an email the core marks
+ * verified itself).
+ */
+async function verifyEmail(step: Extract<Step, { kind: 'verify-email' }>, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+  const userId = resolveRef(ids, step.user);
+  const email = normaliseEmail(step.email);
+  const created = await core.createEmailVerificationToken(userId, email);
+  if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
+  const r = await core.verifyEmailToken(created.token);
+  if (r.status === 'OK') return done(true);
+  // A consume whose answer was lost is retried by the client and meets a spent token: ask the core.
+  if ((await core.isEmailVerified(userId, email)).isVerified) return done(true);
+  return fail(r.status, `the core did not accept the email verification token it had just created for ${email} of user ${userId}`);
 }
 
 async function mapUserId(step: Extract<Step, { kind: 'map-user-id' }>, ids: UserIds, core: CoreClient): Promise<StepOutcome> {

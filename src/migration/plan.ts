@@ -73,6 +73,25 @@ function deviceNames(record: CanonicalUser): string[] {
   });
 }
 
+const sameEmail = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Email-password import leaves the email unverified, and so does adding an email to a passwordless user; when
+ * the source says the record's email is verified, mark it (third-party sign-in-up and passwordless consume
+ * already do so themselves). Runs after the mapping, so it uses the id every later step uses.
+ */
+function verifyEmailSteps(record: CanonicalUser, step: Step): Step[] {
+  if (record.emailVerified !== true || record.email === undefined) return [];
+  const target =
+    step.kind === 'import-password'
+      ? { user: step.key, email: step.email, recipeId: 'emailpassword' as const }
+      : step.kind === 'passwordless-add-contact' && step.email !== undefined
+        ? { user: step.user, email: step.email, recipeId: 'passwordless' as const }
+        : undefined;
+  if (!target || !sameEmail(target.email, record.email)) return [];
+  return [{ kind: 'verify-email', key: `verify-email:${target.user}`, ...target }];
+}
+
 export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}): Step[] {
   const first = firstFactorSteps(record, options);
   if (first.length === 0) throw new PlanError('the record has no first factor (password, third-party login or phone sign-in)');
@@ -81,7 +100,8 @@ export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}):
 
   const externalUserId = record.externalUserId ?? (options.keepSourceIds ? record.id : undefined);
   if (externalUserId !== undefined) steps.push({ kind: 'map-user-id', key: 'map', user: primaryRef, externalUserId });
-  steps.push(...first.slice(1));
+  steps.push(...verifyEmailSteps(record, first[0]!));
+  for (const s of first.slice(1)) steps.push(s, ...verifyEmailSteps(record, s));
 
   // Recipe users that must end up linked to the first one.
   const toLink: StepRef[] = first.slice(1).map((s) => s.key);
@@ -90,7 +110,10 @@ export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}):
     const phoneUser = first.find((s) => s.key === 'phone');
     if (phoneUser && otp.phoneNumber === record.phoneNumber) {
       // The SMS factor is the phone sign-in's own passwordless user: give it the email too.
-      if (otp.email) steps.push({ kind: 'passwordless-add-contact', key: 'otp-contact', user: 'phone', email: otp.email });
+      if (otp.email) {
+        const add: Step = { kind: 'passwordless-add-contact', key: 'otp-contact', user: 'phone', email: otp.email };
+        steps.push(add, ...verifyEmailSteps(record, add));
+      }
     } else {
       steps.push(
         otp.email

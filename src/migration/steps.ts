@@ -22,6 +22,15 @@ export type Step =
     }
   | { kind: 'passwordless-add-contact'; key: string; user: StepRef; email?: string; phoneNumber?: string }
   | { kind: 'map-user-id'; key: 'map'; user: StepRef; externalUserId: string }
+  | {
+      kind: 'verify-email';
+      /** `verify-email:<ref>` */
+      key: string;
+      /** The login method whose email the source says is verified and whose creation call did not mark it. */
+      user: StepRef;
+      recipeId: 'emailpassword' | 'passwordless';
+      email: string;
+    }
   | { kind: 'create-primary'; key: 'primary'; user: StepRef }
   | { kind: 'link-accounts'; key: string; user: StepRef; primary: StepRef }
   | {
@@ -40,7 +49,7 @@ export type StepKind = Step['kind'];
 
 /** How many HTTP calls a step makes when everything goes well (used by the dry run). */
 export function callCount(step: Step): number {
-  return step.kind === 'passwordless-signinup' ? 2 : 1;
+  return step.kind === 'passwordless-signinup' || step.kind === 'verify-email' ? 2 : 1;
 }
 
 /** One line for a person: what the step does, with no password hash, secret or code in it. */
@@ -56,6 +65,8 @@ export function describeStep(step: Step): string {
       return `add ${step.email !== undefined ? `email ${step.email}` : `phone ${step.phoneNumber}`} to the ${step.user} passwordless user: PUT /recipe/user (rid passwordless)`;
     case 'map-user-id':
       return `map the ${step.user} user to external id ${step.externalUserId}: POST /recipe/userid/map`;
+    case 'verify-email':
+      return `mark ${step.email} verified on the ${step.user} user (verified in the source): POST /recipe/user/email/verify/token, POST /recipe/user/email/verify`;
     case 'create-primary':
       return `make the ${step.user} user primary: POST /recipe/accountlinking/user/primary`;
     case 'link-accounts':

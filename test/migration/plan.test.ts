@@ -64,6 +64,41 @@ const cases: Array<{ name: string; user: CanonicalUser; options?: Parameters<typ
     },
     keys: ['password', 'totp:TOTP Device 0', 'totp:TOTP Device 1', 'totp:TOTP Device 2'],
   },
+  {
+    name: 'password with a verified source email: verify-email right after the import',
+    user: { id: 'u1', email: 'A@x.io', emailVerified: true, password: { hash: BCRYPT } },
+    keys: ['password', 'verify-email:password'],
+  },
+  {
+    name: 'verified email + external id: verify-email after the mapping (it uses the external id), before totp',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: true, externalUserId: 'ext-1', password: { hash: BCRYPT }, totp: [{ secret: SECRET }] },
+    keys: ['password', 'map', 'verify-email:password', 'totp:TOTP Device 0'],
+  },
+  {
+    name: 'unverified or unknown source email: no verify-email step',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: false, password: { hash: BCRYPT } },
+    keys: ['password'],
+  },
+  {
+    name: 'verified email, password and a social login: verify-email for the password only (sign-in-up sends isVerified)',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: true, password: { hash: BCRYPT }, thirdParty: [{ providerId: 'google', userId: 'g1' }] },
+    keys: ['password', 'verify-email:password', 'thirdparty:google:g1', 'primary', 'link:thirdparty:google:g1'],
+  },
+  {
+    name: 'verified email on an email factor: its consume verifies it, no extra step',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: true, thirdParty: [{ providerId: 'google', userId: 'g' }], otpFactors: { email: 'a@x.io' } },
+    keys: ['thirdparty:google:g', 'otp', 'primary', 'link:otp'],
+  },
+  {
+    name: 'the record email added to the phone sign-in user (PUT leaves it unverified) gets verify-email',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'A@x.io', phoneNumber: '+14155550101' } },
+    keys: ['phone', 'otp-contact', 'verify-email:phone'],
+  },
+  {
+    name: 'another email added to the phone sign-in user: the source says nothing of it, no verify-email',
+    user: { id: 'u1', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'b@x.io', phoneNumber: '+14155550101' } },
+    keys: ['phone', 'otp-contact'],
+  },
 ];
 
 describe('planUserSteps', () => {
@@ -97,6 +132,16 @@ describe('planUserSteps', () => {
   it('third-party verification defaults to the record when the login shares its email', () => {
     const steps = planUserSteps({ id: 'u', email: 'a@x.io', emailVerified: true, thirdParty: [{ providerId: 'google', userId: 'g' }] });
     expect(steps[0]).toMatchObject({ email: 'a@x.io', isVerified: true });
+  });
+
+  it('a verify-email step names the login method and the email as given, and costs two calls', () => {
+    const steps = planUserSteps({ id: 'u', email: 'A@x.io', emailVerified: true, password: { hash: BCRYPT } });
+    expect(steps[1]).toEqual({ kind: 'verify-email', key: 'verify-email:password', user: 'password', recipeId: 'emailpassword', email: 'A@x.io' });
+    expect(callCount(steps[1]!)).toBe(2);
+    expect(describeStep(steps[1]!)).toContain('POST /recipe/user/email/verify/token, POST /recipe/user/email/verify');
+    const phone = planUserSteps({ id: 'u', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'a@x.io', phoneNumber: '+14155550101' } });
+    expect(phone.at(-1)).toMatchObject({ kind: 'verify-email', user: 'phone', recipeId: 'passwordless' });
+    expect(planUserSteps({ id: 'u', email: 'a@x.io', password: { hash: BCRYPT } }).some((s) => s.kind === 'verify-email')).toBe(false);
   });
 
   it('refuses records it cannot plan', () => {

@@ -30,6 +30,7 @@ const STEP_CALLS: Record<StepKind, string> = {
   'passwordless-signinup': 'POST /recipe/signinup/code + /consume',
   'passwordless-add-contact': 'PUT /recipe/user (rid passwordless)',
   'map-user-id': 'POST /recipe/userid/map',
+  'verify-email': 'POST /recipe/user/email/verify/token + /recipe/user/email/verify',
   'create-primary': 'POST /recipe/accountlinking/user/primary',
   'link-accounts': 'POST /recipe/accountlinking/user/link',
   'import-totp': 'POST /recipe/totp/device/import',
