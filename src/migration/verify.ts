@@ -101,6 +101,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       if (!ok) differences.push(`no passwordless login method holds both the email and the phone of the one-time-code factors`);
     }
   }
+  differences.push(...verifiedDifferences(input, steps, user));
   const needsPrimary = steps.some((s) => s.kind === 'create-primary');
   if (needsPrimary && !user.isPrimaryUser) differences.push(`${user.id} is not a primary user`);
   if (external !== undefined && user.id !== external) differences.push(`the user's id is ${user.id}, not the external id ${external}`);
@@ -131,6 +132,33 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
     }
   }
   return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences };
+}
+
+/** The core marks these "fake" emails verified at sign-up (core-api.md §2). */
+const isFakeEmail = (email: string): boolean => email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+
+/**
+ * The verified state the plan leads to: a verify-email step's login method is verified, so is a third-party
+ * login sent with isVerified; an email-password login the source explicitly calls unverified is not.
+ */
+function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUser): string[] {
+  const out: string[] = [];
+  const method = (recipeId: string, email: string) => user.loginMethods.find((m) => m.recipeId === recipeId && m.email === norm(email));
+  for (const step of steps) {
+    if (step.kind === 'verify-email') {
+      const m = method(step.recipeId, step.email);
+      if (m && !m.verified) out.push(`${norm(step.email)} is not verified on the ${step.recipeId} login method (the source says it is verified)`);
+    } else if (step.kind === 'import-password' && input.record.emailVerified === false && !isFakeEmail(norm(step.email))) {
+      const m = method('emailpassword', step.email);
+      if (m?.verified) out.push(`${norm(step.email)} is verified on the emailpassword login method (the source says it is not)`);
+    } else if (step.kind === 'thirdparty-signinup' && step.isVerified) {
+      const m = user.loginMethods.find(
+        (x) => x.recipeId === 'thirdparty' && x.thirdParty?.id === step.thirdPartyId && x.thirdParty.userId === step.thirdPartyUserId,
+      );
+      if (m && !m.verified) out.push(`the ${step.thirdPartyId} login ${step.thirdPartyUserId} has an unverified email (the source says it is verified)`);
+    }
+  }
+  return out;
 }
 
 async function tryCodes(core: CoreClient, userId: string, codes: string[]): Promise<true | string> {
