@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Key } from 'ink';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSecret } from '../../src/profiles/index.js';
-import { applyControlChars, splitSubmitted } from '../../src/ui/components/Input.js';
+import { editText, isFieldKey, type TextState } from '../../src/ui/components/text-edit.js';
 import { commonPrefix } from '../../src/ui/components/PathInput.js';
 import { commandFor, helpLine } from '../../src/ui/keymap.js';
 import { detailLines, tableCells } from '../../src/ui/records-view.js';
@@ -36,21 +36,41 @@ describe('key map', () => {
   });
 });
 
-describe('text input helpers', () => {
+describe('text editing', () => {
+  const at = (value: string, cursor = value.length): TextState => ({ value, cursor });
   it.each([
     ['abc', false, { value: 'abc', submit: false }],
     ['name\r', false, { value: 'name', submit: true }],
     ['hash_config {\n a: 1,\r\n b: 2 }', true, { value: 'hash_config {  a: 1,  b: 2 }', submit: true }],
     ['hash_config {\n a: 1,', true, { value: 'hash_config {  a: 1,', submit: false }],
-  ])('splitSubmitted(%j, %s)', (value, join, expected) => {
-    expect(splitSubmitted(value, join)).toEqual(expected);
+    ['abcdef\u007f\u007f\u007f', false, { value: 'abc', submit: false }],
+    ['ab\u007f\u007f\u007f\u007fxy', false, { value: 'xy', submit: false }],
+    ['a\u0007b\tc', false, { value: 'abc', submit: false }],
+  ])('typing or pasting %j (joinLines %s) into an empty field', (input, join, expected) => {
+    const r = editText(at(''), input, none, join);
+    expect({ value: r.state.value, submit: r.submit }).toEqual(expected);
+    expect(r.state.cursor).toBe(expected.value.length);
   });
   it.each([
-    ['abcdef\u007f\u007f\u007f', 'abc'],
-    ['ab\u007f\u007f\u007f\u007fxy', 'xy'],
-    ['a\u0007b\tc', 'abc'],
-    ['plain', 'plain'],
-  ])('applyControlChars(%j) = %j', (value, expected) => expect(applyControlChars(value)).toBe(expected));
+    ['left then type', [[at('abcd'), '', key({ leftArrow: true })], ['', 'X']], 'abcXd'],
+    ['home then type', [[at('abcd'), '', key({ home: true })], ['', 'X']], 'Xabcd'],
+    ['backspace in the middle', [[at('abcd', 2), '', key({ backspace: true })]], 'acd'],
+    ['DEL key (as terminals send it) at the start does nothing', [[at('abcd', 0), '', key({ delete: true })]], 'abcd'],
+    ['ctrl+u clears before the cursor', [[at('abcd', 3), 'u', key({ ctrl: true })]], 'd'],
+    ['other ctrl keys insert nothing', [[at('ab'), 'k', key({ ctrl: true })]], 'ab'],
+  ] as const)('%s', (_name, steps, expected) => {
+    let state = steps[0][0] as TextState;
+    for (const step of steps) {
+      const [input, k] = step.length === 3 ? [step[1], step[2]] : [step[1], none];
+      state = editText(state, input as string, k as Key).state;
+    }
+    expect(state.value).toBe(expected);
+  });
+  it('Enter submits what is there; up, down, tab and escape belong to the screen', () => {
+    expect(editText(at('x'), '\r', key({ return: true })).submit).toBe(true);
+    for (const k of [{ upArrow: true }, { downArrow: true }, { tab: true }, { escape: true }]) expect(isFieldKey('', key(k))).toBe(true);
+    expect(isFieldKey('a', none)).toBe(false);
+  });
   it.each([
     [['abc/', 'abd.json'], 'ab'],
     [['only'], 'only'],

@@ -1,7 +1,9 @@
-// ink-text-input, made safe for pasted text: a chunk that carries a newline (typed ahead or pasted) submits
-// instead of hiding a "\r" in the value; with `joinLines`, newlines become spaces (multi-line pastes).
-import TextInput from 'ink-text-input';
-import { useRef } from 'react';
+// The wizard's one-line text field. Its text and cursor live in a ref that every key updates at once, so keys
+// read before React re-renders (a held backspace, fast typing, a paste split across reads) build on each
+// other; ink-text-input computes each key from the last rendered value and loses them.
+import { Text, useInput } from 'ink';
+import { useReducer, useRef } from 'react';
+import { editText, isFieldKey, type TextState } from './text-edit.js';
 
 export interface InputProps {
   value: string;
@@ -14,50 +16,50 @@ export interface InputProps {
   joinLines?: boolean;
 }
 
-/**
- * Several backspaces read in one chunk reach the text input as one string of DEL characters; apply them
- * (each removes the character before it) and drop any other control character, so none hides in a value.
- */
-export function applyControlChars(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) return value;
-  const out: string[] = [];
-  for (const ch of value) {
-    if (ch === '\u007f' || ch === '\b') out.pop();
-    else if (ch === '\r' || ch === '\n' || ch >= ' ') out.push(ch);
+export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus = true, joinLines = false }: InputProps) {
+  const edit = useRef<TextState>({ value, cursor: value.length });
+  const emitted = useRef(value);
+  if (value !== emitted.current) {
+    // The parent changed the text itself (a completion, a reset): take it, with the cursor at its end.
+    emitted.current = value;
+    edit.current = { value, cursor: value.length };
   }
-  return out.join('');
-}
+  const handlers = useRef({ onChange, onSubmit });
+  handlers.current = { onChange, onSubmit };
+  // A cursor move changes nothing the parent holds, so the field asks for its own render.
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
 
-export function splitSubmitted(raw: string, joinLines: boolean): { value: string; submit: boolean } {
-  const value = applyControlChars(raw);
-  if (!/[\r\n]/.test(value)) return { value, submit: false };
-  if (joinLines) {
-    const joined = value.replace(/[\r\n]+/g, ' ');
-    const open = (joined.match(/\{/g) ?? []).length;
-    const close = (joined.match(/\}/g) ?? []).length;
-    return { value: joined, submit: open > 0 && open === close };
+  useInput(
+    (input, key) => {
+      if (isFieldKey(input, key)) return;
+      const { state, submit } = editText(edit.current, input, key, joinLines);
+      edit.current = state;
+      if (state.value !== emitted.current) {
+        emitted.current = state.value;
+        handlers.current.onChange(state.value);
+      } else redraw();
+      if (submit) handlers.current.onSubmit?.(state.value);
+    },
+    { isActive: focus },
+  );
+
+  const { value: text, cursor } = edit.current;
+  const shown = mask ? mask.repeat(text.length) : text;
+  if (!focus) return <Text>{shown === '' ? <Text dimColor>{placeholder}</Text> : shown}</Text>;
+  if (shown === '') {
+    return (
+      <Text>
+        <Text inverse>{placeholder.slice(0, 1) || ' '}</Text>
+        <Text dimColor>{placeholder.slice(1)}</Text>
+      </Text>
+    );
   }
-  return { value: value.replace(/[\r\n]+/g, ''), submit: true };
-}
-
-export function Input({ value, onChange, onSubmit, mask, placeholder, focus, joinLines = false }: InputProps) {
-  // Enter typed right after text (before React re-rendered) must submit that text, not the previous value.
-  const latest = useRef(value);
-  latest.current = value;
+  // Masks are one character per character of the text, so the cursor index carries over.
   return (
-    <TextInput
-      value={value}
-      mask={mask}
-      placeholder={placeholder}
-      focus={focus}
-      onSubmit={() => onSubmit?.(latest.current)}
-      onChange={(next) => {
-        const r = splitSubmitted(next, joinLines);
-        latest.current = r.value;
-        onChange(r.value);
-        if (r.submit) onSubmit?.(r.value);
-      }}
-    />
+    <Text>
+      {shown.slice(0, cursor)}
+      <Text inverse>{shown.slice(cursor, cursor + 1) || ' '}</Text>
+      {shown.slice(cursor + 1)}
+    </Text>
   );
 }

@@ -1,7 +1,7 @@
 // A path field with Tab completion: the completion list comes from the service (async readdir), never sync I/O.
 import { Box, Text } from 'ink';
 import { Input } from './Input.js';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { theme } from '../theme.js';
 
@@ -25,17 +25,17 @@ export function commonPrefix(items: string[]): string {
 
 export function PathInput({ label, value, focus, onChange, onSubmit, complete, labelWidth = 14 }: PathInputProps) {
   const [choices, setChoices] = useState<string[]>([]);
-  // Remounting the text input after a completion puts its cursor at the end of the new value.
-  const [generation, setGeneration] = useState(0);
+  // Tab can arrive right after typed text, before a re-render: complete what was typed, not what was drawn.
+  const typed = useRef(value);
+  typed.current = value;
   useKeys(
     ['complete'],
     () => {
-      void complete(value).then((found) => {
+      const partial = typed.current;
+      void complete(partial).then((found) => {
         const next = commonPrefix(found);
-        if (next.length > value.length) {
-          onChange(next);
-          setGeneration((g) => g + 1);
-        }
+        // The field puts its cursor at the end of a value its parent changed.
+        if (next.length > partial.length && typed.current === partial) onChange(next);
         setChoices(found.length > 1 ? found : []);
       });
     },
@@ -46,7 +46,16 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
       <Box>
         <Text {...(focus ? theme.selected : {})}>{focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}</Text>
         {focus ? (
-          <Input key={generation} value={value} onChange={(v) => { setChoices([]); onChange(v); }} onSubmit={onSubmit} placeholder="type a path, tab completes" />
+          <Input
+            value={value}
+            onChange={(v) => {
+              typed.current = v;
+              setChoices([]);
+              onChange(v);
+            }}
+            onSubmit={onSubmit}
+            placeholder="type a path, tab completes"
+          />
         ) : (
           <Text {...theme.muted}>{value || 'type a path, tab completes'}</Text>
         )}

@@ -1,0 +1,84 @@
+// The text field under keys that arrive faster than React re-renders (a held backspace, fast typing, a paste
+// split across reads): every key must build on the one before it, not on the last rendered value.
+import { render } from 'ink-testing-library';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Input } from '../../src/ui/components/Input.js';
+import { waitFor } from './harness.js';
+
+function Field({ initial = '', mask, submitted }: { initial?: string; mask?: string; submitted: string[] }) {
+  const [value, setValue] = useState(initial);
+  return <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} mask={mask} />;
+}
+
+const BACKSPACE = '\u007f';
+const LEFT = '\u001b[D';
+
+describe('Input with keys read before a re-render', () => {
+  it('a held backspace (one key per read, no render between) clears the whole value', async () => {
+    const submitted: string[] = [];
+    const path = '/work/main/fixtures/canonical/users.js';
+    const { stdin, lastFrame } = render(<Field initial={path} submitted={submitted} />);
+    await waitFor(() => lastFrame()?.includes('users.js'), 'the initial value');
+    for (let i = 0; i < path.length + 2; i++) stdin.write(BACKSPACE);
+    stdin.write('\r');
+    await waitFor(() => submitted.length === 1, 'the submit');
+    expect(submitted).toEqual(['']);
+  });
+
+  it('fast typing, one character per read, keeps every character in order', async () => {
+    const submitted: string[] = [];
+    const { stdin } = render(<Field submitted={submitted} />);
+    await new Promise((r) => setImmediate(r));
+    for (const ch of 'hello world') stdin.write(ch);
+    stdin.write('\r');
+    await waitFor(() => submitted.length === 1, 'the submit');
+    expect(submitted).toEqual(['hello world']);
+  });
+
+  it('moves the cursor and edits in the middle, with keys read back to back', async () => {
+    const submitted: string[] = [];
+    const { stdin } = render(<Field initial="abcd" submitted={submitted} />);
+    await new Promise((r) => setImmediate(r));
+    stdin.write(LEFT);
+    stdin.write(LEFT);
+    stdin.write('X');
+    stdin.write(BACKSPACE);
+    stdin.write(BACKSPACE);
+    stdin.write('Y');
+    stdin.write('\r');
+    await waitFor(() => submitted.length === 1, 'the submit');
+    expect(submitted).toEqual(['aYcd']);
+  });
+
+  it('a masked field shows only the mask, and still edits right', async () => {
+    const submitted: string[] = [];
+    const { stdin, lastFrame } = render(<Field mask="•" submitted={submitted} />);
+    await new Promise((r) => setImmediate(r));
+    for (const ch of 'secret-value') stdin.write(ch);
+    stdin.write(BACKSPACE);
+    await waitFor(() => lastFrame()?.includes('•••••••••••'), 'the masked value');
+    expect(lastFrame()).not.toContain('secret');
+    stdin.write('\r');
+    await waitFor(() => submitted.length === 1, 'the submit');
+    expect(submitted).toEqual(['secret-valu']);
+  });
+
+  it('a value changed by the parent (a completion) replaces the text and puts the cursor at its end', async () => {
+    const submitted: string[] = [];
+    let complete: (v: string) => void = () => undefined;
+    function Completing() {
+      const [value, setValue] = useState('/tmp/fi');
+      complete = setValue;
+      return <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} />;
+    }
+    const { stdin, lastFrame } = render(<Completing />);
+    await new Promise((r) => setImmediate(r));
+    complete('/tmp/file.json');
+    await waitFor(() => lastFrame()?.includes('/tmp/file.json'), 'the completed value');
+    stdin.write('x');
+    stdin.write('\r');
+    await waitFor(() => submitted.length === 1, 'the submit');
+    expect(submitted).toEqual(['/tmp/file.jsonx']);
+  });
+});
