@@ -180,7 +180,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const t = summary.totals;
   err(`journal ${paths.journal}`);
   err(`report ${paths.report}`);
-  err(`failures ${paths.failures} (canonical records of the failed users, with their hashes and secrets: mode 0600)`);
+  if (t.failed > 0) {
+    err(`failures ${paths.failures}: the ${t.failed} failed user(s) as canonical records, to fix and rerun (they hold hashes and secrets: mode 0600)`);
+  }
   if (connection?.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
   if (summary.stopped === 'requested') err(`stopped; to resume: ${resumeCommand}`);
   if (values.json) {
