@@ -69,6 +69,17 @@ describe('email verification tokens', () => {
     expect((await createToken('ext-ev3', 'ev3@x.io')).json).toEqual({ status: 'EMAIL_ALREADY_VERIFIED_ERROR' });
   });
 
+  it('a mapping moves the verification to the external id (CDI >= 4.0), as the reference core does', async () => {
+    const user = await importEp('ev8@stfakeemail.supertokens.com');
+    expect(user.loginMethods[0]!.verified).toBe(true);
+    expect(await isVerified(user.id, 'ev8@stfakeemail.supertokens.com')).toEqual({ status: 'OK', isVerified: true });
+    expect((await api.post('/recipe/userid/map', { superTokensUserId: user.id, externalUserId: 'ext-ev8' })).json.status).toBe('OK');
+    expect(await isVerified('ext-ev8', 'ev8@stfakeemail.supertokens.com')).toEqual({ status: 'OK', isVerified: true });
+    expect(await isVerified(user.id, 'ev8@stfakeemail.supertokens.com')).toEqual({ status: 'OK', isVerified: false });
+    expect(await verifiedOf('ext-ev8')).toBe(true);
+    expect((await createToken('ext-ev8', 'ev8@stfakeemail.supertokens.com')).json).toEqual({ status: 'EMAIL_ALREADY_VERIFIED_ERROR' });
+  });
+
   it('the user need not exist; verification is per email', async () => {
     const t = await createToken('nobody', 'n@x.io');
     expect(t.json.status).toBe('OK');

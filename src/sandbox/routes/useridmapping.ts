@@ -1,7 +1,7 @@
 // User id mapping: map a supertokens id to an external id, and read a mapping (core-api.md §4.9).
-import { commitThen, type Ctx, type Route } from '../context.js';
+import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, bool, ok, query, status, str, strOrNull } from '../http.js';
-import { key } from '../store/index.js';
+import { key, type Change } from '../store/index.js';
 
 function nonEmpty(value: string, field: string): string {
   const t = value.trim();
@@ -30,7 +30,13 @@ async function createMapping(ctx: Ctx) {
     return status('USER_ID_MAPPING_ALREADY_EXISTS_ERROR', { doesSuperTokensUserIdExist: stTaken, doesExternalUserIdExist: extTaken });
   }
   const mapping = { app, superTokensUserId, externalUserId, ...(externalUserIdInfo !== undefined ? { externalUserIdInfo } : {}) };
-  return commitThen(ctx, [{ c: 'mappings', k: key(app, superTokensUserId), v: mapping }], () => ok());
+  const changes: Change[] = [{ c: 'mappings', k: key(app, superTokensUserId), v: mapping }];
+  // CDI >= 4.0 moves the user's email verification to the external id (core-api.md §4.9).
+  const verifiedKey = user.email ? key(app, superTokensUserId, user.email) : undefined;
+  if (atLeast(ctx, '4.0') && verifiedKey && state.maps.verified.has(verifiedKey)) {
+    changes.push({ c: 'verified', k: verifiedKey }, { c: 'verified', k: key(app, externalUserId, user.email!), v: { app, userId: externalUserId, email: user.email! } });
+  }
+  return commitThen(ctx, changes, () => ok());
 }
 
 function getMapping(ctx: Ctx) {
