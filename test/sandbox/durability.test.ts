@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBinPath, startSandbox } from '../../src/sandbox/spawn.js';
-import { call } from './helpers.js';
+import { BCRYPT, call } from './helpers.js';
 
-const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const dir = mkdtempSync(join(tmpdir(), 'am-durability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,9 +5,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE, advanceClock, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, advanceClock, client, errorText, startTestSandbox } from './helpers.js';
 
-const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;
 

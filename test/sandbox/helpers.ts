@@ -59,3 +59,6 @@ export async function advanceClock(sb: { url: string }, ms: number, headers: Rec
 
 /** The text body the reference core sends for an error. */
 export const errorText = (message: string): string => `${message}\n`;
+
+/** The public bcrypt vector of shared/formats.md: password `U*U`. */
+export const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';

@@ -2,9 +2,8 @@
 // methods (403), email/phone conflicts on updates, mapping query errors, tenant management answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from './helpers.js';
 
-const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;
 
