@@ -65,7 +65,8 @@ describe('journal', () => {
     await j.close();
     appendFileSync(path, '{"type":"step","user":"u1","step":"ma');
     const j2 = await openJournal(path, identity);
-    expect([...j2.users.get('u1')!.steps.keys()]).toEqual(['password']);
+    const steps = j2.users.get('u1')!.steps;
+    expect([steps.size, steps.get('password')?.result, steps.get('map')]).toEqual([1, 'created', undefined]);
     j2.append({ type: 'user', user: 'u1', outcome: 'imported' });
     await j2.close();
     const loaded = await loadJournal(path);

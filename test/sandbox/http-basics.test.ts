@@ -26,7 +26,7 @@ describe('API key', () => {
   });
 
   it('a missing or wrong key gets 401 Invalid API key, also on /apiversion', async () => {
-    for (const headers of [{}, { 'api-key': 'wrong-key-wrong-key-wrong' }, { 'api-key': KEY1 + 'x' }, { authorization: 'Bearer nope' }]) {
+    for (const headers of [{}, { 'api-key': 'wrong-key-wrong-key-wrong' }, { 'api-key': KEY1 + 'x' }, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
       const a = await call(sb.url, 'GET', '/apiversion', undefined, headers);
       expect([a.status, a.type, a.text]).toEqual([401, TEXT_TYPE, errorText('Invalid API key')]);
     }
@@ -35,7 +35,7 @@ describe('API key', () => {
   });
 
   it('accepts every configured key, from api-key or Authorization (Bearer or raw)', async () => {
-    for (const headers of [{ 'api-key': KEY1 }, { 'api-key': ` ${KEY2} ` }, { authorization: `Bearer ${KEY1}` }, { authorization: `bearer ${KEY2}` }, { authorization: KEY1 }]) {
+    for (const headers of [{ 'api-key': KEY1 }, { 'api-key': ` ${KEY2} ` }, { authorization: `Bearer ${KEY1}` }, { authorization: `bearer ${KEY2}` }, { authorization: KEY1 }] as Record<string, string>[]) {
       const a = await call(sb.url, 'GET', '/apiversion', undefined, headers);
       expect(a.status).toBe(200);
     }

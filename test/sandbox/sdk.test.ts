@@ -54,7 +54,7 @@ describe('supertokens-node against the sandbox', () => {
     const ok = await Passwordless.consumeCode({ tenantId: 'public', preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
     expect(ok.status).toBe('OK');
     if (ok.status === 'OK') {
-      expect(ok.createdNewUser).toBe(true);
+      expect(ok.createdNewRecipeUser).toBe(true);
       expect(ok.user.emails).toEqual(['sdk-pl@x.io']);
       expect(ok.user.loginMethods[0]!.verified).toBe(true);
       expect(ok.recipeUserId.getAsString()).toBe(ok.user.id);
