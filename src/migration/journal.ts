@@ -47,6 +47,18 @@ class FinishedSteps implements JournalledSteps {
     }
     return undefined;
   }
+  recipeUserIds(): string[] {
+    const parts = this.packed === '' ? [] : this.packed.split('\u0000');
+    return parts.filter((_, i) => i % 2 === 1);
+  }
+}
+
+/** The recipe user ids a user's journalled steps produced, finished or not. */
+export function journalledRecipeUserIds(steps: JournalledSteps): string[] {
+  if (steps instanceof FinishedSteps) return steps.recipeUserIds();
+  const ids: string[] = [];
+  for (const step of (steps as Map<string, JournalledStep>).values()) if (step.ids.recipeUserId !== undefined) ids.push(step.ids.recipeUserId);
+  return ids;
 }
 
 function finished(steps: JournalledSteps): JournalledSteps {

@@ -8,6 +8,7 @@ import { formatProblem } from '../records/types.js';
 import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserResult } from './events.js';
 import { applyStepIds, executeStep, newUserIds } from './execute.js';
 import type { Journal } from './journal.js';
+import { checkJournalAgainstCore } from './journal-check.js';
 import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
@@ -175,6 +176,12 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     emit({ type: 'run-started', total: options.total, concurrency, journal: options.journal.path, at: started });
     // A source that fails mid-stream (or a bug) stops the others cleanly; what is journalled stays.
     const guarded = () => worker().catch((err: unknown) => requestStop('fatal', err instanceof Error ? err : new UserError(String(err))));
+    try {
+      const stale = await checkJournalAgainstCore(options.journal, options.core);
+      if (stale) requestStop('fatal', stale);
+    } catch (err) {
+      requestStop('fatal', err instanceof Error ? err : new UserError(String(err)));
+    }
     await Promise.all(Array.from({ length: concurrency }, guarded));
     // Stopped early: close the source files now rather than when the process ends (the wizard lives on).
     await iterator.return?.(undefined).catch(() => undefined);

@@ -1,0 +1,34 @@
+// Before a resumed run skips the users its journal says are done, make sure the core still holds some of them:
+// the same journal against a core that was reset (or a new sandbox store at the same path) would otherwise
+// report those users as present while the core has none of them.
+import type { CoreClient } from '../core-client/types.js';
+import { UserError } from '../errors.js';
+import { journalledRecipeUserIds, type Journal } from './journal.js';
+
+/** How many finished users to look up, spread over the journal. */
+export const JOURNAL_SAMPLE = 5;
+
+export async function checkJournalAgainstCore(journal: Journal, core: CoreClient, sample = JOURNAL_SAMPLE): Promise<UserError | undefined> {
+  const done: Array<[string, string]> = [];
+  for (const [user, entry] of journal.users) {
+    if (entry.outcome !== 'imported' && entry.outcome !== 'alreadyPresent') continue;
+    const id = journalledRecipeUserIds(entry.steps)[0];
+    if (id !== undefined) done.push([user, id]);
+  }
+  if (done.length === 0) return undefined;
+  const picks = new Set<number>();
+  for (let i = 0; i < Math.min(sample, done.length); i++) picks.add(Math.floor((i * (done.length - 1)) / Math.max(1, sample - 1)));
+  const missing: string[] = [];
+  for (const i of picks) {
+    const [user, id] = done[i]!;
+    const answer = await core.getUserById(id);
+    if (answer.status !== 'OK') missing.push(user);
+  }
+  if (missing.length === 0) return undefined;
+  return new UserError(
+    `the journal ${journal.path} records ${done.length} users as migrated, but the core does not have ` +
+      `${missing.length} of the ${picks.size} looked up (source id ${missing[0]}): the core was reset, or this is ` +
+      'another core. Nothing was written. Point at the core this journal belongs to, or start over with a new ' +
+      '--journal path (every step is idempotent, so users already in the core are reported as already present).',
+  );
+}

@@ -1,0 +1,63 @@
+// A journal resumed against a core that no longer holds its users (the core was reset, or a new sandbox
+// store took the old path) must not report them as present: the run refuses before writing anything.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/spawn.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { generateUsers, writeNdjson } from '../migration/support/users.js';
+
+let dir: string;
+const set = generateUsers(8, { simple: true, prefix: 'j' });
+const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-e2e-stale-'));
+  writeNdjson(join(dir, 'users.ndjson'), set.users);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function storeUserCount(store: string): Promise<number> {
+  const sb = await startSandbox({ store, licenseKey: LICENSE });
+  try {
+    return (await allUsers(client(sb.url))).length;
+  } finally {
+    await sb.stop();
+  }
+}
+
+describe('a journal whose users the core no longer has', () => {
+  it('stops with exit 2 and writes nothing; a new journal then imports everyone', async () => {
+    const args = ['run', 'users.ndjson', '--sandbox', '--store', 'store.json', '--journal', 'night.journal.ndjson', '--json'];
+    const first = await cli(args, dir, env);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(summaryOf(first.stdout)).toMatchObject({ total: 8, imported: 8 });
+
+    // The core is reset under the journal: a fresh store at the same path.
+    for (const f of ['store.json', 'store.json.log']) rmSync(join(dir, f), { force: true });
+    const journalBefore = readFileSync(join(dir, 'night.journal.ndjson'), 'utf8');
+    const stale = await cli(args, dir, env);
+    expect(stale.exitCode).toBe(2);
+    expect(stale.stderr).toMatch(/records 8 users as migrated, but the core does not have \d of the \d looked up/);
+    expect(stale.stderr).toMatch(/new\s+--journal/);
+    expect(await storeUserCount(join(dir, 'store.json'))).toBe(0);
+    // The journal gained only this run's header and end: no step ran and no user was counted as done again.
+    const added = readFileSync(join(dir, 'night.journal.ndjson'), 'utf8').slice(journalBefore.length).trim().split('\n');
+    expect(added.map((l) => JSON.parse(l).type)).toEqual(['run', 'end']);
+
+    const fresh = await cli([...args.slice(0, -3), '--journal', 'second.journal.ndjson', '--json'], dir, env);
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+    expect(summaryOf(fresh.stdout)).toMatchObject({ total: 8, imported: 8, alreadyPresent: 0 });
+    expect(await storeUserCount(join(dir, 'store.json'))).toBe(8);
+    expect(existsSync(join(dir, 'second.journal.ndjson'))).toBe(true);
+  });
+
+  it('resumes as before when the core still holds the journalled users', async () => {
+    const args = ['run', 'users.ndjson', '--sandbox', '--store', 'kept.json', '--journal', 'kept.journal.ndjson', '--json'];
+    expect((await cli(args, dir, env)).exitCode).toBe(0);
+    const again = await cli(args, dir, env);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(summaryOf(again.stdout)).toMatchObject({ total: 8, imported: 0, alreadyPresent: 8, resumed: 8 });
+  });
+});
