@@ -1,8 +1,10 @@
 // Reading users back: GET /user/id (by supertokens or external id, primary user for linked ids) and
-// GET /users with the reference core's order and pagination token (core-api.md §4.5, §4.6).
+// GET /users with the reference core's order and pagination token (core-api.md §4.5, §4.6), and its dashboard
+// search (`email`, `phone`, `provider`: see ../search.ts).
 import { atLeast, type Ctx, type Route } from '../context.js';
 import { badRequest, ok, query, queryInt, status } from '../http.js';
 import type { LoginMethod } from '../store/index.js';
+import { parseSearchTags, searchUsers } from '../search.js';
 import { findUser, userJson } from '../users.js';
 
 const RECIPES = new Set(['emailpassword', 'thirdparty', 'passwordless', 'webauthn']);
@@ -62,11 +64,18 @@ function parseToken(token: string): Entry {
 function getUsers(ctx: Ctx) {
   const recipes = recipeFilter(ctx);
   const limit = queryInt(ctx.query, 'limit') ?? 100;
-  if (limit > 500) throw badRequest('max limit allowed is 500');
-  if (limit < 1) throw badRequest('limit must a positive integer with min value 1');
   const order = query(ctx.query, 'timeJoinedOrder', true) ?? 'ASC';
   if (order !== 'ASC' && order !== 'DESC') throw badRequest('timeJoinedOrder can be either ASC OR DESC');
+  const tags = parseSearchTags(ctx.query);
+  if (limit > 500 && !tags) throw badRequest('max limit allowed is 500');
+  if (limit < 1) throw badRequest('limit must a positive integer with min value 1');
   const token = query(ctx.query, 'paginationToken', true);
+  if (tags) {
+    // As the reference: a token must still parse, but the search ignores it, the limit and
+    // includeRecipeIds, and returns every match (per recipe at most 1000) with no next token.
+    if (token !== undefined) parseToken(token);
+    return usersReply(ctx, searchUsers(ctx, tags, order), undefined);
+  }
   const asc = ctx.state.orderedUsers(ctx.app);
   const entries = order === 'ASC' ? asc : descending(asc);
   const cmp = order === 'ASC' ? cmpAsc : cmpDesc;
@@ -82,6 +91,10 @@ function getUsers(ctx: Ctx) {
     }
     page.push(u);
   }
+  return usersReply(ctx, page, next);
+}
+
+function usersReply(ctx: Ctx, page: LoginMethod[], next: Entry | undefined) {
   const users = atLeast(ctx, '4.0') ? page.map((u) => userJson(ctx, u)) : page.map((u) => ({ recipeId: u.recipeId, user: userJson(ctx, u) }));
   const reply: Record<string, unknown> = { users };
   if (next) reply.nextPaginationToken = Buffer.from(`${next.id};${next.t}`).toString('base64');

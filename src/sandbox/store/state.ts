@@ -9,6 +9,7 @@ import {
   type LoginMethod,
   type PasswordlessDevice,
 } from './records.js';
+import { SearchIndex } from './search-index.js';
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 
@@ -81,6 +82,8 @@ export class StoreState {
   readonly evTokensByUser = new MultiIndex();
   /** Per app: ids in /users order. */
   readonly userOrder = new Map<string, UserOrder>();
+  /** Sorted emails, domains, phones and third-party ids per (app, tenant, recipe): the /users search. */
+  readonly search = new SearchIndex();
   seq = 0;
 
   apply(change: Change): void {
@@ -129,6 +132,7 @@ export class StoreState {
     if (u.phoneNumber) multi(this.byAccountInfo, key(u.app, 'p', u.phoneNumber), u.id);
     if (u.thirdParty) multi(this.byAccountInfo, key(u.app, 't', u.thirdParty.id, u.thirdParty.userId), u.id);
     if (u.primaryUserId) multi(this.linked, u.primaryUserId, u.id);
+    this.search.update(u, add);
   }
 
   private updateOrder(old: LoginMethod | undefined, u: LoginMethod | undefined): void {

@@ -1,0 +1,45 @@
+// The indexes of the /users dashboard search: per (app, tenant, recipe) sorted login-method values (email,
+// email domain, phone number, third-party id), lower-cased, so a prefix query is two binary searches.
+import { key, type LoginMethod } from './records.js';
+import { PrefixIndex } from './prefix-index.js';
+
+/** e = whole email, d = text after an '@' of the email, p = phone number, t = third-party id. */
+export type SearchKind = 'e' | 'd' | 'p' | 't';
+
+/** The texts after each '@' of an email (normally one: its domain). */
+export function emailDomains(email: string): string[] {
+  const out = new Set<string>();
+  for (let i = email.indexOf('@'); i >= 0; i = email.indexOf('@', i + 1)) out.add(email.slice(i + 1));
+  return [...out];
+}
+
+export class SearchIndex {
+  private readonly indexes = new Map<string, PrefixIndex>();
+
+  get(app: string, tenant: string, recipeId: string, kind: SearchKind): PrefixIndex | undefined {
+    return this.indexes.get(key(app, tenant, recipeId, kind));
+  }
+
+  /** Adds (or removes) every searchable value of a login method, in each of its tenants. */
+  update(u: LoginMethod, add: boolean): void {
+    for (const tenant of u.tenantIds) {
+      const put = (kind: SearchKind, value: string): void => {
+        const k = key(u.app, tenant, u.recipeId, kind);
+        let idx = this.indexes.get(k);
+        if (!idx) {
+          if (!add) return;
+          this.indexes.set(k, (idx = new PrefixIndex()));
+        }
+        if (add) idx.add(value, u.id);
+        else idx.remove(value, u.id);
+      };
+      if (u.email) {
+        const email = u.email.toLowerCase();
+        put('e', email);
+        for (const d of emailDomains(email)) put('d', d);
+      }
+      if (u.phoneNumber) put('p', u.phoneNumber.toLowerCase());
+      if (u.thirdParty) put('t', u.thirdParty.id.toLowerCase());
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// PrefixIndex (the sorted index behind the /users search) against a plain list, across its buffer and
+// compaction thresholds, with adds, removals and put-backs interleaved with queries.
+import { describe, expect, it } from 'vitest';
+import { PrefixIndex } from '../../src/sandbox/store/prefix-index.js';
+import { emailDomains } from '../../src/sandbox/store/search-index.js';
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ids = (idx: PrefixIndex, prefix: string): string[] => {
+  const out: string[] = [];
+  idx.forEachPrefixed(prefix, (id) => void out.push(id));
+  return out.sort();
+};
+
+describe('PrefixIndex', () => {
+  it('answers like a scan of a plain list through thousands of adds, removals and put-backs', () => {
+    const rand = rng(7);
+    const idx = new PrefixIndex();
+    const truth = new Map<string, string>(); // id -> value
+    const letters = 'abcg';
+    const word = () => Array.from({ length: 1 + Math.floor(rand() * 4) }, () => letters[Math.floor(rand() * letters.length)]).join('');
+    const check = () => {
+      expect(idx.size).toBe(truth.size);
+      for (const prefix of ['a', 'g', 'ab', 'gc', 'cab', 'bbbb', 'z']) {
+        const expected = [...truth].filter(([, v]) => v.startsWith(prefix)).map(([id]) => id).sort();
+        expect(ids(idx, prefix)).toEqual(expected);
+      }
+    };
+    for (let step = 0; step < 12_000; step++) {
+      const r = rand();
+      const id = `u${Math.floor(rand() * 3000)}`;
+      const old = truth.get(id);
+      if (old === undefined) {
+        const v = word();
+        idx.add(v, id);
+        truth.set(id, v);
+      } else if (r < 0.4) {
+        idx.remove(old, id);
+        truth.delete(id);
+      } else if (r < 0.7) {
+        // An update that keeps the value: removed and put back, as StoreState.apply does.
+        idx.remove(old, id);
+        idx.add(old, id);
+      } else {
+        const v = word();
+        idx.remove(old, id);
+        idx.add(v, id);
+        truth.set(id, v);
+      }
+      if (step % 997 === 0) check();
+    }
+    check();
+  });
+
+  it('stops when the visitor returns false, and estimates a prefix range from the sorted part', () => {
+    const idx = new PrefixIndex();
+    for (let i = 0; i < 5000; i++) idx.add(`v${String(i).padStart(4, '0')}`, `id${i}`);
+    let seen = 0;
+    idx.forEachPrefixed('v', () => ++seen < 10);
+    expect(seen).toBe(10);
+    expect(idx.estimate('v00')).toBeGreaterThan(0);
+    expect(idx.estimate('w')).toBe(0);
+  });
+});
+
+describe('emailDomains', () => {
+  it('gives the text after each @', () => {
+    expect(emailDomains('a@gmail.com')).toEqual(['gmail.com']);
+    expect(emailDomains('"a@b"@c.io')).toEqual(['b"@c.io', 'c.io']);
+    expect(emailDomains('nobody')).toEqual([]);
+  });
+});
