@@ -4,7 +4,7 @@ import type { Key } from 'ink';
 export type Command =
   | 'back' | 'up' | 'down' | 'pageUp' | 'pageDown' | 'left' | 'right' | 'select' | 'complete'
   | 'continue' | 'new' | 'duplicate' | 'rename' | 'delete' | 'filter' | 'spotCheck'
-  | 'pause' | 'stop' | 'quit' | 'run' | 'dryRun' | 'verify' | 'save' | 'yes';
+  | 'pause' | 'stop' | 'quit' | 'run' | 'dryRun' | 'verify' | 'signIn' | 'save' | 'yes';
 
 interface Binding {
   label: string;
@@ -39,6 +39,7 @@ export const KEYMAP: Record<Command, Binding> = {
   run: letter('r', 'r', 'run'),
   dryRun: letter('d', 'd', 'dry run'),
   verify: letter('v', 'v', 'verify'),
+  signIn: letter('i', 'i', 'sign in'),
   save: letter('s', 's', 'save profile'),
   yes: letter('y', 'y', 'yes'),
 };

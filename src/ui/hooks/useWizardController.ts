@@ -6,7 +6,7 @@ import { emptyProfile, type Profile, type SecretName } from '../../profiles/inde
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
 import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
-import type { MigrationInput, RunHandle, RunUpdate, SandboxHandle, TargetConnection, WizardServices } from '../services/types.js';
+import type { MigrationInput, RunHandle, RunUpdate, SandboxHandle, SignInOutcome, TargetConnection, WizardServices } from '../services/types.js';
 
 export type TargetChoice =
   | { kind: 'sandbox'; store?: string }
@@ -39,6 +39,11 @@ export interface WizardActions {
   togglePause(): void;
   stopRun(): void;
   verify(): Promise<void>;
+  openSignIn(): void;
+  closeSignIn(): void;
+  /** The password goes to the core and is dropped: it is never dispatched, so never in the state. */
+  signIn(email: string, password: string): Promise<void>;
+  checkCredentialsFile(path: string): Promise<void>;
   save(): Promise<void>;
   quit(): Promise<void>;
 }
@@ -229,6 +234,30 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           d({ type: 'verify-finished', summary: await services.verify(migrationInput(latest.current), t) });
         } catch (err) {
           d({ type: 'verify-failed', error: message(err) });
+        }
+      },
+      openSignIn: () => d({ type: 'sign-in-open' }),
+      closeSignIn: () => d({ type: 'sign-in-close' }),
+      signIn: async (email, password) => {
+        const t = target();
+        if (!t || latest.current.signIn.running) return;
+        d({ type: 'sign-in-started' });
+        let outcome: SignInOutcome;
+        try {
+          outcome = await services.signIn(t, email, password);
+        } catch (err) {
+          outcome = { status: 'error', error: message(err) };
+        }
+        d({ type: 'sign-in-finished', entry: { kind: 'single', email, outcome } });
+      },
+      checkCredentialsFile: async (path) => {
+        const t = target();
+        if (!t || latest.current.signIn.running) return;
+        d({ type: 'sign-in-started' });
+        try {
+          d({ type: 'sign-in-finished', entry: { kind: 'file', path, result: await services.checkCredentialsFile(t, path) } });
+        } catch (err) {
+          d({ type: 'sign-in-finished', entry: { kind: 'file-error', path, error: message(err) } });
         }
       },
       save: async () => {

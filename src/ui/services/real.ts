@@ -1,10 +1,11 @@
 // The wizard's services, wired to the same modules as the headless commands (profiles, readers, validation,
 // spot-check, sandbox, core client, planner, runner, journal, report files). Orchestration only.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createCoreClient } from '../../core-client/client.js';
 import { preflight as corePreflight } from '../../core-client/preflight.js';
-import type { CoreClient } from '../../core-client/types.js';
+import type { CoreClient, RetryPolicy } from '../../core-client/types.js';
 import { dryRun } from '../../migration/dry-run.js';
 import { identityId, loadJournal, openJournal, type RunIdentity } from '../../migration/journal.js';
 import { forEachPooled } from '../../migration/pool.js';
@@ -22,6 +23,7 @@ import { startSandbox } from '../../sandbox/spawn.js';
 import { detectFormat, parseHashConfig, type ReadOptions } from '../../sources/index.js';
 import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
 import { completePath } from './paths.js';
+import { checkCredentialsText, signIn } from './sign-in.js';
 import type { MigrationInput, PlanSummary, PreflightResult, RunHandle, RunUpdate, TargetConnection, WizardServices } from './types.js';
 
 const STEP_CALLS: Record<StepKind, string> = {
@@ -52,13 +54,16 @@ function asTarget(t: TargetConnection): Target {
   return t.sandbox ? { kind: 'sandbox', store: t.sandbox.storePath, tenant: t.tenant, app: t.app } : { kind: 'remote', url: t.url, tenant: t.tenant, app: t.app };
 }
 
-function clientFor(t: TargetConnection, extra: { onRetry?: (reason: string) => void; concurrency?: number } = {}): CoreClient {
+/** Sign-in checks wait on the operator: a few quick retries, not a run's patience. */
+const SIGN_IN_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000 };
+
+function clientFor(t: TargetConnection, extra: { onRetry?: (reason: string) => void; concurrency?: number; retry?: RetryPolicy } = {}): CoreClient {
   return createCoreClient({
     url: t.url,
     apiKey: t.apiKey,
     tenantId: t.tenant,
     appId: t.app,
-    retry: RUN_RETRY,
+    retry: extra.retry ?? RUN_RETRY,
     onRetry: extra.onRetry ? (info) => extra.onRetry!(`${info.method} ${info.path}: ${info.reason}`) : undefined,
     maxSockets: Math.max(8, (extra.concurrency ?? DEFAULT_CONCURRENCY) * 2),
   });
@@ -235,6 +240,29 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         client.close();
       }
       return summary;
+    },
+    async signIn(target, email, password) {
+      const client = clientFor(target, { retry: SIGN_IN_RETRY });
+      try {
+        return await signIn(client, email, password);
+      } finally {
+        client.close();
+      }
+    },
+    async checkCredentialsFile(target, path) {
+      const file = resolve(cwd, path.startsWith('~/') ? `${env.HOME ?? ''}/${path.slice(2)}` : path);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (err) {
+        throw new Error(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+      const client = clientFor(target, { retry: SIGN_IN_RETRY });
+      try {
+        return await checkCredentialsText(client, text);
+      } finally {
+        client.close();
+      }
     },
   };
 }

@@ -148,6 +148,20 @@ export interface VerifySummary {
   lines: string[];
 }
 
+/** What the core said to one `POST /recipe/signin` (the password itself is never part of it). */
+export type SignInOutcome =
+  | { status: 'signed-in'; userId: string; loginMethods: number }
+  | { status: 'wrong-credentials' }
+  | { status: 'error'; error: string };
+
+/** A credentials file (`email,password` lines, as `verify --credentials`) checked line by line. */
+export interface CredentialsFileResult {
+  checked: number;
+  ok: number;
+  /** Each line that did not sign in: its email and the core's status or the error (never the password). */
+  failed: { email: string; status: string }[];
+}
+
 export interface WizardServices {
   profiles: ProfileService;
   completePath(partial: string): Promise<string[]>;
@@ -166,4 +180,8 @@ export interface WizardServices {
   plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
   run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
   verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;
+  /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
+  signIn(target: TargetConnection, email: string, password: string): Promise<SignInOutcome>;
+  /** Every line of a credentials file signed in on the target; throws when the file cannot be read or parsed. */
+  checkCredentialsFile(target: TargetConnection, path: string): Promise<CredentialsFileResult>;
 }

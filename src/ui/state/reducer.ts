@@ -1,15 +1,18 @@
 // The wizard's state machine: a pure reducer, unit-tested without rendering anything.
-import type { Action, PreviewFilter, PreviewState, RunState, Step, WizardState } from './types.js';
+import type { Action, PreviewFilter, PreviewState, RunState, SignInState, Step, WizardState } from './types.js';
 import type { Problem } from '../../records/types.js';
 import type { PreviewRecord, RunUpdate } from '../services/types.js';
 
 /** Rows kept for the preview table; more records are counted and summarised, not kept. */
 export const PREVIEW_ROW_LIMIT = 5000;
 const LATEST_FAILURES = 5;
+/** Sign-in checks kept on the results screen. */
+export const SIGN_IN_RESULTS = 3;
 
 const idleRun: RunState = {
   status: 'idle', total: 0, done: 0, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, retries: 0, latestFailures: [],
 };
+const closedSignIn: SignInState = { open: false, running: false, results: [] };
 const emptyPreview: PreviewState = { rows: [], seen: 0, filter: 'all', cursor: 0, spotCheck: { status: 'idle' } };
 
 export function initialState(): WizardState {
@@ -26,6 +29,7 @@ export function initialState(): WizardState {
     dryRun: false,
     run: idleRun,
     verify: { status: 'idle' },
+    signIn: closedSignIn,
     save: { status: 'idle' },
   };
 }
@@ -112,6 +116,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
       if (state.preview.detail !== undefined && state.step === 'preview') {
         return { ...state, preview: { ...state.preview, detail: undefined, spotCheck: { status: 'idle' } } };
       }
+      if (state.signIn.open && state.step === 'results') return { ...state, signIn: { ...state.signIn, open: false } };
       return to ? { ...state, step: to, notice: undefined } : state;
     }
     case 'notice':
@@ -170,7 +175,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'dry-run-shown':
       return { ...state, dryRun: true };
     case 'run-started':
-      return { ...state, step: 'run', run: { ...idleRun, status: 'running', startedAt: action.at }, verify: { status: 'idle' } };
+      return { ...state, step: 'run', run: { ...idleRun, status: 'running', startedAt: action.at }, verify: { status: 'idle' }, signIn: closedSignIn };
     case 'run-updates':
       return { ...state, run: action.updates.reduce(onRunUpdate, state.run) };
     case 'run-finished': {
@@ -190,6 +195,14 @@ export function reducer(state: WizardState, action: Action): WizardState {
       return { ...state, verify: { status: 'done', value: action.summary } };
     case 'verify-failed':
       return { ...state, verify: { status: 'failed', error: action.error } };
+    case 'sign-in-open':
+      return { ...state, signIn: { ...state.signIn, open: true } };
+    case 'sign-in-close':
+      return { ...state, signIn: { ...state.signIn, open: false } };
+    case 'sign-in-started':
+      return { ...state, signIn: { ...state.signIn, running: true } };
+    case 'sign-in-finished':
+      return { ...state, signIn: { ...state.signIn, running: false, results: [...state.signIn.results, action.entry].slice(-SIGN_IN_RESULTS) } };
     case 'save-started':
       return { ...state, save: { status: 'running' } };
     case 'save-finished':

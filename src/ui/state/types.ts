@@ -3,10 +3,12 @@ import type { LoadedProfile, Profile, SecretName, Secrets } from '../../profiles
 import type {
   PlanSummary,
   PreflightResult,
+  CredentialsFileResult,
   PreviewRecord,
   PreviewReport,
   RunOutcome,
   RunUpdate,
+  SignInOutcome,
   SpotCheckResult,
   TargetConnection,
   VerifySummary,
@@ -48,6 +50,20 @@ export interface RunState {
   error?: string;
 }
 
+/** One sign-in check on the results screen: an email or a credentials file, and what came of it. */
+export type SignInEntry =
+  | { kind: 'single'; email: string; outcome: SignInOutcome }
+  | { kind: 'file'; path: string; result: CredentialsFileResult }
+  | { kind: 'file-error'; path: string; error: string };
+
+/** The results screen's sign-in panel. Passwords are never here: the panel's field holds one until Enter. */
+export interface SignInState {
+  open: boolean;
+  running: boolean;
+  /** The latest checks, newest last (a short list). */
+  results: SignInEntry[];
+}
+
 export interface WizardState {
   step: Step;
   profiles: Task<Profile[]>;
@@ -64,6 +80,7 @@ export interface WizardState {
   dryRun: boolean;
   run: RunState;
   verify: Task<VerifySummary>;
+  signIn: SignInState;
   save: Task<string>;
   /** One line of feedback shown above the footer. */
   notice?: { kind: 'info' | 'error'; text: string };
@@ -105,6 +122,10 @@ export type Action =
   | { type: 'verify-started' }
   | { type: 'verify-finished'; summary: VerifySummary }
   | { type: 'verify-failed'; error: string }
+  | { type: 'sign-in-open' }
+  | { type: 'sign-in-close' }
+  | { type: 'sign-in-started' }
+  | { type: 'sign-in-finished'; entry: SignInEntry }
   | { type: 'save-started' }
   | { type: 'save-finished'; path: string }
   | { type: 'save-failed'; error: string };
