@@ -5,6 +5,7 @@ import { render as inkRender } from 'ink';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/App.js';
 import type { WizardServices } from '../../src/ui/services/types.js';
+import type { WizardState } from '../../src/ui/state/types.js';
 
 export const KEYS = {
   up: '\u001B[A',
@@ -62,8 +63,9 @@ function renderSized(tree: React.ReactElement, columns: number, rows: number) {
   return { stdout, stdin: probe.stdin, frames: stdout.frames, lastFrame: stdout.lastFrame, unmount: instance.unmount };
 }
 
-export function renderWizard(services: WizardServices, profile?: string, size?: { columns: number; rows: number }) {
-  const instance = size ? renderSized(<App services={services} profile={profile} />, size.columns, size.rows) : render(<App services={services} profile={profile} />);
+export function renderWizard(services: WizardServices, profile?: string, size?: { columns: number; rows: number }, initialState?: WizardState) {
+  const app = <App services={services} profile={profile} initialState={initialState} />;
+  const instance = size ? renderSized(app, size.columns, size.rows) : render(app);
   const frame = () => instance.lastFrame() ?? '';
   const until = async (text: string | RegExp, timeoutMs?: number) => {
     const found = await waitFor(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())) && frame(), `a frame with ${String(text)}`, timeoutMs).catch((err: Error) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyProfile } from '../../src/profiles/index.js';
-import { initialState, PREVIEW_ROW_LIMIT, reducer, visibleRows } from '../../src/ui/state/reducer.js';
+import { initialState, PREVIEW_ROW_LIMIT, reducer, SIGN_IN_RESULTS, visibleRows } from '../../src/ui/state/reducer.js';
 import type { Action, WizardState } from '../../src/ui/state/types.js';
-import type { PreviewRecord } from '../../src/ui/services/types.js';
+import type { PreviewRecord, SignInOutcome } from '../../src/ui/services/types.js';
 
 function row(id: string, severities: ('error' | 'warning')[] = []): PreviewRecord {
   return {
@@ -190,5 +190,53 @@ describe('wizard reducer: data', () => {
     const saved = run([opened, { type: 'save-finished', path: '/x' }, { type: 'notice', kind: 'info', text: 'hi' }]);
     expect(reducer(saved, { type: 'profile-updated', profile: emptyProfile('p') }).save.status).toBe('idle');
     expect(reducer(saved, { type: 'go', step: 'source' }).notice).toBeUndefined();
+  });
+});
+
+describe('wizard reducer: sign-in checks on the results screen', () => {
+  const onResults = run([opened, { type: 'go', step: 'results' }]);
+  const single = (email: string, outcome: SignInOutcome): Action =>
+    ({ type: 'sign-in-finished', entry: { kind: 'single', email, outcome } });
+
+  it('i opens the fields; esc closes them and stays on the results; a second esc goes back to the plan', () => {
+    const open = reducer(onResults, { type: 'sign-in-open' });
+    expect(open.signIn.open).toBe(true);
+    const closed = reducer(open, { type: 'back' });
+    expect([closed.step, closed.signIn.open]).toEqual(['results', false]);
+    expect(reducer(closed, { type: 'back' }).step).toBe('plan');
+    expect(reducer(open, { type: 'sign-in-close' }).signIn.open).toBe(false);
+  });
+
+  it('a check runs, then its outcome joins a short list, newest last', () => {
+    const started = run([{ type: 'sign-in-open' }, { type: 'sign-in-started' }], onResults);
+    expect(started.signIn.running).toBe(true);
+    const done = reducer(started, single('ada@example.com', { status: 'signed-in', userId: 'u1', loginMethods: 2 }));
+    expect(done.signIn).toEqual({ open: true, running: false, results: [{ kind: 'single', email: 'ada@example.com', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 2 } }] });
+    const many = run(
+      Array.from({ length: SIGN_IN_RESULTS + 2 }, (_, i) => single(`u${i}@x`, i % 2 ? { status: 'wrong-credentials' } : { status: 'error', error: 'HTTP 500' })),
+      done,
+    );
+    expect(many.signIn.results).toHaveLength(SIGN_IN_RESULTS);
+    expect(many.signIn.results.map((e) => (e.kind === 'single' ? e.email : ''))).toEqual(
+      Array.from({ length: SIGN_IN_RESULTS }, (_, i) => `u${i + 2}@x`),
+    );
+  });
+
+  it('file checks are kept like single ones; a new run starts with the fields closed and no results', () => {
+    const withFile = run(
+      [
+        { type: 'sign-in-open' },
+        { type: 'sign-in-finished', entry: { kind: 'file', path: 'c.txt', result: { checked: 3, ok: 2, failed: [{ email: 'bob@x', status: 'wrong credentials' }] } } },
+        { type: 'sign-in-finished', entry: { kind: 'file-error', path: 'nope.txt', error: 'cannot read' } },
+      ],
+      onResults,
+    );
+    expect(withFile.signIn.results.map((e) => e.kind)).toEqual(['file', 'file-error']);
+    expect(reducer(withFile, { type: 'run-started', at: 1 }).signIn).toEqual({ open: false, running: false, results: [] });
+  });
+
+  it('no action carries a password: the state after a check holds the email and the outcome only', () => {
+    const done = run([{ type: 'sign-in-open' }, { type: 'sign-in-started' }, single('ada@example.com', { status: 'wrong-credentials' })], onResults);
+    expect(JSON.stringify(done.signIn)).not.toMatch(/password/i);
   });
 });

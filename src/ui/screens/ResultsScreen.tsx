@@ -1,4 +1,4 @@
-// Step 8: the totals and the files the run wrote; run verify, save the profile, or quit.
+// Step 8: the totals and the files the run wrote; run verify, try signing in, save the profile, or quit.
 import { Box, Text } from 'ink';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
@@ -6,28 +6,37 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { formatDuration } from './RunScreen.js';
+import { SIGN_IN_HELP, SignInPanel } from './SignInPanel.js';
 
-const KEYS: Command[] = ['verify', 'save', 'quit', 'back'];
+const KEYS: Command[] = ['verify', 'signIn', 'save', 'quit', 'back'];
 
 export function ResultsScreen() {
   const { state, actions } = useWizard();
   const { run, verify, save } = state;
   const o = run.outcome;
-  useKeys(KEYS, (c) => {
-    if (c === 'verify') void actions.verify();
-    else if (c === 'save') void actions.save();
-    else if (c === 'quit') void actions.quit();
-    else actions.back();
-  });
+  const signingIn = state.signIn.open;
+  useKeys(
+    KEYS,
+    (c) => {
+      if (c === 'verify') void actions.verify();
+      else if (c === 'signIn') actions.openSignIn();
+      else if (c === 'save') void actions.save();
+      else if (c === 'quit') void actions.quit();
+      else actions.back();
+    },
+    // While the sign-in fields are open they take the keys (letters are text there; esc closes them).
+    { isActive: !signingIn },
+  );
   const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
   return (
-    <Frame title={title} help={helpLine(KEYS, { back: 'back to the plan' })}>
+    <Frame title={title} help={signingIn ? SIGN_IN_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
       {run.error ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
       <Text>
         total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}
       </Text>
-      {o ? (
+      {signingIn ? <SignInPanel /> : null}
+      {o && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>
           <Text wrap="truncate-start">journal  {o.journal}</Text>
           <Text wrap="truncate-start">failures {o.failuresFile}</Text>
@@ -36,7 +45,7 @@ export function ResultsScreen() {
           {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume:  {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}
-      {run.latestFailures.length > 0 ? (
+      {run.latestFailures.length > 0 && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>
           <Text {...theme.error}>latest failures (all of them are in the failures file and the report)</Text>
           {run.latestFailures.slice(-3).map((f, i) => (
@@ -46,7 +55,7 @@ export function ResultsScreen() {
           ))}
         </Box>
       ) : null}
-      <Box flexDirection="column" marginTop={1}>
+      <Box flexDirection="column" marginTop={1} display={signingIn ? 'none' : 'flex'}>
         {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
         {verify.status === 'failed' ? <Text {...theme.error} wrap="truncate-end">verify: {verify.error}</Text> : null}
         {verify.status === 'done' ? (
