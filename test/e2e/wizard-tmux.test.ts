@@ -171,6 +171,20 @@ describe('the wizard in tmux', () => {
       await untilScreen(fits, `the results frame redrawn at ${columns}x${rows}`);
     }
 
+    // One sign-in check on the results screen: the password typed masked, the core's answer shown.
+    await press('i');
+    await until('sign in on http://127.0.0.1');
+    await type('cy@example.com');
+    await press('Down');
+    await type(PASSWORDS.cy);
+    const masked = await until('•'.repeat(PASSWORDS.cy.length));
+    expect(masked).not.toContain(PASSWORDS.cy);
+    await press('Enter');
+    const signedIn = await until(/cy@example\.com signed in\s*\n\s+user \S+, 1 login method/);
+    expect(signedIn).not.toContain(PASSWORDS.cy);
+    await press('Escape');
+    expect(footerRow(await until(/^v verify · i sign in/m))).toBe(22);
+
     await press('s');
     await until('profile saved in');
     await press('q');
