@@ -240,7 +240,8 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       closeSignIn: () => d({ type: 'sign-in-close' }),
       signIn: async (email, password) => {
         const t = target();
-        if (!t || latest.current.signIn.running) return;
+        if (!t) return d({ type: 'notice', kind: 'error', text: 'no target core is connected: connect one on the target screen' });
+        if (latest.current.signIn.running) return;
         d({ type: 'sign-in-started' });
         let outcome: SignInOutcome;
         try {
@@ -252,7 +253,8 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       },
       checkCredentialsFile: async (path) => {
         const t = target();
-        if (!t || latest.current.signIn.running) return;
+        if (!t) return d({ type: 'notice', kind: 'error', text: 'no target core is connected: connect one on the target screen' });
+        if (latest.current.signIn.running) return;
         d({ type: 'sign-in-started' });
         try {
           d({ type: 'sign-in-finished', entry: { kind: 'file', path, result: await services.checkCredentialsFile(t, path) } });
