@@ -30,7 +30,7 @@ export function ResultsScreen() {
   const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
   return (
     <Frame title={title} help={signingIn ? SIGN_IN_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
-      {run.error ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
+      {run.error && !signingIn ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
       <Text>
         total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}

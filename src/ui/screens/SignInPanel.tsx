@@ -14,6 +14,11 @@ import { theme } from '../theme.js';
 const KEYS: Command[] = ['up', 'down', 'back'];
 export const SIGN_IN_HELP = helpLine(['up', 'down', 'select', 'complete', 'back'], { up: 'field', select: 'check', back: 'close' });
 const FIELDS = 3;
+/** Failing emails named per file check, and the longest detail shown: the panel must fit 80x24. */
+const FAILED_SHOWN = 3;
+const DETAIL_MAX = 160;
+
+const clip = (text: string) => (text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX - 1)}…` : text);
 
 /** One line per check (never a password): the email or file, and what the core said. */
 export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; detail?: string } {
@@ -30,7 +35,9 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
       const r = entry.result;
       const text = `${entry.path}: ${r.ok}/${r.checked} signed in, ${r.failed.length} failed`;
       if (r.failed.length === 0) return { ok: r.checked > 0, text: r.checked > 0 ? text : `${entry.path}: no credentials in the file` };
-      return { ok: false, text, detail: `failed: ${r.failed.map((f) => `${f.email} (${f.status})`).join(', ')}` };
+      const shown = r.failed.slice(0, FAILED_SHOWN).map((f) => `${f.email} (${f.status})`).join(', ');
+      const more = r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more (verify --credentials lists them all)` : '';
+      return { ok: false, text, detail: `failed: ${shown}${more}` };
     }
     case 'file-error':
       return { ok: false, text: `${entry.path}: error`, detail: entry.error };
@@ -69,7 +76,9 @@ export function SignInPanel() {
 
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text wrap="truncate-end">sign in on {url} (POST /recipe/signin, as verify --credentials)</Text>
+      <Text wrap="truncate-end">
+        sign in on {url} (POST /recipe/signin){running ? <Text {...theme.muted}> · checking…</Text> : null}
+      </Text>
       <Field label="email" value={email} focus={focus === 0} onChange={setEmail} onSubmit={() => setFocus(1)} placeholder="user@example.com" />
       <Field label="password" value={password} focus={focus === 1} secret onChange={setPassword} onSubmit={submitPassword} placeholder="masked, never kept" />
       <PathInput
@@ -84,7 +93,6 @@ export function SignInPanel() {
       />
       <Text {...theme.muted}>{'  '}(a file of email,password lines checks many at once)</Text>
       <Box flexDirection="column" marginTop={1}>
-        {running ? <Text {...theme.muted}>checking…</Text> : null}
         {results.map((entry, i) => {
           const { ok, text, detail } = describeEntry(entry);
           const latest = i === results.length - 1;
@@ -96,7 +104,7 @@ export function SignInPanel() {
               {detail ? (
                 <Text {...(ok ? {} : theme.muted)} wrap={latest ? 'wrap' : 'truncate-end'}>
                   {'    '}
-                  {detail}
+                  {clip(detail)}
                 </Text>
               ) : null}
             </Box>
