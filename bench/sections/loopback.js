@@ -17,18 +17,17 @@ export async function loadClient(url, requests, concurrency, { offset = 0 } = {}
   return out;
 }
 
-/** Raw loopback request rate at this concurrency (measured once per bench run and shared). */
+/**
+ * Raw loopback request rate at this concurrency, measured afresh right before each rehearsal it is compared
+ * with: a busy moment of the machine then weighs on both sides of the ratio alike.
+ */
 export async function rawLoopback(ctx, concurrency) {
-  ctx.cache.loopback ??= {};
-  if (!ctx.cache.loopback[concurrency]) {
-    const server = await startServer(SERVER);
-    try {
-      const out = await loadClient(server.url, ctx.cfg.loopbackRequests, concurrency);
-      ctx.log(`raw loopback (node:http, fixed JSON) at concurrency ${concurrency}: ${Math.round(out.rps)} requests/s`);
-      ctx.cache.loopback[concurrency] = out;
-    } finally {
-      await server.stop();
-    }
+  const server = await startServer(SERVER);
+  try {
+    const out = await loadClient(server.url, ctx.cfg.loopbackRequests, concurrency);
+    ctx.log(`raw loopback (node:http, fixed JSON) at concurrency ${concurrency}: ${Math.round(out.rps)} requests/s`);
+    return out;
+  } finally {
+    await server.stop();
   }
-  return ctx.cache.loopback[concurrency];
 }
