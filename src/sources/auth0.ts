@@ -2,7 +2,7 @@
 // joined by user id (`auth0|<alt_id or _id>`): the password side is loaded into a map, the user export streamed.
 import type { CanonicalThirdParty, CanonicalUser, RecordOrigin, SourceRecord } from '../records/types.js';
 import type { SourceItem } from './index.js';
-import { addProblem, arr, bool, isObject, str, type FieldContext } from './fields.js';
+import { addProblem, arr, bool, isObject, sourceIdOf, str, type FieldContext } from './fields.js';
 import { readStart } from './input.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
@@ -109,12 +109,8 @@ export function auth0PasswordItem(value: unknown, origin: RecordOrigin): SourceI
 export function auth0UserItem(value: unknown, origin: RecordOrigin, providers: ProviderLookup): SourceItem {
   if (!isObject(value)) return { kind: 'problem', problem: notAnObject(origin, value) };
   const ctx: FieldContext = { origin, problems: [] };
-  const id = str(ctx, value, 'user_id', 'user_id', true);
-  if (id === undefined || id === '') {
-    if (id === '') addProblem(ctx, 'user_id', 'user_id is empty', 'source.required');
-    return { kind: 'problem', problem: ctx.problems[0]! };
-  }
-  ctx.sourceId = id;
+  const id = sourceIdOf(ctx, value, 'user_id');
+  if (id === undefined) return { kind: 'problem', problem: ctx.problems[0]! };
   const record: CanonicalUser = { id };
   const email = str(ctx, value, 'email');
   if (email !== undefined) record.email = email;

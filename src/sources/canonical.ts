@@ -1,7 +1,7 @@
 // The canonical reader: JSON array, `{"users": [...]}` or NDJSON of canonical records (docs/formats.md).
 import type { CanonicalOtpFactors, CanonicalPassword, CanonicalThirdParty, CanonicalTotp, CanonicalUser, RecordOrigin } from '../records/types.js';
 import type { SourceItem } from './index.js';
-import { addProblem, arr, bool, isObject, num, obj, oneOf, str, unknownKeys, type FieldContext } from './fields.js';
+import { addProblem, arr, bool, isObject, num, obj, oneOf, sourceIdOf, str, unknownKeys, type FieldContext } from './fields.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 
 const USER_KEYS = new Set([
@@ -22,12 +22,8 @@ export async function* readCanonical(path: string): AsyncGenerator<SourceItem[]>
 export function canonicalItem(value: unknown, origin: RecordOrigin): SourceItem {
   if (!isObject(value)) return { kind: 'problem', problem: notAnObject(origin, value) };
   const ctx: FieldContext = { origin, problems: [] };
-  const id = str(ctx, value, 'id', 'id', true);
-  if (id === undefined || id === '') {
-    if (id === '') addProblem(ctx, 'id', 'id is empty; every record needs a unique source id', 'source.required');
-    return { kind: 'problem', problem: ctx.problems[0]! };
-  }
-  ctx.sourceId = id;
+  const id = sourceIdOf(ctx, value, 'id', 'id is empty; every record needs a unique source id');
+  if (id === undefined) return { kind: 'problem', problem: ctx.problems[0]! };
   const record: CanonicalUser = { id };
   unknownKeys(ctx, value, USER_KEYS);
   const email = str(ctx, value, 'email');

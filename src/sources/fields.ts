@@ -36,6 +36,18 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The source id every record starts with: required and non-empty. Sets `ctx.sourceId` so later problems name
+ * the record; `undefined` when there is none (the problem saying why is then `ctx.problems[0]`).
+ */
+export function sourceIdOf(ctx: FieldContext, o: Obj, key: string, emptyMessage = `${key} is empty`): string | undefined {
+  const id = str(ctx, o, key, key, true);
+  if (id === '') addProblem(ctx, key, emptyMessage, 'source.required');
+  if (id === undefined || id === '') return undefined;
+  ctx.sourceId = id;
+  return id;
+}
+
 export function str(ctx: FieldContext, obj: Obj, key: string, path = key, required = false): string | undefined {
   return read(ctx, obj, key, path, isString, 'a string', required);
 }

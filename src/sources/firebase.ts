@@ -4,7 +4,7 @@ import type { CanonicalThirdParty, CanonicalUser, RecordOrigin } from '../record
 import { buildExternalScrypt } from '../hashes/formats.js';
 import type { HashConfig, SourceItem } from './index.js';
 import { normaliseBase64 } from './base64.js';
-import { addProblem, arr, bool, isObject, obj, str, type FieldContext } from './fields.js';
+import { addProblem, arr, bool, isObject, obj, sourceIdOf, str, type FieldContext } from './fields.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
 
@@ -25,12 +25,8 @@ const NOT_THIRD_PARTY = new Set(['password', 'phone', 'emailLink', 'anonymous'])
 export function firebaseItem(value: unknown, origin: RecordOrigin, options: FirebaseOptions): SourceItem {
   if (!isObject(value)) return { kind: 'problem', problem: notAnObject(origin, value) };
   const ctx: FieldContext = { origin, problems: [] };
-  const id = str(ctx, value, 'localId', 'localId', true);
-  if (id === undefined || id === '') {
-    if (id === '') addProblem(ctx, 'localId', 'localId is empty', 'source.required');
-    return { kind: 'problem', problem: ctx.problems[0]! };
-  }
-  ctx.sourceId = id;
+  const id = sourceIdOf(ctx, value, 'localId');
+  if (id === undefined) return { kind: 'problem', problem: ctx.problems[0]! };
   const record: CanonicalUser = { id };
   const email = str(ctx, value, 'email');
   if (email !== undefined) record.email = email;
