@@ -28,6 +28,28 @@ afterEach(async () => {
 
 const doneCount = (frame: string) => Number(/(\d+)\/\d+ users/.exec(frame)?.[1] ?? -1);
 
+/** Opens the wizard on a saved profile and walks keys, source, preview, target and preflight to the plan. */
+async function openAtPlan(profile: string, users: number, size?: { columns: number; rows: number }, timeoutMs?: number) {
+  sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
+  const w = renderWizard(sandboxes.services, profile, size);
+  done = async () => {
+    await w.press('q');
+    w.unmount();
+  };
+  await w.until('2/8 keys');
+  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+  await w.until('3/8 source files');
+  await w.press('down', 'down', 'down', 'down', 'enter');
+  await w.until(`records ${users} · valid ${users}`, timeoutMs);
+  await w.press('c');
+  await w.until('5/8 target');
+  await w.press('down', 'down', 'enter');
+  await w.until('preflight passed', 30_000);
+  await w.press('c');
+  await w.until(`${users} users to migrate`, timeoutMs);
+  return w;
+}
+
 describe('run screen controls', () => {
   it('p pauses and resumes the real runner, q stops it safely, and the printed command resumes it', async () => {
     const hash = bcrypt.hashSync('not-a-real-password', 4);
@@ -36,23 +58,7 @@ describe('run screen controls', () => {
     const store = join(dir, 'store.json');
     await saveProfile({ ...emptyProfile('ctl'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store }, concurrency: 1 }, {}, env);
 
-    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
-    const w = renderWizard(sandboxes.services, 'ctl');
-    done = async () => {
-      await w.press('q');
-      w.unmount();
-    };
-    await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-    await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'down', 'enter');
-    await w.until(`records ${USERS} · valid ${USERS}`, 30_000);
-    await w.press('c');
-    await w.until('5/8 target');
-    await w.press('down', 'down', 'enter');
-    await w.until('preflight passed', 30_000);
-    await w.press('c');
-    await w.until(`${USERS} users to migrate`, 30_000);
+    const w = await openAtPlan('ctl', USERS, undefined, 30_000);
     await w.press('r');
     await w.until(/running\n/);
     await w.until((() => /[1-9]\d*\/3000 users/)());
@@ -118,23 +124,7 @@ describe('a run with a failed user', () => {
     const file = join(dir, 'clash.ndjson');
     writeFileSync(file, `${JSON.stringify(clash)}\n`);
     await saveProfile({ ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } }, {}, env);
-    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir }));
-    const w = renderWizard(sandboxes.services, 'clash', { columns: 80, rows: 24 });
-    done = async () => {
-      await w.press('q');
-      w.unmount();
-    };
-    await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-    await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'down', 'enter');
-    await w.until('records 1 · valid 1');
-    await w.press('c');
-    await w.until('5/8 target');
-    await w.press('down', 'down', 'enter');
-    await w.until('preflight passed', 30_000);
-    await w.press('c');
-    await w.until('1 users to migrate');
+    const w = await openAtPlan('clash', 1, { columns: 80, rows: 24 });
     await w.press('r');
     const results = await w.until('8/8 results: finished', 30_000);
     expect(results).toMatch(/total 1 · imported 0 · already present 0 · failed 1 · skipped 0/);
