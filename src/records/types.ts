@@ -35,6 +35,22 @@ export interface CanonicalOtpFactors {
   phoneNumber?: string;
 }
 
+/** A role to assign: a name (on the run's tenant) or a name with the tenants it holds on. */
+export type CanonicalRole = string | { role: string; tenantIds?: string[] };
+
+/**
+ * A hash the core cannot take (md5, sha-256, pbkdf2, Firebase HMAC, ...): carried only to the sign-in
+ * migration file, where the app's backend checks it once at first sign-in (docs/migration.md).
+ */
+export interface CanonicalLegacyPassword {
+  /** The source's name for it, e.g. `md5`, `pbkdf2-sha256`, `firebase_hmac_sha256`. */
+  algorithm: string;
+  hash: string;
+  salt?: string;
+  /** Other parameters (iterations, key, rounds...) as the source gave them. */
+  params?: Record<string, string | number>;
+}
+
 export interface CanonicalUser {
   /** Source id: required, unique in a run. */
   id: string;
@@ -50,8 +66,14 @@ export interface CanonicalUser {
   /** Email or SMS one-time-code second factors. */
   otpFactors?: CanonicalOtpFactors;
   timeJoined?: number;
-  /** Source-only facts that matter to validation (never sent to the core). */
+  /** Disabled or blocked in the source: handled by the run's `--disabled` choice, never silently re-enabled. */
   disabled?: boolean;
+  /** Merged into the core's user metadata (top-level keys replaced, a key set to null removed). */
+  metadata?: Record<string, unknown>;
+  /** Roles assigned in the core (created once per run). */
+  roles?: CanonicalRole[];
+  /** A password hash the core cannot import (see CanonicalLegacyPassword). */
+  legacyPassword?: CanonicalLegacyPassword;
 }
 
 /** Where a record came from, so every message can name it. */
