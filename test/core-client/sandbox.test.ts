@@ -144,8 +144,8 @@ describe('against a licensed sandbox', () => {
   it('app and tenant prefixes reach separate data on the core', async () => {
     const app = createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'app-one', retry: FAST });
     try {
-      await core.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'app-one' } });
-      await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'tenant-one' } });
+      await core.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'app-one', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
+      await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'tenant-one', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
       const t1 = app.forTenant('tenant-one');
       const inT1 = await t1.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-tenant', 4) });
       const inPublic = await core.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-public', 4) });

@@ -13,7 +13,7 @@ let api: ReturnType<typeof client>;
 beforeAll(async () => {
   sb = await startTestSandbox({ licenseKey: LICENSE });
   api = client(sb);
-  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' })).json.status).toBe('OK');
+  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json.status).toBe('OK');
 });
 afterAll(async () => {
   await sb?.stop();

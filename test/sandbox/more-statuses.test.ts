@@ -72,7 +72,9 @@ describe('more statuses', () => {
       errorText("Field name 'externalUserIdInfo' cannot be an empty String"),
     );
     expect((await api.get('/recipe/multitenancy/tenant/v2')).json).toMatchObject({ status: 'OK', tenantId: 'public' });
-    expect((await api.get('/closed/recipe/multitenancy/tenant/v2')).json).toMatchObject({ status: 'OK', tenantId: 'closed', emailPassword: { enabled: false } });
+    // TenantConfig.toJson_v2_5_1: no *Enabled flags; a tenant with every recipe disabled lists no first factor.
+    expect((await api.get('/closed/recipe/multitenancy/tenant/v2')).json).toEqual({ status: 'OK', tenantId: 'closed', thirdParty: { providers: [] }, firstFactors: [], coreConfig: {} });
+    expect((await api.get('/closed/recipe/multitenancy/tenant')).json).toMatchObject({ status: 'OK', tenantId: 'closed', emailPassword: { enabled: false } });
     expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'x', emailPasswordEnabled: true })).text).toBe(errorText('emailPasswordEnabled is not allowed in this API version'));
     expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'recipe' })).status).toBe(400);
     expect((await api.put('/closed/recipe/multitenancy/tenant/v2', { tenantId: 'y' })).status).toBe(403);

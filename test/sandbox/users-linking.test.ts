@@ -14,7 +14,7 @@ beforeAll(async () => {
   expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' })).json).toEqual({ status: 'OK', createdNew: true });
   expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword'] })).json).toEqual({ status: 'OK', createdNew: false });
   expect((await api.put('/recipe/multitenancy/tenant', { tenantId: 'noep', emailPasswordEnabled: false })).json).toEqual({ status: 'OK', createdNew: true });
-  expect((await api.put('/recipe/multitenancy/app/v2', { appId: 'a1' })).json).toEqual({ status: 'OK', createdNew: true });
+  expect((await api.put('/recipe/multitenancy/app/v2', { appId: 'a1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json).toEqual({ status: 'OK', createdNew: true });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -172,7 +172,7 @@ describe('tenants and apps', () => {
 
 describe('GET /users', () => {
   it('pages with the token of the next page\'s first user, ordered by timeJoined then id DESC', async () => {
-    await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'pages' });
+    await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'pages', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] });
     const made: Array<{ id: string; timeJoined: number }> = [];
     for (let i = 0; i < 7; i++) made.push(await importEp(`page${i}@x.io`, '/pages'));
     const expected = [...made].sort((a, b) => a.timeJoined - b.timeJoined || (a.id < b.id ? 1 : -1)).map((u) => u.id);

@@ -34,7 +34,7 @@ const sorted = (labels: string[]) => [...labels].sort();
 beforeAll(async () => {
   sb = await startTestSandbox({ licenseKey: LICENSE });
   api = client(sb);
-  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' })).json.status).toBe('OK');
+  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json.status).toBe('OK');
   ids.alice = await importEp('alice@gmail.com');
   ids.bobYahoo = await importEp('bob@yahoo.com');
   ids.gary = await importEp('gary@example.org');

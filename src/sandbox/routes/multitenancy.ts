@@ -46,6 +46,17 @@ async function upsertTenant(ctx: Ctx, app: string, tenantId: string, legacy: boo
     for (const flag of ['emailPasswordEnabled', 'thirdPartyEnabled', 'passwordlessEnabled']) {
       if (flag in body) throw badRequest(`${flag} is not allowed in this API version`);
     }
+    // The v2 API (BaseCreateOrUpdate, TenantConfig.toJson_v2_5_1): a new tenant or app starts with every login
+    // method disabled; naming firstFactors or requiredSecondaryFactors enables the recipes, and a tenant whose
+    // recipes were all disabled keeps no first factor but those named. Seen on the reference core: a tenant
+    // created with {"tenantId": "t1"} alone answers 403 "Email password login not enabled for tenant".
+    if (!existing && !(app === 'public' && tenantId === 'public')) {
+      next = { ...next, emailPasswordEnabled: false, thirdPartyEnabled: false, passwordlessEnabled: false };
+    }
+    if (first !== undefined || secondary !== undefined) {
+      if (!next.emailPasswordEnabled && !next.thirdPartyEnabled && !next.passwordlessEnabled && first === undefined) next = { ...next, firstFactors: [] };
+      next = { ...next, emailPasswordEnabled: true, thirdPartyEnabled: true, passwordlessEnabled: true };
+    }
   }
   if (first !== undefined) next = { ...next, firstFactors: first };
   if (secondary !== undefined) next = { ...next, requiredSecondaryFactors: secondary };
@@ -58,14 +69,35 @@ async function upsertTenant(ctx: Ctx, app: string, tenantId: string, legacy: boo
   return ok({ createdNew: !existing });
 }
 
+/** The CDI 5.0 shape of the v1 endpoints (TenantConfig.toJson5_0: a recipe is enabled unless firstFactors is []). */
 function tenantJson(t: TenantConfig): Record<string, unknown> {
+  const on = (enabled: boolean) => enabled && (t.firstFactors == null || t.firstFactors.length > 0);
   const out: Record<string, unknown> = {
     tenantId: t.tenantId,
-    thirdParty: { enabled: t.thirdPartyEnabled, providers: [] },
-    emailPassword: { enabled: t.emailPasswordEnabled },
-    passwordless: { enabled: t.passwordlessEnabled },
+    thirdParty: { enabled: on(t.thirdPartyEnabled), providers: [] },
+    emailPassword: { enabled: on(t.emailPasswordEnabled) },
+    passwordless: { enabled: on(t.passwordlessEnabled) },
   };
-  if (t.firstFactors) out.firstFactors = t.firstFactors;
+  if (t.firstFactors && t.firstFactors.length > 0) out.firstFactors = t.firstFactors;
+  if (t.requiredSecondaryFactors) out.requiredSecondaryFactors = t.requiredSecondaryFactors;
+  out.coreConfig = t.coreConfig;
+  return out;
+}
+
+/**
+ * The v2 shape (TenantConfig.toJson_v2_5_1): no *Enabled flags; firstFactors spelled out when some recipe is
+ * disabled (only the enabled recipes' factors), absent when every login method is allowed.
+ */
+function tenantJsonV2(t: TenantConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { tenantId: t.tenantId, thirdParty: { providers: [] } };
+  let first = t.firstFactors ?? null;
+  if (first === null && (!t.emailPasswordEnabled || !t.thirdPartyEnabled || !t.passwordlessEnabled)) {
+    first = [];
+    if (t.emailPasswordEnabled) first.push('emailpassword');
+    if (t.thirdPartyEnabled) first.push('thirdparty');
+    if (t.passwordlessEnabled) first.push('otp-email', 'otp-phone', 'link-email', 'link-phone');
+  }
+  if (first !== null) out.firstFactors = first;
   if (t.requiredSecondaryFactors) out.requiredSecondaryFactors = t.requiredSecondaryFactors;
   out.coreConfig = t.coreConfig;
   return out;
@@ -84,11 +116,16 @@ function getTenant(ctx: Ctx) {
   return t ? ok(tenantJson(t)) : status('TENANT_NOT_FOUND_ERROR');
 }
 
+function getTenantV2(ctx: Ctx) {
+  const t = tenantConfig(ctx, ctx.app, ctx.tenant);
+  return t ? ok(tenantJsonV2(t)) : status('TENANT_NOT_FOUND_ERROR');
+}
+
 function listTenants(ctx: Ctx) {
   const tenants: TenantConfig[] = [];
   if (ctx.app === 'public' && !ctx.state.maps.tenants.has(key('public', 'public'))) tenants.push(defaultTenant('public', 'public'));
   for (const t of ctx.state.maps.tenants.values()) if (t.app === ctx.app) tenants.push(t);
-  return ok({ tenants: tenants.map(tenantJson) });
+  return ok({ tenants: tenants.map(tenantJsonV2) });
 }
 
 async function removeTenant(ctx: Ctx) {
@@ -111,7 +148,7 @@ async function removeApp(ctx: Ctx) {
 }
 
 export const multitenancyRoutes: Route[] = [
-  { path: '/recipe/multitenancy/tenant/v2', scope: 'tenant', methods: { PUT: putTenantV2, GET: getTenant } },
+  { path: '/recipe/multitenancy/tenant/v2', scope: 'tenant', methods: { PUT: putTenantV2, GET: getTenantV2 } },
   { path: '/recipe/multitenancy/tenant', scope: 'tenant', methods: { PUT: putTenantV1, GET: getTenant } },
   { path: '/recipe/multitenancy/tenant/list/v2', scope: 'tenant', methods: { GET: listTenants } },
   { path: '/recipe/multitenancy/tenant/remove', scope: 'tenant', methods: { POST: removeTenant } },
