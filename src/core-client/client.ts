@@ -18,6 +18,7 @@ import type {
   GetLicenseResult,
   GetUserByIdResult,
   GetUserIdMappingResult,
+  TenantConfigResult,
   ImportPasswordHashResult,
   ImportTotpDeviceResult,
   IsEmailVerifiedResult,
@@ -114,6 +115,15 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
         phone: input.phone?.join(';'),
         provider: input.provider?.join(';'),
       }),
+    listUsersByAccountInfo: (input) =>
+      get<ListUsersResult>('/users/by-accountinfo', 'tenant', {
+        email: input.email,
+        phoneNumber: input.phoneNumber,
+        thirdPartyId: input.thirdPartyId,
+        thirdPartyUserId: input.thirdPartyUserId,
+        doUnionOfAccountInfo: String(input.doUnionOfAccountInfo ?? false),
+      }),
+    getTenantConfig: () => get<TenantConfigResult>('/recipe/multitenancy/tenant/v2', 'tenant'),
     signIn: (email, password) => post<SignInResult>('/recipe/signin', 'tenant', { email, password }),
 
     hello: async () => (await sendRequest(ctx, tenantId, { method: 'GET', path: '/hello', scope: 'none' })).text.trim(),

@@ -240,6 +240,21 @@ export interface ListUsersInput {
 
 export type ListUsersResult = { status: 'OK'; users: CoreUser[]; nextPaginationToken?: string };
 
+/** Account info to find users by (`GET /users/by-accountinfo`, tenant-specific, CDI >= 4.0). */
+export interface AccountInfoQuery {
+  email?: string;
+  phoneNumber?: string;
+  thirdPartyId?: string;
+  thirdPartyUserId?: string;
+  /** false (default): every given piece must belong to one login method's user; true: any. */
+  doUnionOfAccountInfo?: boolean;
+}
+
+/** `GET /recipe/multitenancy/tenant/v2` (TenantConfig.toJson_v2_5_1): firstFactors absent = every login method. */
+export type TenantConfigResult =
+  | { status: 'OK'; tenantId: string; firstFactors?: string[]; requiredSecondaryFactors?: string[]; coreConfig?: Record<string, unknown> }
+  | { status: 'TENANT_NOT_FOUND_ERROR' };
+
 export type SignInResult = { status: 'OK'; user: CoreUser; recipeUserId: string } | { status: 'WRONG_CREDENTIALS_ERROR' };
 
 export interface ApiVersionResult {
@@ -319,6 +334,10 @@ export interface CoreClient {
   isEmailVerified(userId: string, email: string): Promise<IsEmailVerifiedResult>;
   getUserById(userId: string): Promise<GetUserByIdResult>;
   listUsers(input?: ListUsersInput): Promise<ListUsersResult>;
+  /** Primary users holding a login method with this account info in the client's tenant (external ids where mapped). */
+  listUsersByAccountInfo(input: AccountInfoQuery): Promise<ListUsersResult>;
+  /** The client's tenant configuration. */
+  getTenantConfig(): Promise<TenantConfigResult>;
   signIn(email: string, password: string): Promise<SignInResult>;
 
   /** `GET /hello`: the text answer (`Hello`). No api-key needed. */

@@ -11,6 +11,7 @@ import { thirdPartyRoutes } from './thirdparty.js';
 import { totpRoutes } from './totp.js';
 import { userIdMappingRoutes } from './useridmapping.js';
 import { userRoutes } from './users.js';
+import { byAccountInfoRoutes } from './by-accountinfo.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
@@ -22,6 +23,7 @@ export const ROUTES: Route[] = [
   ...accountLinkingRoutes,
   ...userIdMappingRoutes,
   ...userRoutes,
+  ...byAccountInfoRoutes,
   ...licenseRoutes,
   ...multitenancyRoutes,
 ];
