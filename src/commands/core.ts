@@ -10,6 +10,7 @@ import { UsageError, UserError } from '../errors.js';
 import { isStandardBase64 } from '../hashes/verify.js';
 import { createApp } from '../sandbox/app.js';
 import { configFromEnv } from '../sandbox/config.js';
+import { createFaultInjector, FAULTS_ENV, parseFaults } from '../sandbox/faults.js';
 import { openStore } from '../sandbox/store/index.js';
 
 const HELP = `Usage: auth-migrate core [options]
@@ -24,6 +25,9 @@ Options:
   --license-key KEY    licence key enabling TOTP, account linking and tenants (also env AUTH_MIGRATE_LICENSE_KEY)
   --signer-key BASE64  signer key of the external scrypt hashes (also env EXTERNAL_PASSWORD_HASHING_SIGNER_KEY
                        or FIREBASE_PASSWORD_HASHING_SIGNER_KEY)
+  --faults SPEC        rehearse the reference core's failures (off by default; also env AUTH_MIGRATE_SANDBOX_FAULTS):
+                       after=RATE (apply a write, then answer 500), before=RATE (answer 500, apply nothing),
+                       partial=RATE (a consume uses up the code, creates no user, answers 500), seed=N
   -h, --help           show this help
 `;
 
@@ -69,6 +73,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
         'api-key': { type: 'string', multiple: true },
         'license-key': { type: 'string' },
         'signer-key': { type: 'string' },
+        faults: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -90,6 +95,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     throw new UserError('the signer key is not standard base64 (check --signer-key or EXTERNAL_PASSWORD_HASHING_SIGNER_KEY)');
   }
   const licenseKey = (values['license-key'] ?? env.AUTH_MIGRATE_LICENSE_KEY ?? '').trim();
+  const faults = createFaultInjector(parseFaults(values.faults ?? env[FAULTS_ENV]));
   const storePath = resolve(values.store ?? defaultStorePath());
   await mkdir(dirname(storePath), { recursive: true });
 
@@ -99,7 +105,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
   }
   const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
-  const app = createApp(store, config);
+  const app = createApp(store, config, faults);
   const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
   let boundPort: number;
   try {
@@ -108,6 +114,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     await store.close();
     throw err;
   }
+  if (faults) io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
 
   return new Promise<number>((resolveExit) => {

@@ -9,6 +9,7 @@ import { HttpError, type Reply } from './http.js';
 import { ROUTES } from './routes/index.js';
 import type { Store } from './store/index.js';
 import { assertTenantExists } from './tenants.js';
+import { FAULT_BODY, type FaultInjector } from './faults.js';
 
 export const MAX_BODY_BYTES = 1 << 20;
 const INVALID_TENANT_WORDS = new Set(['recipe', 'config', 'users', 'hello']);
@@ -107,7 +108,7 @@ export interface SandboxApp {
   idle(): Promise<void>;
 }
 
-export function createApp(store: Store, config: SandboxConfig): SandboxApp {
+export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector): SandboxApp {
   const routes = new Map(ROUTES.map((r) => [r.path, r]));
   const keys = config.apiKeys.map(digest);
   const supported = new Set(CDI_VERSIONS);
@@ -120,9 +121,13 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
       res.setHeader('Connection', 'close');
       return send(res, { kind: 'text', status: 413, body: 'Request body too large' });
     }
+    // Fault modes (off unless configured, see faults.ts): 500 before applying, after applying, or part-way.
+    const rawUrl = req.url ?? '/';
+    const fault = faults?.decide(req.method ?? 'GET', rawUrl.split('?')[0]!.toLowerCase()) ?? 'none';
+    if (fault === 'before') return send(res, { kind: 'text', status: 500, body: FAULT_BODY });
     let reply: Reply;
     try {
-      reply = await dispatch(req, raw);
+      reply = await dispatch(req, raw, fault === 'partial');
     } catch (err) {
       reply =
         err instanceof HttpError
@@ -136,10 +141,11 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
     } catch (err) {
       reply = { kind: 'text', status: 500, body: `java.io.IOException: ${(err as Error).message}` };
     }
+    if (fault === 'after' && reply.status === 200) reply = { kind: 'text', status: 500, body: FAULT_BODY };
     send(res, reply);
   }
 
-  async function dispatch(req: IncomingMessage, raw: string): Promise<Reply> {
+  async function dispatch(req: IncomingMessage, raw: string, partialFault: boolean): Promise<Reply> {
     // Split by hand: the path is matched raw (like getRequestURI), and `//x` must not become a host.
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -160,6 +166,7 @@ export function createApp(store: Store, config: SandboxConfig): SandboxApp {
       state: store.state,
       config,
       now: config.now(),
+      partialFault,
     };
     // The API key is checked against the app's config: an unknown app skips it and meets the 400 below.
     const knownApp = app === 'public' || store.state.maps.tenants.has(`${app}\u0000public`);

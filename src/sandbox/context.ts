@@ -19,6 +19,8 @@ export interface Ctx {
   config: SandboxConfig;
   /** The clock, read once per request. */
   now: number;
+  /** Fault mode `partial` (faults.ts): apply only the first part of a multi-write operation, then answer 500. */
+  partialFault?: boolean;
 }
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;

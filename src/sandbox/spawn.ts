@@ -15,6 +15,8 @@ export interface StartSandboxOptions {
   licenseKey?: string;
   /** base64 signer key of the external scrypt variant. */
   signerKey?: string;
+  /** Fault modes (sandbox/faults.ts), e.g. `after=0.05,seed=7`; off when omitted. */
+  faults?: string;
   /** 0 (the default) takes a free port. */
   port?: number;
   /** Extra environment for the child (e.g. the sandbox's hidden test options). */
@@ -58,6 +60,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '',
     AUTH_MIGRATE_LICENSE_KEY: opts.licenseKey ?? '',
     AUTH_MIGRATE_CORE_WATCH_STDIN: '1',
+    ...(opts.faults !== undefined ? { AUTH_MIGRATE_SANDBOX_FAULTS: opts.faults } : {}),
   };
   const child = execa(process.execPath, args, {
     env,

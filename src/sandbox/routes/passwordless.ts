@@ -2,7 +2,8 @@
 // limit and lifetime, and PUT /recipe/user with rid passwordless (core-api.md §3.2-§3.4, §7).
 import { createHash, createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
-import { badRequest, ok, status, str, strOrNull } from '../http.js';
+import { HttpError, badRequest, ok, status, str, strOrNull } from '../http.js';
+import { FAULT_BODY } from '../faults.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod, type PasswordlessDevice } from '../store/index.js';
 import { requireLoginMethod } from '../tenants.js';
@@ -131,6 +132,11 @@ async function consumeCode(ctx: Ctx) {
     }
   }
   const changes = deleteDevicesOf(ctx, device);
+  if (ctx.partialFault) {
+    // As the reference core does under storage contention: the code is used up, no user is created.
+    await ctx.store.commit(changes);
+    throw new HttpError(500, FAULT_BODY);
+  }
   const existingId = device.email
     ? ctx.state.plessByEmail.get(key(ctx.app, ctx.tenant, device.email))
     : ctx.state.plessByPhone.get(key(ctx.app, ctx.tenant, device.phoneNumber!));
