@@ -3,12 +3,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
-import { preflight } from '../core-client/preflight.js';
 import { parseHashingAlgorithmName } from '../hashes/formats.js';
 import { UsageError, UserError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
+import { checkTargetForPlan } from '../migration/target-check.js';
 import { stopOnSignals } from '../migration/stop-signals.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
@@ -38,7 +38,9 @@ Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
 Sources:    --format canonical|firebase|auth0|totp  --hash-config FILE  --provider-map FILE
 Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
-            --scrypt-algorithm-name NAME (default external_scrypt; e.g. firebase_scrypt)
+            --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
+            or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
+            by default they are found first and left unchanged)
 Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
 Checks:     before any write the core is checked (reachable, api-key, CDI version, tenant, and the licence
             features the plan needs); --skip-preflight goes straight to the writes
@@ -55,6 +57,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'keep-source-ids': { type: 'boolean' },
+  'update-existing': { type: 'boolean' },
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
@@ -109,6 +112,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (resolved && !resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const planOptions: PlanOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
+    updateExisting: values['update-existing'] ?? profile?.updateExisting ?? false,
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
@@ -146,7 +150,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       onRetry: (info) => listener({ type: 'retry', ...info, at: Date.now() }),
       onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
     });
-    const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, err);
+    const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, planOptions, err);
     if (refusal) summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
     else summary = await migrate(connection);
   } finally {
@@ -216,14 +220,14 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 }
 
 /**
- * Before any write: the core answers, accepts the api-key, speaks our CDI version, knows the tenant, and has
- * the paid features this plan needs. Returns the reason to refuse, or undefined to go ahead.
+ * Before any write: the core answers, accepts the api-key, speaks our CDI version, knows the tenant, has the paid
+ * features and login methods this plan needs, and takes its scrypt hashes (name learnt, signer key present).
+ * Returns the reason to refuse, or undefined to go ahead; adjusts the plan to the target.
  */
-async function checkTarget(conn: Connection, needs: PlanNeeds, err: (line: string) => void): Promise<Error | undefined> {
-  const report = await preflight(conn.client, { needs });
-  for (const f of report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
-  if (report.ok) return undefined;
-  return new UserError(
-    `nothing was written: ${report.findings.filter((f) => f.level === 'error').map((f) => f.message).join(' ')}`,
-  );
+async function checkTarget(conn: Connection, needs: PlanNeeds, plan: PlanOptions, err: (line: string) => void): Promise<Error | undefined> {
+  const check = await checkTargetForPlan(conn.client, needs, plan);
+  for (const f of check.report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
+  if (!plan.scryptAlgorithmName && check.plan.scryptAlgorithmName) err(`preflight: the core takes external scrypt hashes as "${check.plan.scryptAlgorithmName}"`);
+  Object.assign(plan, check.plan);
+  return check.refusal;
 }

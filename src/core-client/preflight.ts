@@ -1,7 +1,8 @@
 // Preflight: before any write, check that the core answers, speaks our CDI version, accepts the api-key and
 // has the paid features the migration will need. Returns findings to render; never throws for a core problem.
 import { CoreAuthError, CoreClientError, CoreHttpError, CoreUnreachableError } from './errors.js';
-import type { CoreClient } from './types.js';
+import { probeScrypt } from './probe-scrypt.js';
+import type { CoreClient, TenantConfigResult } from './types.js';
 
 /** CDI versions whose shapes this client understands (account-linking user JSON, 5.x statuses). */
 export const SPOKEN_CDI_VERSIONS = ['5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6'] as const;
@@ -19,6 +20,11 @@ export type FindingCode =
   | 'feature-flags-unknown'
   | 'totp-needs-mfa'
   | 'linking-needs-license'
+  | 'scrypt-name-unsupported'
+  | 'signer-key-missing'
+  | 'scrypt-probe-unknown'
+  | 'login-method-disabled'
+  | 'tenant-config-unknown'
   | 'core-error';
 
 export interface PreflightFinding {
@@ -43,12 +49,37 @@ export interface PreflightReport {
   totpAllowed?: boolean;
   /** Whether primary/link would be accepted (account_linking or mfa); undefined when unknown. */
   linkingAllowed?: boolean;
+  /** The hashingAlgorithm name the core takes for the external scrypt variant (asked only when the plan has such hashes). */
+  scryptAlgorithmName?: string;
+  /** Whether the core holds the scrypt signer key (asked only when the plan has scrypt hashes). */
+  signerKey?: boolean;
+  /** Login methods the tenant has disabled (a request for them answers 403). */
+  disabledLoginMethods?: LoginMethodName[];
   findings: PreflightFinding[];
 }
 
+export type LoginMethodName = 'emailpassword' | 'thirdparty' | 'passwordless';
+
+/** What the plan needs from the target, learnt from the validation pass (migration/prepare.ts). */
+export interface PlanNeeds {
+  /** Some user has TOTP devices (the core needs the MFA feature). */
+  totp?: boolean;
+  /** Some user has several login methods or one-time-code factors (account linking). */
+  linking?: boolean;
+  /** Some user has an external scrypt hash (the core needs the name it takes and the signer key). */
+  scrypt?: boolean;
+  /** Login methods the plan creates. */
+  loginMethods?: LoginMethodName[];
+}
+
 export interface PreflightOptions {
-  /** When the plan is known to need these, a missing feature is an error instead of a warning. */
-  needs?: { totp?: boolean; linking?: boolean };
+  /**
+   * What the plan needs: a missing feature it needs is an error; one it does not need is not mentioned. Without
+   * `needs` (nothing known about the data) missing features are warnings.
+   */
+  needs?: PlanNeeds;
+  /** The operator's --scrypt-algorithm-name: only that name is probed. */
+  scryptAlgorithmName?: string;
 }
 
 export async function preflight(client: CoreClient, options: PreflightOptions = {}): Promise<PreflightReport> {
@@ -109,13 +140,14 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     report.features = features;
     report.totpAllowed = features.includes('mfa');
     report.linkingAllowed = features.includes('account_linking') || features.includes('mfa');
-    if (!report.totpAllowed) {
-      add(options.needs?.totp ? 'error' : 'warning', 'totp-needs-mfa',
+    const needs = options.needs;
+    if (!report.totpAllowed && (!needs || needs.totp)) {
+      add(needs?.totp ? 'error' : 'warning', 'totp-needs-mfa',
         'the core has no licence for MFA: importing TOTP devices would be refused (HTTP 402). ' +
           'Set a licence key with the MFA feature (--license-key or AUTH_MIGRATE_LICENSE_KEY).');
     }
-    if (!report.linkingAllowed) {
-      add(options.needs?.linking ? 'error' : 'warning', 'linking-needs-license',
+    if (!report.linkingAllowed && (!needs || needs.linking)) {
+      add(needs?.linking ? 'error' : 'warning', 'linking-needs-license',
         'the core has no licence for account linking: users with several login methods or one-time-code factors ' +
           'could not be made primary or linked (HTTP 402). Set a licence key with account_linking or MFA.');
     }
@@ -123,7 +155,83 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     add('warning', 'feature-flags-unknown',
       `could not read the core's features (${messageOf(err)}); TOTP import and linking may be refused with HTTP 402.`);
   }
+
+  // 4. The tenant's login methods: a plan that needs a disabled one is refused before any write.
+  await checkLoginMethods(client, options.needs, report, add);
+
+  // 5. The scrypt variant: which name the core takes, and whether it holds the signer key (no write, see probe-scrypt.ts).
+  if (options.needs?.scrypt && !report.disabledLoginMethods?.includes('emailpassword')) {
+    await checkScrypt(client, options.scryptAlgorithmName, report, add);
+  }
   return done();
+}
+
+type Add = (level: FindingLevel, code: FindingCode, message: string) => void;
+
+/** Factor ids of the reference core's tenant configuration, per login method (TenantConfig.toJson_v2_5_1). */
+const FACTORS: Record<LoginMethodName, string[]> = {
+  emailpassword: ['emailpassword'],
+  thirdparty: ['thirdparty'],
+  passwordless: ['otp-email', 'otp-phone', 'link-email', 'link-phone'],
+};
+
+async function checkLoginMethods(client: CoreClient, needs: PlanNeeds | undefined, report: PreflightReport, add: Add): Promise<void> {
+  let config: TenantConfigResult;
+  try {
+    config = await client.getTenantConfig();
+  } catch (err) {
+    add('warning', 'tenant-config-unknown', `could not read the tenant's configuration (${messageOf(err)}); a disabled login method would be refused with HTTP 403.`);
+    return;
+  }
+  if (config.status !== 'OK' || !Array.isArray(config.firstFactors)) {
+    report.disabledLoginMethods = [];
+    return;
+  }
+  const factors = config.firstFactors;
+  report.disabledLoginMethods = (Object.keys(FACTORS) as LoginMethodName[]).filter((m) => !FACTORS[m].some((f) => factors.includes(f)));
+  for (const method of needs?.loginMethods ?? []) {
+    if (!report.disabledLoginMethods.includes(method)) continue;
+    add('error', 'login-method-disabled',
+      `the tenant "${client.tenantId}" of app "${client.appId}" has ${method} login disabled (its firstFactors are ` +
+        `[${factors.join(', ')}]), and the plan creates ${method} users: every such request would answer HTTP 403. ` +
+        `Enable it on the core (PUT /recipe/multitenancy/tenant/v2 with firstFactors including ${FACTORS[method].join(' or ')}) or leave those users out.`);
+  }
+}
+
+async function checkScrypt(client: CoreClient, override: string | undefined, report: PreflightReport, add: Add): Promise<void> {
+  let probe;
+  try {
+    probe = await probeScrypt(client, override);
+  } catch (err) {
+    add('error', 'scrypt-probe-unknown', `could not learn how the core takes external scrypt hashes: ${messageOf(err, client)}`);
+    return;
+  }
+  if (probe.kind === 'unsupported') {
+    add('error', 'scrypt-name-unsupported',
+      `the core answers "Unsupported password hashing algorithm" to ${probe.tried.join(' and ')}, so it cannot import the ` +
+        'plan\'s external scrypt (Firebase) hashes. ' + (override ? 'Drop --scrypt-algorithm-name to let the preflight find the name, or use a core that supports them.' : 'Use a core that supports them.'));
+    return;
+  }
+  if (probe.kind === 'unknown') {
+    add('error', 'scrypt-probe-unknown', `could not learn how the core takes external scrypt hashes: ${probe.message}`);
+    return;
+  }
+  report.scryptAlgorithmName = probe.name;
+  if (probe.kind === 'created') {
+    add('warning', 'scrypt-probe-unknown',
+      `the core accepted a malformed external scrypt hash for the probe address ${'preflight-probe@auth-migrate.invalid'} ` +
+        '(it does not check the format): remove that user from the core.');
+    return;
+  }
+  report.signerKey = probe.signerKey;
+  if (!probe.signerKey) {
+    add('error', 'signer-key-missing',
+      `the core takes "${probe.name}" but holds no signer key ('firebase_password_hashing_signer_key' cannot be null), so every ` +
+        'external scrypt (Firebase) hash would fail: start the core with the base64_signer_key of the export ' +
+        '(firebase_password_hashing_signer_key / FIREBASE_PASSWORD_HASHING_SIGNER_KEY; for the sandbox --signer-key or AUTH_MIGRATE_SIGNER_KEY).');
+  } else if (probe.name !== 'external_scrypt') {
+    add('info', 'scrypt-name-unsupported', `the core names the external scrypt variant "${probe.name}": that name is sent.`);
+  }
 }
 
 /** The preferred version when listed, else the highest listed version we speak. */

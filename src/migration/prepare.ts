@@ -3,30 +3,31 @@
 import type { ReadOptions } from '../sources/index.js';
 import type { CanonicalUser } from '../records/types.js';
 import { validateSources, type ValidateOptions, type ValidationReport } from '../records/validate.js';
+import type { LoginMethodName, PlanNeeds } from '../core-client/preflight.js';
 import { planUserSteps, type PlanOptions } from './plan.js';
 
-export interface PlanNeeds {
-  /** Some user has TOTP devices (the core needs the MFA feature). */
-  totp: boolean;
-  /** Some user has several login methods or one-time-code factors (account linking). */
-  linking: boolean;
+export type { PlanNeeds } from '../core-client/preflight.js';
+
+/** A fresh needs record: nothing needed yet. */
+export function noNeeds(): Required<PlanNeeds> {
+  return { totp: false, linking: false, scrypt: false, loginMethods: [] };
 }
 
 export interface PreparedRun {
   report: ValidationReport;
-  needs: PlanNeeds;
+  needs: Required<PlanNeeds>;
   /** Errors that belong to no record: lines or rows that could not become a user (e.g. a TOTP row matching no user). */
   unreadable: number;
 }
 
 export async function prepareRun(files: string[], readOptions: ReadOptions & ValidateOptions, plan: PlanOptions): Promise<PreparedRun> {
   let recordErrors = 0;
-  const needs: PlanNeeds = { totp: false, linking: false };
+  const needs = noNeeds();
   const report = await validateSources(files, {
     ...readOptions,
     onRecord: (r) => {
       for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
-      if (r.valid && !(needs.totp && needs.linking)) noteNeeds(r.record, plan, needs);
+      if (r.valid) noteNeeds(r.record, plan, needs);
     },
   });
   let lateErrors = 0;
@@ -35,11 +36,21 @@ export async function prepareRun(files: string[], readOptions: ReadOptions & Val
   return { report, needs, unreadable };
 }
 
-function noteNeeds(record: CanonicalUser, plan: PlanOptions, needs: PlanNeeds): void {
+const METHOD_OF: Partial<Record<string, LoginMethodName>> = {
+  'import-password': 'emailpassword',
+  'thirdparty-signinup': 'thirdparty',
+  'passwordless-signinup': 'passwordless',
+};
+
+/** Fold one record's needs into `needs` (what the target must offer for this plan). */
+export function noteNeeds(record: CanonicalUser, plan: PlanOptions, needs: Required<PlanNeeds>): void {
   try {
     for (const step of planUserSteps(record, plan)) {
       if (step.kind === 'import-totp') needs.totp = true;
       if (step.kind === 'create-primary') needs.linking = true;
+      if (record.password?.algorithm === 'external_scrypt' && step.kind === 'import-password') needs.scrypt = true;
+      const method = METHOD_OF[step.kind];
+      if (method && !needs.loginMethods.includes(method)) needs.loginMethods.push(method);
     }
   } catch {
     // An unplannable record fails on its own in the migration pass.
