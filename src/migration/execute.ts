@@ -1,60 +1,41 @@
-// Performs one step against the core and classifies the answer: created, already present (a rerun), or a
-// failure carrying the core's status and description. Fatal client errors (401, 402, unreachable) propagate.
-import { CoreClientError, CoreHttpError } from '../core-client/errors.js';
-import type { CoreClient, CoreUser } from '../core-client/types.js';
-import type { StepResult } from './journal.js';
-import type { Step, StepRef } from './steps.js';
+// The one exactly-once rule, applied to every step kind of step-rules.ts. A core may apply a request and then
+// answer 500, apply half of it, answer something that is not JSON, or nothing at all (issue 9); the client's
+// retries then meet the already-applied state. So, per step:
+//   1. steps that create a user look it up first: found = already present, left unchanged;
+//   2. send; a clear success is taken as it is (and counted created when step 1 found nothing);
+//   3. after a refusal or an attempt without a clear answer, look the effect up: found = done by us;
+//   4. a refusal that says "start again" (RESTART_FLOW_ERROR), or an unclear attempt with nothing found, is
+//      sent again, a bounded number of times; then the step fails (or, for a core that keeps answering
+//      garbage, the run stops).
+// Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
+import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
+import type { CoreClient } from '../core-client/types.js';
+import { STEP_RULES, type StepRule } from './step-rules.js';
+import { done, fail, type StepOutcome, type UserIds } from './step-ids.js';
+import type { Step } from './steps.js';
 
-export type StepOutcome =
-  | { ok: true; result: StepResult; ids: Record<string, string> }
-  | { ok: false; status: string; message: string };
+export { applyStepIds, newUserIds, resolveRef, type StepOutcome, type UserIds } from './step-ids.js';
 
-/** Ids produced so far for one user, by step key; `alias` holds the external id once mapped. */
-export interface UserIds {
-  recipe: Map<StepRef, string>;
-  alias: Map<StepRef, string>;
+/** Attempts of one step that may each have been applied without a clear answer (or asked to restart). */
+export const MAX_STEP_ATTEMPTS = 4;
+
+/** An attempt whose outcome is unknown: the core may or may not have applied it. */
+function isUnclear(err: unknown): boolean {
+  if (err instanceof CoreProtocolError) return true; // a 200 that is not JSON: the write may have happened
+  return err instanceof CoreHttpError && !err.fatal && err.status >= 500;
 }
 
-export function newUserIds(): UserIds {
-  return { recipe: new Map(), alias: new Map() };
-}
-
-/** The id later calls must use for a ref: the external id once mapped, else the recipe user id. */
-export function resolveRef(ids: UserIds, ref: StepRef): string {
-  const id = ids.alias.get(ref) ?? ids.recipe.get(ref);
-  if (id === undefined) throw new Error(`internal: step ${ref} has produced no id yet`);
-  return id;
-}
-
-/** Record what a completed step produced (also used to restore ids from the journal). */
-export function applyStepIds(step: Step, produced: Record<string, string>, ids: UserIds): void {
-  if (produced.recipeUserId !== undefined) ids.recipe.set(step.key, produced.recipeUserId);
-  if (step.kind === 'map-user-id' && produced.externalUserId !== undefined) ids.alias.set(step.user, produced.externalUserId);
-}
-
-const done = (created: boolean, ids: Record<string, string> = {}): StepOutcome => ({ ok: true, result: created ? 'created' : 'already', ids });
-const fail = (status: string, message: string): StepOutcome => ({ ok: false, status, message });
-
-function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-function recipeUserIdFor(user: CoreUser, recipeId: string, match: (lm: CoreUser['loginMethods'][number]) => boolean): string {
-  return user.loginMethods.find((lm) => lm.recipeId === recipeId && match(lm))?.recipeUserId ?? user.id;
-}
-
-/** Run one step. Non-fatal HTTP answers (e.g. a 400 for this record) become failures; fatal ones are thrown. */
 export async function executeStep(step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+  const rule = STEP_RULES[step.kind] as StepRule<Step>;
   try {
-    return await perform(step, ids, core);
+    return await applyRule(rule, step, ids, core);
   } catch (err) {
     if (err instanceof CoreHttpError && step.kind === 'import-password' && /^Unsupported password hashing algorithm/.test(err.body.trim())) {
-      // Not this user's fault: every user with this algorithm would fail the same way.
+      // Not this user's fault: every user with this algorithm would fail the same way (preflight should have
+      // learnt the name the core takes; this is a core that changed under the run, or --skip-preflight).
       throw new CoreClientError(
         `the core at ${core.url} does not accept hashingAlgorithm "${step.hashingAlgorithm}" (HTTP 400 ${err.body.trim()}). ` +
-          (step.hashingAlgorithm === 'external_scrypt'
-            ? 'The reference core names it firebase_scrypt: rerun with --scrypt-algorithm-name firebase_scrypt.'
-            : 'Use --scrypt-algorithm-name external_scrypt or firebase_scrypt, as the core expects.'),
+          'Run without --skip-preflight so the preflight learns the name it takes, or set --scrypt-algorithm-name.',
         true,
       );
     }
@@ -63,126 +44,40 @@ export async function executeStep(step: Step, ids: UserIds, core: CoreClient): P
   }
 }
 
-async function perform(step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
-  switch (step.kind) {
-    case 'import-password': {
-      const r = await core.importPasswordHash({ email: step.email, passwordHash: step.passwordHash, hashingAlgorithm: step.hashingAlgorithm });
-      const email = normaliseEmail(step.email);
-      return done(!r.didUserAlreadyExist, { recipeUserId: recipeUserIdFor(r.user, 'emailpassword', (lm) => lm.email === email) });
+async function applyRule(rule: StepRule<Step>, step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+  // 1. Look first: an existing user is never overwritten, and what we find later is known to be ours.
+  const lookedFirst = rule.find !== undefined && rule.findFirst?.(step) === true;
+  if (lookedFirst) {
+    const found = await rule.find!(step, ids, core);
+    if (found) return done(false, found);
+  }
+  let unclear = false;
+  let last: { refusal: StepOutcome } | { error: unknown } | undefined;
+  for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+    let out: StepOutcome | undefined;
+    try {
+      out = await rule.send(step, ids, core);
+    } catch (err) {
+      if (!isUnclear(err)) throw err;
+      unclear = true;
+      last = { error: err };
     }
-    case 'thirdparty-signinup': {
-      const r = await core.thirdPartySignInUp({
-        thirdPartyId: step.thirdPartyId,
-        thirdPartyUserId: step.thirdPartyUserId,
-        email: { id: step.email, isVerified: step.isVerified },
-      });
-      if (r.status !== 'OK') return fail(r.status, r.reason);
-      return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
-    }
-    case 'passwordless-signinup':
-      return passwordlessSignInUp(step, core);
-    case 'passwordless-add-contact': {
-      const userId = resolveRef(ids, step.user);
-      const current = await core.getUserById(userId);
-      if (current.status !== 'OK') return fail(current.status, `the passwordless user ${userId} is not in the core`);
-      const lm = current.user.loginMethods.find((m) => m.recipeUserId === userId && m.recipeId === 'passwordless');
-      if (step.email !== undefined && lm?.email === normaliseEmail(step.email)) return done(false);
-      if (step.phoneNumber !== undefined && lm?.phoneNumber === step.phoneNumber) return done(false);
-      const r = await core.updatePasswordlessUser({
-        recipeUserId: userId,
-        ...(step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! }),
-      });
-      if (r.status === 'OK') return done(true);
-      return fail(r.status, 'reason' in r ? r.reason : describeUpdateStatus(r.status));
-    }
-    case 'map-user-id':
-      return mapUserId(step, ids, core);
-    case 'verify-email':
-      return verifyEmail(step, ids, core);
-    case 'create-primary': {
-      const r = await core.createPrimaryUser(resolveRef(ids, step.user));
-      if (r.status === 'OK') return done(!r.wasAlreadyAPrimaryUser, { primaryUserId: r.user.id });
-      return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
-    }
-    case 'link-accounts': {
-      const r = await core.linkAccounts(resolveRef(ids, step.user), resolveRef(ids, step.primary));
-      if (r.status === 'OK') return done(!r.accountsAlreadyLinked, { primaryUserId: r.user.id });
-      if (r.status === 'INPUT_USER_IS_NOT_A_PRIMARY_USER') return fail(r.status, 'the user to link to is not a primary user');
-      return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
-    }
-    case 'import-totp': {
-      const userId = resolveRef(ids, step.user);
-      const r = await core.importTotpDevice({ userId, deviceName: step.deviceName, secretKey: step.secretKey, period: step.period, skew: step.skew });
-      if (r.status === 'OK') return done(true, { deviceName: r.deviceName });
-      // A rerun: the same device (name, period, skew) is already there. The secret cannot be read back.
-      const list = await core.listTotpDevices(userId);
-      const same = list.devices.find((d) => d.name === step.deviceName);
-      if (same && same.period === step.period && same.skew === step.skew) return done(false, { deviceName: step.deviceName });
-      return fail(r.status, `user ${userId} already has a TOTP device named "${step.deviceName}" with other settings`);
+    // 2. A clear success: ours when we looked first and found nothing, or when an earlier attempt was unclear.
+    if (out?.ok) return out.result === 'already' && (lookedFirst || unclear) ? { ...out, result: 'created' } : out;
+    // 3. A refusal or an unclear answer: is the effect there (made by this attempt or an earlier one)?
+    const found = rule.find ? await rule.find(step, ids, core) : undefined;
+    if (found) return done(lookedFirst || unclear, found);
+    // 4. Nothing of ours there: a plain refusal is final; a restart request or an unclear attempt goes again.
+    if (out && !out.ok) {
+      if (!out.restart) return out;
+      last = { refusal: out };
     }
   }
-}
-
-function describeUpdateStatus(status: string): string {
-  if (status === 'UNKNOWN_USER_ID_ERROR') return 'the passwordless user is unknown to the core';
-  if (status === 'EMAIL_ALREADY_EXISTS_ERROR') return 'another passwordless user already has this email';
-  if (status === 'PHONE_NUMBER_ALREADY_EXISTS_ERROR') return 'another passwordless user already has this phone number';
-  return status;
-}
-
-async function passwordlessSignInUp(step: Extract<Step, { kind: 'passwordless-signinup' }>, core: CoreClient): Promise<StepOutcome> {
-  const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
-  // A consume whose answer was lost is retried by the client and then meets RESTART_FLOW_ERROR (the code is
-  // spent): start over with a new code; the core then reuses the user it created (createdNewUser:false).
-  let last: StepOutcome = fail('RESTART_FLOW_ERROR', 'the core kept restarting the passwordless flow');
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const code = await core.createCode(contact);
-    if (code.status !== 'OK') {
-      last = fail(code.status, 'the core refused to create a passwordless code');
-      continue;
-    }
-    const r = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
-    if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
-    last = fail(r.status, 'the core did not accept the code it had just created');
-    if (r.status !== 'RESTART_FLOW_ERROR') break;
+  if (last && 'refusal' in last) return last.refusal;
+  const err = last?.error;
+  if (err instanceof CoreProtocolError) {
+    throw new CoreClientError(`${err.message} (${MAX_STEP_ATTEMPTS} times in a row for one step: stopping the run)`, true);
   }
-  return last;
-}
-
-/**
- * Create a token and consume it at once. The token is a credential: it stays in this function (never in the
- * step's ids, the journal or a message). EMAIL_ALREADY_VERIFIED_ERROR is a rerun (or an email the core marks
- * verified itself).
- */
-async function verifyEmail(step: Extract<Step, { kind: 'verify-email' }>, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
-  const userId = resolveRef(ids, step.user);
-  const email = normaliseEmail(step.email);
-  const created = await core.createEmailVerificationToken(userId, email);
-  if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
-  const r = await core.verifyEmailToken(created.token);
-  if (r.status === 'OK') return done(true);
-  // A consume whose answer was lost is retried by the client and meets a spent token: ask the core.
-  if ((await core.isEmailVerified(userId, email)).isVerified) return done(true);
-  return fail(r.status, `the core did not accept the email verification token it had just created for ${email} of user ${userId}`);
-}
-
-async function mapUserId(step: Extract<Step, { kind: 'map-user-id' }>, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
-  const userId = resolveRef(ids, step.user);
-  const mapped = { externalUserId: step.externalUserId };
-  // The first factor already answered with the external id: the mapping exists (a rerun).
-  if (userId === step.externalUserId) return done(false, mapped);
-  const r = await core.createUserIdMapping({ superTokensUserId: userId, externalUserId: step.externalUserId });
-  if (r.status === 'OK') return done(true, mapped);
-  const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
-  if (existing.status === 'OK' && existing.superTokensUserId === userId) return done(false, mapped);
-  if (r.status === 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR') {
-    return fail(r.status, `the core does not know the user ${userId} to map to external id ${step.externalUserId}`);
-  }
-  const other = existing.status === 'OK' ? `user ${existing.superTokensUserId}` : 'another external id';
-  return fail(
-    r.status,
-    r.doesExternalUserIdExist
-      ? `external id ${step.externalUserId} is already mapped to ${other}, not to ${userId}`
-      : `user ${userId} is already mapped to another external id`,
-  );
+  if (err !== undefined) throw err;
+  return fail('UNCLEAR', `the core never gave a clear answer to ${step.kind} after ${MAX_STEP_ATTEMPTS} attempts`);
 }

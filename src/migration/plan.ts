@@ -9,6 +9,8 @@ export interface PlanOptions {
   scryptAlgorithmName?: string;
   /** Map the source id as the external id when the record has no externalUserId. */
   keepSourceIds?: boolean;
+  /** Replace the password hash of users that already exist (default: found first and left unchanged). */
+  updateExisting?: boolean;
 }
 
 /** A record the planner cannot turn into steps (the validator should have caught it). */
@@ -38,6 +40,7 @@ function firstFactorSteps(record: CanonicalUser, options: PlanOptions): Step[] {
       email: record.email,
       passwordHash: record.password.hash,
       hashingAlgorithm: hashingAlgorithmName(algorithm, options),
+      ...(options.updateExisting ? { updateExisting: true } : {}),
     });
   }
   for (const tp of record.thirdParty ?? []) {

@@ -4,7 +4,15 @@
 export type StepRef = string;
 
 export type Step =
-  | { kind: 'import-password'; key: 'password'; email: string; passwordHash: string; hashingAlgorithm: string }
+  | {
+      kind: 'import-password';
+      key: 'password';
+      email: string;
+      passwordHash: string;
+      hashingAlgorithm: string;
+      /** Replace the hash of a user that already exists (`--update-existing`); otherwise it is left unchanged. */
+      updateExisting?: boolean;
+    }
   | {
       kind: 'thirdparty-signinup';
       key: string;
@@ -49,20 +57,33 @@ export type StepKind = Step['kind'];
 
 /** How many HTTP calls a step makes when everything goes well (used by the dry run). */
 export function callCount(step: Step): number {
-  return step.kind === 'passwordless-signinup' || step.kind === 'verify-email' ? 2 : 1;
+  switch (step.kind) {
+    case 'import-password':
+      return step.updateExisting ? 1 : 2; // looked up first unless updates were asked for
+    case 'thirdparty-signinup':
+    case 'verify-email':
+    case 'passwordless-add-contact':
+      return 2;
+    case 'passwordless-signinup':
+      return 3;
+    default:
+      return 1;
+  }
 }
 
 /** One line for a person: what the step does, with no password hash, secret or code in it. */
 export function describeStep(step: Step): string {
   switch (step.kind) {
     case 'import-password':
-      return `import password hash (${step.hashingAlgorithm}) for ${step.email}: POST /recipe/user/passwordhash/import`;
+      return step.updateExisting
+        ? `import password hash (${step.hashingAlgorithm}) for ${step.email}, replacing the hash of an existing user: POST /recipe/user/passwordhash/import`
+        : `import password hash (${step.hashingAlgorithm}) for ${step.email} unless the user exists: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
     case 'thirdparty-signinup':
-      return `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}): POST /recipe/signinup`;
+      return `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}) unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup`;
     case 'passwordless-signinup':
-      return `passwordless ${step.key === 'phone' ? 'phone sign-in' : 'one-time-code factor'} for ${step.email ?? step.phoneNumber}: POST /recipe/signinup/code, POST /recipe/signinup/code/consume`;
+      return `passwordless ${step.key === 'phone' ? 'phone sign-in' : 'one-time-code factor'} for ${step.email ?? step.phoneNumber} unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup/code, POST /recipe/signinup/code/consume`;
     case 'passwordless-add-contact':
-      return `add ${step.email !== undefined ? `email ${step.email}` : `phone ${step.phoneNumber}`} to the ${step.user} passwordless user: PUT /recipe/user (rid passwordless)`;
+      return `add ${step.email !== undefined ? `email ${step.email}` : `phone ${step.phoneNumber}`} to the ${step.user} passwordless user unless it has it: GET /user/id, PUT /recipe/user (rid passwordless)`;
     case 'map-user-id':
       return `map the ${step.user} user to external id ${step.externalUserId}: POST /recipe/userid/map`;
     case 'verify-email':

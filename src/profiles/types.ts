@@ -45,6 +45,8 @@ export interface Profile {
   providerMap?: Record<string, string>;
   concurrency?: number;
   keepSourceIds?: boolean;
+  /** Replace the password hash of users already in the core (`run --update-existing`). */
+  updateExisting?: boolean;
   scryptAlgorithmName?: string;
   secrets: Record<SecretName, SecretSource>;
   createdAt?: string;

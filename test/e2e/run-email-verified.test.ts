@@ -52,11 +52,11 @@ describe('verified emails', () => {
   it('dry run counts the two calls of each verify-email step', async () => {
     const r = await cli(['run', 'users.ndjson', '--dry-run'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^user v1: 2 steps, 3 calls$/m);
-    expect(r.stdout).toMatch(/^user n1: 1 steps, 1 calls$/m);
+    expect(r.stdout).toMatch(/^user v1: 2 steps, 4 calls$/m);
+    expect(r.stdout).toMatch(/^user n1: 1 steps, 2 calls$/m);
     expect(r.stdout).toContain('mark verified@example.test verified on the password user (verified in the source)');
-    expect(r.stdout).toMatch(/^user p1: 3 steps, 5 calls$/m);
-    expect(r.stdout).toContain('dry run: 5 users to migrate in 14 calls (10 steps)');
+    expect(r.stdout).toMatch(/^user p1: 3 steps, 7 calls$/m);
+    expect(r.stdout).toContain('dry run: 5 users to migrate in 20 calls (10 steps)');
   });
 
   it('run carries them over; GET /user/id shows verified accordingly; reruns are already present', async () => {

@@ -161,6 +161,7 @@ describe('planUserSteps', () => {
     const text = steps.map(describeStep).join('\n');
     expect(text).not.toContain(BCRYPT);
     expect(text).not.toContain(SECRET);
-    expect(steps.reduce((n, s) => n + callCount(s), 0)).toBe(1 + 2 + 1 + 1 + 1);
+    // import: lookup + import; otp factor: lookup, create code, consume; primary; link; TOTP import.
+    expect(steps.reduce((n, s) => n + callCount(s), 0)).toBe(2 + 3 + 1 + 1 + 1);
   });
 });

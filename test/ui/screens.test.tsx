@@ -207,7 +207,7 @@ describe('profile screen', () => {
 });
 
 describe('target screen with a sandbox without a licence', () => {
-  it('warns before any write that TOTP devices and linking would be refused', async () => {
+  it('blocks before any write, as headless run does, when the data needs TOTP and linking the core has no licence for', async () => {
     await saveProfile({ ...emptyProfile('nolic'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
     const w = start({ profile: 'nolic' });
     await w.until('2/8 keys');
@@ -218,22 +218,18 @@ describe('target screen with a sandbox without a licence', () => {
     await w.press('c');
     await w.until('[sandbox]');
     await w.press('down', 'down', 'enter');
-    const screen = await w.until('preflight passed', 30_000);
+    const screen = await w.until('preflight failed', 30_000);
     const url = /url\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(screen)![1]!;
-    expect(screen).toContain('5 TOTP devices would be refused (402): no MFA licence');
-    expect(screen).toMatch(/one-time-code factors need linking, which would be refused \(402\)/);
+    // The same findings, at the same level, as `run` (migration/target-check.ts): errors for what the data needs.
+    expect(screen).toMatch(/error: the core has no licence for MFA/);
+    expect(screen).toMatch(/error: the core has no licence for account linking/);
     expect(screen).toMatch(/features\s+none \(no licence\)/);
+    // c does not go on to the plan: the run would surely stop.
+    await w.press('c');
+    expect(await w.until('the preflight found a problem that would stop the run')).not.toContain('users to migrate');
     // Nothing was written: the core holds no user.
     const users = (await (await fetch(`${url}/users`)).json()) as { users: unknown[] };
     expect(users.users).toEqual([]);
-    // Going on anyway: the first TOTP import meets the 402, the run stops, the results say why and how to resume.
-    await w.press('c');
-    await w.until('users to migrate', 30_000);
-    await w.press('r');
-    const stopped = await w.until('results: the run stopped', 30_000);
-    expect(stopped).toMatch(/402|MFA|licen/i);
-    expect(stopped).toMatch(/journal\s+\S+\.journal\.ndjson/);
-    expect(stopped).toMatch(/resume:\s+auth-migrate run --profile nolic --journal/);
     // Ctrl+C leaves through the same door as q: the sandbox is stopped.
     await w.press('\u0003');
     await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop');

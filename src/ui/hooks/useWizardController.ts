@@ -60,6 +60,7 @@ export function migrationInput(state: WizardState): MigrationInput {
     signerKey: state.secrets.signerKey,
     providerMap: p.providerMap,
     keepSourceIds: p.keepSourceIds,
+    updateExisting: p.updateExisting,
     scryptAlgorithmName: p.scryptAlgorithmName,
     concurrency: p.concurrency,
   };
@@ -169,7 +170,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
         try {
           const v = latest.current.validation;
-          d({ type: 'preflight-finished', result: await services.preflight(conn, v.status === 'done' ? v.value.summary : undefined) });
+          d({ type: 'preflight-finished', result: await services.preflight(conn, v.status === 'done' ? migrationInput(latest.current) : undefined) });
         } catch (err) {
           d({ type: 'preflight-failed', error: message(err) });
         }

@@ -9,12 +9,13 @@ import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back'];
-const SCRYPT_NAMES = ['external_scrypt', 'firebase_scrypt'];
+/** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
+const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', 'firebase_scrypt'];
 /** Default of the runner, shown when the profile does not set one. */
 const DEFAULT_CONCURRENCY = 16;
 
-type Option = 'concurrency' | 'keepSourceIds' | 'scryptAlgorithmName';
-const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'scryptAlgorithmName'];
+type Option = 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'scryptAlgorithmName'];
 
 /** The profile with one option stepped left or right. */
 export function stepOption(profile: Profile, option: Option, direction: 1 | -1): Profile {
@@ -26,9 +27,13 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
     }
     case 'keepSourceIds':
       return { ...profile, keepSourceIds: !profile.keepSourceIds };
+    case 'updateExisting':
+      return { ...profile, updateExisting: !profile.updateExisting };
     case 'scryptAlgorithmName': {
-      const i = SCRYPT_NAMES.indexOf(profile.scryptAlgorithmName ?? SCRYPT_NAMES[0]!);
-      return { ...profile, scryptAlgorithmName: SCRYPT_NAMES[(i + SCRYPT_NAMES.length + direction) % SCRYPT_NAMES.length] };
+      const i = Math.max(0, SCRYPT_NAMES.indexOf(profile.scryptAlgorithmName));
+      const next = SCRYPT_NAMES[(i + SCRYPT_NAMES.length + direction) % SCRYPT_NAMES.length];
+      const { scryptAlgorithmName: _drop, ...rest } = profile;
+      return next === undefined ? rest : { ...rest, scryptAlgorithmName: next };
     }
   }
 }
@@ -56,9 +61,15 @@ export function PlanScreen() {
   const values: Record<Option, string> = {
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
-    scryptAlgorithmName: profile.scryptAlgorithmName ?? SCRYPT_NAMES[0]!,
+    updateExisting: profile.updateExisting ? 'yes: replace the password hash of users already in the core' : 'no: leave existing users unchanged',
+    scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };
-  const labels: Record<Option, string> = { concurrency: 'concurrency', keepSourceIds: 'keep source ids', scryptAlgorithmName: 'scrypt name' };
+  const labels: Record<Option, string> = {
+    concurrency: 'concurrency',
+    keepSourceIds: 'keep source ids',
+    updateExisting: 'update existing',
+    scryptAlgorithmName: 'scrypt name',
+  };
   return (
     <Frame title="plan" help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}>
       {OPTIONS.map((o, i) => (

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createCoreClient } from '../../core-client/client.js';
-import { preflight as corePreflight } from '../../core-client/preflight.js';
+import type { PlanNeeds } from '../../core-client/preflight.js';
 import type { CoreClient, RetryPolicy } from '../../core-client/types.js';
 import { dryRun } from '../../migration/dry-run.js';
 import { identityId, loadJournal, openJournal, type RunIdentity } from '../../migration/journal.js';
@@ -12,6 +12,9 @@ import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal } from '../../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
+import type { PlanOptions } from '../../migration/plan.js';
+import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
+import { checkTargetForPlan } from '../../migration/target-check.js';
 import type { RunEvent } from '../../migration/events.js';
 import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
@@ -42,7 +45,16 @@ interface Prepared {
   files: string[];
   read: ReadOptions & { signerKey?: string };
   report: ValidationReport;
+  /** What the plan needs from the target (the same rule as `run`: migration/prepare.ts). */
+  needs: Required<PlanNeeds>;
 }
+
+/** The plan options of a wizard input: the same typed settings `run` reads from its flags. */
+const planOf = (input: MigrationInput): PlanOptions => ({
+  keepSourceIds: input.keepSourceIds ?? false,
+  scryptAlgorithmName: input.scryptAlgorithmName,
+  updateExisting: input.updateExisting ?? false,
+});
 
 export interface RealServicesOptions {
   env?: NodeJS.ProcessEnv;
@@ -85,7 +97,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     if (cached?.key === keyOf(input)) return cached.prepared;
     const files = filesOf(input);
     const read = await readOptionsFor(input);
-    const prepared = { files, read, report: await validateSources(files, read) };
+    const { report, needs } = await prepareRun(files, read, planOf(input));
+    const prepared = { files, read, report, needs };
     cached = { key: keyOf(input), prepared };
     return prepared;
   };
@@ -114,14 +127,16 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const read = await readOptionsFor(input);
       const id = (p: Problem) => `${originKey(p.origin)}|${p.rule}|${p.field ?? ''}|${p.message}`;
       const delivered = new Set<string>();
+      const needs = noNeeds();
       const report = await validateSources(files, {
         ...read,
         onRecord: (v) => {
           for (const p of v.problems) delivered.add(id(p));
+          if (v.valid) noteNeeds(v.record, planOf(input), needs);
           onRecord({ key: originKey(v.origin), ...v });
         },
       });
-      cached = { key: keyOf(input), prepared: { files, read, report } };
+      cached = { key: keyOf(input), prepared: { files, read, report, needs } };
       const lateProblems = report.problems.filter((p) => !delivered.has(id(p))).map((problem) => ({ key: originKey(problem.origin), problem }));
       return { summary: report.summary, problems: report.problems, lateProblems };
     },
@@ -130,23 +145,23 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const s = await startSandbox({ store: o.store ? resolve(cwd, o.store) : undefined, apiKeys: o.apiKey ? [o.apiKey] : [], licenseKey: o.licenseKey, signerKey: o.signerKey });
       return { url: s.url, storePath: s.storePath, stop: () => s.stop() };
     },
-    async preflight(target, summary): Promise<PreflightResult> {
+    async preflight(target, input): Promise<PreflightResult> {
       const client = clientFor(target);
       try {
-        const r = await corePreflight(client);
+        // The same findings and blocking rule as headless `run` (migration/target-check.ts), for what this data needs.
+        const p = input ? await prepare(input) : undefined;
+        const { report: r, refusal, plan } = await checkTargetForPlan(client, p?.needs ?? noNeeds(), input ? planOf(input) : {});
         const checks = [
           { name: 'hello', ok: r.reachable, detail: r.reachable ? `${target.url} answers` : 'no answer' },
           { name: 'apiversion', ok: r.agreedCdiVersion !== undefined, detail: r.versions ? `CDI ${r.agreedCdiVersion ?? 'none in common'} (core lists ${r.versions.length})` : 'not asked' },
           { name: 'api key', ok: r.apiKeyAccepted === true, detail: r.apiKeyAccepted === undefined ? 'not checked' : r.apiKeyAccepted ? 'accepted' : 'refused (401)' },
           { name: 'features', ok: r.features !== undefined, detail: r.features ? r.features.join(', ') || 'none (no licence)' : 'unknown' },
         ];
-        const warnings: string[] = [];
-        if (r.totpAllowed === false && summary && summary.totpDevices > 0) warnings.push(`${summary.totpDevices} TOTP devices would be refused (402): no MFA licence`);
-        const linking = summary ? summary.emailFactors + summary.smsFactors : 0;
-        if (r.linkingAllowed === false && linking > 0) warnings.push(`${linking} one-time-code factors need linking, which would be refused (402)`);
-        for (const f of r.findings) if (f.level !== 'info') warnings.push(`${f.level}: ${f.message}`);
-        // Missing paid features are warnings here (the operator may rehearse without them); errors block the run.
-        return { ok: r.ok, checks, warnings };
+        if (p?.needs.scrypt) {
+          checks.push({ name: 'scrypt', ok: r.signerKey === true, detail: plan.scryptAlgorithmName ? `"${plan.scryptAlgorithmName}", signer key ${r.signerKey ? 'present' : 'missing'}` : 'not supported' });
+        }
+        const warnings = r.findings.filter((f) => f.level !== 'info').map((f) => `${f.level}: ${f.message}`);
+        return { ok: refusal === undefined, checks, warnings, scryptAlgorithmName: plan.scryptAlgorithmName };
       } finally {
         client.close();
       }
@@ -154,7 +169,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     async plan(input): Promise<PlanSummary> {
       const p = await prepare(input);
       const sample: string[] = [];
-      const s = await dryRun(streamValidatedRecords(p.files, p.read, p.report), { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName }, (line) => {
+      const s = await dryRun(streamValidatedRecords(p.files, p.read, p.report), planOf(input), (line) => {
         if (sample.length < 200) sample.push(line);
       });
       const calls = Object.entries(s.stepsByKind).map(([kind, count]) => ({ what: STEP_CALLS[kind as StepKind] ?? kind, count: count ?? 0 }));
@@ -173,9 +188,16 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const identity: RunIdentity = { sources: p.files, target: describeTarget(asTarget(target)) };
         const journalPath = resolve(cwd, `auth-migrate-${identityId(identity)}.journal.ndjson`);
         const paths = pathsBesideJournal(journalPath);
-        const journal = await openJournal(journalPath, identity);
         const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
         const client = clientFor(target, { concurrency, onRetry: (detail) => opts.onUpdate({ type: 'retry', detail }) });
+        // The same check as `run`, right before the first write: what stops `run` stops the wizard, journal unwritten.
+        const check = await checkTargetForPlan(client, p.needs, planOf(input)).catch((err: unknown) => ({ refusal: err as Error, plan: planOf(input) }));
+        if (check.refusal) {
+          client.close();
+          const t = { total: p.report.summary.records, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0 };
+          return { totals: t, stopped: true, durationMs: 0, journal: journalPath, failuresFile: paths.failures, report: paths.report, resumeCommand: '', error: check.refusal.message };
+        }
+        const journal = await openJournal(journalPath, identity);
         const files = openRunFiles(paths);
         const args = ['--profile', opts.profileName, '--journal', journalPath, ...(target.sandbox ? ['--store', target.sandbox.storePath] : ['--core', target.url])];
         try {
@@ -184,7 +206,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             total: p.report.summary.records,
             core: client,
             journal,
-            plan: { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName },
+            plan: check.plan,
             concurrency,
             onEvent,
             onUserResult: (result, i) => files.write(result, i),
@@ -224,7 +246,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
       const client = clientFor(target, { concurrency });
       const lookup = createAccountLookup(client);
-      const plan = { keepSourceIds: input.keepSourceIds ?? false, scryptAlgorithmName: input.scryptAlgorithmName };
+      const plan = planOf(input);
       const summary = { checked: 0, ok: 0, failed: 0, skipped: 0, lines: [] as string[] };
       try {
         await forEachPooled(streamValidatedRecords(p.files, p.read, p.report), concurrency, async (i) => {

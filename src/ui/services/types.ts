@@ -21,6 +21,8 @@ export interface MigrationInput {
   providerMap?: Record<string, string>;
   keepSourceIds?: boolean;
   scryptAlgorithmName?: string;
+  /** Replace the password hash of users that already exist (`run --update-existing`); default: left unchanged. */
+  updateExisting?: boolean;
   concurrency?: number;
 }
 
@@ -91,6 +93,8 @@ export interface PreflightResult {
   checks: PreflightCheck[];
   /** Shown before any write, e.g. "12 users have TOTP devices but the core refuses TOTP (402)". */
   warnings: string[];
+  /** The scrypt algorithm name the target takes (when the data has scrypt hashes). */
+  scryptAlgorithmName?: string;
 }
 
 export interface PlanSummary {
@@ -176,7 +180,8 @@ export interface WizardServices {
   validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
   spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
   startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;
-  preflight(target: TargetConnection, summary: PreviewSummary | undefined): Promise<PreflightResult>;
+  /** The same findings and blocking rule as `run`, for what this input needs (undefined: nothing known yet). */
+  preflight(target: TargetConnection, input: MigrationInput | undefined): Promise<PreflightResult>;
   plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
   run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
   verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;

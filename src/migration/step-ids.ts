@@ -1,0 +1,45 @@
+// What a step produces and how a user's ids are tracked across its steps: the recipe user id each step created,
+// and the external id once mapped (the core answers with it from then on, so both count as "ours").
+import type { StepResult } from './journal.js';
+import type { Step, StepRef } from './steps.js';
+
+export type StepOutcome =
+  | { ok: true; result: StepResult; ids: Record<string, string> }
+  /** `restart`: the answer says the flow must start again (a passwordless code used up by an earlier attempt). */
+  | { ok: false; status: string; message: string; restart?: boolean };
+
+/** Ids produced so far for one user, by step key; `alias` holds the external id once mapped. */
+export interface UserIds {
+  recipe: Map<StepRef, string>;
+  alias: Map<StepRef, string>;
+}
+
+export function newUserIds(): UserIds {
+  return { recipe: new Map(), alias: new Map() };
+}
+
+/** The id later calls must use for a ref: the external id once mapped, else the recipe user id. */
+export function resolveRef(ids: UserIds, ref: StepRef): string {
+  const id = ids.alias.get(ref) ?? ids.recipe.get(ref);
+  if (id === undefined) throw new Error(`internal: step ${ref} has produced no id yet`);
+  return id;
+}
+
+/** Every id the core may answer for a ref: its SuperTokens id and, once mapped, its external id. */
+export function idsOf(ids: UserIds, ref: StepRef): string[] {
+  const out: string[] = [];
+  const st = ids.recipe.get(ref);
+  const ext = ids.alias.get(ref);
+  if (st !== undefined) out.push(st);
+  if (ext !== undefined) out.push(ext);
+  return out;
+}
+
+/** Record what a completed step produced (also used to restore ids from the journal). */
+export function applyStepIds(step: Step, produced: Record<string, string>, ids: UserIds): void {
+  if (produced.recipeUserId !== undefined) ids.recipe.set(step.key, produced.recipeUserId);
+  if (step.kind === 'map-user-id' && produced.externalUserId !== undefined) ids.alias.set(step.user, produced.externalUserId);
+}
+
+export const done = (created: boolean, ids: Record<string, string> = {}): StepOutcome => ({ ok: true, result: created ? 'created' : 'already', ids });
+export const fail = (status: string, message: string, restart = false): StepOutcome => ({ ok: false, status, message, ...(restart ? { restart } : {}) });

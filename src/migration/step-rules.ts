@@ -1,0 +1,206 @@
+// Every step kind in one table: the request it sends, how to recognise "already done by us" in any answer
+// (ids may come back as the SuperTokens id or as the external id), and how to find its effect in the core after
+// an attempt that ended without a clear answer. execute.ts applies the one exactly-once rule to all of them;
+// a new step kind is a new entry here (docs/migration.md, "Adding a step kind").
+import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
+import type { Step, StepKind } from './steps.js';
+
+/** Ids the step produced, when its effect is in the core; undefined when it is not (yet). */
+export type Found = Record<string, string> | undefined;
+
+export interface StepRule<S extends Step> {
+  /**
+   * Look the effect up before the first attempt. Steps that create a user do: an existing user is then left
+   * unchanged (never a silent password overwrite) and a user found after our own attempt is known to be ours.
+   */
+  findFirst?: (step: S) => boolean;
+  /** Find the step's effect in the core (used before the first attempt, after an unclear one, and after a refusal). */
+  find?: (step: S, ids: UserIds, core: CoreClient) => Promise<Found>;
+  /** Send the request(s) and classify the answer. `unclear` says an earlier attempt of this step may have applied. */
+  send: (step: S, ids: UserIds, core: CoreClient) => Promise<StepOutcome>;
+}
+
+const norm = (email: string): string => email.trim().toLowerCase();
+
+type LoginMethodMatch = (lm: CoreUser['loginMethods'][number]) => boolean;
+
+/** The recipe user id of the login method that matches, in the first user that holds one. */
+function methodIn(users: CoreUser[], match: LoginMethodMatch): Found {
+  for (const u of users) {
+    const lm = u.loginMethods.find(match);
+    if (lm) return { recipeUserId: lm.recipeUserId };
+  }
+  return undefined;
+}
+
+type Rules = { [K in StepKind]: StepRule<Extract<Step, { kind: K }>> };
+
+export const STEP_RULES: Rules = {
+  'import-password': {
+    findFirst: (step) => !step.updateExisting,
+    async find(step, _ids, core) {
+      const email = norm(step.email);
+      const r = await core.listUsersByAccountInfo({ email });
+      return methodIn(r.users, (lm) => lm.recipeId === 'emailpassword' && lm.email === email);
+    },
+    async send(step, _ids, core) {
+      const r = await core.importPasswordHash({ email: step.email, passwordHash: step.passwordHash, hashingAlgorithm: step.hashingAlgorithm });
+      const email = norm(step.email);
+      const lm = r.user.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === email);
+      return done(!r.didUserAlreadyExist, { recipeUserId: lm?.recipeUserId ?? r.user.id });
+    },
+  },
+
+  'thirdparty-signinup': {
+    findFirst: () => true,
+    async find(step, _ids, core) {
+      const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
+      return methodIn(r.users, (lm) => lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId);
+    },
+    async send(step, _ids, core) {
+      const r = await core.thirdPartySignInUp({
+        thirdPartyId: step.thirdPartyId,
+        thirdPartyUserId: step.thirdPartyUserId,
+        email: { id: step.email, isVerified: step.isVerified },
+      });
+      if (r.status !== 'OK') return fail(r.status, r.reason);
+      return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+    },
+  },
+
+  'passwordless-signinup': {
+    findFirst: () => true,
+    async find(step, _ids, core) {
+      const r = await core.listUsersByAccountInfo(step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! });
+      return methodIn(r.users, (lm) =>
+        lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber),
+      );
+    },
+    async send(step, _ids, core) {
+      const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
+      const code = await core.createCode(contact);
+      if (code.status !== 'OK') return fail(code.status, 'the core refused to create a passwordless code');
+      const r = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+      if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+      // RESTART_FLOW_ERROR after a consume that was applied (or half-applied) and answered 500: the rule looks
+      // the user up, and starts the flow again with a new code if there is none.
+      return fail(r.status, 'the core did not accept the code it had just created', r.status === 'RESTART_FLOW_ERROR');
+    },
+  },
+
+  'passwordless-add-contact': {
+    findFirst: () => true,
+    async find(step, ids, core) {
+      const userId = resolveRef(ids, step.user);
+      const current = await core.getUserById(userId);
+      if (current.status !== 'OK') return undefined;
+      const lm = current.user.loginMethods.find((m) => m.recipeId === 'passwordless' && idsOf(ids, step.user).includes(m.recipeUserId));
+      if (step.email !== undefined && lm?.email === norm(step.email)) return {};
+      if (step.phoneNumber !== undefined && lm?.phoneNumber === step.phoneNumber) return {};
+      return undefined;
+    },
+    async send(step, ids, core) {
+      const userId = resolveRef(ids, step.user);
+      const r = await core.updatePasswordlessUser({
+        recipeUserId: userId,
+        ...(step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! }),
+      });
+      if (r.status === 'OK') return done(true);
+      return fail(r.status, 'reason' in r ? r.reason : describeUpdateStatus(r.status));
+    },
+  },
+
+  'map-user-id': {
+    async find(step, ids, core) {
+      const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
+      if (existing.status === 'OK' && idsOf(ids, step.user).includes(existing.superTokensUserId)) return { externalUserId: step.externalUserId };
+      return undefined;
+    },
+    async send(step, ids, core) {
+      const userId = resolveRef(ids, step.user);
+      // The first factor already answered with the external id: the mapping exists (a rerun).
+      if (userId === step.externalUserId) return done(false, { externalUserId: step.externalUserId });
+      const r = await core.createUserIdMapping({ superTokensUserId: userId, externalUserId: step.externalUserId });
+      if (r.status === 'OK') return done(true, { externalUserId: step.externalUserId });
+      if (r.status === 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR') {
+        return fail(r.status, `the core does not know the user ${userId} to map to external id ${step.externalUserId}`);
+      }
+      if (!r.doesExternalUserIdExist) return fail(r.status, `user ${userId} is already mapped to another external id`);
+      const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
+      const other = existing.status === 'OK' ? `user ${existing.superTokensUserId}` : 'another user';
+      return fail(r.status, `external id ${step.externalUserId} is already mapped to ${other}, not to ${userId}`);
+    },
+  },
+
+  'verify-email': {
+    async find(step, ids, core) {
+      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? {} : undefined;
+    },
+    async send(step, ids, core) {
+      // The token is a credential: it stays in this function (never in ids, the journal or a message).
+      const userId = resolveRef(ids, step.user);
+      const created = await core.createEmailVerificationToken(userId, norm(step.email));
+      if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
+      const r = await core.verifyEmailToken(created.token);
+      if (r.status === 'OK') return done(true);
+      // The token this attempt created is spent: only our own consume, applied and retried, spends it.
+      if ((await core.isEmailVerified(userId, norm(step.email))).isVerified) return done(true);
+      return fail(r.status, `the core did not accept the email verification token it had just created for ${norm(step.email)} of user ${userId}`);
+    },
+  },
+
+  'create-primary': {
+    async find(step, ids, core) {
+      const r = await core.getUserById(resolveRef(ids, step.user));
+      return r.status === 'OK' && r.user.isPrimaryUser && idsOf(ids, step.user).includes(r.user.id) ? { primaryUserId: r.user.id } : undefined;
+    },
+    async send(step, ids, core) {
+      const r = await core.createPrimaryUser(resolveRef(ids, step.user));
+      if (r.status === 'OK') return done(!r.wasAlreadyAPrimaryUser, { primaryUserId: r.user.id });
+      return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
+    },
+  },
+
+  'link-accounts': {
+    async find(step, ids, core) {
+      // Linked to our primary: the core answers the primary user for the recipe user, under either of its ids.
+      const r = await core.getUserById(resolveRef(ids, step.user));
+      return r.status === 'OK' && idsOf(ids, step.primary).includes(r.user.id) ? { primaryUserId: r.user.id } : undefined;
+    },
+    async send(step, ids, core) {
+      const r = await core.linkAccounts(resolveRef(ids, step.user), resolveRef(ids, step.primary));
+      if (r.status === 'OK') return done(!r.accountsAlreadyLinked, { primaryUserId: r.user.id });
+      if (r.status === 'INPUT_USER_IS_NOT_A_PRIMARY_USER') return fail(r.status, 'the user to link to is not a primary user');
+      // "Already linked to another primary" whose primary is ours (by its SuperTokens or external id): a link
+      // our own earlier attempt made (cores before the 12.0.5 fix answer a repeated link this way).
+      if (r.status === 'RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR' && idsOf(ids, step.primary).includes(r.primaryUserId)) {
+        return done(false, { primaryUserId: r.primaryUserId });
+      }
+      return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
+    },
+  },
+
+  'import-totp': {
+    async find(step, ids, core) {
+      // The secret cannot be read back: the device the planner named, with its period and skew, is ours (the
+      // planner fixes every name up front, so a device of that name and settings is the one this step imports).
+      const list = await core.listTotpDevices(resolveRef(ids, step.user));
+      const same = list.devices.find((d) => d.name === step.deviceName);
+      return same && same.period === step.period && same.skew === step.skew ? { deviceName: step.deviceName } : undefined;
+    },
+    async send(step, ids, core) {
+      const userId = resolveRef(ids, step.user);
+      const r = await core.importTotpDevice({ userId, deviceName: step.deviceName, secretKey: step.secretKey, period: step.period, skew: step.skew });
+      if (r.status === 'OK') return done(true, { deviceName: r.deviceName });
+      return fail(r.status, `user ${userId} already has a TOTP device named "${step.deviceName}" with other settings`);
+    },
+  },
+};
+
+function describeUpdateStatus(status: string): string {
+  if (status === 'UNKNOWN_USER_ID_ERROR') return 'the passwordless user is unknown to the core';
+  if (status === 'EMAIL_ALREADY_EXISTS_ERROR') return 'another passwordless user already has this email';
+  if (status === 'PHONE_NUMBER_ALREADY_EXISTS_ERROR') return 'another passwordless user already has this phone number';
+  return status;
+}
