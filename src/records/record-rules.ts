@@ -101,6 +101,9 @@ function checkPhone(ctx: RuleContext, value: unknown, field: string): string | u
     flag(ctx, 'error', 'phone.e164', field, result.reason);
     return undefined;
   }
+  if (result.changed) {
+    flag(ctx, 'warning', 'phone.normalised', field, `the core stores this number as ${result.phone} (libphonenumber's E.164, as the reference core formats it); it is migrated, matched and verified in that form: check it is the same line`);
+  }
   return result.phone;
 }
 

@@ -1,6 +1,7 @@
 // Users as the reference core shows them: id resolution (external ids through the mapping), the user
 // object of core-api.md §2 (key order, omitted optionals, `verified` rules) and normalisation.
 import { randomUUID } from 'node:crypto';
+import { parsePhoneNumberWithError } from 'libphonenumber-js';
 import { atLeast, type Ctx } from './context.js';
 import { key, type Change, type LoginMethod } from './store/index.js';
 
@@ -9,16 +10,16 @@ export const newUserId = (): string => randomUUID();
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 /**
- * The reference core formats phone numbers to E.164 with libphonenumber; the sandbox keeps the `+` and
- * digits of a number written in international form, and otherwise just trims (documented difference).
+ * The reference core's `Utils.normalizeIfPhoneNumber`: parsed by libphonenumber with no default region and
+ * formatted E.164, or just trimmed when it does not parse. libphonenumber-js is the JavaScript port.
  */
 export function normalisePhone(phone: string): string {
   const t = phone.trim();
-  if (/^\+[\d\s().-]{4,}$/.test(t)) {
-    const digits = t.replace(/\D/g, '');
-    if (digits.length >= 5 && digits.length <= 15) return `+${digits}`;
+  try {
+    return parsePhoneNumberWithError(t).number;
+  } catch {
+    return t;
   }
-  return t;
 }
 
 export const isFakeEmail = (email: string): boolean =>

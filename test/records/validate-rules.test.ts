@@ -51,6 +51,18 @@ const cases: Case[] = [
   { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '4155550123' }], nearMiss: [{ id: 'u1', phoneNumber: '+1 (415) 555-0123' }] },
   { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '+0415550123' }], nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }] },
   { rule: 'phone.e164', severity: 'error', fires: [user({ otpFactors: { phoneNumber: '020 7946 0958' } })], nearMiss: [user({ otpFactors: { phoneNumber: '+442079460958' } })] },
+  // Not parseable by libphonenumber (the reference core would keep it as typed; nobody could sign in with it).
+  { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '+999 123' }], nearMiss: [{ id: 'u1', phoneNumber: '+1 650-555-1234' }] },
+  // The reference core's own examples (Utils.normalizeIfPhoneNumber): the trunk 0 is dropped.
+  { rule: 'phone.normalised', severity: 'warning', fires: [{ id: 'u1', phoneNumber: '+640223334444' }], nearMiss: [{ id: 'u1', phoneNumber: '+64223334444' }] },
+  { rule: 'phone.normalised', severity: 'warning', fires: [{ id: 'u1', phoneNumber: '+44 (0)20 7946 0958' }], nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }] },
+  {
+    // Two numbers that differ only by the trunk 0 are one user on the reference core: one duplicate here.
+    rule: 'phone.duplicate',
+    severity: 'error',
+    fires: [{ id: 'u1', phoneNumber: '+640223334444' }, { id: 'u2', phoneNumber: '+64223334444' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+64223334444' }, { id: 'u2', phoneNumber: '+64223334445' }],
+  },
   {
     rule: 'phone.duplicate',
     severity: 'error',
