@@ -18,10 +18,8 @@ export const appExists = (ctx: Pick<Ctx, 'state'>, app: string): boolean => tena
 
 /** 400 when the request's app or tenant does not exist. */
 export function assertTenantExists(ctx: Pick<Ctx, 'state' | 'app' | 'tenant'>): void {
-  if (!appExists(ctx, ctx.app)) {
-    throw badRequest(`AppId or tenantId not found => App with the following connectionURIDomain and appId combination not found: (, ${ctx.app})`);
-  }
-  if (!tenantConfig(ctx, ctx.app, ctx.tenant)) {
+  // An unknown app is reported through its tenant, as the reference core does (PathRouterTest).
+  if (!appExists(ctx, ctx.app) || !tenantConfig(ctx, ctx.app, ctx.tenant)) {
     throw badRequest(
       `AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, ${ctx.app}, ${ctx.tenant})`,
     );

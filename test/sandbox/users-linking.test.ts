@@ -158,7 +158,7 @@ describe('tenants and apps', () => {
       errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, t2)'),
     );
     expect((await api.post('/appid-zz/recipe/signin', { email: 'a@x.io', password: 'x' })).text).toBe(
-      errorText('AppId or tenantId not found => App with the following connectionURIDomain and appId combination not found: (, zz)'),
+      errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, zz, public)'),
     );
     const forbidden = await api.get(`/t1/user/id?userId=${pub.id}`);
     expect([forbidden.status, forbidden.text]).toEqual([403, errorText('Only public tenantId can call this app specific API')]);

@@ -119,11 +119,13 @@ export async function updateEmailPasswordUser(ctx: Ctx) {
   if (rawEmail !== undefined) {
     const email = normaliseEmail(rawEmail);
     if (email !== u.email) {
-      for (const t of u.tenantIds) {
-        if (ctx.state.epByEmail.has(key(ctx.app, t, email))) return status('EMAIL_ALREADY_EXISTS_ERROR');
-      }
+      // The account-linking rule comes first, as on the reference core (EmailPassword.updateUsersEmailOrPassword
+      // checks isEmailChangeAllowed before the email is written and meets the duplicate).
       if (u.primaryUserId && findConflict(ctx, { email }, u.tenantIds, primaryOf(ctx, u).id)) {
         return status('EMAIL_CHANGE_NOT_ALLOWED_ERROR', { reason: 'New email is associated with another primary user ID' });
+      }
+      for (const t of u.tenantIds) {
+        if (ctx.state.epByEmail.has(key(ctx.app, t, email))) return status('EMAIL_ALREADY_EXISTS_ERROR');
       }
       next.email = email;
     }

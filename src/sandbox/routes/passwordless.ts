@@ -111,9 +111,9 @@ async function consumeCode(ctx: Ctx) {
     const dk = ctx.state.plessByLinkCode.get(key(ctx.app, ctx.tenant, hash));
     device = dk ? ctx.state.maps.pless.get(dk) : undefined;
     const code = device?.codes.find((c) => c.linkCodeHash === hash);
-    if (!device || !code || device.preAuthSessionId !== preAuthSessionId.replace(/=/g, '') || code.createdAt + lifetime <= ctx.now) {
-      return status('RESTART_FLOW_ERROR');
-    }
+    if (!device || !code || code.createdAt + lifetime <= ctx.now) return status('RESTART_FLOW_ERROR');
+    // Passwordless.checkCodeAndReturnDevice: the link code's device must be the one the session names.
+    if (device.preAuthSessionId !== preAuthSessionId.replace(/=/g, '')) throw badRequest("preAuthSessionId and deviceId doesn't match");
   } else {
     const dk = deviceKey(ctx, preAuthSessionIdOf(deviceBytes!));
     device = ctx.state.maps.pless.get(dk);

@@ -2,7 +2,7 @@
 // GET /users with the reference core's order and pagination token (core-api.md §4.5, §4.6), and its dashboard
 // search (`email`, `phone`, `provider`: see ../search.ts).
 import { atLeast, type Ctx, type Route } from '../context.js';
-import { badRequest, ok, query, queryInt, status } from '../http.js';
+import { HttpError, badRequest, ok, query, queryInt, status } from '../http.js';
 import type { LoginMethod } from '../store/index.js';
 import { parseSearchTags, searchUsers } from '../search.js';
 import { findUser, userJson } from '../users.js';
@@ -101,10 +101,16 @@ function usersReply(ctx: Ctx, page: LoginMethod[], next: Entry | undefined) {
   return ok(reply);
 }
 
+/** GET /users/count (UsersCountAPI, AuthRecipe.getUsersCount): the tenant's users, or with includeAllTenants the app's. */
 function countUsers(ctx: Ctx) {
   const recipes = recipeFilter(ctx);
+  const allTenants = query(ctx.query, 'includeAllTenants', true)?.toLowerCase() === 'true';
+  if (allTenants && ctx.tenant !== 'public') throw new HttpError(403, 'Only public tenantId can query across tenants');
   let count = 0;
-  for (const e of ctx.state.orderedUsers(ctx.app)) if (listed(ctx, ctx.state.maps.users.get(e.id), recipes)) count++;
+  for (const e of ctx.state.orderedUsers(ctx.app)) {
+    const u = ctx.state.maps.users.get(e.id);
+    if (allTenants ? u !== undefined && (!recipes || ctx.state.group(u).some((m) => recipes.has(m.recipeId))) : listed(ctx, u, recipes)) count++;
+  }
   return ok({ count });
 }
 

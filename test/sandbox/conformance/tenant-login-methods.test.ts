@@ -49,3 +49,26 @@ describe('tenant login methods (TenantConfig.toJson_v2_5_1)', () => {
     expect((await api.get('/noep/recipe/multitenancy/tenant/v2')).json.firstFactors).toEqual(['thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone']);
   });
 });
+
+describe('tenant-scoped answers (issue 9, point 4)', () => {
+  it('an unknown app is reported through its tenant (PathRouterTest: "Tenant with the following ...")', async () => {
+    const r = await api.get('/appid-nosuchapp/users');
+    expect([r.status, r.text]).toEqual([
+      400,
+      errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, nosuchapp, public)'),
+    ]);
+  });
+
+  it('/users/count?includeAllTenants=true: 403 on a tenant path (AuthRecipe.getUsersCount), the app-wide count on public', async () => {
+    await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'counted', firstFactors: ['emailpassword'] });
+    await api.post('/counted/recipe/user/passwordhash/import', { email: 'c1@x.io', passwordHash: BCRYPT });
+    const r = await api.get('/counted/users/count?includeAllTenants=true');
+    expect([r.status, r.text]).toEqual([403, errorText('Only public tenantId can query across tenants')]);
+    // Every user here belongs to one tenant: the app-wide count is the sum over the tenants.
+    const tenants = (await api.get('/recipe/multitenancy/tenant/list/v2')).json.tenants as Array<{ tenantId: string }>;
+    let sum = 0;
+    for (const t of tenants) sum += (await api.get(t.tenantId === 'public' ? '/users/count' : `/${t.tenantId}/users/count`)).json.count as number;
+    expect(sum).toBeGreaterThan((await api.get('/counted/users/count')).json.count as number);
+    expect((await api.get('/users/count?includeAllTenants=TRUE')).json.count).toBe(sum);
+  });
+});
