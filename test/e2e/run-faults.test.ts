@@ -19,7 +19,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function rehearse(faults: string, name: string): Promise<RunningSandbox> {
+/** `minFaults`: 500s the run must have met (partial faults only hit consumes, about a quarter of the users). */
+async function rehearse(faults: string, name: string, minFaults = 20): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ store: join(dir, `${name}.json`), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY, faults });
   try {
     const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', `${name}.journal`, '--json', '--json-events'], dir);
@@ -28,7 +29,7 @@ async function rehearse(faults: string, name: string): Promise<RunningSandbox> {
     expect(s).toMatchObject({ total: USERS, imported: USERS, alreadyPresent: 0, failed: 0, skipped: 0 });
     // The faults really happened: the client met the sandbox's 500s (retry events name them).
     const retried500 = r.stderr.split('\n').filter((l) => l.includes('"type":"retry"') && l.includes('"reason":"HTTP 500"')).length;
-    expect(retried500).toBeGreaterThan(20);
+    expect(retried500).toBeGreaterThan(minFaults);
     // No orphan, no duplicate: one primary user in the core per source user.
     const users = await allUsers(client(sandbox.url));
     expect(users.length).toBe(USERS);
@@ -53,7 +54,7 @@ describe('exactly once under the reference core failure modes', () => {
   });
 
   it('a consume that uses up the code but creates no user, answered 500, 5% of writes (consumes only)', async () => {
-    await (await rehearse('partial=0.05,seed=13', 'partial')).stop();
+    await (await rehearse('partial=0.05,seed=13', 'partial', 5)).stop();
   });
 
   it('all three at once, then a rerun with a new journal finds everyone and changes nothing', async () => {
