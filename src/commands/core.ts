@@ -12,6 +12,7 @@ import { createApp } from '../sandbox/app.js';
 import { configFromEnv } from '../sandbox/config.js';
 import { createFaultInjector, FAULTS_ENV, parseFaults } from '../sandbox/faults.js';
 import { openStore } from '../sandbox/store/index.js';
+import { acquireLock } from '../files/lock.js';
 
 const HELP = `Usage: auth-migrate core [options]
 
@@ -99,7 +100,15 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const storePath = resolve(values.store ?? defaultStorePath());
   await mkdir(dirname(storePath), { recursive: true });
 
-  const store = await openStore(storePath);
+  // One sandbox per store: a second one would delete the first one's live change log.
+  const lock = await acquireLock(storePath, 'the sandbox store', 'auth-migrate core');
+  let store;
+  try {
+    store = await openStore(storePath);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
   // A licence given at start-up is stored, as PUT /ee/license would (it then survives restarts).
   if (licenseKey !== '' && store.state.maps.meta.get('license')?.value !== licenseKey) {
     await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
@@ -112,6 +121,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     boundPort = await listen(server, values.host!, port);
   } catch (err) {
     await store.close();
+    await lock.release();
     throw err;
   }
   if (faults) io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
@@ -135,6 +145,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
       process.stdin.destroy();
       try {
         await store.close();
+        await lock.release();
         resolveExit(0);
       } catch (err) {
         io.stderr.write(`auth-migrate core: could not flush the store ${storePath} (${(err as Error).message})\n`);

@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { acquireLock } from '../files/lock.js';
+import { openPrivate } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 
@@ -154,6 +156,17 @@ export interface OpenJournalOptions {
 
 /** Open (or create) the journal of this run; refuses a journal written for another run identity. */
 export async function openJournal(path: string, identity: RunIdentity, options: OpenJournalOptions = {}): Promise<Journal> {
+  // One run per journal: a second one would duplicate imports and overwrite the report.
+  const lock = await acquireLock(path, 'the journal', 'auth-migrate run');
+  try {
+    return await openLockedJournal(path, identity, options, lock.release);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function openLockedJournal(path: string, identity: RunIdentity, options: OpenJournalOptions, release: () => Promise<void>): Promise<Journal> {
   const loaded = await loadJournal(path);
   if (loaded.identity && identityId(loaded.identity) !== identityId(identity)) {
     throw new UserError(
@@ -161,7 +174,7 @@ export async function openJournal(path: string, identity: RunIdentity, options: 
         `${describeIdentity(identity)}. Give this run its own --journal path, or delete that journal to start over.`,
     );
   }
-  const handle: FileHandle = await open(path, 'a', 0o600);
+  const handle: FileHandle = await openPrivate(path, 'a');
   const intervalMs = options.intervalMs ?? 200;
   const maxPending = options.maxPending ?? 500;
   let pending: string[] = loaded.endsWithNewline ? [] : ['']; // terminate a torn line first
@@ -202,6 +215,7 @@ export async function openJournal(path: string, identity: RunIdentity, options: 
         // Even when the last write failed (disk full...): the handle must not be left to the garbage collector.
         closed = true;
         await handle.close();
+        await release();
       }
     },
   };

@@ -1,6 +1,7 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
-import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { openPrivateSync } from '../files/private.js';
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
@@ -32,9 +33,7 @@ export interface RunFiles {
 }
 
 function openPrivate(path: string): WriteStream {
-  const fd = openSync(path, 'w', 0o600);
-  fchmodSync(fd, 0o600); // an existing file keeps its old mode otherwise
-  return createWriteStream(path, { fd });
+  return createWriteStream(path, { fd: openPrivateSync(path, 'w') });
 }
 
 function put(stream: WriteStream, line: string): Promise<void> {

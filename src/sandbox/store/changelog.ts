@@ -1,6 +1,7 @@
 // The append-only change log: JSON lines, group-committed. Every change handed over while a write is in
 // flight joins the next group, and one fdatasync makes the whole group durable before any of it is answered.
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { rename, type FileHandle } from 'node:fs/promises';
+import { openPrivate } from '../../files/private.js';
 
 interface Waiter {
   /** Resolve once this many appended lines are durable. */
@@ -28,7 +29,7 @@ export class ChangeLog {
   ) {}
 
   static async open(path: string): Promise<ChangeLog> {
-    const fh = await open(path, 'a');
+    const fh = await openPrivate(path, 'a');
     const log = new ChangeLog(path, fh);
     log.bytes = (await fh.stat()).size;
     return log;
@@ -60,7 +61,7 @@ export class ChangeLog {
         try {
           await this.fh.close();
           await rename(this.path, oldPath);
-          this.fh = await open(this.path, 'a');
+          this.fh = await openPrivate(this.path, 'a');
           this.bytes = 0;
           during();
           resolve();

@@ -2,6 +2,7 @@
 // fsyncs it and renames it over the old one, serialising record by record so a large store does not
 // block the event loop in one long JSON.stringify.
 import { open, rename, readFile, unlink } from 'node:fs/promises';
+import { openPrivate } from '../../files/private.js';
 import { dirname } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
 import { UserError } from '../../errors.js';
@@ -64,7 +65,7 @@ class DurableSnapshotFile implements Adapter<SnapshotData> {
 
   async write(data: SnapshotData): Promise<void> {
     const tmp = `${this.path}.tmp-${process.pid}`;
-    const fh = await open(tmp, 'w');
+    const fh = await openPrivate(tmp, 'w');
     let bytes = 0;
     try {
       let chunk = `{"format":${JSON.stringify(data.format)},"version":1,"seq":${data.seq},"collections":{`;
