@@ -87,13 +87,24 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
   }
 }
 
-/** A 200 JSON answer with a string `status` (or, for /apiversion, any JSON object). */
+/** Reads that meet a 200 that is not JSON are asked again this many times (a mangled answer, not a wrong URL). */
+const GARBLED_READ_RETRIES = 3;
+
+/**
+ * A 200 JSON answer with a string `status` (or, for /apiversion, any JSON object). A read (GET) answered with
+ * something that is not JSON is asked again like a 5xx; a write is not (the step's exactly-once rule decides).
+ */
 export async function sendJson<T>(ctx: RequestContext, tenantId: string, req: RawRequest, needsStatus = true): Promise<T> {
-  const res = await sendRequest(ctx, tenantId, req);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(res.text);
-  } catch {
+  let res = await sendRequest(ctx, tenantId, req);
+  let parsed = parseOrNotJson(res.text);
+  for (let retry = 0; parsed === NOT_JSON && req.method === 'GET' && retry < GARBLED_READ_RETRIES; retry++) {
+    const delayMs = backoffDelay(ctx.retry, retry + 1, ctx.random);
+    ctx.onRetry?.({ method: req.method, path: req.path, attempt: retry + 1, delayMs, reason: 'a 200 that is not JSON' });
+    if (delayMs > 0) await sleep(delayMs);
+    res = await sendRequest(ctx, tenantId, req);
+    parsed = parseOrNotJson(res.text);
+  }
+  if (parsed === NOT_JSON) {
     throw new CoreProtocolError(req.method, req.path, `HTTP ${res.status} with a body that is not JSON (${res.contentType || 'no content-type'})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -108,4 +119,14 @@ export async function sendJson<T>(ctx: RequestContext, tenantId: string, req: Ra
 /** Belt and braces: a core should never echo the key, but if it did, it must not reach a message. */
 function scrub(text: string, secret: string | undefined): string {
   return secret ? text.split(secret).join('***') : text;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseOrNotJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
 }

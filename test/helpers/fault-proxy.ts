@@ -5,8 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FaultKind = '503' | '429' | 'drop' | 'reset-after-forward';
+export type FaultKind = '503' | '429' | 'drop' | 'reset-after-forward' | 'garbage-after-forward';
 
+/** The default draw; `garbage-after-forward` (the target applied it, the client gets a 200 that is not JSON) only when asked. */
 export const ALL_FAULTS: readonly FaultKind[] = ['503', '429', 'drop', 'reset-after-forward'];
 
 export interface FaultProxyOptions {
@@ -84,7 +85,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const stats: FaultProxyStats = {
     requests: 0, forwarded: 0, answered: 0, badGateway: 0,
-    faults: { '503': 0, '429': 0, drop: 0, 'reset-after-forward': 0 },
+    faults: { '503': 0, '429': 0, drop: 0, 'reset-after-forward': 0, 'garbage-after-forward': 0 },
     decisions: [], resetAfterForward: [],
   };
 
@@ -112,14 +113,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
             .writeHead(429, { 'content-type': 'text/plain', 'retry-after': options.retryAfter ?? '1' })
             .end('Too Many Requests\n');
         }
-        forward(req, Buffer.concat(chunks), res, fault === 'reset-after-forward');
+        forward(req, Buffer.concat(chunks), res, fault === 'reset-after-forward', fault === 'garbage-after-forward');
       };
       if (latencyMs > 0) setTimeout(handle, latencyMs);
       else handle();
     });
   });
 
-  function forward(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, resetAfter: boolean): void {
+  function forward(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, resetAfter: boolean, garbageAfter = false): void {
     stats.forwarded++;
     const headers = endToEnd(req.headers);
     headers['content-length'] = String(body.length);
@@ -136,6 +137,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
             return;
           }
           stats.answered++;
+          if (garbageAfter) {
+            // The target applied it; a middlebox mangled the answer into a 200 that is not JSON.
+            res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>upstream answer lost</body></html>');
+            return;
+          }
           const out = endToEnd(upRes.headers);
           out['content-length'] = String(parts.reduce((s, p) => s + p.length, 0));
           res.writeHead(upRes.statusCode ?? 502, out).end(Buffer.concat(parts));
