@@ -9,7 +9,7 @@ import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
-import { stopOnSignals } from '../migration/stop-signals.js';
+import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
@@ -117,29 +117,41 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
 
-  // Pass 1: validate everything; an unreadable file stops here, before any write.
-  const { report, needs, unreadable } = await prepareRun(files, readOptions, planOptions);
+  // The journal and the command that resumes the run are known before anything is read.
+  const identity: RunIdentity | undefined = resolved ? { sources: files, target: describeTarget(resolved.target) } : undefined;
+  const journalPath = identity ? resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`) : undefined;
+  const resumeArgs = [...argv];
+  if (journalPath && values.journal === undefined) resumeArgs.push('--journal', journalPath);
+  if (resolved?.target.kind === 'sandbox' && values.store === undefined) resumeArgs.push('--store', resolved.target.store);
+  const resumeCommand = printableCommand('run', resumeArgs);
+
+  // Pass 1: validate everything; an unreadable file stops here, before any write. Until the migration starts a
+  // signal stops at once (exit 130): no user has been written, and the same command starts again.
+  const early = exitOnSignals(err, values['dry-run'] ? undefined : resumeCommand);
+  let prepared;
+  try {
+    prepared = await prepareRun(files, readOptions, planOptions);
+  } catch (e) {
+    early.remove();
+    throw e;
+  }
+  const { report, needs, unreadable } = prepared;
   err(validationLine(report));
   if (unreadable > 0) {
     err(`${unreadable} source items could not be read as users and are not migrated; \`auth-migrate validate\` lists them`);
   }
 
   if (values['dry-run']) {
+    early.remove();
     const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
     const summary = await dryRun(streamValidatedRecords(files, readOptions, report), planOptions, out);
     if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary, unreadable }) + '\n');
     return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }
-  if (!resolved) throw new UsageError('say where to migrate: --core URL or --sandbox');
+  if (!resolved || !identity || !journalPath) throw new UsageError('say where to migrate: --core URL or --sandbox');
 
-  const identity: RunIdentity = { sources: files, target: describeTarget(resolved.target) };
-  const journalPath = resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`);
   const paths = pathsBesideJournal(journalPath);
   const journal = await openJournal(journalPath, identity);
-  const resumeArgs = [...argv];
-  if (values.journal === undefined) resumeArgs.push('--journal', journalPath);
-  if (resolved.target.kind === 'sandbox' && values.store === undefined) resumeArgs.push('--store', resolved.target.store);
-  const resumeCommand = printableCommand('run', resumeArgs);
 
   let listener: (e: RunEvent) => void = values['json-events'] ? createJsonLinesRenderer(err) : createPlainRenderer({ write: err });
   let connection: Connection | undefined;
@@ -154,6 +166,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     if (refusal) summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
     else summary = await migrate(connection);
   } finally {
+    early.remove();
     journal.append({ type: 'end', reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
     await journal.close();
     await connection?.close();
@@ -171,6 +184,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       onEvent: (e) => listener(e),
       onUserResult: (result, input) => runFiles.write(result, input),
     });
+    early.remove();
     const stopOnSignal = stopOnSignals(err, () => run.stop());
     try {
       return await run.done;

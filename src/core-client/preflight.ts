@@ -25,6 +25,7 @@ export type FindingCode =
   | 'scrypt-probe-unknown'
   | 'login-method-disabled'
   | 'tenant-config-unknown'
+  | 'insecure-transport'
   | 'core-error';
 
 export interface PreflightFinding {
@@ -86,6 +87,13 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
   const report: PreflightReport = { url: client.url, ok: false, reachable: false, findings: [] };
   const add = (level: FindingLevel, code: FindingCode, message: string) => report.findings.push({ level, code, message });
   const done = () => ({ ...report, ok: !report.findings.some((f) => f.level === 'error') });
+
+  // 0. The api key and every hash cross the network in clear over http:// to another host.
+  if (plainHttpToAnotherHost(client.url)) {
+    add('warning', 'insecure-transport',
+      `${client.url} is plain http:// to a host that is not this machine: the api key, password hashes and TOTP secrets ` +
+        'would cross the network unencrypted. Use https:// (or a tunnel) unless this network is private to you.');
+  }
 
   // 1. Reachable (no api-key needed for /hello).
   try {
@@ -232,6 +240,19 @@ async function checkScrypt(client: CoreClient, override: string | undefined, rep
   } else if (probe.name !== 'external_scrypt') {
     add('info', 'scrypt-name-unsupported', `the core names the external scrypt variant "${probe.name}": that name is sent.`);
   }
+}
+
+/** http:// to anything but loopback (127.0.0.0/8, ::1, localhost). */
+export function plainHttpToAnotherHost(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:') return false;
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
 }
 
 /** The preferred version when listed, else the highest listed version we speak. */

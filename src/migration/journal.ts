@@ -94,14 +94,24 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
   if (!existsSync(path)) return { users, endsWithNewline };
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let lineNo = 0;
+  let damaged: number | undefined;
   for await (const line of lines) {
     lineNo += 1;
     if (line.trim() === '') continue;
+    if (damaged !== undefined) {
+      // Only the last line can be torn by a crash; a damaged line with entries after it was written by something else.
+      throw new UserError(
+        `${path}:${damaged} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
+          'changed this journal, so it cannot be trusted to resume. Look at that line; to start over, give a new --journal path ' +
+          '(users already in the core are found and reported as already present).',
+      );
+    }
     let entry: JournalEntry;
     try {
       entry = JSON.parse(line) as JournalEntry;
     } catch {
-      continue; // a torn line: the step it describes is simply done again (idempotently)
+      damaged = lineNo; // a torn last line (a crash mid-write): the step it describes is simply done again
+      continue;
     }
     if (entry.type === 'run') {
       identity ??= entry.identity;
@@ -122,6 +132,29 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
   endsWithNewline = await lastByteIsNewline(path);
   if (lineNo > 0 && !identity) throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
   return { identity, users, endsWithNewline };
+}
+
+/** Cut the file after its last newline (the torn line a crash left); the step it described is done again. */
+async function truncateTornTail(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.alloc(64 * 1024);
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - buf.length);
+      const { bytesRead } = await fh.read(buf, 0, end - start, start);
+      const nl = buf.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (nl >= 0) {
+        await fh.truncate(start + nl + 1);
+        return;
+      }
+      end = start;
+    }
+    await fh.truncate(0);
+  } finally {
+    await fh.close();
+  }
 }
 
 async function lastByteIsNewline(path: string): Promise<boolean> {
@@ -174,10 +207,12 @@ async function openLockedJournal(path: string, identity: RunIdentity, options: O
         `${describeIdentity(identity)}. Give this run its own --journal path, or delete that journal to start over.`,
     );
   }
+  // A line torn by a crash is cut off, so that only a last line can ever be damaged (loadJournal relies on it).
+  if (!loaded.endsWithNewline) await truncateTornTail(path);
   const handle: FileHandle = await openPrivate(path, 'a');
   const intervalMs = options.intervalMs ?? 200;
   const maxPending = options.maxPending ?? 500;
-  let pending: string[] = loaded.endsWithNewline ? [] : ['']; // terminate a torn line first
+  let pending: string[] = [];
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

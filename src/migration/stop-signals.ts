@@ -27,3 +27,22 @@ export function stopOnSignals(say: (line: string) => void, stop: () => void): Si
     },
   };
 }
+
+/**
+ * While nothing has been written yet (the validation pass): the first SIGINT or SIGTERM ends the process at once
+ * with exit 130, saying so and how to start again.
+ */
+export function exitOnSignals(say: (line: string) => void, resumeCommand: string | undefined): SignalGuard {
+  const handler = (signal: NodeJS.Signals): void => {
+    say(`${signal} received while reading the sources: nothing was written` + (resumeCommand ? `; to run again: ${resumeCommand}` : ''));
+    process.exit(130);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    remove() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
