@@ -10,6 +10,7 @@ import type { PlanOptions } from '../migration/plan.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
+import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
@@ -41,6 +42,8 @@ Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
             by default they are found first and left unchanged)
+Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
+            order) before the rest; a later run without them carries on with everything
 Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
 Checks:     before any write the core is checked (reachable, api-key, CDI version, tenant, and the licence
             features the plan needs); --skip-preflight goes straight to the writes
@@ -62,6 +65,9 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
   'skip-preflight': { type: 'boolean' },
+  skip: { type: 'string' },
+  limit: { type: 'string' },
+  only: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -116,6 +122,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
+  const slice = parseSlice(values);
 
   // The journal and the command that resumes the run are known before anything is read.
   const identity: RunIdentity | undefined = resolved ? { sources: files, target: describeTarget(resolved.target) } : undefined;
@@ -144,7 +151,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (values['dry-run']) {
     early.remove();
     const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
-    const summary = await dryRun(streamValidatedRecords(files, readOptions, report), planOptions, out);
+    const summary = await dryRun(sliceRecords(streamValidatedRecords(files, readOptions, report), slice), planOptions, out);
     if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary, unreadable }) + '\n');
     return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }
@@ -175,8 +182,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   async function migrate(conn: Connection): Promise<RunSummary> {
     const runFiles = openRunFiles(paths);
     const run = startMigration({
-      inputs: streamValidatedRecords(files, readOptions, report),
-      total: report.summary.records,
+      inputs: sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
+      total: sliceTotal(report.summary.records, slice),
       core: conn.client,
       journal,
       plan: planOptions,

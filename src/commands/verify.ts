@@ -10,6 +10,7 @@ import { identityId, loadJournal, type RunIdentity } from '../migration/journal.
 import { forEachPooled } from '../migration/pool.js';
 import { checkCredential, createAccountLookup, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
+import { parseSlice, sliceRecords } from '../migration/slice.js';
 import { resolveSourceOptions } from './source-options.js';
 import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, TARGET_OPTIONS } from './target-options.js';
 
@@ -23,6 +24,7 @@ Checks:   --credentials FILE   lines "email,password": each must sign in
           --totp-codes         verify each TOTP device with a code from its source secret (always on for
                                --sandbox; on a real core it spends codes and counts failed attempts)
           --journal FILE       the run's journal, to find users by the ids it recorded
+Slice:    --skip N  --limit N  --only ID[,ID...]   check only that slice, as given to run
 Output:   --json (one JSON document on stdout)  --concurrency N (default 8)
 Exit codes: 0 every user ok, 1 some missing, mismatched, skipped or refused a credential, 2 bad usage or fatal.
 `;
@@ -36,6 +38,9 @@ const OPTIONS = {
   'keep-source-ids': { type: 'boolean' },
   'scrypt-algorithm-name': { type: 'string' },
   concurrency: { type: 'string' },
+  skip: { type: 'string' },
+  limit: { type: 'string' },
+  only: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -100,7 +105,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const creds: CredentialCheck[] = [];
   const started = Date.now();
   try {
-    await forEachPooled(streamValidatedRecords(files, readOptions, report), concurrency, async (input) => {
+    await forEachPooled(sliceRecords(streamValidatedRecords(files, readOptions, report), parseSlice(values)), concurrency, async (input) => {
       const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, checkExtraDevices: true, lookup });
       counts.total += 1;
       counts[v.outcome] += 1;
