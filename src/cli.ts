@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'check that the users of export files are present and usable in a core',
     load: async () => (await import('./commands/verify.js')).verifyCommand,
   },
+  rollback: {
+    summary: 'remove from the core exactly what a run created (from its journal), never users it found present',
+    load: async () => (await import('./commands/rollback.js')).rollbackCommand,
+  },
   profiles: {
     summary: 'list, show or delete saved migration profiles',
     load: async () => (await import('./commands/profiles.js')).profilesCommand,

@@ -12,6 +12,7 @@ import { totpRoutes } from './totp.js';
 import { userIdMappingRoutes } from './useridmapping.js';
 import { userRoutes } from './users.js';
 import { byAccountInfoRoutes } from './by-accountinfo.js';
+import { removalRoutes } from './removal.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
@@ -24,6 +25,7 @@ export const ROUTES: Route[] = [
   ...userIdMappingRoutes,
   ...userRoutes,
   ...byAccountInfoRoutes,
+  ...removalRoutes,
   ...licenseRoutes,
   ...multitenancyRoutes,
 ];
