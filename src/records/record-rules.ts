@@ -3,6 +3,7 @@
 import { isValidEmail, normaliseEmail, normalisePhone } from './normalise.js';
 import { checkPassword } from './password-rules.js';
 import { flag, text, type RuleContext } from './rule-context.js';
+import { checkSizes } from './size-rules.js';
 import { checkTotpDevices } from './totp-rules.js';
 import type { CanonicalOtpFactors, CanonicalThirdParty, CanonicalUser } from './types.js';
 
@@ -18,6 +19,7 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   const id = text(input.id);
   if (id === undefined) flag(ctx, 'error', 'id.missing', 'id', 'every record needs a non-empty `id` (the source id); add it');
   const out: CanonicalUser = { id: id ?? '' };
+  if (checkSizes(ctx, input)) return out;
 
   const email = checkEmail(ctx, input.email, 'email');
   if (email !== undefined) out.email = email;

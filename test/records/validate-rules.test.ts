@@ -28,6 +28,10 @@ interface Case {
 
 const cases: Case[] = [
   // identity
+  // Field sizes (size-rules.ts): the core's columns.
+  { rule: 'field.too-long', severity: 'error', fires: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(29), userId: 'g1' }] }], nearMiss: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(28), userId: 'g1' }] }] },
+  { rule: 'field.too-long', severity: 'error', fires: [user({ email: `${'a'.repeat(250)}@example.com` })], nearMiss: [user({ email: `${'a'.repeat(240)}@example.com` })] },
+  { rule: 'field.too-long', severity: 'error', fires: [user({ totp: [{ secret: 'A'.repeat(257) }] })], nearMiss: [user({ totp: [{ secret: 'A'.repeat(32) }] })] },
   { rule: 'id.missing', severity: 'error', fires: [user({ id: '  ' })], nearMiss: [user({ id: 42 })] },
   { rule: 'id.duplicate', severity: 'error', fires: [user(), user({ email: 'b@example.com' })], nearMiss: [user(), user({ id: 'u2', email: 'b@example.com' })] },
   { rule: 'externalUserId.empty', severity: 'error', fires: [user({ externalUserId: ' ' })], nearMiss: [user({ externalUserId: 'ext-1' })] },
@@ -193,5 +197,13 @@ describe('validation rules', () => {
         for (const s of secrets) expect(p.field ?? '').not.toContain(s);
       }
     }
+  });
+});
+
+describe('field sizes', () => {
+  it('a 30 MiB third-party user id is refused naming the record and field, and the record goes no further', () => {
+    const problems = validate([{ id: 'huge', email: 'h@example.com', thirdParty: [{ providerId: 'google', userId: 'x'.repeat(30 * 1024 * 1024) }] }]).all;
+    expect(problems.map((p) => [p.rule, p.sourceId, p.field])).toEqual([['field.too-long', 'huge', 'thirdParty[0].userId']]);
+    expect(problems[0]!.message).toMatch(/is 31457280 characters; at most 256 can be stored/);
   });
 });
