@@ -11,6 +11,7 @@ import { forEachPooled } from '../migration/pool.js';
 import { checkCredential, createAccountLookup, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
 import { parseSlice, sliceRecords } from '../migration/slice.js';
+import { openTotpCheckLog } from '../migration/totp-checks.js';
 import { resolveSourceOptions } from './source-options.js';
 import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, TARGET_OPTIONS } from './target-options.js';
 
@@ -95,6 +96,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
 
   const report = await validateSources(files, readOptions);
   const checkTotpCodes = values['totp-codes'] ?? resolved.target.kind === 'sandbox';
+  const totpLog = checkTotpCodes ? await openTotpCheckLog(`${journalPath}.totp-checks.ndjson`) : undefined;
   const connection = await connectTarget(resolved, {
     concurrency,
     onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
@@ -106,7 +108,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const started = Date.now();
   try {
     await forEachPooled(sliceRecords(streamValidatedRecords(files, readOptions, report), parseSlice(values)), concurrency, async (input) => {
-      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, checkExtraDevices: true, lookup });
+      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, totpLog, checkExtraDevices: true, lookup });
       counts.total += 1;
       counts[v.outcome] += 1;
       if (v.outcome !== 'ok') {

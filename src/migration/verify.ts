@@ -7,6 +7,7 @@ import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import type { Step } from './steps.js';
 import { candidateCodes } from './totp-code.js';
+import type { TotpCheckLog } from './totp-checks.js';
 import { createAccountLookup, hasMethod, norm, type AccountLookup } from './lookup.js';
 
 export { createAccountLookup, type AccountLookup };
@@ -28,6 +29,8 @@ export interface VerifyUserOptions {
   journal?: Map<string, JournalledUser>;
   /** Verify every TOTP device with a code computed from the source secret (sandbox: it spends codes). */
   checkTotpCodes?: boolean;
+  /** The codes earlier checks spent: never offered again (a replay would be refused and count as a failure). */
+  totpLog?: TotpCheckLog;
   /** Shared across users so the fallback index is built once (see createAccountLookup). */
   lookup?: AccountLookup;
   /** Also list the devices of users that should have none (one more call per such user). */
@@ -126,8 +129,8 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       }
       if (options.checkTotpCodes && !tried.has(d.secretKey)) {
         tried.add(d.secretKey);
-        const ok = await tryCodes(core, user.id, candidateCodes(d.secretKey, d.period, d.skew));
-        if (ok !== true) differences.push(`TOTP device "${d.deviceName}": a code computed from the source secret was refused (${ok})`);
+        const ok = await tryCode(core, user.id, d, options.totpLog);
+        if (ok !== true) differences.push(`TOTP device "${d.deviceName}": ${ok}`);
       }
     }
   }
@@ -161,15 +164,17 @@ function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUse
   return out;
 }
 
-async function tryCodes(core: CoreClient, userId: string, codes: string[]): Promise<true | string> {
-  let last = 'no code tried';
-  for (const code of codes) {
-    const r = await core.verifyTotp(userId, code);
-    if (r.status === 'OK') return true;
-    last = r.status;
-    if (r.status !== 'INVALID_TOTP_ERROR') break; // replay gives INVALID: try the neighbour; anything else is final
-  }
-  return last;
+/**
+ * One code, of a time step no earlier check spent: a refusal then means the secret differs, and at most one failed
+ * attempt per device and run counts towards the user's lockout. Every step spent: not checked (not a mismatch).
+ */
+async function tryCode(core: CoreClient, userId: string, d: { secretKey: string; period: number; skew: number }, log: TotpCheckLog | undefined): Promise<true | string> {
+  const pick = log ? log.pick(userId, d.secretKey, d.period, d.skew) : { code: candidateCodes(d.secretKey, d.period, d.skew)[0]!, counter: -1 };
+  if (!pick) return true; // every code it accepts now was checked moments ago; nothing new to learn
+  if (log) await log.spend(userId, d.secretKey, pick.counter, d.period, d.skew);
+  const r = await core.verifyTotp(userId, pick.code);
+  if (r.status === 'OK') return true;
+  return `a code computed from the source secret was refused (${r.status}; one failed attempt counted for this user)`;
 }
 
 export interface CredentialCheck {

@@ -15,6 +15,7 @@ import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
 import type { PlanOptions } from '../../migration/plan.js';
 import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
 import { checkTargetForPlan } from '../../migration/target-check.js';
+import { openTotpCheckLog } from '../../migration/totp-checks.js';
 import type { RunEvent } from '../../migration/events.js';
 import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
@@ -246,12 +247,13 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
       const client = clientFor(target, { concurrency });
       const lookup = createAccountLookup(client);
+      const totpLog = target.sandbox !== undefined ? await openTotpCheckLog(`${journalPath}.totp-checks.ndjson`) : undefined;
       const plan = planOf(input);
       const summary = { checked: 0, ok: 0, failed: 0, skipped: 0, lines: [] as string[] };
       try {
         await forEachPooled(streamValidatedRecords(p.files, p.read, p.report), concurrency, async (i) => {
           // On the sandbox, TOTP codes computed from the source secrets are tried too (as `verify --sandbox` does).
-          const v = await verifyUser(i, client, { plan, journal, checkTotpCodes: target.sandbox !== undefined, checkExtraDevices: true, lookup });
+          const v = await verifyUser(i, client, { plan, journal, checkTotpCodes: target.sandbox !== undefined, totpLog, checkExtraDevices: true, lookup });
           summary.checked += 1;
           if (v.outcome === 'ok') summary.ok += 1;
           else if (v.outcome === 'skipped') summary.skipped += 1;
