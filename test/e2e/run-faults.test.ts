@@ -30,6 +30,7 @@ async function rehearse(faults: string, name: string, minFaults = 20): Promise<R
     // The faults really happened: the client met the sandbox's 500s (retry events name them).
     const retried500 = r.stderr.split('\n').filter((l) => l.includes('"type":"retry"') && l.includes('"reason":"HTTP 500"')).length;
     expect(retried500).toBeGreaterThan(minFaults);
+    expect(r.stderr).not.toMatch(/MaxListenersExceededWarning|\(node:\d+\) \w*Warning/);
     // No orphan, no duplicate: one primary user in the core per source user.
     const users = await allUsers(client(sandbox.url));
     expect(users.length).toBe(USERS);

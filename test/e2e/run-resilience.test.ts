@@ -112,6 +112,8 @@ describe('resilience', () => {
     proxy = await startFaultProxy({ target: sandbox.url, faultRate: 0.05, seed: 7, retryAfter: '1' });
     const r = await cli(['run', 'users.ndjson', '--core', proxy.url, '--concurrency', '12', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
+    // Retries by the hundred leave no Node warning on stderr (MaxListenersExceededWarning and the like).
+    expect(r.stderr).not.toMatch(/Warning/);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ total: 120, failed: 0, skipped: 0 });
     expect((s.imported as number) + (s.alreadyPresent as number)).toBe(120);
