@@ -4,7 +4,7 @@ import type { Key } from 'ink';
 export type Command =
   | 'back' | 'up' | 'down' | 'pageUp' | 'pageDown' | 'left' | 'right' | 'select' | 'complete'
   | 'continue' | 'new' | 'duplicate' | 'rename' | 'delete' | 'filter' | 'spotCheck'
-  | 'pause' | 'stop' | 'quit' | 'run' | 'dryRun' | 'verify' | 'signIn' | 'save' | 'yes';
+  | 'pause' | 'stop' | 'quit' | 'run' | 'dryRun' | 'verify' | 'signIn' | 'save' | 'yes' | 'undo';
 
 interface Binding {
   label: string;
@@ -42,6 +42,7 @@ export const KEYMAP: Record<Command, Binding> = {
   signIn: letter('i', 'i', 'sign in'),
   save: letter('s', 's', 'save profile'),
   yes: letter('y', 'y', 'yes'),
+  undo: letter('u', 'u', 'undo the run'),
 };
 
 /** The first of `commands` bound to this key press (letters only when no text field has the focus). */

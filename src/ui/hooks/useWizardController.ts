@@ -6,7 +6,7 @@ import { emptyProfile, type Profile, type SecretName } from '../../profiles/inde
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
 import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
-import type { MigrationInput, RunHandle, RunUpdate, SandboxHandle, SignInOutcome, TargetConnection, WizardServices } from '../services/types.js';
+import type { MigrationInput, RollbackOutcome, RunHandle, RunUpdate, SandboxHandle, SignInOutcome, TargetConnection, WizardServices } from '../services/types.js';
 
 export type TargetChoice =
   | { kind: 'sandbox'; store?: string }
@@ -39,6 +39,8 @@ export interface WizardActions {
   togglePause(): void;
   stopRun(): void;
   verify(): Promise<void>;
+  /** Undo the run (dryRun: count only); the results screen asks for a confirmation between the two. */
+  rollback(dryRun: boolean): Promise<RollbackOutcome | string>;
   openSignIn(): void;
   closeSignIn(): void;
   /** The password goes to the core and is dropped: it is never dispatched, so never in the state. */
@@ -235,6 +237,15 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           d({ type: 'verify-finished', summary: await services.verify(migrationInput(latest.current), t) });
         } catch (err) {
           d({ type: 'verify-failed', error: message(err) });
+        }
+      },
+      rollback: async (dryRun) => {
+        const t = target();
+        if (!t) return 'no target core is connected: connect one on the target screen';
+        try {
+          return await services.rollback(migrationInput(latest.current), t, dryRun);
+        } catch (err) {
+          return message(err);
         }
       },
       openSignIn: () => d({ type: 'sign-in-open' }),

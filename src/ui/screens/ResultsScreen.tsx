@@ -7,29 +7,34 @@ import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { formatDuration } from './RunScreen.js';
 import { SIGN_IN_HELP, SignInPanel } from './SignInPanel.js';
+import { UNDO_HELP, UndoPanel } from './UndoPanel.js';
+import { useState } from 'react';
 
-const KEYS: Command[] = ['verify', 'signIn', 'save', 'quit', 'back'];
+const KEYS: Command[] = ['verify', 'signIn', 'undo', 'save', 'quit', 'back'];
 
 export function ResultsScreen() {
   const { state, actions } = useWizard();
   const { run, verify, save } = state;
   const o = run.outcome;
+  const [undoing, setUndoing] = useState(false);
   const signingIn = state.signIn.open;
   useKeys(
     KEYS,
     (c) => {
       if (c === 'verify') void actions.verify();
       else if (c === 'signIn') actions.openSignIn();
+      else if (c === 'undo') setUndoing(true);
       else if (c === 'save') void actions.save();
       else if (c === 'quit') void actions.quit();
       else actions.back();
     },
     // While the sign-in fields are open they take the keys (letters are text there; esc closes them).
-    { isActive: !signingIn },
+    { isActive: !signingIn && !undoing },
   );
   const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
   return (
-    <Frame title={title} help={signingIn ? SIGN_IN_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
+    <Frame title={title} help={signingIn ? SIGN_IN_HELP : undoing ? UNDO_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
+      {undoing ? <UndoPanel onClose={() => setUndoing(false)} /> : null}
       {run.error && !signingIn ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
       <Text>
         total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}

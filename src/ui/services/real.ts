@@ -16,6 +16,7 @@ import type { PlanOptions } from '../../migration/plan.js';
 import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
 import { checkTargetForPlan } from '../../migration/target-check.js';
 import { openTotpCheckLog } from '../../migration/totp-checks.js';
+import { performRollback, prepareRollback } from '../../migration/rollback.js';
 import type { RunEvent } from '../../migration/events.js';
 import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
@@ -239,6 +240,27 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         stop: () => (migration ? migration.stop() : (stopRequested = true)),
         done,
       };
+    },
+    async rollback(input, target, dryRun) {
+      const p = await prepare(input);
+      const identity = { sources: p.files, target: describeTarget(asTarget(target)) };
+      const journalPath = resolve(cwd, `auth-migrate-${identityId(identity)}.journal.ndjson`);
+      if (!existsSync(journalPath)) throw new Error(`no journal of this run at ${journalPath}: nothing to undo`);
+      const prepared = await prepareRollback(journalPath, identity.target, 'the auth-migrate wizard (rollback)');
+      try {
+        const actions = prepared.plans.reduce((n, u) => n + u.actions.length, 0);
+        const notUndone = prepared.plans.flatMap((u) => u.notUndone.map((n) => `user ${u.user}: ${n}`));
+        if (dryRun) return { users: prepared.plans.length, actions, performed: 0, failed: [], notUndone, log: prepared.log };
+        const client = clientFor(target);
+        try {
+          const s = await performRollback(client, prepared);
+          return { users: s.users, actions: s.actions, performed: s.performed, failed: s.failed, notUndone: s.notUndone, log: s.log };
+        } finally {
+          client.close();
+        }
+      } finally {
+        await prepared.release();
+      }
     },
     async verify(input, target) {
       const p = await prepare(input);

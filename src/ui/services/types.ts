@@ -143,6 +143,15 @@ export interface RunHandle {
   done: Promise<RunOutcome>;
 }
 
+export interface RollbackOutcome {
+  users: number;
+  actions: number;
+  performed: number;
+  failed: string[];
+  notUndone: string[];
+  log: string;
+}
+
 export interface VerifySummary {
   checked: number;
   ok: number;
@@ -185,6 +194,8 @@ export interface WizardServices {
   plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
   run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
   verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;
+  /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
+  rollback(input: MigrationInput, target: TargetConnection, dryRun: boolean): Promise<RollbackOutcome>;
   /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
   signIn(target: TargetConnection, email: string, password: string): Promise<SignInOutcome>;
   /** Every line of a credentials file signed in on the target; throws when the file cannot be read or parsed. */

@@ -1,0 +1,66 @@
+// The results screen's undo (issue 13: rollback with a confirmation in the wizard), against a real sandbox: u counts,
+// esc keeps everything, y removes exactly what the run created.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
+import { createRealServices } from '../../src/ui/services/real.js';
+import type { MigrationInput, SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
+import { initialState, reducer } from '../../src/ui/state/reducer.js';
+import type { Action } from '../../src/ui/state/types.js';
+import { API_KEY, CANONICAL, LICENSE_KEY, SIGNER_KEY } from './fixture.js';
+import { renderWizard } from './harness.js';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const sandboxes: SandboxHandle[] = [];
+const unmounts: (() => void)[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-undo-'));
+  env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+});
+afterEach(async () => {
+  for (const u of unmounts.splice(0)) u();
+  await Promise.all(sandboxes.splice(0).map((s) => s.stop()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const userCount = async (t: TargetConnection) =>
+  ((await (await fetch(`${t.url}/users?limit=100`, { headers: { 'api-key': API_KEY } })).json()) as { users: unknown[] }).users.length;
+
+describe('undo on the results screen', () => {
+  it('u shows what would be undone, esc keeps it all, u then y removes what the run created', async () => {
+    await saveProfile(emptyProfile('night'), {}, env);
+    const services = createRealServices({ env, cwd: dir });
+    const s = await services.startSandbox({ store: join(dir, 'store.json'), apiKey: API_KEY, licenseKey: LICENSE_KEY, signerKey: SIGNER_KEY });
+    sandboxes.push(s);
+    const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
+    const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
+    const outcome = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
+    expect(outcome.totals.imported).toBe(6);
+    const actions: Action[] = [
+      { type: 'profile-opened', loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: { signerKey: SIGNER_KEY }, missing: [] } },
+      { type: 'target-ready', target },
+      { type: 'run-started', at: Date.now() },
+      { type: 'run-finished', outcome },
+    ];
+    const w = renderWizard(services, undefined, { columns: 80, rows: 24 }, actions.reduce(reducer, initialState()));
+    unmounts.push(w.unmount);
+    expect(await w.until('8/8 results: finished')).toContain('u undo the run');
+    const before = await userCount(target);
+    expect(before).toBe(6);
+
+    await w.press('u');
+    await w.until(/undo this run: \d+ changes for 6 users/);
+    await w.press('escape');
+    await w.until('v verify · i sign in');
+    expect(await userCount(target)).toBe(6);
+
+    await w.press('u');
+    await w.until('y undoes it');
+    await w.press('y');
+    await w.until(/undone: \d+ changes, 0 failed/);
+    expect(await userCount(target)).toBe(0);
+  });
+});
