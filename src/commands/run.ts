@@ -6,7 +6,7 @@ import type { CommandIO } from '../cli.js';
 import { parseHashingAlgorithmName } from '../hashes/formats.js';
 import { UsageError, UserError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
-import type { PlanOptions } from '../migration/plan.js';
+import type { DisabledPolicy, PlanOptions } from '../migration/plan.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
@@ -41,7 +41,8 @@ Sources:    --format canonical|firebase|auth0|totp  --hash-config FILE  --provid
 Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
-            by default they are found first and left unchanged)
+            by default they are found first and left unchanged)  --disabled skip|import (users disabled or
+            blocked in the source: left out by default, reported as skipped; import migrates them anyway)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
@@ -61,6 +62,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
+  disabled: { type: 'string' },
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
@@ -87,6 +89,12 @@ function parseConcurrency(text: string | undefined, fallback: number): number {
 }
 
 /** The name sent as hashingAlgorithm for the scrypt variant: one the core reads as that variant. */
+function disabledPolicy(value: string | undefined): DisabledPolicy {
+  if (value === undefined || value === 'skip') return 'skip';
+  if (value === 'import') return 'import';
+  throw new UsageError(`--disabled must be skip (the default: disabled or blocked users are left out) or import (got "${value}")`);
+}
+
 function scryptName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (parseHashingAlgorithmName(name) !== 'external_scrypt') {
@@ -119,6 +127,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const planOptions: PlanOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     updateExisting: values['update-existing'] ?? profile?.updateExisting ?? false,
+    disabled: disabledPolicy(values.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);

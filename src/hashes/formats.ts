@@ -79,13 +79,21 @@ export function parseHashingAlgorithmName(name: string): PasswordAlgorithm | nul
   }
 }
 
-/** Prefixes that exporting systems (Spring, Django, ...) put before a standard hash string. */
+/**
+ * Prefixes that exporting systems (Spring, Django, ...) put before a standard hash string, and that only say how
+ * the hash is written: removed, the same hash of the same password remains. A prefix that changes what was hashed
+ * (Django's `bcrypt_sha256$`: bcrypt of the SHA-256 of the password) is never stripped (WRAPPING_PREFIXES).
+ */
 const EXPORTER_PREFIXES: Array<{ pattern: RegExp; label: string }> = [
   { pattern: /^\{bcrypt\}(?=\$2[abxy]\$)/, label: '{bcrypt}' },
   { pattern: /^\{argon2(?:id|i|d)?\}(?=\$argon2)/, label: '{argon2}' },
   { pattern: /^bcrypt\$(?=\$2[abxy]\$)/, label: 'bcrypt$' },
-  { pattern: /^bcrypt_sha256\$(?=\$2[abxy]\$)/, label: 'bcrypt_sha256$' },
   { pattern: /^argon2(?=\$argon2(?:id|i|d)\$)/, label: 'argon2' },
+];
+
+/** Prefixes of hashes of something other than the password itself: the core would check the password against them. */
+export const WRAPPING_PREFIXES: Array<{ pattern: RegExp; label: string; what: string }> = [
+  { pattern: /^bcrypt_sha256\$/, label: 'bcrypt_sha256$', what: "Django's bcrypt_sha256 hashes bcrypt the SHA-256 of the password, not the password" },
 ];
 
 /** Remove one exporter prefix, returning what was removed so the operator can be told. */

@@ -1,6 +1,6 @@
 // Dry run: plan every valid record and describe the calls, without contacting a core or writing a file.
 import { formatProblem } from '../records/types.js';
-import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import { callCount, describeStep, type StepKind } from './steps.js';
 
@@ -30,6 +30,12 @@ export async function dryRun(
       write(`user ${id}: skipped (invalid record${first ? `: ${formatProblem(first)}` : ''})`);
       continue;
     }
+    const out = leftOut(input.record, options);
+    if (out) {
+      summary.skipped += 1;
+      write(`user ${id}: skipped (${out})`);
+      continue;
+    }
     try {
       const steps = planUserSteps(input.record, options);
       const calls = steps.reduce((n, s) => n + callCount(s), 0);
@@ -49,7 +55,7 @@ export async function dryRun(
   }
   write(
     `dry run: ${summary.planned} users to migrate in ${summary.calls} calls (${summary.steps} steps); ` +
-      `${summary.skipped} invalid records skipped; ${summary.unplannable} not plannable. Nothing was written.`,
+      `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
   );
   return summary;
 }

@@ -11,6 +11,18 @@ export interface PlanOptions {
   keepSourceIds?: boolean;
   /** Replace the password hash of users that already exist (default: found first and left unchanged). */
   updateExisting?: boolean;
+  /** Users disabled or blocked in the source: `skip` (the default: reported, never migrated) or `import`. */
+  disabled?: DisabledPolicy;
+}
+
+export type DisabledPolicy = 'skip' | 'import';
+
+/** Why a valid record is left out by the run's settings (a disabled user under the default), or undefined. */
+export function leftOut(record: CanonicalUser, options: PlanOptions): string | undefined {
+  if (record.disabled && (options.disabled ?? 'skip') === 'skip') {
+    return 'disabled or blocked in the source: not migrated, so it cannot sign in (--disabled import migrates such users anyway)';
+  }
+  return undefined;
 }
 
 /** A record the planner cannot turn into steps (the validator should have caught it). */

@@ -9,7 +9,7 @@ import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserRe
 import { applyStepIds, executeStep, newUserIds } from './execute.js';
 import type { Journal } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
-import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -83,6 +83,8 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       const first = input.problems.find((p) => p.severity === 'error');
       return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
     }
+    const out = leftOut(input.record, options.plan ?? {});
+    if (out) return { ...base, outcome: 'skipped', status: 'DISABLED', message: out };
     const journalled = options.journal.users.get(id);
     if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') {
       return {

@@ -1,6 +1,6 @@
 // Password hash rules: bcrypt structure and cost, argon2 PHC strings, the external scrypt 7-part string,
 // exporter prefixes, stated vs detected algorithm. Returns the normalised password, ready to import.
-import { buildExternalScrypt, parseHashingAlgorithmName, stripExporterPrefix } from '../hashes/formats.js';
+import { buildExternalScrypt, parseHashingAlgorithmName, stripExporterPrefix, WRAPPING_PREFIXES } from '../hashes/formats.js';
 import { flag, type RuleContext } from './rule-context.js';
 import type { CanonicalPassword, PasswordAlgorithm } from './types.js';
 
@@ -30,6 +30,11 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   }
   // Every exporter prefix starts with something other than `$`; most hashes skip the prefix search.
   const trimmed = rawHash.trim();
+  const wrapped = trimmed.startsWith('$') ? undefined : WRAPPING_PREFIXES.find((w) => w.pattern.test(trimmed));
+  if (wrapped) {
+    flag(ctx, 'error', 'password.prefix.wrapped', FIELD, `the hash starts with \`${wrapped.label}\`: ${wrapped.what}, so the core could never match a password against it. Leave the password out (the user resets it, or signs in once through your backend's legacy check) instead of importing it`);
+    return undefined;
+  }
   const { hash: unprefixed, stripped } = trimmed.startsWith('$') ? { hash: trimmed, stripped: undefined } : stripExporterPrefix(trimmed);
   if (stripped) {
     flag(ctx, 'warning', 'password.prefix-stripped', FIELD, `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`);

@@ -65,7 +65,7 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   if (typeof input.timeJoined === 'number' && Number.isFinite(input.timeJoined)) out.timeJoined = input.timeJoined;
   if (input.disabled === true) {
     out.disabled = true;
-    flag(ctx, 'warning', 'record.disabled', undefined, 'the user is disabled in the source, but the core has no disabled state: after the migration they can sign in; leave them out of the export if that is wrong');
+    flag(ctx, 'warning', 'record.disabled', undefined, 'the user is disabled or blocked in the source and the core has no disabled state: `run` leaves it out (--disabled import migrates it anyway, and it could then sign in)');
   }
 
   checkFirstFactor(ctx, input, out);

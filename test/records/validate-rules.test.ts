@@ -99,6 +99,8 @@ const cases: Case[] = [
   { rule: 'password.format.unknown', severity: 'error', fires: [pw('{SSHA}abcdef')], nearMiss: [pw(`{bcrypt}${BCRYPT}`)] },
   { rule: 'password.prefix-stripped', severity: 'warning', fires: [pw(`{bcrypt}${BCRYPT}`)], nearMiss: [pw(BCRYPT)] },
   { rule: 'password.prefix-stripped', severity: 'warning', fires: [pw(`argon2${ARGON2}`)], nearMiss: [pw(ARGON2)] },
+  // Django's bcrypt_sha256$ wraps a bcrypt of SHA-256(password): never stripped, an error.
+  { rule: 'password.prefix.wrapped', severity: 'error', fires: [pw(`bcrypt_sha256$${BCRYPT}`)], nearMiss: [pw(`bcrypt$${BCRYPT}`)] },
   { rule: 'password.bcrypt.structure', severity: 'error', fires: [pw(BCRYPT.slice(0, -1))], nearMiss: [pw(BCRYPT.replace('$2a$', '$2y$'))] },
   { rule: 'password.bcrypt.structure', severity: 'error', fires: [pw(BCRYPT.replace('$2a$', '$2c$'))], nearMiss: [pw(BCRYPT.replace('$2a$', '$2b$'))] },
   { rule: 'password.bcrypt.cost', severity: 'error', fires: [pw(BCRYPT.replace('$05$', '$03$'))], nearMiss: [pw(BCRYPT.replace('$05$', '$04$'))] },
