@@ -37,7 +37,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/rollback.js')).rollbackCommand,
   },
   profiles: {
-    summary: 'list, show or delete saved migration profiles',
+    summary: 'saved migration profiles: list, show, delete, rename, duplicate',
     load: async () => (await import('./commands/profiles.js')).profilesCommand,
   },
 };

@@ -93,6 +93,9 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
     { name: 'auth0-array', files: ['auth0/passwords-array.json'], valid: true, description: 'the password-hash export as one JSON array with `_ID`', credentials: auth0.credentials.filter((c) => c.password !== undefined) },
   ];
   await put('sets.json', JSON.stringify(sets.map(({ credentials: _c, ...rest }) => rest), null, 2) + '\n');
+  // A sample for `verify --credentials` (README): the canonical users that have a password, as `email,password`.
+  const known = sets[0]!.credentials.filter((c) => c.email && c.password).map((c) => `${c.email},${c.password}`);
+  await put('canonical/known.csv', ['# email,password of users who should sign in after the migration (verify --credentials)', ...known].join('\n') + '\n');
   await put('README.md', renderReadme(sets, broken, scrypt));
   return sets;
 }

@@ -14,6 +14,8 @@ export interface DryRunSummary {
   stepsByKind: Partial<Record<StepKind, number>>;
 }
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Streams the plan of each user as text lines through `write`; returns the totals. */
 export async function dryRun(
   inputs: AsyncIterable<MigrationInput>,
@@ -42,7 +44,7 @@ export async function dryRun(
       summary.planned += 1;
       summary.calls += calls;
       summary.steps += steps.length;
-      write(`user ${id}: ${steps.length} steps, ${calls} calls`);
+      write(`user ${id}: ${plural(steps.length, 'step')}, ${plural(calls, 'call')}`);
       steps.forEach((s, i) => {
         summary.stepsByKind[s.kind] = (summary.stepsByKind[s.kind] ?? 0) + 1;
         write(`  ${i + 1}. ${describeStep(s)}`);

@@ -69,7 +69,7 @@ function checkBcrypt(ctx: RuleContext, hash: string): { algorithm: PasswordAlgor
     return undefined;
   }
   if (m[1] === 'x') {
-    flag(ctx, 'warning', 'password.bcrypt.2x', FIELD, 'the hash uses `$2x$` (the old crypt_blowfish variant with the 8-bit bug): the core checks it as `$2a$`, so users with non-ASCII passwords may fail to sign in; spot-check one with --check-password');
+    flag(ctx, 'warning', 'password.bcrypt.2x', FIELD, 'the hash uses `$2x$` (the old crypt_blowfish variant with the 8-bit bug): the core checks it as `$2a$`, so users with non-ASCII passwords may fail to sign in; spot-check one (validate --check-password EMAIL:PASSWORD, or s on the wizard preview)');
   }
   return { algorithm: 'bcrypt', hash };
 }

@@ -133,7 +133,7 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
           rule: 'password.scrypt.non-ascii-risk',
           origin,
           field: 'password.hash',
-          message: `${scryptUsers} user(s) have external scrypt hashes (this is the first): the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know with --check-password`,
+          message: `${scryptUsers} user(s) have external scrypt hashes (this is the first): the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know (validate --check-password EMAIL:PASSWORD, or s on the wizard's preview)`,
         };
         const id = index.idOf(firstScrypt);
         if (id) problem.sourceId = id;

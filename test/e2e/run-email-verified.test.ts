@@ -53,7 +53,7 @@ describe('verified emails', () => {
     const r = await cli(['run', 'users.ndjson', '--dry-run'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^user v1: 2 steps, 4 calls$/m);
-    expect(r.stdout).toMatch(/^user n1: 1 steps, 2 calls$/m);
+    expect(r.stdout).toMatch(/^user n1: 1 step, 2 calls$/m);
     expect(r.stdout).toContain('mark verified@example.test verified on the password user (verified in the source)');
     expect(r.stdout).toMatch(/^user p1: 3 steps, 7 calls$/m);
     expect(r.stdout).toContain('dry run: 5 users to migrate in 20 calls (10 steps)');
