@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { parseHashingAlgorithmName } from '../hashes/formats.js';
-import { UsageError, UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
 import type { DisabledPolicy, PlanOptions } from '../migration/plan.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';

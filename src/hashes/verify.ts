@@ -122,5 +122,6 @@ export function toUsAscii(password: string): Uint8Array {
 }
 
 export function hasNonAscii(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the ASCII range itself is the point
   return /[^\x00-\x7f]/.test(text);
 }

@@ -108,7 +108,10 @@ export class ChangeLog {
 
   private settle(match: (w: Waiter) => boolean, act: (w: Waiter) => void): void {
     const keep: Waiter[] = [];
-    for (const w of this.waiters) (match(w) ? act(w) : keep.push(w));
+    for (const w of this.waiters) {
+      if (match(w)) act(w);
+      else keep.push(w);
+    }
     this.waiters = keep;
   }
 
