@@ -27,7 +27,9 @@ const cfg = loadConfig();
 cfg.profDir = fileURLToPath(new URL(`./data/profiles/${Date.now()}`, import.meta.url));
 if (cfg.cpuProf) mkdirSync(cfg.profDir, { recursive: true });
 const machine = machineInfo();
-log(`${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.join(' ')}${cfg.quick ? ' (QUICK mode)' : ''}`);
+log(
+  `${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.join(' ')}${cfg.quick ? ' (QUICK mode)' : ''}`,
+);
 
 const ctx = { cfg, log, cache: {} };
 const plan = {

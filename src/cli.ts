@@ -60,7 +60,10 @@ export function helpText(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CommandIO = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CommandIO = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const [first, ...rest] = argv;
   try {
     if (first === '--help' || first === '-h' || first === 'help') {

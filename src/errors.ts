@@ -2,7 +2,10 @@
 
 /** A problem the operator can fix; the CLI prints its message and exits with `exitCode`. */
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: number = 2) {
+  constructor(
+    message: string,
+    readonly exitCode: number = 2,
+  ) {
     super(message);
     this.name = 'UserError';
   }

@@ -78,9 +78,7 @@ export function firebaseUser(i, samples) {
     u.email = `user${i}@bench.example`;
     u.emailVerified = true;
     u.displayName = `User ${i}`;
-    u.providerUserInfo = [
-      { providerId: FIREBASE_PROVIDERS[i % 4], rawId: `1${pad(i, 20)}`, email: u.email, displayName: u.displayName },
-    ];
+    u.providerUserInfo = [{ providerId: FIREBASE_PROVIDERS[i % 4], rawId: `1${pad(i, 20)}`, email: u.email, displayName: u.displayName }];
   } else {
     u.phoneNumber = phoneOf(i);
     u.providerUserInfo = [{ providerId: 'phone', rawId: u.phoneNumber, phoneNumber: u.phoneNumber }];

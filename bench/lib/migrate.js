@@ -31,7 +31,9 @@ export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir,
     );
     const summary = lastJson(result.stdout);
     if (!summary || typeof summary.total !== 'number') {
-      throw new Error(`auth-migrate run exited ${result.code} without a JSON summary: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+      throw new Error(
+        `auth-migrate run exited ${result.code} without a JSON summary: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`,
+      );
     }
     let counted = {};
     try {

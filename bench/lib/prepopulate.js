@@ -16,7 +16,13 @@ const BATCH = 2_000;
 
 function storeCodeHash() {
   const h = createHash('sha256');
-  for (const f of ['users.js', ...readdirSync(join(DIST, 'store')).filter((n) => n.endsWith('.js')).sort().map((n) => `store/${n}`)]) {
+  for (const f of [
+    'users.js',
+    ...readdirSync(join(DIST, 'store'))
+      .filter((n) => n.endsWith('.js'))
+      .sort()
+      .map((n) => `store/${n}`),
+  ]) {
     h.update(f).update(readFileSync(join(DIST, f)));
   }
   return h.digest('hex').slice(0, 10);

@@ -59,7 +59,9 @@ export function lastJson(stdout) {
 
 /** Start a server child that prints `listening <port>`; returns {port, url, pid, stop()}. */
 export async function startServer(script, args = [], { nodeArgs = [], env = {}, timeoutMs = 20_000 } = {}) {
-  const child = track(spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   const port = await new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms`)), timeoutMs);

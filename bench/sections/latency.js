@@ -33,7 +33,9 @@ export async function benchLatency(ctx) {
   const migrateMs = s.durationMs ?? run.wallMs;
   const rps = (run.requests * 1000) / migrateMs;
   const share = rps / ideal;
-  log(`latency ${cfg.latencyMs} ms, concurrency ${c}: ${run.requests} requests in ${fmt.s(migrateMs)} = ${Math.round(rps)}/s, ideal ${ideal}/s`);
+  log(
+    `latency ${cfg.latencyMs} ms, concurrency ${c}: ${run.requests} requests in ${fmt.s(migrateMs)} = ${Math.round(rps)}/s, ideal ${ideal}/s`,
+  );
   if (!ok) log(`  ! not every user was imported: ${JSON.stringify(s)}`);
   return {
     rows: [
@@ -44,6 +46,17 @@ export async function benchLatency(ctx) {
         ok && share >= MIN_OF_IDEAL,
       ),
     ],
-    data: { users: n, concurrency: c, latencyMs: cfg.latencyMs, requests: run.requests, migrateMs, wallMs: run.wallMs, rps, ideal, share, summary: s },
+    data: {
+      users: n,
+      concurrency: c,
+      latencyMs: cfg.latencyMs,
+      requests: run.requests,
+      migrateMs,
+      wallMs: run.wallMs,
+      rps,
+      ideal,
+      share,
+      summary: s,
+    },
   };
 }

@@ -25,7 +25,13 @@ export async function benchRehearsal(ctx, kind) {
   let sandboxCpuMs;
   try {
     const cpuBefore = processCpuMs(sandbox.pid);
-    run = await runMigration({ file: data.file, url: sandbox.url, apiKey: BENCH_API_KEY, concurrency: cfg.concurrency, cpuProfDir: profDir && `${profDir}/runner` });
+    run = await runMigration({
+      file: data.file,
+      url: sandbox.url,
+      apiKey: BENCH_API_KEY,
+      concurrency: cfg.concurrency,
+      cpuProfDir: profDir && `${profDir}/runner`,
+    });
     const cpuAfter = processCpuMs(sandbox.pid);
     if (cpuBefore !== undefined && cpuAfter !== undefined) sandboxCpuMs = cpuAfter - cpuBefore;
   } finally {
@@ -47,7 +53,9 @@ export async function benchRehearsal(ctx, kind) {
     runnerUsPerUser: run.cpuMs !== undefined ? (run.cpuMs * 1000) / n : undefined,
     sandboxUsPerRequest: sandboxCpuMs !== undefined && run.requests ? (sandboxCpuMs * 1000) / run.requests : undefined,
   };
-  log(`  CPU: runner ${Math.round(cpu.runnerUsPerUser)} us/user (whole command), sandbox ${Math.round(cpu.sandboxUsPerRequest)} us/request`);
+  log(
+    `  CPU: runner ${Math.round(cpu.runnerUsPerUser)} us/user (whole command), sandbox ${Math.round(cpu.sandboxUsPerRequest)} us/request`,
+  );
   if (!ok) log(`  ! not every user was imported: ${JSON.stringify(s)} ${run.stderrTail.join(' | ')}`);
 
   // The same sandbox driven by the bare client: what the sandbox can take without the runner around the client.
@@ -65,7 +73,14 @@ export async function benchRehearsal(ctx, kind) {
   const label = kind === 'mixed' ? `Rehearsal, mixed users (${fmt.int(n)})` : `Email-password only (${fmt.int(n)})`;
   const rows = [];
   if (kind === 'mixed') {
-    rows.push(row(`${label}: total time`, fmt.s(run.wallMs), n === 100_000 ? `< ${MIXED_MAX_S} s` : `< ${((MIXED_MAX_S * n) / 100_000).toFixed(1)} s (scaled)`, ok && run.wallMs < (MIXED_MAX_S * 1000 * n) / 100_000));
+    rows.push(
+      row(
+        `${label}: total time`,
+        fmt.s(run.wallMs),
+        n === 100_000 ? `< ${MIXED_MAX_S} s` : `< ${((MIXED_MAX_S * n) / 100_000).toFixed(1)} s (scaled)`,
+        ok && run.wallMs < (MIXED_MAX_S * 1000 * n) / 100_000,
+      ),
+    );
     rows.push(row(`${label}: users/s`, fmt.rate(usersPerS), null, null));
   } else {
     rows.push(row(`${label}: users/s`, fmt.rate(usersPerS), `>= ${fmt.rate(EP_MIN_USERS_PER_S)}`, ok && usersPerS >= EP_MIN_USERS_PER_S));
@@ -81,11 +96,40 @@ export async function benchRehearsal(ctx, kind) {
     );
   }
   if (cpu.runnerUsPerUser !== undefined && cpu.sandboxUsPerRequest !== undefined) {
-    rows.push(row(`${label}: CPU time`, `runner ${fmt.int(cpu.runnerUsPerUser)} us/user, sandbox ${fmt.int(cpu.sandboxUsPerRequest)} us/request`, null, null));
+    rows.push(
+      row(
+        `${label}: CPU time`,
+        `runner ${fmt.int(cpu.runnerUsPerUser)} us/user, sandbox ${fmt.int(cpu.sandboxUsPerRequest)} us/request`,
+        null,
+        null,
+      ),
+    );
   }
-  if (bare) rows.push(row(`Sandbox with the bare client: requests/s vs raw loopback`, `${fmt.rate(bare.rps)} (${fmt.pct(bare.rps / loopback.rps)})`, null, null));
+  if (bare)
+    rows.push(
+      row(
+        `Sandbox with the bare client: requests/s vs raw loopback`,
+        `${fmt.rate(bare.rps)} (${fmt.pct(bare.rps / loopback.rps)})`,
+        null,
+        null,
+      ),
+    );
   return {
     rows,
-    data: { kind, users: n, concurrency: cfg.concurrency, wallMs: run.wallMs, migrateMs, summary: s, requests: run.requests, usersPerS, requestsPerS, loopbackRps: loopback.rps, ratio, cpu, bareClientSandboxRps: bare?.rps },
+    data: {
+      kind,
+      users: n,
+      concurrency: cfg.concurrency,
+      wallMs: run.wallMs,
+      migrateMs,
+      summary: s,
+      requests: run.requests,
+      usersPerS,
+      requestsPerS,
+      loopbackRps: loopback.rps,
+      ratio,
+      cpu,
+      bareClientSandboxRps: bare?.rps,
+    },
   };
 }

@@ -13,8 +13,11 @@ async function measure(label, args, n, cfg, log) {
   const nodeArgs = cfg.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profDir}`] : [];
   const r = await runNode(CHILD, args, { nodeArgs });
   const out = lastJson(r.stdout);
-  if (r.code !== 0 || !out) throw new Error(`validate ${label}: child exited ${r.code}: ${r.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-  log(`${label}: ${out.records} records in ${fmt.s(out.ms)} (${fmt.rate(out.rps)}; CPU ${fmt.s(out.cpuMs)}), peak RSS ${fmt.mb(out.peakRssMb)}, errors ${out.errors}, warnings ${out.warnings}`);
+  if (r.code !== 0 || !out)
+    throw new Error(`validate ${label}: child exited ${r.code}: ${r.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  log(
+    `${label}: ${out.records} records in ${fmt.s(out.ms)} (${fmt.rate(out.rps)}; CPU ${fmt.s(out.cpuMs)}), peak RSS ${fmt.mb(out.peakRssMb)}, errors ${out.errors}, warnings ${out.warnings}`,
+  );
   if (out.records !== n) log(`  ! expected ${n} records, got ${out.records}`);
   if (out.errors > 0) log(`  ! the generated data has validation errors: ${out.firstProblems.join(' / ')}`);
   return out;

@@ -51,7 +51,8 @@ export function parseApiKeys(fromArgs: string[], fromEnv: string | undefined): s
 function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolvePort, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new UserError(`port ${port} on ${host} is already in use; pick another with --port (0 takes a free one)`));
+      if (err.code === 'EADDRINUSE')
+        reject(new UserError(`port ${port} on ${host} is already in use; pick another with --port (0 takes a free one)`));
       else if (err.code === 'EACCES') reject(new UserError(`not allowed to listen on port ${port} of ${host}; pick a port above 1024`));
       else reject(new UserError(`cannot listen on ${host}:${port} (${err.message})`));
     });
@@ -91,7 +92,10 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
   const apiKeys = parseApiKeys(values['api-key'] ?? [], env.API_KEYS);
-  const signerKey = (values['signer-key'] ?? (env.EXTERNAL_PASSWORD_HASHING_SIGNER_KEY || env.FIREBASE_PASSWORD_HASHING_SIGNER_KEY || '')).trim();
+  const signerKey = (
+    values['signer-key'] ??
+    (env.EXTERNAL_PASSWORD_HASHING_SIGNER_KEY || env.FIREBASE_PASSWORD_HASHING_SIGNER_KEY || '')
+  ).trim();
   if (signerKey !== '' && !isStandardBase64(signerKey)) {
     throw new UserError('the signer key is not standard base64 (check --signer-key or EXTERNAL_PASSWORD_HASHING_SIGNER_KEY)');
   }
@@ -124,7 +128,8 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     await lock.release();
     throw err;
   }
-  if (faults) io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
+  if (faults)
+    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
 
   return new Promise<number>((resolveExit) => {

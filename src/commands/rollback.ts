@@ -21,7 +21,13 @@ Output:   --dry-run (list the actions, change nothing)  --json (one summary on s
 Exit codes: 0 done, 1 some actions failed, 2 bad usage, a journal still in use or of another target.
 `;
 
-const OPTIONS = { ...TARGET_OPTIONS, journal: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = {
+  ...TARGET_OPTIONS,
+  journal: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function rollbackCommand(argv: string[], io: CommandIO): Promise<number> {
   let values;
@@ -46,7 +52,8 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
     const total = plans.reduce((n, p) => n + p.actions.length, 0);
     if (values['dry-run']) {
       for (const p of plans) {
-        for (const a of p.actions) io.stdout.write(`user ${p.user}: ${done.has(actionKey(p.user, a)) ? '(done) ' : ''}${describeAction(a)}\n`);
+        for (const a of p.actions)
+          io.stdout.write(`user ${p.user}: ${done.has(actionKey(p.user, a)) ? '(done) ' : ''}${describeAction(a)}\n`);
         for (const n of p.notUndone) io.stdout.write(`user ${p.user}: not undone: ${n}\n`);
       }
       io.stdout.write(`dry run: ${total} actions for ${plans.length} users; nothing was changed\n`);
@@ -61,8 +68,21 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
     }
     for (const f of s.failed.slice(0, 20)) err(`failed: ${f}`);
     for (const n of s.notUndone.slice(0, 20)) err(`not undone: ${n}`);
-    err(`rollback: ${s.performed} actions done, ${s.doneBefore} done before, ${s.failed.length} failed, for ${s.users} users; log ${s.log}`);
-    if (values.json) io.stdout.write(JSON.stringify({ users: s.users, actions: s.actions, performed: s.performed, doneBefore: s.doneBefore, failed: s.failed.length, notUndone: s.notUndone.length, log: s.log }) + '\n');
+    err(
+      `rollback: ${s.performed} actions done, ${s.doneBefore} done before, ${s.failed.length} failed, for ${s.users} users; log ${s.log}`,
+    );
+    if (values.json)
+      io.stdout.write(
+        JSON.stringify({
+          users: s.users,
+          actions: s.actions,
+          performed: s.performed,
+          doneBefore: s.doneBefore,
+          failed: s.failed.length,
+          notUndone: s.notUndone.length,
+          log: s.log,
+        }) + '\n',
+      );
     return s.failed.length > 0 ? 1 : 0;
   } finally {
     await prepared.release();

@@ -116,9 +116,10 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const err = (line: string) => io.stderr.write(line + '\n');
   const cwd = process.cwd();
-  const resolved = values['dry-run'] && values.core === undefined && !values.sandbox && values.profile === undefined
-    ? undefined
-    : await resolveTarget(values, io.env, cwd);
+  const resolved =
+    values['dry-run'] && values.core === undefined && !values.sandbox && values.profile === undefined
+      ? undefined
+      : await resolveTarget(values, io.env, cwd);
   const profile = resolved?.profile?.profile;
   const files = sourceFiles(positionals, profile, cwd);
   const readOptions = await resolveSourceOptions(values, io.env, resolved?.profile);
@@ -183,7 +184,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     else summary = await migrate(connection);
   } finally {
     early.remove();
-    journal.append({ type: 'end', reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
+    journal.append({
+      type: 'end',
+      reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished',
+      at: new Date().toISOString(),
+    });
     await journal.close();
     await connection?.close();
   }
@@ -215,7 +220,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   err(`journal ${paths.journal}`);
   err(`report ${paths.report}`);
   if (t.failed > 0) {
-    err(`failures ${paths.failures}: the ${t.failed} failed user(s) as canonical records, to fix and rerun (they hold hashes and secrets: mode 0600)`);
+    err(
+      `failures ${paths.failures}: the ${t.failed} failed user(s) as canonical records, to fix and rerun (they hold hashes and secrets: mode 0600)`,
+    );
   }
   if (connection?.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
   if (summary.stopped === 'requested') err(`stopped; to resume: ${resumeCommand}`);
@@ -257,7 +264,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 async function checkTarget(conn: Connection, needs: PlanNeeds, plan: PlanOptions, err: (line: string) => void): Promise<Error | undefined> {
   const check = await checkTargetForPlan(conn.client, needs, plan);
   for (const f of check.report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
-  if (!plan.scryptAlgorithmName && check.plan.scryptAlgorithmName) err(`preflight: the core takes external scrypt hashes as "${check.plan.scryptAlgorithmName}"`);
+  if (!plan.scryptAlgorithmName && check.plan.scryptAlgorithmName)
+    err(`preflight: the core takes external scrypt hashes as "${check.plan.scryptAlgorithmName}"`);
   Object.assign(plan, check.plan);
   return check.refusal;
 }

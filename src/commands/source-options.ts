@@ -28,7 +28,9 @@ export function normaliseSignerKey(key: string, where: string): string {
   const trimmed = key.trim();
   const body = trimmed.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
   if (!BASE64.test(trimmed) || body.length % 4 === 1) {
-    throw new UsageError(`the signer key from ${where} is not base64; copy base64_signer_key from the hash parameters of the source project`);
+    throw new UsageError(
+      `the signer key from ${where} is not base64; copy base64_signer_key from the hash parameters of the source project`,
+    );
   }
   return body + '='.repeat((4 - (body.length % 4)) % 4);
 }

@@ -50,8 +50,7 @@ export interface TargetSecrets {
 }
 
 export type Target =
-  | { kind: 'sandbox'; store: string; tenant?: string; app?: string }
-  | { kind: 'remote'; url: string; tenant?: string; app?: string };
+  { kind: 'sandbox'; store: string; tenant?: string; app?: string } | { kind: 'remote'; url: string; tenant?: string; app?: string };
 
 export interface ResolvedTarget {
   target: Target;
@@ -74,15 +73,18 @@ export async function resolveTarget(values: TargetOptionValues, env: Env, cwd: s
     signerKey: pick('signer-key', profile?.secrets.signerKey),
   };
   if (values.core !== undefined && values.sandbox) throw new UsageError('give either --core URL or --sandbox, not both');
-  if (values.store !== undefined && values.core !== undefined) throw new UsageError('--store goes with --sandbox (the sandbox store file), not with --core');
+  if (values.store !== undefined && values.core !== undefined)
+    throw new UsageError('--store goes with --sandbox (the sandbox store file), not with --core');
   const pTarget = profile?.profile.target;
   const tenant = values.tenant ?? (pTarget?.kind === 'remote' ? pTarget.tenant : undefined);
   const app = values.app ?? (pTarget?.kind === 'remote' ? pTarget.app : undefined);
   let target: Target;
   if (values.core !== undefined) target = { kind: 'remote', url: values.core, tenant, app };
-  else if (values.sandbox || values.store !== undefined) target = { kind: 'sandbox', store: resolve(cwd, values.store ?? DEFAULT_SANDBOX_STORE), tenant, app };
+  else if (values.sandbox || values.store !== undefined)
+    target = { kind: 'sandbox', store: resolve(cwd, values.store ?? DEFAULT_SANDBOX_STORE), tenant, app };
   else if (pTarget?.kind === 'remote') target = { kind: 'remote', url: pTarget.url, tenant, app };
-  else if (pTarget?.kind === 'sandbox') target = { kind: 'sandbox', store: resolve(cwd, pTarget.store ?? DEFAULT_SANDBOX_STORE), tenant, app };
+  else if (pTarget?.kind === 'sandbox')
+    target = { kind: 'sandbox', store: resolve(cwd, pTarget.store ?? DEFAULT_SANDBOX_STORE), tenant, app };
   else throw new UsageError('say where to migrate: --core URL (a running core) or --sandbox (a local rehearsal core)');
   if (target.kind === 'remote' && !/^https?:\/\//.test(target.url)) {
     throw new UsageError(`--core "${target.url}" must be a URL such as http://localhost:3567`);
@@ -207,7 +209,11 @@ export async function sourceReadOptions(
   signerKey: string | undefined,
 ): Promise<ReadOptions & { signerKey?: string }> {
   const options: ReadOptions & { signerKey?: string } = {};
-  const format = values.format ?? (profile && profile.sources.length > 0 && profile.sources.every((s) => s.format === profile.sources[0]!.format) ? profile.sources[0]!.format : undefined);
+  const format =
+    values.format ??
+    (profile && profile.sources.length > 0 && profile.sources.every((s) => s.format === profile.sources[0]!.format)
+      ? profile.sources[0]!.format
+      : undefined);
   if (format !== undefined) {
     if (!FORMATS.includes(format as SourceFormat)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
     options.format = format as SourceFormat;

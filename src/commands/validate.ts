@@ -53,7 +53,8 @@ function parse(argv: string[]) {
 
 function parseCheck(value: string): SpotCheckRequest {
   const colon = value.indexOf(':');
-  if (colon <= 0) throw new UsageError('--check-password needs EMAIL:PASSWORD (or ID:PASSWORD), e.g. --check-password ann@example.com:hunter2');
+  if (colon <= 0)
+    throw new UsageError('--check-password needs EMAIL:PASSWORD (or ID:PASSWORD), e.g. --check-password ann@example.com:hunter2');
   return { user: value.slice(0, colon).trim(), password: value.slice(colon + 1) };
 }
 
@@ -74,7 +75,8 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   const maxProblems = parseMaxProblems(values['max-problems']);
   const profile: LoadedProfile | undefined = values.profile !== undefined ? await loadProfile(values.profile, io.env) : undefined;
   const files = positionals.length > 0 ? positionals : (profile?.profile.sources.map((s) => s.path) ?? []);
-  if (files.length === 0) throw new UsageError('give at least one export file (or a --profile that lists its sources). See `auth-migrate validate --help`.');
+  if (files.length === 0)
+    throw new UsageError('give at least one export file (or a --profile that lists its sources). See `auth-migrate validate --help`.');
   const options = await resolveSourceOptions(values, io.env, profile);
 
   // Keep only the records asked about, so memory stays bounded however large the files are.
@@ -82,20 +84,27 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   for (const c of checks) wanted.set(c.user, undefined);
   const byEmail = new Map<string, string>();
   for (const c of checks) if (c.user.includes('@')) byEmail.set(normaliseEmail(c.user), c.user);
-  const onRecord = checks.length === 0 ? undefined : (v: ValidatedRecord): void => {
-    for (const key of [v.record.id, v.record.email !== undefined ? byEmail.get(v.record.email) : undefined]) {
-      if (key === undefined || !wanted.has(key)) continue;
-      // Several users may share an email (a Google user and a password user): prefer the one with a password.
-      const held = wanted.get(key);
-      if (held === undefined || (!held.record.password && v.record.password)) wanted.set(key, v);
-    }
-  };
+  const onRecord =
+    checks.length === 0
+      ? undefined
+      : (v: ValidatedRecord): void => {
+          for (const key of [v.record.id, v.record.email !== undefined ? byEmail.get(v.record.email) : undefined]) {
+            if (key === undefined || !wanted.has(key)) continue;
+            // Several users may share an email (a Google user and a password user): prefer the one with a password.
+            const held = wanted.get(key);
+            if (held === undefined || (!held.record.password && v.record.password)) wanted.set(key, v);
+          }
+        };
 
   const report = await validateSources(files, { ...options, onRecord, maxProblems });
   const spotChecks: SpotCheckResult[] = [];
   for (const c of checks) spotChecks.push({ user: c.user, ...(await spotCheck(wanted.get(c.user), c.password, options.signerKey)) });
 
-  if (values.json) io.stdout.write(JSON.stringify({ summary: report.summary, problems: report.problems, problemsOmitted: report.problemsOmitted, spotChecks }, null, 2) + '\n');
+  if (values.json)
+    io.stdout.write(
+      JSON.stringify({ summary: report.summary, problems: report.problems, problemsOmitted: report.problemsOmitted, spotChecks }, null, 2) +
+        '\n',
+    );
   else io.stdout.write(renderText(report, spotChecks, files.length));
 
   const failed = report.summary.invalid > 0 || report.summary.errors > 0 || spotChecks.some((s) => s.result !== 'match');
@@ -105,7 +114,7 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
 async function spotCheck(found: ValidatedRecord | undefined, password: string, signerKey: string | undefined): Promise<SpotCheckOutcome> {
   if (!found) return { result: 'not-found', detail: 'no record has this email or id' };
   if (!found.record.password && found.problems.some((p) => p.severity === 'error' && p.rule.startsWith('password.'))) {
-    return { result: 'cannot-verify', detail: 'cannot verify this format: the record\'s password hash has errors (see the problems)' };
+    return { result: 'cannot-verify', detail: "cannot verify this format: the record's password hash has errors (see the problems)" };
   }
   return spotCheckPassword(found.record, password, { signerKey });
 }
@@ -116,7 +125,9 @@ export function renderText(report: ValidationReport, spotChecks: SpotCheckResult
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   lines.push(`Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${s.valid} valid, ${s.invalid} invalid`);
   const pw = s.passwordUsers;
-  lines.push(`  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`);
+  lines.push(
+    `  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`,
+  );
   const providers = Object.entries(s.thirdPartyUsers).sort(([a], [b]) => a.localeCompare(b));
   lines.push(`  third-party users:    ${providers.length === 0 ? 'none' : providers.map(([p, n]) => `${p} ${n}`).join(', ')}`);
   lines.push(`  phone sign-in users:  ${s.phoneSignInUsers}`);

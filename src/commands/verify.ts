@@ -8,7 +8,14 @@ import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
 import { identityId, loadJournal, type RunIdentity } from '../migration/journal.js';
 import { forEachPooled } from '../migration/pool.js';
-import { checkCredential, createAccountLookup, parseCredentials, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
+import {
+  checkCredential,
+  createAccountLookup,
+  parseCredentials,
+  verifyUser,
+  type CredentialCheck,
+  type UserVerification,
+} from '../migration/verify.js';
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
 import { parseSlice, sliceRecords } from '../migration/slice.js';
 import { openTotpCheckLog } from '../migration/totp-checks.js';
@@ -73,9 +80,11 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
     disabled: values.disabled === 'import' ? ('import' as const) : ('skip' as const),
   };
-  if (values.disabled !== undefined && values.disabled !== 'skip' && values.disabled !== 'import') throw new UsageError('--disabled must be skip or import, as given to run');
+  if (values.disabled !== undefined && values.disabled !== 'skip' && values.disabled !== 'import')
+    throw new UsageError('--disabled must be skip or import, as given to run');
   const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : 8;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 512) throw new UsageError('--concurrency must be a whole number from 1 to 512');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 512)
+    throw new UsageError('--concurrency must be a whole number from 1 to 512');
 
   let credentials: ReturnType<typeof parseCredentials> = [];
   if (values.credentials !== undefined) {
@@ -110,15 +119,19 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const creds: CredentialCheck[] = [];
   const started = Date.now();
   try {
-    await forEachPooled(sliceRecords(streamValidatedRecords(files, readOptions, report), parseSlice(values)), concurrency, async (input) => {
-      const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, totpLog, checkExtraDevices: true, lookup });
-      counts.total += 1;
-      counts[v.outcome] += 1;
-      if (v.outcome !== 'ok') {
-        problems.push(v);
-        if (problems.length <= MAX_LINES && !values.json) err(`${v.outcome}: ${v.id}: ${v.differences.join('; ')}`);
-      }
-    });
+    await forEachPooled(
+      sliceRecords(streamValidatedRecords(files, readOptions, report), parseSlice(values)),
+      concurrency,
+      async (input) => {
+        const v = await verifyUser(input, connection.client, { plan, journal, checkTotpCodes, totpLog, checkExtraDevices: true, lookup });
+        counts.total += 1;
+        counts[v.outcome] += 1;
+        if (v.outcome !== 'ok') {
+          problems.push(v);
+          if (problems.length <= MAX_LINES && !values.json) err(`${v.outcome}: ${v.id}: ${v.differences.join('; ')}`);
+        }
+      },
+    );
     for (const c of credentials) {
       const check = await checkCredential(connection.client, c.email, c.password);
       creds.push(check);
@@ -138,7 +151,11 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
       JSON.stringify({
         ...counts,
         totpCodesChecked: checkTotpCodes,
-        credentials: { checked: creds.length, ok: creds.length - credFailed, failed: creds.filter((c) => !c.ok).map((c) => ({ email: c.email, status: c.status })) },
+        credentials: {
+          checked: creds.length,
+          ok: creds.length - credFailed,
+          failed: creds.filter((c) => !c.ok).map((c) => ({ email: c.email, status: c.status })),
+        },
         problems,
       }) + '\n',
     );

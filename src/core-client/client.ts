@@ -87,17 +87,14 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
     // rid: passwordless is what makes the core route this to the passwordless handler (§1.5).
     updatePasswordlessUser: (input) =>
       json<UpdatePasswordlessUserResult>({ method: 'PUT', path: '/recipe/user', scope: 'app', rid: 'passwordless', body: input }),
-    createPrimaryUser: (recipeUserId) =>
-      post<CreatePrimaryUserResult>('/recipe/accountlinking/user/primary', 'app', { recipeUserId }),
+    createPrimaryUser: (recipeUserId) => post<CreatePrimaryUserResult>('/recipe/accountlinking/user/primary', 'app', { recipeUserId }),
     linkAccounts: (recipeUserId, primaryUserId) =>
       post<LinkAccountsResult>('/recipe/accountlinking/user/link', 'app', { recipeUserId, primaryUserId }),
     createUserIdMapping: (input) => post<CreateUserIdMappingResult>('/recipe/userid/map', 'app', input),
-    getUserIdMapping: (userId, type = 'ANY') =>
-      get<GetUserIdMappingResult>('/recipe/userid/map', 'app', { userId, userIdType: type }),
+    getUserIdMapping: (userId, type = 'ANY') => get<GetUserIdMappingResult>('/recipe/userid/map', 'app', { userId, userIdType: type }),
     importTotpDevice: (input) => post<ImportTotpDeviceResult>('/recipe/totp/device/import', 'app', input),
     listTotpDevices: (userId) => get<ListTotpDevicesResult>('/recipe/totp/device/list', 'app', { userId }),
-    removeTotpDevice: (userId, deviceName) =>
-      post<RemoveTotpDeviceResult>('/recipe/totp/device/remove', 'app', { userId, deviceName }),
+    removeTotpDevice: (userId, deviceName) => post<RemoveTotpDeviceResult>('/recipe/totp/device/remove', 'app', { userId, deviceName }),
     verifyTotp: (userId, totp) => post<VerifyTotpResult>('/recipe/totp/verify', 'tenant', { userId, totp }),
     verifyTotpDevice: (input) => post<VerifyTotpDeviceResult>('/recipe/totp/device/verify', 'tenant', input),
     createEmailVerificationToken: (userId, email) =>

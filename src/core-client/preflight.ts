@@ -90,16 +90,20 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
 
   // 0. The api key and every hash cross the network in clear over http:// to another host.
   if (plainHttpToAnotherHost(client.url)) {
-    add('warning', 'insecure-transport',
+    add(
+      'warning',
+      'insecure-transport',
       `${client.url} is plain http:// to a host that is not this machine: the api key, password hashes and TOTP secrets ` +
-        'would cross the network unencrypted. Use https:// (or a tunnel) unless this network is private to you.');
+        'would cross the network unencrypted. Use https:// (or a tunnel) unless this network is private to you.',
+    );
   }
 
   // 1. Reachable (no api-key needed for /hello).
   try {
     const text = await client.hello();
     report.reachable = true;
-    if (!/hello/i.test(text)) add('warning', 'not-a-core', `${client.url}/hello answered "${text.slice(0, 60)}" instead of "Hello": is this a core?`);
+    if (!/hello/i.test(text))
+      add('warning', 'not-a-core', `${client.url}/hello answered "${text.slice(0, 60)}" instead of "Hello": is this a core?`);
   } catch (err) {
     add('error', codeOf(err), messageOf(err, client));
     return done();
@@ -112,12 +116,18 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     report.versions = Array.isArray(versions) ? versions.map(String) : [];
     report.agreedCdiVersion = agreeVersion(report.versions);
     if (!report.agreedCdiVersion) {
-      add('error', 'cdi-version-unsupported',
+      add(
+        'error',
+        'cdi-version-unsupported',
         `the core at ${client.url} speaks CDI ${report.versions.join(', ') || '(none listed)'}; ` +
-          `auth-migrate needs one of ${SPOKEN_CDI_VERSIONS.join(', ')}. Upgrade the core.`);
+          `auth-migrate needs one of ${SPOKEN_CDI_VERSIONS.join(', ')}. Upgrade the core.`,
+      );
     } else if (!report.versions.includes(client.cdiVersion)) {
-      add('error', 'cdi-version-unsupported',
-        `the core does not list CDI ${client.cdiVersion}, the version this client sends; use ${report.agreedCdiVersion}.`);
+      add(
+        'error',
+        'cdi-version-unsupported',
+        `the core does not list CDI ${client.cdiVersion}, the version this client sends; use ${report.agreedCdiVersion}.`,
+      );
     } else if (client.cdiVersion !== PREFERRED_CDI_VERSION) {
       add('info', 'cdi-version-other', `speaking CDI ${client.cdiVersion} (${PREFERRED_CDI_VERSION} is the tested version).`);
     }
@@ -150,18 +160,27 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     report.linkingAllowed = features.includes('account_linking') || features.includes('mfa');
     const needs = options.needs;
     if (!report.totpAllowed && (!needs || needs.totp)) {
-      add(needs?.totp ? 'error' : 'warning', 'totp-needs-mfa',
+      add(
+        needs?.totp ? 'error' : 'warning',
+        'totp-needs-mfa',
         'the core has no licence for MFA: importing TOTP devices would be refused (HTTP 402). ' +
-          'Set a licence key with the MFA feature (--license-key or AUTH_MIGRATE_LICENSE_KEY).');
+          'Set a licence key with the MFA feature (--license-key or AUTH_MIGRATE_LICENSE_KEY).',
+      );
     }
     if (!report.linkingAllowed && (!needs || needs.linking)) {
-      add(needs?.linking ? 'error' : 'warning', 'linking-needs-license',
+      add(
+        needs?.linking ? 'error' : 'warning',
+        'linking-needs-license',
         'the core has no licence for account linking: users with several login methods or one-time-code factors ' +
-          'could not be made primary or linked (HTTP 402). Set a licence key with account_linking or MFA.');
+          'could not be made primary or linked (HTTP 402). Set a licence key with account_linking or MFA.',
+      );
     }
   } catch (err) {
-    add('warning', 'feature-flags-unknown',
-      `could not read the core's features (${messageOf(err)}); TOTP import and linking may be refused with HTTP 402.`);
+    add(
+      'warning',
+      'feature-flags-unknown',
+      `could not read the core's features (${messageOf(err)}); TOTP import and linking may be refused with HTTP 402.`,
+    );
   }
 
   // 4. The tenant's login methods: a plan that needs a disabled one is refused before any write.
@@ -188,7 +207,11 @@ async function checkLoginMethods(client: CoreClient, needs: PlanNeeds | undefine
   try {
     config = await client.getTenantConfig();
   } catch (err) {
-    add('warning', 'tenant-config-unknown', `could not read the tenant's configuration (${messageOf(err)}); a disabled login method would be refused with HTTP 403.`);
+    add(
+      'warning',
+      'tenant-config-unknown',
+      `could not read the tenant's configuration (${messageOf(err)}); a disabled login method would be refused with HTTP 403.`,
+    );
     return;
   }
   if (config.status !== 'OK' || !Array.isArray(config.firstFactors)) {
@@ -199,10 +222,13 @@ async function checkLoginMethods(client: CoreClient, needs: PlanNeeds | undefine
   report.disabledLoginMethods = (Object.keys(FACTORS) as LoginMethodName[]).filter((m) => !FACTORS[m].some((f) => factors.includes(f)));
   for (const method of needs?.loginMethods ?? []) {
     if (!report.disabledLoginMethods.includes(method)) continue;
-    add('error', 'login-method-disabled',
+    add(
+      'error',
+      'login-method-disabled',
       `the tenant "${client.tenantId}" of app "${client.appId}" has ${method} login disabled (its firstFactors are ` +
         `[${factors.join(', ')}]), and the plan creates ${method} users: every such request would answer HTTP 403. ` +
-        `Enable it on the core (PUT /recipe/multitenancy/tenant/v2 with firstFactors including ${FACTORS[method].join(' or ')}) or leave those users out.`);
+        `Enable it on the core (PUT /recipe/multitenancy/tenant/v2 with firstFactors including ${FACTORS[method].join(' or ')}) or leave those users out.`,
+    );
   }
 }
 
@@ -215,9 +241,15 @@ async function checkScrypt(client: CoreClient, override: string | undefined, rep
     return;
   }
   if (probe.kind === 'unsupported') {
-    add('error', 'scrypt-name-unsupported',
+    add(
+      'error',
+      'scrypt-name-unsupported',
       `the core answers "Unsupported password hashing algorithm" to ${probe.tried.join(' and ')}, so it cannot import the ` +
-        'plan\'s external scrypt (Firebase) hashes. ' + (override ? 'Drop --scrypt-algorithm-name to let the preflight find the name, or use a core that supports them.' : 'Use a core that supports them.'));
+        "plan's external scrypt (Firebase) hashes. " +
+        (override
+          ? 'Drop --scrypt-algorithm-name to let the preflight find the name, or use a core that supports them.'
+          : 'Use a core that supports them.'),
+    );
     return;
   }
   if (probe.kind === 'unknown') {
@@ -226,17 +258,23 @@ async function checkScrypt(client: CoreClient, override: string | undefined, rep
   }
   report.scryptAlgorithmName = probe.name;
   if (probe.kind === 'created') {
-    add('warning', 'scrypt-probe-unknown',
+    add(
+      'warning',
+      'scrypt-probe-unknown',
       `the core accepted a malformed external scrypt hash for the probe address ${'preflight-probe@auth-migrate.invalid'} ` +
-        '(it does not check the format): remove that user from the core.');
+        '(it does not check the format): remove that user from the core.',
+    );
     return;
   }
   report.signerKey = probe.signerKey;
   if (!probe.signerKey) {
-    add('error', 'signer-key-missing',
+    add(
+      'error',
+      'signer-key-missing',
       `the core takes "${probe.name}" but holds no signer key ('firebase_password_hashing_signer_key' cannot be null), so every ` +
         'external scrypt (Firebase) hash would fail: start the core with the base64_signer_key of the export ' +
-        '(firebase_password_hashing_signer_key / FIREBASE_PASSWORD_HASHING_SIGNER_KEY; for the sandbox --signer-key or AUTH_MIGRATE_SIGNER_KEY).');
+        '(firebase_password_hashing_signer_key / FIREBASE_PASSWORD_HASHING_SIGNER_KEY; for the sandbox --signer-key or AUTH_MIGRATE_SIGNER_KEY).',
+    );
   } else if (probe.name !== 'external_scrypt') {
     add('info', 'scrypt-name-unsupported', `the core names the external scrypt variant "${probe.name}": that name is sent.`);
   }
@@ -273,8 +311,10 @@ function codeOf(err: unknown): FindingCode {
 
 function messageOf(err: unknown, client?: CoreClient): string {
   if (client && isUnknownTenant(err)) {
-    return `the core at ${client.url} has no app "${client.appId}" with tenant "${client.tenantId}": ` +
-      'create them on the core first, or fix --app / --tenant.';
+    return (
+      `the core at ${client.url} has no app "${client.appId}" with tenant "${client.tenantId}": ` +
+      'create them on the core first, or fix --app / --tenant.'
+    );
   }
   if (err instanceof CoreClientError) return err.message;
   return err instanceof Error ? err.message : String(err);

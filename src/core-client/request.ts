@@ -105,7 +105,11 @@ export async function sendJson<T>(ctx: RequestContext, tenantId: string, req: Ra
     parsed = parseOrNotJson(res.text);
   }
   if (parsed === NOT_JSON) {
-    throw new CoreProtocolError(req.method, req.path, `HTTP ${res.status} with a body that is not JSON (${res.contentType || 'no content-type'})`);
+    throw new CoreProtocolError(
+      req.method,
+      req.path,
+      `HTTP ${res.status} with a body that is not JSON (${res.contentType || 'no content-type'})`,
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new CoreProtocolError(req.method, req.path, 'a JSON value that is not an object');

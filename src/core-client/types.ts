@@ -109,8 +109,7 @@ export type CreateCodeResult =
   | { status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' };
 
 export type ConsumeCodeInput =
-  | { preAuthSessionId: string; deviceId: string; userInputCode: string }
-  | { preAuthSessionId: string; linkCode: string };
+  { preAuthSessionId: string; deviceId: string; userInputCode: string } | { preAuthSessionId: string; linkCode: string };
 
 export interface ConsumedDevice {
   preAuthSessionId: string;
@@ -174,8 +173,7 @@ export type CreateUserIdMappingResult =
 export type UserIdType = 'SUPERTOKENS' | 'EXTERNAL' | 'ANY';
 
 export type GetUserIdMappingResult =
-  | { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string }
-  | { status: 'UNKNOWN_MAPPING_ERROR' };
+  { status: 'OK'; superTokensUserId: string; externalUserId: string; externalUserIdInfo?: string } | { status: 'UNKNOWN_MAPPING_ERROR' };
 
 export interface ImportTotpDeviceInput {
   userId: string;
@@ -211,17 +209,12 @@ export interface VerifyTotpDeviceInput {
   totp: string;
 }
 
-export type VerifyTotpDeviceResult =
-  | { status: 'OK'; wasAlreadyVerified: boolean }
-  | { status: 'UNKNOWN_DEVICE_ERROR' }
-  | TotpFailure;
+export type VerifyTotpDeviceResult = { status: 'OK'; wasAlreadyVerified: boolean } | { status: 'UNKNOWN_DEVICE_ERROR' } | TotpFailure;
 
 /** The token is a credential: whoever holds it can mark the email verified. Never log or journal it. */
 export type CreateEmailVerificationTokenResult = { status: 'OK'; token: string } | { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
 
-export type VerifyEmailTokenResult =
-  | { status: 'OK'; userId: string; email: string }
-  | { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
+export type VerifyEmailTokenResult = { status: 'OK'; userId: string; email: string } | { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };
 
 export type IsEmailVerifiedResult = { status: 'OK'; isVerified: boolean };
 
@@ -265,10 +258,7 @@ export type FeatureFlagsResult = { status: 'OK'; features: string[]; usageStats?
 
 export type GetLicenseResult = { status: 'OK'; licenseKey: string } | { status: 'NO_LICENSE_KEY_FOUND_ERROR' };
 
-export type SetLicenseResult =
-  | { status: 'OK' }
-  | { status: 'INVALID_LICENSE_KEY_ERROR' }
-  | { status: 'MISSING_EE_FOLDER_ERROR' };
+export type SetLicenseResult = { status: 'OK' } | { status: 'INVALID_LICENSE_KEY_ERROR' } | { status: 'MISSING_EE_FOLDER_ERROR' };
 
 export type DeleteLicenseResult = { status: 'OK' };
 

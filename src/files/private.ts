@@ -21,7 +21,9 @@ export type PrivateFlags = keyof typeof FLAGS;
 
 function refusal(path: string, err: NodeJS.ErrnoException): Error {
   if (err.code === 'ELOOP') {
-    return new UserError(`refusing to write ${path}: it is a symbolic link (files holding hashes or secrets are never written through a link); remove it or choose another path`);
+    return new UserError(
+      `refusing to write ${path}: it is a symbolic link (files holding hashes or secrets are never written through a link); remove it or choose another path`,
+    );
   }
   return err;
 }

@@ -24,27 +24,82 @@ export function auth0FixtureUsers(rng: Rng): Auth0Fixture {
   const gusId = objectId(rng);
   const gusPw = `gus-${rng.word(8)}`;
   passwords.push({
-    _id: { $oid: gusId }, email_verified: true, email: 'gus@example.com', passwordHash: bcryptHash(gusPw, rng, 6, '2b'),
-    password_set_date: { $date: date(0) }, tenant: 'example', connection: 'Username-Password-Authentication', _tmp_is_unique: true,
+    _id: { $oid: gusId },
+    email_verified: true,
+    email: 'gus@example.com',
+    passwordHash: bcryptHash(gusPw, rng, 6, '2b'),
+    password_set_date: { $date: date(0) },
+    tenant: 'example',
+    connection: 'Username-Password-Authentication',
+    _tmp_is_unique: true,
   });
-  users.push({ user_id: `auth0|${gusId}`, email: 'gus@example.com', email_verified: true, created_at: date(0), identities: [{ provider: 'auth0', user_id: gusId, connection: 'Username-Password-Authentication', isSocial: false }] });
-  credentials.push({ id: `auth0|${gusId}`, email: 'gus@example.com', password: gusPw, algorithm: 'bcrypt', totp: [], notes: 'database user (`_id.$oid`)' });
+  users.push({
+    user_id: `auth0|${gusId}`,
+    email: 'gus@example.com',
+    email_verified: true,
+    created_at: date(0),
+    identities: [{ provider: 'auth0', user_id: gusId, connection: 'Username-Password-Authentication', isSocial: false }],
+  });
+  credentials.push({
+    id: `auth0|${gusId}`,
+    email: 'gus@example.com',
+    password: gusPw,
+    algorithm: 'bcrypt',
+    totp: [],
+    notes: 'database user (`_id.$oid`)',
+  });
 
   const halId = objectId(rng);
   const halPw = `hal-${rng.word(8)}`;
   passwords.push({
-    _id: { $oid: halId }, email_verified: false, passwordHash: bcryptHash(halPw, rng, 6, '2b'), password_set_date: { $date: date(1) },
-    tenant: 'example', connection: 'Username-Password-Authentication', _tmp_is_unique: true,
-    identifiers: [{ type: 'email', value: 'hal@example.com', verified: false }], alt_id: 'euclid',
+    _id: { $oid: halId },
+    email_verified: false,
+    passwordHash: bcryptHash(halPw, rng, 6, '2b'),
+    password_set_date: { $date: date(1) },
+    tenant: 'example',
+    connection: 'Username-Password-Authentication',
+    _tmp_is_unique: true,
+    identifiers: [{ type: 'email', value: 'hal@example.com', verified: false }],
+    alt_id: 'euclid',
   });
-  users.push({ user_id: 'auth0|euclid', email: 'hal@example.com', email_verified: false, created_at: date(1), identities: [{ provider: 'auth0', user_id: 'euclid', connection: 'Username-Password-Authentication', isSocial: false }] });
-  credentials.push({ id: 'auth0|euclid', email: 'hal@example.com', password: halPw, algorithm: 'bcrypt', totp: [], notes: 'database user with alt_id and no root email (identifiers[] fallback)' });
+  users.push({
+    user_id: 'auth0|euclid',
+    email: 'hal@example.com',
+    email_verified: false,
+    created_at: date(1),
+    identities: [{ provider: 'auth0', user_id: 'euclid', connection: 'Username-Password-Authentication', isSocial: false }],
+  });
+  credentials.push({
+    id: 'auth0|euclid',
+    email: 'hal@example.com',
+    password: halPw,
+    algorithm: 'bcrypt',
+    totp: [],
+    notes: 'database user with alt_id and no root email (identifiers[] fallback)',
+  });
 
-  users.push({ user_id: 'google-oauth2|103500000000000000301', email: 'ivy@example.com', email_verified: true, created_at: date(2), identities: [{ provider: 'google-oauth2', user_id: '103500000000000000301', connection: 'google-oauth2', isSocial: true }] });
+  users.push({
+    user_id: 'google-oauth2|103500000000000000301',
+    email: 'ivy@example.com',
+    email_verified: true,
+    created_at: date(2),
+    identities: [{ provider: 'google-oauth2', user_id: '103500000000000000301', connection: 'google-oauth2', isSocial: true }],
+  });
   credentials.push({ id: 'google-oauth2|103500000000000000301', email: 'ivy@example.com', totp: [], notes: 'Google (google-oauth2) user' });
   users.push({ user_id: 'windowslive|ab12|jay@contoso.example', email: 'jay@example.com', email_verified: true, created_at: date(3) });
-  credentials.push({ id: 'windowslive|ab12|jay@contoso.example', email: 'jay@example.com', totp: [], notes: 'no identities[]: provider split from user_id on the first `|`' });
-  users.push({ user_id: 'sms|64a0000000000000000301', phone_number: '+14155550301', phone_verified: true, created_at: date(4), identities: [{ provider: 'sms', user_id: '64a0000000000000000301', connection: 'sms', isSocial: false }] });
+  credentials.push({
+    id: 'windowslive|ab12|jay@contoso.example',
+    email: 'jay@example.com',
+    totp: [],
+    notes: 'no identities[]: provider split from user_id on the first `|`',
+  });
+  users.push({
+    user_id: 'sms|64a0000000000000000301',
+    phone_number: '+14155550301',
+    phone_verified: true,
+    created_at: date(4),
+    identities: [{ provider: 'sms', user_id: '64a0000000000000000301', connection: 'sms', isSocial: false }],
+  });
   credentials.push({ id: 'sms|64a0000000000000000301', totp: [], notes: 'SMS passwordless: phone sign-in +14155550301' });
   return { passwords, users, credentials };
 }

@@ -101,7 +101,11 @@ export async function writeFirebaseExport(path: string, count: number, options: 
     count,
     scrypt,
     hashConfigPath,
-    pools: { external_scrypt: pool.map((p) => ({ algorithm: 'external_scrypt', password: p.password, hash: externalScryptString(p, scrypt) })), bcrypt: [], argon2: [] },
+    pools: {
+      external_scrypt: pool.map((p) => ({ algorithm: 'external_scrypt', password: p.password, hash: externalScryptString(p, scrypt) })),
+      bcrypt: [],
+      argon2: [],
+    },
   };
 }
 
@@ -118,7 +122,11 @@ export const BENCH_MIX: CanonicalMix = { password: 0.6, social: 0.2, totp: 0.15,
 
 /** Canonical NDJSON: passwords spread over bcrypt, argon2 and external scrypt (pooled hashes); the scrypt
  * parameters with the signer key go to `<path>.hash-config.txt`. */
-export async function writeCanonicalNdjson(path: string, count: number, options: BulkOptions & { mix?: CanonicalMix } = {}): Promise<BulkInfo> {
+export async function writeCanonicalNdjson(
+  path: string,
+  count: number,
+  options: BulkOptions & { mix?: CanonicalMix } = {},
+): Promise<BulkInfo> {
   const rng = createRng(options.seed ?? 12);
   const scrypt = options.scrypt ?? fixtureScryptConfig(rng);
   const size = options.poolSize ?? 4;
@@ -128,7 +136,11 @@ export async function writeCanonicalNdjson(path: string, count: number, options:
     pools.bcrypt.push({ algorithm: 'bcrypt', password: `bench-bcrypt-${k}`, hash: bcryptHash(`bench-bcrypt-${k}`, rng, 4) });
     pools.argon2.push({ algorithm: 'argon2', password: `bench-argon2-${k}`, hash: await argon2Hash(`bench-argon2-${k}`, rng, 64, 1) });
   }
-  pools.external_scrypt = (await scryptPool(rng, scrypt, size)).map((p) => ({ algorithm: 'external_scrypt', password: p.password, hash: externalScryptString(p, scrypt) }));
+  pools.external_scrypt = (await scryptPool(rng, scrypt, size)).map((p) => ({
+    algorithm: 'external_scrypt',
+    password: p.password,
+    hash: externalScryptString(p, scrypt),
+  }));
   const algorithms: PasswordAlgorithm[] = ['bcrypt', 'argon2', 'external_scrypt'];
   const out = new BatchWriter(createWriteStream(path));
   for (let i = 0; i < count; i++) {
@@ -140,7 +152,10 @@ export async function writeCanonicalNdjson(path: string, count: number, options:
       const entry = pools[algorithm][i % size]!;
       Object.assign(user, { email, emailVerified: true, password: { hash: entry.hash, algorithm } });
     } else if (r < mix.password + mix.social) {
-      Object.assign(user, { email, thirdParty: [{ providerId: i % 2 ? 'google' : 'github', userId: `s${i}`, email, emailVerified: true }] });
+      Object.assign(user, {
+        email,
+        thirdParty: [{ providerId: i % 2 ? 'google' : 'github', userId: `s${i}`, email, emailVerified: true }],
+      });
     } else {
       user['phoneNumber'] = `+1555${String(i).padStart(8, '0')}`;
     }

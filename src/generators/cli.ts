@@ -17,7 +17,9 @@ export async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(count) || count < 0) return usage();
     const started = Date.now();
     const info = command === 'firebase' ? await writeFirebaseExport(rest[0]!, count) : await writeCanonicalNdjson(rest[0]!, count);
-    process.stdout.write(`wrote ${count} users to ${rest[0]} in ${Date.now() - started} ms${info.hashConfigPath ? ` (hash config ${info.hashConfigPath})` : ''}\n`);
+    process.stdout.write(
+      `wrote ${count} users to ${rest[0]} in ${Date.now() - started} ms${info.hashConfigPath ? ` (hash config ${info.hashConfigPath})` : ''}\n`,
+    );
     return 0;
   }
   return usage();

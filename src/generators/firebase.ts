@@ -16,7 +16,19 @@ export function hashConfigBlock(c: ScryptConfig): string {
 }
 
 export function hashConfigJson(c: ScryptConfig): string {
-  return JSON.stringify({ algorithm: 'SCRYPT', base64_signer_key: c.signerKey, base64_salt_separator: c.saltSeparator, rounds: c.rounds, mem_cost: c.memCost }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        algorithm: 'SCRYPT',
+        base64_signer_key: c.signerKey,
+        base64_salt_separator: c.saltSeparator,
+        rounds: c.rounds,
+        mem_cost: c.memCost,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 export function toHashConfig(c: ScryptConfig): HashConfig {
@@ -30,21 +42,57 @@ export async function firebaseFixtureUsers(rng: Rng, scrypt: ScryptConfig): Prom
   const withPassword = async (id: string, email: string, notes: string, extra: FirebaseUser = {}): Promise<void> => {
     const pw = `${id.slice(3)}-${rng.word(8)}`;
     const hash = await firebaseScryptUser(pw, rng, scrypt);
-    users.push({ localId: id, email, emailVerified: true, passwordHash: hash.passwordHash, salt: hash.salt, lastSignedInAt: created(30), createdAt: created(users.length), providerUserInfo: [{ providerId: 'password', rawId: email, email, federatedId: email }], ...extra });
+    users.push({
+      localId: id,
+      email,
+      emailVerified: true,
+      passwordHash: hash.passwordHash,
+      salt: hash.salt,
+      lastSignedInAt: created(30),
+      createdAt: created(users.length),
+      providerUserInfo: [{ providerId: 'password', rawId: email, email, federatedId: email }],
+      ...extra,
+    });
     credentials.push({ id, email, password: pw, algorithm: 'external_scrypt', totp: [], notes });
   };
 
   await withPassword('fb-ann', 'ann@example.com', 'scrypt password');
   await withPassword('fb-ben', 'ben@example.com', 'scrypt password and Google (two first factors)');
-  (users[1]!['providerUserInfo'] as FirebaseUser[]).push({ providerId: 'google.com', rawId: '108000000000000000201', email: 'ben@example.com', displayName: 'Ben' });
-  users.push({ localId: 'fb-col', email: 'col@example.com', emailVerified: true, createdAt: created(2), displayName: 'Col', providerUserInfo: [{ providerId: 'google.com', rawId: '108000000000000000202', email: 'col@example.com', displayName: 'Col' }] });
+  (users[1]!['providerUserInfo'] as FirebaseUser[]).push({
+    providerId: 'google.com',
+    rawId: '108000000000000000201',
+    email: 'ben@example.com',
+    displayName: 'Ben',
+  });
+  users.push({
+    localId: 'fb-col',
+    email: 'col@example.com',
+    emailVerified: true,
+    createdAt: created(2),
+    displayName: 'Col',
+    providerUserInfo: [{ providerId: 'google.com', rawId: '108000000000000000202', email: 'col@example.com', displayName: 'Col' }],
+  });
   credentials.push({ id: 'fb-col', email: 'col@example.com', totp: [], notes: 'Google sign-in only' });
-  users.push({ localId: 'fb-dot', phoneNumber: '+14155550201', createdAt: created(3), providerUserInfo: [{ providerId: 'phone', rawId: '+14155550201', phoneNumber: '+14155550201' }] });
+  users.push({
+    localId: 'fb-dot',
+    phoneNumber: '+14155550201',
+    createdAt: created(3),
+    providerUserInfo: [{ providerId: 'phone', rawId: '+14155550201', phoneNumber: '+14155550201' }],
+  });
   credentials.push({ id: 'fb-dot', totp: [], notes: 'phone sign-in +14155550201' });
   await withPassword('fb-eli', 'eli@example.com', 'scrypt password; SMS second factor +14155550202', {
     mfaInfo: [{ mfaEnrollmentId: 'enr-eli-1', displayName: 'Mobile', phoneInfo: '+14155550202', enrolledAt: '2023-02-01T10:00:00Z' }],
   });
-  users.push({ localId: 'fb-fox', email: 'fox@example.com', emailVerified: false, createdAt: created(5), providerUserInfo: [{ providerId: 'github.com', rawId: '5500201', email: 'fox@example.com' }, { providerId: 'facebook.com', rawId: '10200000000201', email: 'fox@example.com' }] });
+  users.push({
+    localId: 'fb-fox',
+    email: 'fox@example.com',
+    emailVerified: false,
+    createdAt: created(5),
+    providerUserInfo: [
+      { providerId: 'github.com', rawId: '5500201', email: 'fox@example.com' },
+      { providerId: 'facebook.com', rawId: '10200000000201', email: 'fox@example.com' },
+    ],
+  });
   credentials.push({ id: 'fb-fox', email: 'fox@example.com', totp: [], notes: 'GitHub and Facebook' });
   return { users, credentials };
 }

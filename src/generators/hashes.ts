@@ -28,7 +28,15 @@ export function bcryptHash(password: string, rng: Rng, cost = 6, prefix: '2a' | 
 
 /** `$argon2id$v=19$m=<memoryKiB>,t=2,p=1$<salt>$<hash>` with a small memory cost. */
 export async function argon2Hash(password: string, rng: Rng, memoryKiB = 1024, iterations = 2): Promise<string> {
-  return argon2id({ password, salt: rng.bytes(16), parallelism: 1, iterations, memorySize: memoryKiB, hashLength: 32, outputType: 'encoded' });
+  return argon2id({
+    password,
+    salt: rng.bytes(16),
+    parallelism: 1,
+    iterations,
+    memorySize: memoryKiB,
+    hashLength: 32,
+    outputType: 'encoded',
+  });
 }
 
 export function generateSignerKey(rng: Rng): string {

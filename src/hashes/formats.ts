@@ -93,7 +93,11 @@ const EXPORTER_PREFIXES: Array<{ pattern: RegExp; label: string }> = [
 
 /** Prefixes of hashes of something other than the password itself: the core would check the password against them. */
 export const WRAPPING_PREFIXES: Array<{ pattern: RegExp; label: string; what: string }> = [
-  { pattern: /^bcrypt_sha256\$/, label: 'bcrypt_sha256$', what: "Django's bcrypt_sha256 hashes bcrypt the SHA-256 of the password, not the password" },
+  {
+    pattern: /^bcrypt_sha256\$/,
+    label: 'bcrypt_sha256$',
+    what: "Django's bcrypt_sha256 hashes bcrypt the SHA-256 of the password, not the password",
+  },
 ];
 
 /** Remove one exporter prefix, returning what was removed so the operator can be told. */

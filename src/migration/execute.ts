@@ -30,7 +30,11 @@ export async function executeStep(step: Step, ids: UserIds, core: CoreClient): P
   try {
     return await applyRule(rule, step, ids, core);
   } catch (err) {
-    if (err instanceof CoreHttpError && step.kind === 'import-password' && /^Unsupported password hashing algorithm/.test(err.body.trim())) {
+    if (
+      err instanceof CoreHttpError &&
+      step.kind === 'import-password' &&
+      /^Unsupported password hashing algorithm/.test(err.body.trim())
+    ) {
       // Not this user's fault: every user with this algorithm would fail the same way (preflight should have
       // learnt the name the core takes; this is a core that changed under the run, or --skip-preflight).
       throw new CoreClientError(

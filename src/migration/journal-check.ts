@@ -26,7 +26,9 @@ export async function checkJournalAgainstCore(journal: Journal, core: CoreClient
   }
   if (missing.length === 0) {
     // The samples are there; a core that lost a few users still holds fewer users than the journal says it has.
-    const count = await core.raw({ method: 'GET', path: '/users/count', scope: 'tenant' }).then((r) => (JSON.parse(r.text) as { count?: number }).count);
+    const count = await core
+      .raw({ method: 'GET', path: '/users/count', scope: 'tenant' })
+      .then((r) => (JSON.parse(r.text) as { count?: number }).count);
     if (typeof count !== 'number' || count >= done.length) return undefined;
     return new UserError(
       `the journal ${journal.path} records ${done.length} users as migrated, but the core holds only ${count} users in this ` +

@@ -59,7 +59,8 @@ class FinishedSteps implements JournalledSteps {
 export function journalledRecipeUserIds(steps: JournalledSteps): string[] {
   if (steps instanceof FinishedSteps) return steps.recipeUserIds();
   const ids: string[] = [];
-  for (const step of (steps as Map<string, JournalledStep>).values()) if (step.ids.recipeUserId !== undefined) ids.push(step.ids.recipeUserId);
+  for (const step of (steps as Map<string, JournalledStep>).values())
+    if (step.ids.recipeUserId !== undefined) ids.push(step.ids.recipeUserId);
   return ids;
 }
 
@@ -87,7 +88,9 @@ export function describeIdentity(identity: RunIdentity): string {
 }
 
 /** Read a journal into per-user state; a torn last line (a crash mid-write) is ignored. */
-export async function loadJournal(path: string): Promise<{ identity?: RunIdentity; users: Map<string, JournalledUser>; endsWithNewline: boolean }> {
+export async function loadJournal(
+  path: string,
+): Promise<{ identity?: RunIdentity; users: Map<string, JournalledUser>; endsWithNewline: boolean }> {
   const users = new Map<string, JournalledUser>();
   let identity: RunIdentity | undefined;
   let endsWithNewline = true;
@@ -199,7 +202,12 @@ export async function openJournal(path: string, identity: RunIdentity, options: 
   }
 }
 
-async function openLockedJournal(path: string, identity: RunIdentity, options: OpenJournalOptions, release: () => Promise<void>): Promise<Journal> {
+async function openLockedJournal(
+  path: string,
+  identity: RunIdentity,
+  options: OpenJournalOptions,
+  release: () => Promise<void>,
+): Promise<Journal> {
   const loaded = await loadJournal(path);
   if (loaded.identity && identityId(loaded.identity) !== identityId(identity)) {
     throw new UserError(

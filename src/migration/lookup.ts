@@ -10,10 +10,13 @@ export function hasMethod(user: CoreUser, step: Step): boolean {
     case 'import-password':
       return user.loginMethods.some((m) => m.recipeId === 'emailpassword' && m.email === norm(step.email));
     case 'thirdparty-signinup':
-      return user.loginMethods.some((m) => m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId);
+      return user.loginMethods.some(
+        (m) => m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId,
+      );
     case 'passwordless-signinup':
-      return user.loginMethods.some((m) =>
-        m.recipeId === 'passwordless' && (step.email !== undefined ? m.email === norm(step.email) : m.phoneNumber === step.phoneNumber),
+      return user.loginMethods.some(
+        (m) =>
+          m.recipeId === 'passwordless' && (step.email !== undefined ? m.email === norm(step.email) : m.phoneNumber === step.phoneNumber),
       );
     default:
       return true;
@@ -24,7 +27,8 @@ export function hasMethod(user: CoreUser, step: Step): boolean {
 function accountKey(step: Step): string | undefined {
   if (step.kind === 'import-password') return `emailpassword:${norm(step.email)}`;
   if (step.kind === 'thirdparty-signinup') return `thirdparty:${step.thirdPartyId}:${step.thirdPartyUserId}`;
-  if (step.kind === 'passwordless-signinup') return step.email !== undefined ? `passwordless:${norm(step.email)}` : `passwordless:${step.phoneNumber}`;
+  if (step.kind === 'passwordless-signinup')
+    return step.email !== undefined ? `passwordless:${norm(step.email)}` : `passwordless:${step.phoneNumber}`;
   return undefined;
 }
 
@@ -58,7 +62,8 @@ export function createAccountLookup(core: CoreClient): AccountLookup {
   };
   return async (step) => {
     let found: CoreUser[] = [];
-    if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup') found = (await core.listUsers({ email: [step.email] })).users;
+    if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup')
+      found = (await core.listUsers({ email: [step.email] })).users;
     else if (step.kind === 'passwordless-signinup') {
       found = (await core.listUsers(step.phoneNumber !== undefined ? { phone: [step.phoneNumber] } : { email: [step.email!] })).users;
     }

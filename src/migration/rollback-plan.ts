@@ -31,7 +31,9 @@ interface JournalledStep {
 const CREATES_USER = (key: string) => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
 
 /** Read a whole journal: per user, its steps in journal order (the plan's order). */
-export async function readJournalSteps(path: string): Promise<{ identity?: RunIdentity; users: Map<string, Map<string, JournalledStep>>; ended: boolean }> {
+export async function readJournalSteps(
+  path: string,
+): Promise<{ identity?: RunIdentity; users: Map<string, Map<string, JournalledStep>>; ended: boolean }> {
   const users = new Map<string, Map<string, JournalledStep>>();
   let identity: RunIdentity | undefined;
   let ended = false;
@@ -53,7 +55,10 @@ export async function readJournalSteps(path: string): Promise<{ identity?: RunId
       if (!steps) users.set(entry.user, (steps = new Map()));
       // A later run's "already" for a step an earlier run created keeps "created": the journal's runs made it.
       const prev = steps.get(entry.step);
-      steps.set(entry.step, prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...entry.ids } } : { result: entry.result, ids: entry.ids });
+      steps.set(
+        entry.step,
+        prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...entry.ids } } : { result: entry.result, ids: entry.ids },
+      );
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);
@@ -91,8 +96,10 @@ export function planUserRollback(user: string, steps: Map<string, JournalledStep
     if (created('primary') && primaryId) out.actions.push({ kind: 'demote', userId: firstRef ?? primaryId });
     for (const [key, step] of entries) {
       if (step.result !== 'created') continue;
-      if (key.startsWith('totp:') && firstRef) out.actions.push({ kind: 'remove-device', userId: firstRef, deviceName: step.ids.deviceName ?? key.slice(5) });
-      else if (key.startsWith('verify-email:') && !created(key.slice('verify-email:'.length))) out.notUndone.push(`${key}: the email stays verified`);
+      if (key.startsWith('totp:') && firstRef)
+        out.actions.push({ kind: 'remove-device', userId: firstRef, deviceName: step.ids.deviceName ?? key.slice(5) });
+      else if (key.startsWith('verify-email:') && !created(key.slice('verify-email:'.length)))
+        out.notUndone.push(`${key}: the email stays verified`);
       else if (key === 'otp-contact') out.notUndone.push('otp-contact: the contact added to an existing passwordless user stays');
     }
     if (external) out.actions.push({ kind: 'remove-mapping', externalUserId: external });

@@ -35,7 +35,14 @@ export async function prepareRollback(journalPath: string, target: string, by: s
     }
     const plans = [...users].map(([user, steps]) => planUserRollback(user, steps)).filter((p) => p.actions.length + p.notUndone.length > 0);
     const log = `${journalPath}.rollback.ndjson`;
-    const done = new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { key: string }).key) : []);
+    const done = new Set(
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => (JSON.parse(l) as { key: string }).key)
+        : [],
+    );
     return { plans, done, log, release: () => lock.release() };
   } catch (err) {
     await lock.release();

@@ -129,7 +129,15 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       stepsRun += 1;
       if (!out.ok) {
         options.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
-        return { ...base, outcome: 'failed', step: step.key, status: out.status, message: out.message, stepsRun, stepsFromJournal: fromJournal };
+        return {
+          ...base,
+          outcome: 'failed',
+          step: step.key,
+          status: out.status,
+          message: out.message,
+          stepsRun,
+          stepsFromJournal: fromJournal,
+        };
       }
       applyStepIds(step, out.ids, ids);
       options.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: out.ids });

@@ -16,7 +16,10 @@ export function parseSlice(values: { skip?: string; limit?: string; only?: strin
     if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number (got "${v}")`);
     return Number(v);
   };
-  const only = values.only?.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const only = values.only
+    ?.flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return { skip: count('skip', values.skip), limit: count('limit', values.limit), ...(only && only.length ? { only } : {}) };
 }
 

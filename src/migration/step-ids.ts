@@ -41,5 +41,14 @@ export function applyStepIds(step: Step, produced: Record<string, string>, ids: 
   if (step.kind === 'map-user-id' && produced.externalUserId !== undefined) ids.alias.set(step.user, produced.externalUserId);
 }
 
-export const done = (created: boolean, ids: Record<string, string> = {}): StepOutcome => ({ ok: true, result: created ? 'created' : 'already', ids });
-export const fail = (status: string, message: string, restart = false): StepOutcome => ({ ok: false, status, message, ...(restart ? { restart } : {}) });
+export const done = (created: boolean, ids: Record<string, string> = {}): StepOutcome => ({
+  ok: true,
+  result: created ? 'created' : 'already',
+  ids,
+});
+export const fail = (status: string, message: string, restart = false): StepOutcome => ({
+  ok: false,
+  status,
+  message,
+  ...(restart ? { restart } : {}),
+});

@@ -45,7 +45,11 @@ export const STEP_RULES: Rules = {
       return methodIn(r.users, (lm) => lm.recipeId === 'emailpassword' && lm.email === email);
     },
     async send(step, _ids, core) {
-      const r = await core.importPasswordHash({ email: step.email, passwordHash: step.passwordHash, hashingAlgorithm: step.hashingAlgorithm });
+      const r = await core.importPasswordHash({
+        email: step.email,
+        passwordHash: step.passwordHash,
+        hashingAlgorithm: step.hashingAlgorithm,
+      });
       const email = norm(step.email);
       const lm = r.user.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === email);
       return done(!r.didUserAlreadyExist, { recipeUserId: lm?.recipeUserId ?? r.user.id });
@@ -56,7 +60,10 @@ export const STEP_RULES: Rules = {
     findFirst: () => true,
     async find(step, _ids, core) {
       const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
-      return methodIn(r.users, (lm) => lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId);
+      return methodIn(
+        r.users,
+        (lm) => lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId,
+      );
     },
     async send(step, _ids, core) {
       const r = await core.thirdPartySignInUp({
@@ -72,16 +79,25 @@ export const STEP_RULES: Rules = {
   'passwordless-signinup': {
     findFirst: () => true,
     async find(step, _ids, core) {
-      const r = await core.listUsersByAccountInfo(step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! });
-      return methodIn(r.users, (lm) =>
-        lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber),
+      const r = await core.listUsersByAccountInfo(
+        step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! },
+      );
+      return methodIn(
+        r.users,
+        (lm) =>
+          lm.recipeId === 'passwordless' &&
+          (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber),
       );
     },
     async send(step, _ids, core) {
       const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
       const code = await core.createCode(contact);
       if (code.status !== 'OK') return fail(code.status, 'the core refused to create a passwordless code');
-      const r = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+      const r = await core.consumeCode({
+        preAuthSessionId: code.preAuthSessionId,
+        deviceId: code.deviceId,
+        userInputCode: code.userInputCode,
+      });
       if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
       // RESTART_FLOW_ERROR after a consume that was applied (or half-applied) and answered 500: the rule looks
       // the user up, and starts the flow again with a new code if there is none.
@@ -114,7 +130,8 @@ export const STEP_RULES: Rules = {
   'map-user-id': {
     async find(step, ids, core) {
       const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
-      if (existing.status === 'OK' && idsOf(ids, step.user).includes(existing.superTokensUserId)) return { externalUserId: step.externalUserId };
+      if (existing.status === 'OK' && idsOf(ids, step.user).includes(existing.superTokensUserId))
+        return { externalUserId: step.externalUserId };
       return undefined;
     },
     async send(step, ids, core) {
@@ -146,14 +163,19 @@ export const STEP_RULES: Rules = {
       if (r.status === 'OK') return done(true);
       // The token this attempt created is spent: only our own consume, applied and retried, spends it.
       if ((await core.isEmailVerified(userId, norm(step.email))).isVerified) return done(true);
-      return fail(r.status, `the core did not accept the email verification token it had just created for ${norm(step.email)} of user ${userId}`);
+      return fail(
+        r.status,
+        `the core did not accept the email verification token it had just created for ${norm(step.email)} of user ${userId}`,
+      );
     },
   },
 
   'create-primary': {
     async find(step, ids, core) {
       const r = await core.getUserById(resolveRef(ids, step.user));
-      return r.status === 'OK' && r.user.isPrimaryUser && idsOf(ids, step.user).includes(r.user.id) ? { primaryUserId: r.user.id } : undefined;
+      return r.status === 'OK' && r.user.isPrimaryUser && idsOf(ids, step.user).includes(r.user.id)
+        ? { primaryUserId: r.user.id }
+        : undefined;
     },
     async send(step, ids, core) {
       const r = await core.createPrimaryUser(resolveRef(ids, step.user));
@@ -174,7 +196,10 @@ export const STEP_RULES: Rules = {
       if (r.status === 'INPUT_USER_IS_NOT_A_PRIMARY_USER') return fail(r.status, 'the user to link to is not a primary user');
       // "Already linked to another primary" whose primary is ours (by its SuperTokens or external id): a link
       // our own earlier attempt made (cores before the 12.0.5 fix answer a repeated link this way).
-      if (r.status === 'RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR' && idsOf(ids, step.primary).includes(r.primaryUserId)) {
+      if (
+        r.status === 'RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR' &&
+        idsOf(ids, step.primary).includes(r.primaryUserId)
+      ) {
         return done(false, { primaryUserId: r.primaryUserId });
       }
       return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
@@ -191,7 +216,13 @@ export const STEP_RULES: Rules = {
     },
     async send(step, ids, core) {
       const userId = resolveRef(ids, step.user);
-      const r = await core.importTotpDevice({ userId, deviceName: step.deviceName, secretKey: step.secretKey, period: step.period, skew: step.skew });
+      const r = await core.importTotpDevice({
+        userId,
+        deviceName: step.deviceName,
+        secretKey: step.secretKey,
+        period: step.period,
+        skew: step.skew,
+      });
       if (r.status === 'OK') return done(true, { deviceName: r.deviceName });
       return fail(r.status, `user ${userId} already has a TOTP device named "${step.deviceName}" with other settings`);
     },

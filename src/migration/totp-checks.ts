@@ -22,7 +22,8 @@ export interface TotpCheckLog {
   waitSeconds(period: number, skew: number): number;
 }
 
-const deviceOf = (userId: string, secret: string): string => createHash('sha256').update(`${userId}\u0000${secret}`).digest('hex').slice(0, 32);
+const deviceOf = (userId: string, secret: string): string =>
+  createHash('sha256').update(`${userId}\u0000${secret}`).digest('hex').slice(0, 32);
 
 export async function openTotpCheckLog(path: string): Promise<TotpCheckLog> {
   const now = Date.now();

@@ -37,7 +37,6 @@ export interface VerifyUserOptions {
   checkExtraDevices?: boolean;
 }
 
-
 function methodName(step: Step): string {
   switch (step.kind) {
     case 'import-password':
@@ -91,7 +90,13 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   const map = steps.find((s) => s.kind === 'map-user-id');
   const external = map?.kind === 'map-user-id' ? map.externalUserId : undefined;
   const user = await findUser(first, external, options.journal?.get(id), core, options.lookup ?? createAccountLookup(core));
-  if (!user) return { id, outcome: 'missing', userId: undefined, differences: [`no user with ${external !== undefined ? `id ${external}` : methodName(first)}`] };
+  if (!user)
+    return {
+      id,
+      outcome: 'missing',
+      userId: undefined,
+      differences: [`no user with ${external !== undefined ? `id ${external}` : methodName(first)}`],
+    };
 
   const differences: string[] = [];
   for (const step of steps) {
@@ -101,8 +106,11 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
     if (step.kind === 'passwordless-add-contact') {
       const contact = step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber };
       const ok = user.loginMethods.some(
-        (m) => m.recipeId === 'passwordless' && (contact.email !== undefined ? m.email === contact.email : m.phoneNumber === contact.phoneNumber) &&
-          (m.email !== undefined && m.phoneNumber !== undefined),
+        (m) =>
+          m.recipeId === 'passwordless' &&
+          (contact.email !== undefined ? m.email === contact.email : m.phoneNumber === contact.phoneNumber) &&
+          m.email !== undefined &&
+          m.phoneNumber !== undefined,
       );
       if (!ok) differences.push(`no passwordless login method holds both the email and the phone of the one-time-code factors`);
     }
@@ -153,7 +161,8 @@ function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUse
   for (const step of steps) {
     if (step.kind === 'verify-email') {
       const m = method(step.recipeId, step.email);
-      if (m && !m.verified) out.push(`${norm(step.email)} is not verified on the ${step.recipeId} login method (the source says it is verified)`);
+      if (m && !m.verified)
+        out.push(`${norm(step.email)} is not verified on the ${step.recipeId} login method (the source says it is verified)`);
     } else if (step.kind === 'import-password' && input.record.emailVerified === false && !isFakeEmail(norm(step.email))) {
       const m = method('emailpassword', step.email);
       if (m?.verified) out.push(`${norm(step.email)} is verified on the emailpassword login method (the source says it is not)`);
@@ -161,7 +170,8 @@ function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUse
       const m = user.loginMethods.find(
         (x) => x.recipeId === 'thirdparty' && x.thirdParty?.id === step.thirdPartyId && x.thirdParty.userId === step.thirdPartyUserId,
       );
-      if (m && !m.verified) out.push(`the ${step.thirdPartyId} login ${step.thirdPartyUserId} has an unverified email (the source says it is verified)`);
+      if (m && !m.verified)
+        out.push(`the ${step.thirdPartyId} login ${step.thirdPartyUserId} has an unverified email (the source says it is verified)`);
     }
   }
   return out;
@@ -171,8 +181,15 @@ function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUse
  * One code, of a time step no earlier check spent: a refusal then means the secret differs, and at most one failed
  * attempt per device and run counts towards the user's lockout. Every step spent: not checked (not a mismatch).
  */
-async function tryCode(core: CoreClient, userId: string, d: { secretKey: string; period: number; skew: number }, log: TotpCheckLog | undefined): Promise<true | string> {
-  const pick = log ? log.pick(userId, d.secretKey, d.period, d.skew) : { code: candidateCodes(d.secretKey, d.period, d.skew)[0]!, counter: -1 };
+async function tryCode(
+  core: CoreClient,
+  userId: string,
+  d: { secretKey: string; period: number; skew: number },
+  log: TotpCheckLog | undefined,
+): Promise<true | string> {
+  const pick = log
+    ? log.pick(userId, d.secretKey, d.period, d.skew)
+    : { code: candidateCodes(d.secretKey, d.period, d.skew)[0]!, counter: -1 };
   if (!pick) return true; // every code it accepts now was checked moments ago; nothing new to learn
   if (log) await log.spend(userId, d.secretKey, pick.counter, d.period, d.skew);
   const r = await core.verifyTotp(userId, pick.code);

@@ -27,10 +27,16 @@ export function describeProfile(loaded: LoadedProfile): string[] {
   p.sources.forEach((s, i) => lines.push(`  ${i === 0 ? 'sources ' : '        '}         ${s.path} (${s.format ?? 'detect'})`));
   if (p.hashConfig) {
     const h = p.hashConfig;
-    lines.push(`  hash parameters  ${h.algorithm ?? 'SCRYPT'}, salt separator ${h.saltSeparator}, rounds ${h.rounds}, mem_cost ${h.memCost}`);
+    lines.push(
+      `  hash parameters  ${h.algorithm ?? 'SCRYPT'}, salt separator ${h.saltSeparator}, rounds ${h.rounds}, mem_cost ${h.memCost}`,
+    );
   }
   if (p.providerMap && Object.keys(p.providerMap).length > 0) {
-    lines.push(`  provider map     ${Object.entries(p.providerMap).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+    lines.push(
+      `  provider map     ${Object.entries(p.providerMap)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+    );
   }
   if (p.concurrency !== undefined) lines.push(`  concurrency      ${p.concurrency}`);
   if (p.keepSourceIds) lines.push('  keep source ids  yes');

@@ -19,12 +19,15 @@ export function configDir(env: Env = process.env): string {
 
 export function assertProfileName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
-    throw new UserError(`'${name}' is not a usable profile name: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.`);
+    throw new UserError(
+      `'${name}' is not a usable profile name: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+    );
   }
 }
 
 export function assertEnvName(name: string): void {
-  if (!ENV_NAME.test(name)) throw new UserError(`'${name}' is not an environment variable name: use letters, digits and '_', not starting with a digit.`);
+  if (!ENV_NAME.test(name))
+    throw new UserError(`'${name}' is not an environment variable name: use letters, digits and '_', not starting with a digit.`);
 }
 
 function open<T extends Record<string, unknown>>(env: Env, configName: string, defaults: T): Conf<T> {

@@ -18,9 +18,7 @@ export const SECRET_LABELS: Record<SecretName, string> = {
  */
 export type SecretSource = { store: 'none' } | { store: 'file' } | { store: 'env'; name: string };
 
-export type ProfileTarget =
-  | { kind: 'sandbox'; store?: string }
-  | { kind: 'remote'; url: string; tenant?: string; app?: string };
+export type ProfileTarget = { kind: 'sandbox'; store?: string } | { kind: 'remote'; url: string; tenant?: string; app?: string };
 
 export interface ProfileSource {
   path: string;

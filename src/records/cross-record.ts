@@ -110,18 +110,43 @@ export function createCrossRecordIndex(): CrossRecordIndex {
    * A user's emails (or phones): the login one must be unique among users in its role; a one-time-code
    * factor must not use another user's identifier, and no earlier user's factor may use ours.
    */
-  function identifiers(ctx: RuleContext, me: number, values: string[], login: string | undefined, loginRole: boolean, factor: string | undefined, owners: Owners, factors: KeyTable, roleRule: string, roleWhat: string, factorField: string, what: string): void {
+  function identifiers(
+    ctx: RuleContext,
+    me: number,
+    values: string[],
+    login: string | undefined,
+    loginRole: boolean,
+    factor: string | undefined,
+    owners: Owners,
+    factors: KeyTable,
+    roleRule: string,
+    roleWhat: string,
+    factorField: string,
+    what: string,
+  ): void {
     for (const value of values) {
       hashKey(value);
       const role = loginRole && value === login;
       owners.claim(value, me, role);
-      if (role && owners.prevRole !== undefined && owners.prevRole !== me) clash(ctx, owners.prevRole, me, roleRule, roleRule === 'email.duplicate' ? 'email' : 'phoneNumber', roleWhat);
+      if (role && owners.prevRole !== undefined && owners.prevRole !== me)
+        clash(ctx, owners.prevRole, me, roleRule, roleRule === 'email.duplicate' ? 'email' : 'phoneNumber', roleWhat);
       if (value === factor && owners.prevFirst !== undefined && owners.prevFirst !== me) {
-        flag(ctx, 'error', 'otp.conflict', factorField, `the one-time-code ${what} belongs to another user, ${who(owners.prevFirst)}; codes would go to the wrong person: correct it or drop the factor`);
+        flag(
+          ctx,
+          'error',
+          'otp.conflict',
+          factorField,
+          `the one-time-code ${what} belongs to another user, ${who(owners.prevFirst)}; codes would go to the wrong person: correct it or drop the factor`,
+        );
       }
       const holder = factors.getHashed();
       if (holder !== undefined && holder !== me) {
-        flagEarlier(holder, 'otp.conflict', factorField, `the one-time-code ${what} belongs to another user, ${who(me)}; codes would go to the wrong person: correct it or drop the factor`);
+        flagEarlier(
+          holder,
+          'otp.conflict',
+          factorField,
+          `the one-time-code ${what} belongs to another user, ${who(me)}; codes would go to the wrong person: correct it or drop the factor`,
+        );
       }
       if (value === factor) factors.claimHashed(me);
     }
@@ -141,24 +166,59 @@ export function createCrossRecordIndex(): CrossRecordIndex {
         // The id itself is kept, so a hash collision is told apart from a real duplicate.
         if (earlier !== undefined && ids[earlier] === record.id) clash(ctx, earlier, me, 'id.duplicate', 'id', 'the id');
       }
-      if (record.externalUserId !== undefined) unique(ctx, byExternalId, record.externalUserId, me, 'externalUserId.duplicate', 'externalUserId', 'the externalUserId');
+      if (record.externalUserId !== undefined)
+        unique(ctx, byExternalId, record.externalUserId, me, 'externalUserId.duplicate', 'externalUserId', 'the externalUserId');
       const otp = record.otpFactors;
       const ownEmails: string[] = [];
       if (record.email !== undefined) ownEmails.push(record.email);
       if (record.thirdParty) {
         for (let i = 0; i < record.thirdParty.length; i++) {
           const tp = record.thirdParty[i]!;
-          unique(ctx, byThirdParty, `${tp.providerId}\u0000${tp.userId}`, me, 'thirdParty.duplicate', `thirdParty[${i}]`, `the ${tp.providerId} identity`);
+          unique(
+            ctx,
+            byThirdParty,
+            `${tp.providerId}\u0000${tp.userId}`,
+            me,
+            'thirdParty.duplicate',
+            `thirdParty[${i}]`,
+            `the ${tp.providerId} identity`,
+          );
           if (tp.email !== undefined && !ownEmails.includes(tp.email)) ownEmails.push(tp.email);
         }
       }
       if (otp?.email !== undefined && !ownEmails.includes(otp.email)) ownEmails.push(otp.email);
-      identifiers(ctx, me, ownEmails, record.email, record.password !== undefined, otp?.email, emails, factorEmail, 'email.duplicate', 'the email (of a user with a password)', 'otpFactors.email', 'email');
+      identifiers(
+        ctx,
+        me,
+        ownEmails,
+        record.email,
+        record.password !== undefined,
+        otp?.email,
+        emails,
+        factorEmail,
+        'email.duplicate',
+        'the email (of a user with a password)',
+        'otpFactors.email',
+        'email',
+      );
       if (record.phoneNumber !== undefined || otp?.phoneNumber !== undefined) {
         const ownPhones: string[] = [];
         if (record.phoneNumber !== undefined) ownPhones.push(record.phoneNumber);
         if (otp?.phoneNumber !== undefined && otp.phoneNumber !== record.phoneNumber) ownPhones.push(otp.phoneNumber);
-        identifiers(ctx, me, ownPhones, record.phoneNumber, true, otp?.phoneNumber, phones, factorPhone, 'phone.duplicate', 'the sign-in phone number', 'otpFactors.phoneNumber', 'phone number');
+        identifiers(
+          ctx,
+          me,
+          ownPhones,
+          record.phoneNumber,
+          true,
+          otp?.phoneNumber,
+          phones,
+          factorPhone,
+          'phone.duplicate',
+          'the sign-in phone number',
+          'otpFactors.phoneNumber',
+          'phone number',
+        );
       }
       return me;
     },

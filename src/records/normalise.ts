@@ -19,7 +19,9 @@ export function isValidEmail(normalisedEmail: string): boolean {
 const PHONE_DECORATION = /[\s\-()[\].]/g;
 const DIGITS_ONLY = /^\d+$/;
 
-export type PhoneResult = { ok: true; phone: string; /** The digits changed (a trunk 0 or an extension dropped). */ changed: boolean } | { ok: false; reason: string };
+export type PhoneResult =
+  | { ok: true; phone: string; /** The digits changed (a trunk 0 or an extension dropped). */ changed: boolean }
+  | { ok: false; reason: string };
 
 /**
  * As the reference core stores it (`Utils.normalizeIfPhoneNumber`: Google's libphonenumber, no default region,
@@ -33,15 +35,19 @@ export function normalisePhone(phone: string): PhoneResult {
   if (DIGITS_ONLY.test(compact)) {
     return {
       ok: false,
-      reason: 'the phone number has no country code; write it in E.164 form (+ and the country code, e.g. +14155550123): the workbench never guesses a country',
+      reason:
+        'the phone number has no country code; write it in E.164 form (+ and the country code, e.g. +14155550123): the workbench never guesses a country',
     };
   }
   let parsed;
   try {
     parsed = parsePhoneNumberWithError(phone.trim());
   } catch (err) {
-    const why = err instanceof ParseError ? PARSE_REASONS[err.message] ?? err.message : String(err);
-    return { ok: false, reason: `the phone number cannot be read as an international number (${why}); write it in E.164 form (e.g. +14155550123)` };
+    const why = err instanceof ParseError ? (PARSE_REASONS[err.message] ?? err.message) : String(err);
+    return {
+      ok: false,
+      reason: `the phone number cannot be read as an international number (${why}); write it in E.164 form (e.g. +14155550123)`,
+    };
   }
   return { ok: true, phone: parsed.number, changed: parsed.number !== compact };
 }

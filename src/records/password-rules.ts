@@ -21,9 +21,20 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   }
   let stated: PasswordAlgorithm | undefined;
   if (rawAlgorithm !== undefined && rawAlgorithm !== null && rawAlgorithm !== '') {
-    const parsed = typeof rawAlgorithm !== 'string' ? null : KNOWN_ALGORITHMS.has(rawAlgorithm) ? (rawAlgorithm as PasswordAlgorithm) : parseHashingAlgorithmName(rawAlgorithm);
+    const parsed =
+      typeof rawAlgorithm !== 'string'
+        ? null
+        : KNOWN_ALGORITHMS.has(rawAlgorithm)
+          ? (rawAlgorithm as PasswordAlgorithm)
+          : parseHashingAlgorithmName(rawAlgorithm);
     if (!parsed) {
-      flag(ctx, 'error', 'password.algorithm.unknown', 'password.algorithm', 'the algorithm must be bcrypt, argon2 or external_scrypt (or left out to detect it from the hash); correct it');
+      flag(
+        ctx,
+        'error',
+        'password.algorithm.unknown',
+        'password.algorithm',
+        'the algorithm must be bcrypt, argon2 or external_scrypt (or left out to detect it from the hash); correct it',
+      );
       return undefined;
     }
     stated = parsed;
@@ -32,24 +43,48 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   const trimmed = rawHash.trim();
   const wrapped = trimmed.startsWith('$') ? undefined : WRAPPING_PREFIXES.find((w) => w.pattern.test(trimmed));
   if (wrapped) {
-    flag(ctx, 'error', 'password.prefix.wrapped', FIELD, `the hash starts with \`${wrapped.label}\`: ${wrapped.what}, so the core could never match a password against it. Leave the password out (the user resets it, or signs in once through your backend's legacy check) instead of importing it`);
+    flag(
+      ctx,
+      'error',
+      'password.prefix.wrapped',
+      FIELD,
+      `the hash starts with \`${wrapped.label}\`: ${wrapped.what}, so the core could never match a password against it. Leave the password out (the user resets it, or signs in once through your backend's legacy check) instead of importing it`,
+    );
     return undefined;
   }
   const { hash: unprefixed, stripped } = trimmed.startsWith('$') ? { hash: trimmed, stripped: undefined } : stripExporterPrefix(trimmed);
   if (stripped) {
-    flag(ctx, 'warning', 'password.prefix-stripped', FIELD, `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`);
+    flag(
+      ctx,
+      'warning',
+      'password.prefix-stripped',
+      FIELD,
+      `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`,
+    );
   }
   let result: { algorithm: PasswordAlgorithm; hash: string } | undefined;
   if (unprefixed.startsWith('$f_scrypt$')) result = checkExternalScrypt(ctx, unprefixed, signerKeyBytes);
   else if (unprefixed.startsWith('$2')) result = checkBcrypt(ctx, unprefixed);
   else if (unprefixed.startsWith('$argon2')) result = checkArgon2(ctx, unprefixed);
   else {
-    flag(ctx, 'error', 'password.format.unknown', FIELD, `the hash is not ${SHAPES}; the core refuses other formats: leave the password out (the user resets it) or export the hash in one of these forms`);
+    flag(
+      ctx,
+      'error',
+      'password.format.unknown',
+      FIELD,
+      `the hash is not ${SHAPES}; the core refuses other formats: leave the password out (the user resets it) or export the hash in one of these forms`,
+    );
     return undefined;
   }
   if (!result) return undefined;
   if (stated && stated !== result.algorithm) {
-    flag(ctx, 'error', 'password.algorithm.mismatch', 'password.algorithm', `the record says ${stated} but the hash is ${result.algorithm}; correct the algorithm or leave it out`);
+    flag(
+      ctx,
+      'error',
+      'password.algorithm.mismatch',
+      'password.algorithm',
+      `the record says ${stated} but the hash is ${result.algorithm}; correct the algorithm or leave it out`,
+    );
     return undefined;
   }
   return result;
@@ -60,16 +95,34 @@ const BCRYPT = /^\$2([abxy])\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 function checkBcrypt(ctx: RuleContext, hash: string): { algorithm: PasswordAlgorithm; hash: string } | undefined {
   const m = BCRYPT.exec(hash);
   if (!m) {
-    flag(ctx, 'error', 'password.bcrypt.structure', FIELD, 'the bcrypt hash is not `$2a$`, `$2b$`, `$2x$` or `$2y$`, a two-digit cost, `$` and 53 characters of the bcrypt alphabet; it was probably cut or altered: export it again');
+    flag(
+      ctx,
+      'error',
+      'password.bcrypt.structure',
+      FIELD,
+      'the bcrypt hash is not `$2a$`, `$2b$`, `$2x$` or `$2y$`, a two-digit cost, `$` and 53 characters of the bcrypt alphabet; it was probably cut or altered: export it again',
+    );
     return undefined;
   }
   const cost = Number(m[2]);
   if (cost < 4 || cost > 31) {
-    flag(ctx, 'error', 'password.bcrypt.cost', FIELD, `the bcrypt cost ${cost} is outside 4..31, so no password can match; export the hash again`);
+    flag(
+      ctx,
+      'error',
+      'password.bcrypt.cost',
+      FIELD,
+      `the bcrypt cost ${cost} is outside 4..31, so no password can match; export the hash again`,
+    );
     return undefined;
   }
   if (m[1] === 'x') {
-    flag(ctx, 'warning', 'password.bcrypt.2x', FIELD, 'the hash uses `$2x$` (the old crypt_blowfish variant with the 8-bit bug): the core checks it as `$2a$`, so users with non-ASCII passwords may fail to sign in; spot-check one (validate --check-password EMAIL:PASSWORD, or s on the wizard preview)');
+    flag(
+      ctx,
+      'warning',
+      'password.bcrypt.2x',
+      FIELD,
+      'the hash uses `$2x$` (the old crypt_blowfish variant with the 8-bit bug): the core checks it as `$2a$`, so users with non-ASCII passwords may fail to sign in; spot-check one (validate --check-password EMAIL:PASSWORD, or s on the wizard preview)',
+    );
   }
   return { algorithm: 'bcrypt', hash };
 }
@@ -81,22 +134,46 @@ const B64_PADDED = /^[A-Za-z0-9+/]+={1,2}$/;
 
 function checkArgon2(ctx: RuleContext, hash: string): { algorithm: PasswordAlgorithm; hash: string } | undefined {
   if (!ARGON2_VARIANT.test(hash)) {
-    flag(ctx, 'error', 'password.argon2.variant', FIELD, 'the argon2 variant must be argon2id, argon2i or argon2d; correct the hash string');
+    flag(
+      ctx,
+      'error',
+      'password.argon2.variant',
+      FIELD,
+      'the argon2 variant must be argon2id, argon2i or argon2d; correct the hash string',
+    );
     return undefined;
   }
   const parts = hash.split('$');
   if (parts.length !== 6 || !parts[2]!.startsWith('v=')) {
-    flag(ctx, 'error', 'password.argon2.version', FIELD, 'the argon2 hash has no `v=19` part (it must be `$argon2id$v=19$m=..,t=..,p=..$<salt>$<hash>`); export it again in the PHC form');
+    flag(
+      ctx,
+      'error',
+      'password.argon2.version',
+      FIELD,
+      'the argon2 hash has no `v=19` part (it must be `$argon2id$v=19$m=..,t=..,p=..$<salt>$<hash>`); export it again in the PHC form',
+    );
     return undefined;
   }
   if (parts[2] !== 'v=19') {
-    flag(ctx, 'error', 'password.argon2.version', FIELD, 'the argon2 hash is not version 19 (`v=19`); only argon2 1.3 hashes can be imported');
+    flag(
+      ctx,
+      'error',
+      'password.argon2.version',
+      FIELD,
+      'the argon2 hash is not version 19 (`v=19`); only argon2 1.3 hashes can be imported',
+    );
     return undefined;
   }
   const params = ARGON2_PARAMS.exec(parts[3]!);
   const [m, t, p] = params ? [Number(params[1]), Number(params[2]), Number(params[3])] : [0, 0, 0];
   if (!params || t < 1 || p < 1 || m < 8 * p) {
-    flag(ctx, 'error', 'password.argon2.params', FIELD, 'the argon2 parameters must be `m=<KiB>,t=<iterations>,p=<lanes>` in that order, with t >= 1, p >= 1 and m >= 8*p; correct the hash string');
+    flag(
+      ctx,
+      'error',
+      'password.argon2.params',
+      FIELD,
+      'the argon2 parameters must be `m=<KiB>,t=<iterations>,p=<lanes>` in that order, with t >= 1, p >= 1 and m >= 8*p; correct the hash string',
+    );
     return undefined;
   }
   let padded = false;
@@ -107,12 +184,24 @@ function checkArgon2(ctx: RuleContext, hash: string): { algorithm: PasswordAlgor
       padded = true;
       encoded.push(part.replace(/=+$/, ''));
     } else {
-      flag(ctx, 'error', 'password.argon2.base64', FIELD, 'the argon2 salt or hash is not base64 (A-Z, a-z, 0-9, +, /); export the hash again');
+      flag(
+        ctx,
+        'error',
+        'password.argon2.base64',
+        FIELD,
+        'the argon2 salt or hash is not base64 (A-Z, a-z, 0-9, +, /); export the hash again',
+      );
       return undefined;
     }
   }
   if (padded) {
-    flag(ctx, 'warning', 'password.argon2.padding', FIELD, 'removed `=` padding from the argon2 salt or hash (PHC strings are unpadded; the bytes are unchanged); nothing to do');
+    flag(
+      ctx,
+      'warning',
+      'password.argon2.padding',
+      FIELD,
+      'removed `=` padding from the argon2 salt or hash (PHC strings are unpadded; the bytes are unchanged); nothing to do',
+    );
   }
   return { algorithm: 'argon2', hash: padded ? `$${parts[1]}$v=19$${parts[3]}$${encoded[0]}$${encoded[1]}` : hash };
 }
@@ -129,9 +218,14 @@ function standardBase64(part: string): string | undefined {
 }
 
 // The string as the core compares it: standard padded base64, m, r, s in this order. Most hashes take this path.
-const SCRYPT_CANONICAL = /^\$f_scrypt\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})\$m=([1-9]\d{0,8})\$r=([1-9]\d{0,8})\$s=([A-Za-z0-9+/]*={0,2})$/;
+const SCRYPT_CANONICAL =
+  /^\$f_scrypt\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})\$m=([1-9]\d{0,8})\$r=([1-9]\d{0,8})\$s=([A-Za-z0-9+/]*={0,2})$/;
 
-function checkExternalScrypt(ctx: RuleContext, hash: string, signerKeyBytes: number | undefined): { algorithm: PasswordAlgorithm; hash: string } | undefined {
+function checkExternalScrypt(
+  ctx: RuleContext,
+  hash: string,
+  signerKeyBytes: number | undefined,
+): { algorithm: PasswordAlgorithm; hash: string } | undefined {
   const canonical = SCRYPT_CANONICAL.exec(hash);
   if (canonical && canonical[1]!.length % 4 === 0 && canonical[2]!.length % 4 === 0 && canonical[5]!.length % 4 === 0) {
     if (signerKeyBytes === undefined || base64Length(canonical[1]!) === signerKeyBytes) return { algorithm: 'external_scrypt', hash };
@@ -139,7 +233,13 @@ function checkExternalScrypt(ctx: RuleContext, hash: string, signerKeyBytes: num
   const parts = hash.split('$');
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length !== 7) {
-    flag(ctx, 'error', 'password.scrypt.parts', FIELD, `the external scrypt string has ${parts.length} parts separated by \`$\`; it needs 7: \`$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<salt separator>\``);
+    flag(
+      ctx,
+      'error',
+      'password.scrypt.parts',
+      FIELD,
+      `the external scrypt string has ${parts.length} parts separated by \`$\`; it needs 7: \`$f_scrypt$<hash>$<salt>$m=<mem_cost>$r=<rounds>$s=<salt separator>\``,
+    );
     return undefined;
   }
   let memCost: number | undefined;
@@ -153,8 +253,23 @@ function checkExternalScrypt(ctx: RuleContext, hash: string, signerKeyBytes: num
     else if (part.startsWith('s=') && separator === undefined) separator = value;
     else badParam = true;
   }
-  if (badParam || memCost === undefined || rounds === undefined || separator === undefined || memCost < 1 || rounds < 1 || memCost > 2147483647 || rounds > 2147483647) {
-    flag(ctx, 'error', 'password.scrypt.params', FIELD, 'the external scrypt string needs `m=<mem_cost>`, `r=<rounds>` (whole numbers >= 1) and `s=<salt separator>`, once each; take them from the hash parameters of the source project');
+  if (
+    badParam ||
+    memCost === undefined ||
+    rounds === undefined ||
+    separator === undefined ||
+    memCost < 1 ||
+    rounds < 1 ||
+    memCost > 2147483647 ||
+    rounds > 2147483647
+  ) {
+    flag(
+      ctx,
+      'error',
+      'password.scrypt.params',
+      FIELD,
+      'the external scrypt string needs `m=<mem_cost>`, `r=<rounds>` (whole numbers >= 1) and `s=<salt separator>`, once each; take them from the hash parameters of the source project',
+    );
     return undefined;
   }
   const normalised: string[] = [];
@@ -163,18 +278,36 @@ function checkExternalScrypt(ctx: RuleContext, hash: string, signerKeyBytes: num
     const std = standardBase64(part);
     // The salt separator may be empty; the hash and the salt may not.
     if (std === undefined || (std === '' && i < 2)) {
-      flag(ctx, 'error', 'password.scrypt.base64', FIELD, 'the scrypt hash, salt or salt separator is not base64; export the user again (and check the hash parameters)');
+      flag(
+        ctx,
+        'error',
+        'password.scrypt.base64',
+        FIELD,
+        'the scrypt hash, salt or salt separator is not base64; export the user again (and check the hash parameters)',
+      );
       return undefined;
     }
     if (std !== part) changed = true;
     normalised.push(std);
   }
   if (changed) {
-    flag(ctx, 'warning', 'password.scrypt.base64-normalised', FIELD, 'converted web-safe or unpadded base64 in the scrypt string to standard padded base64 (what the core compares against); nothing to do');
+    flag(
+      ctx,
+      'warning',
+      'password.scrypt.base64-normalised',
+      FIELD,
+      'converted web-safe or unpadded base64 in the scrypt string to standard padded base64 (what the core compares against); nothing to do',
+    );
   }
   const [passwordHash, salt, saltSeparator] = normalised as [string, string, string];
   if (signerKeyBytes !== undefined && base64Length(passwordHash) !== signerKeyBytes) {
-    flag(ctx, 'error', 'password.scrypt.signer-key-length', FIELD, `the hash is ${base64Length(passwordHash)} bytes but the signer key is ${signerKeyBytes} bytes, so it can never verify; check that the signer key belongs to this project`);
+    flag(
+      ctx,
+      'error',
+      'password.scrypt.signer-key-length',
+      FIELD,
+      `the hash is ${base64Length(passwordHash)} bytes but the signer key is ${signerKeyBytes} bytes, so it can never verify; check that the signer key belongs to this project`,
+    );
     return undefined;
   }
   return { algorithm: 'external_scrypt', hash: buildExternalScrypt({ passwordHash, salt, memCost, rounds, saltSeparator }) };

@@ -28,9 +28,21 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   if (input.externalUserId !== undefined && input.externalUserId !== null) {
     const external = text(input.externalUserId);
     if (external === undefined) {
-      flag(ctx, 'error', 'externalUserId.empty', 'externalUserId', '`externalUserId` is empty; give the id the core should keep, or leave the field out');
+      flag(
+        ctx,
+        'error',
+        'externalUserId.empty',
+        'externalUserId',
+        '`externalUserId` is empty; give the id the core should keep, or leave the field out',
+      );
     } else if (external.length > MAX_EXTERNAL_USER_ID) {
-      flag(ctx, 'error', 'externalUserId.too-long', 'externalUserId', `\`externalUserId\` is ${external.length} characters; the core accepts at most ${MAX_EXTERNAL_USER_ID}: shorten it or leave it out`);
+      flag(
+        ctx,
+        'error',
+        'externalUserId.too-long',
+        'externalUserId',
+        `\`externalUserId\` is ${external.length} characters; the core accepts at most ${MAX_EXTERNAL_USER_ID}: shorten it or leave it out`,
+      );
     } else out.externalUserId = external;
   }
 
@@ -38,7 +50,13 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
     const password = checkPassword(ctx, input.password, options.signerKeyBytes);
     if (password) out.password = password;
     if (isBlank(input.email)) {
-      flag(ctx, 'error', 'email.missing', 'email', 'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out');
+      flag(
+        ctx,
+        'error',
+        'email.missing',
+        'email',
+        'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out',
+      );
     }
   }
 
@@ -65,7 +83,13 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   if (typeof input.timeJoined === 'number' && Number.isFinite(input.timeJoined)) out.timeJoined = input.timeJoined;
   if (input.disabled === true) {
     out.disabled = true;
-    flag(ctx, 'warning', 'record.disabled', undefined, 'the user is disabled or blocked in the source and the core has no disabled state: `run` leaves it out (--disabled import migrates it anyway, and it could then sign in)');
+    flag(
+      ctx,
+      'warning',
+      'record.disabled',
+      undefined,
+      'the user is disabled or blocked in the source and the core has no disabled state: `run` leaves it out (--disabled import migrates it anyway, and it could then sign in)',
+    );
   }
 
   checkFirstFactor(ctx, input, out);
@@ -87,7 +111,13 @@ function checkEmail(ctx: RuleContext, value: unknown, field: string): string | u
   const email = normaliseEmail(value);
   if (email === '') return undefined;
   if (!isValidEmail(email)) {
-    flag(ctx, 'error', 'email.syntax', field, 'the email is not a valid address (name@domain.tld), so the user could not sign in with it; correct it');
+    flag(
+      ctx,
+      'error',
+      'email.syntax',
+      field,
+      'the email is not a valid address (name@domain.tld), so the user could not sign in with it; correct it',
+    );
     return undefined;
   }
   return email;
@@ -104,14 +134,26 @@ function checkPhone(ctx: RuleContext, value: unknown, field: string): string | u
     return undefined;
   }
   if (result.changed) {
-    flag(ctx, 'warning', 'phone.normalised', field, `the core stores this number as ${result.phone} (libphonenumber's E.164, as the reference core formats it); it is migrated, matched and verified in that form: check it is the same line`);
+    flag(
+      ctx,
+      'warning',
+      'phone.normalised',
+      field,
+      `the core stores this number as ${result.phone} (libphonenumber's E.164, as the reference core formats it); it is migrated, matched and verified in that form: check it is the same line`,
+    );
   }
   return result.phone;
 }
 
 function checkThirdParty(ctx: RuleContext, value: unknown, recordEmail: string | undefined): CanonicalThirdParty[] {
   if (!Array.isArray(value)) {
-    flag(ctx, 'error', 'thirdParty.type', 'thirdParty', '`thirdParty` must be a list `[{ "providerId": "google", "userId": "..." }]`; fix the record');
+    flag(
+      ctx,
+      'error',
+      'thirdParty.type',
+      'thirdParty',
+      '`thirdParty` must be a list `[{ "providerId": "google", "userId": "..." }]`; fix the record',
+    );
     return [];
   }
   const out: CanonicalThirdParty[] = [];
@@ -121,7 +163,13 @@ function checkThirdParty(ctx: RuleContext, value: unknown, recordEmail: string |
     const providerId = typeof entry === 'object' && entry !== null ? text(entry.providerId) : undefined;
     const userId = typeof entry === 'object' && entry !== null ? text(entry.userId) : undefined;
     if (providerId === undefined || userId === undefined) {
-      flag(ctx, 'error', 'thirdParty.missing-field', field, 'a third-party sign-in needs a `providerId` (e.g. google) and the provider\'s `userId`; add them');
+      flag(
+        ctx,
+        'error',
+        'thirdParty.missing-field',
+        field,
+        "a third-party sign-in needs a `providerId` (e.g. google) and the provider's `userId`; add them",
+      );
       continue;
     }
     const own = checkEmail(ctx, entry!.email, `${field}.email`);
@@ -129,7 +177,13 @@ function checkThirdParty(ctx: RuleContext, value: unknown, recordEmail: string |
     const email = own ?? recordEmail;
     if (email === undefined) {
       if (isBlank(entry!.email)) {
-        flag(ctx, 'error', 'thirdParty.email-missing', `${field}.email`, 'the core needs an email for a third-party sign-in and this user has none; add the email the provider gives');
+        flag(
+          ctx,
+          'error',
+          'thirdParty.email-missing',
+          `${field}.email`,
+          'the core needs an email for a third-party sign-in and this user has none; add the email the provider gives',
+        );
       }
       continue;
     }
@@ -147,14 +201,26 @@ function checkThirdParty(ctx: RuleContext, value: unknown, recordEmail: string |
 
 function checkOtpFactors(ctx: RuleContext, value: unknown): CanonicalOtpFactors | undefined {
   if (typeof value !== 'object' || Array.isArray(value) || value === null) {
-    flag(ctx, 'error', 'otp.type', 'otpFactors', '`otpFactors` must be an object `{ "email": "...", "phoneNumber": "+..." }`; fix the record');
+    flag(
+      ctx,
+      'error',
+      'otp.type',
+      'otpFactors',
+      '`otpFactors` must be an object `{ "email": "...", "phoneNumber": "+..." }`; fix the record',
+    );
     return undefined;
   }
   const input = value as Record<string, unknown>;
   const hasEmail = !isBlank(input.email);
   const hasPhone = !isBlank(input.phoneNumber);
   if (!hasEmail && !hasPhone) {
-    flag(ctx, 'error', 'otp.empty', 'otpFactors', 'a one-time-code factor needs an email or a phone number to send codes to; add one or remove `otpFactors`');
+    flag(
+      ctx,
+      'error',
+      'otp.empty',
+      'otpFactors',
+      'a one-time-code factor needs an email or a phone number to send codes to; add one or remove `otpFactors`',
+    );
     return undefined;
   }
   const out: CanonicalOtpFactors = {};
@@ -178,11 +244,25 @@ function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out:
   if (hasPassword || hasThirdParty || hasPhone) return;
   // A reader that dropped a malformed first-factor field has already said so; do not pile on.
   if (ctx.problems.some((p) => p.severity === 'error' && p.field !== undefined && FIRST_FACTOR_FIELD.test(p.field))) return;
-  const hasTotp = Array.isArray(input.totp) && input.totp.some((d) => typeof d === 'object' && d !== null && !isBlank((d as { secret?: unknown }).secret));
+  const hasTotp =
+    Array.isArray(input.totp) &&
+    input.totp.some((d) => typeof d === 'object' && d !== null && !isBlank((d as { secret?: unknown }).secret));
   const hasOtp = typeof input.otpFactors === 'object' && input.otpFactors !== null;
   if (hasTotp || hasOtp || out.totp !== undefined) {
-    flag(ctx, 'error', 'factors.no-first-factor', undefined, 'the user has TOTP or one-time-code factors but no first factor (password, third-party or phone sign-in) to attach them to; add one or leave the user out');
+    flag(
+      ctx,
+      'error',
+      'factors.no-first-factor',
+      undefined,
+      'the user has TOTP or one-time-code factors but no first factor (password, third-party or phone sign-in) to attach them to; add one or leave the user out',
+    );
   } else {
-    flag(ctx, 'error', 'record.no-first-factor', undefined, 'the user has no way to sign in (no password, third-party or phone sign-in), so there is nothing to migrate; add one or leave the user out');
+    flag(
+      ctx,
+      'error',
+      'record.no-first-factor',
+      undefined,
+      'the user has no way to sign in (no password, third-party or phone sign-in), so there is nothing to migrate; add one or leave the user out',
+    );
   }
 }

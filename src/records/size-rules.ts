@@ -12,7 +12,7 @@ export interface FieldLimit {
 
 export const FIELD_LIMITS: FieldLimit[] = [
   { path: 'id', max: 1024, why: 'a source id this long is surely not an id' },
-  { path: 'email', max: 256, why: "the core's email columns (bulk import: \"Max length is 256\")" },
+  { path: 'email', max: 256, why: 'the core\'s email columns (bulk import: "Max length is 256")' },
   { path: 'password.hash', max: 256, why: "the core's password hash column (bulk import: at most 256)" },
   { path: 'thirdParty[].providerId', max: 28, why: "the core's third_party_id column (VARCHAR(28))" },
   { path: 'thirdParty[].userId', max: 256, why: "the core's third_party_user_id column" },
@@ -53,7 +53,13 @@ export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): bo
     for (const [field, value] of found) {
       if (typeof value !== 'string' || value.length <= limit.max) continue;
       over = true;
-      flag(ctx, 'error', 'field.too-long', field, `${field} is ${value.length} characters; at most ${limit.max} can be stored (${limit.why}): fix the record`);
+      flag(
+        ctx,
+        'error',
+        'field.too-long',
+        field,
+        `${field} is ${value.length} characters; at most ${limit.max} can be stored (${limit.why}): fix the record`,
+      );
     }
   }
   const metadata = input.metadata;
@@ -61,7 +67,13 @@ export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): bo
     const bytes = Buffer.byteLength(JSON.stringify(metadata) ?? '');
     if (bytes > MAX_METADATA_BYTES) {
       over = true;
-      flag(ctx, 'error', 'field.too-long', 'metadata', `metadata is ${bytes} bytes as JSON; at most ${MAX_METADATA_BYTES} fit in one request (the core refuses bodies over 1 MiB): move the bulk elsewhere`);
+      flag(
+        ctx,
+        'error',
+        'field.too-long',
+        'metadata',
+        `metadata is ${bytes} bytes as JSON; at most ${MAX_METADATA_BYTES} fit in one request (the core refuses bodies over 1 MiB): move the bulk elsewhere`,
+      );
     }
   }
   return over;

@@ -12,7 +12,11 @@ export type SpotCheckOutcome = {
   nonAsciiRisk?: boolean;
 };
 
-export async function spotCheckPassword(record: CanonicalUser, password: string, options: { signerKey?: string }): Promise<SpotCheckOutcome> {
+export async function spotCheckPassword(
+  record: CanonicalUser,
+  password: string,
+  options: { signerKey?: string },
+): Promise<SpotCheckOutcome> {
   const stored = record.password?.hash;
   if (!stored) return { result: 'no-password', detail: 'the user has no password hash to check against' };
   const hash = stripExporterPrefix(stored.trim()).hash;
@@ -41,7 +45,8 @@ export async function spotCheckPassword(record: CanonicalUser, password: string,
       if (nonAsciiRisk && (await matchesAsUtf8(hash, password, options.signerKey!))) {
         return {
           result: 'cannot-verify',
-          detail: 'the password is right, but it has non-ASCII characters and the core reads passwords as US-ASCII for this variant, so this user will not be able to sign in after import; they will need to reset their password',
+          detail:
+            'the password is right, but it has non-ASCII characters and the core reads passwords as US-ASCII for this variant, so this user will not be able to sign in after import; they will need to reset their password',
           nonAsciiRisk: true,
         };
       }

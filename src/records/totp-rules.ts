@@ -26,7 +26,13 @@ export function checkTotpDevices(ctx: RuleContext, devices: unknown): CanonicalT
     if (checked.deviceName !== undefined) {
       names ??= new Set();
       if (names.has(checked.deviceName)) {
-        flag(ctx, 'error', 'totp.device-name.duplicate', `${field}.deviceName`, 'another TOTP device of this user has the same name, and the core keeps names unique per user; rename one');
+        flag(
+          ctx,
+          'error',
+          'totp.device-name.duplicate',
+          `${field}.deviceName`,
+          'another TOTP device of this user has the same name, and the core keeps names unique per user; rename one',
+        );
         continue;
       }
       names.add(checked.deviceName);
@@ -39,7 +45,13 @@ export function checkTotpDevices(ctx: RuleContext, devices: unknown): CanonicalT
 function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: string): CanonicalTotp | undefined {
   const secret = device.secret;
   if (secret === undefined || secret === null || secret === '') {
-    flag(ctx, 'warning', 'totp.secret.absent', `${field}.secret`, 'the export has no secret for this TOTP device, so it cannot be migrated; the user must set up TOTP again after the migration');
+    flag(
+      ctx,
+      'warning',
+      'totp.secret.absent',
+      `${field}.secret`,
+      'the export has no secret for this TOTP device, so it cannot be migrated; the user must set up TOTP again after the migration',
+    );
     return undefined;
   }
   if (typeof secret !== 'string') {
@@ -54,13 +66,31 @@ function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: s
   } else {
     const decoded = decodeSecret(secret, encoding as SecretEncoding);
     if (!decoded.ok) {
-      flag(ctx, 'error', 'totp.secret.encoding', `${field}.secret`, `${decoded.reason} (stated encoding ${encoding}); correct the secret or its encoding`);
+      flag(
+        ctx,
+        'error',
+        'totp.secret.encoding',
+        `${field}.secret`,
+        `${decoded.reason} (stated encoding ${encoding}); correct the secret or its encoding`,
+      );
       ok = false;
     } else if (decoded.bytes.length < 10) {
-      flag(ctx, 'error', 'totp.secret.short', `${field}.secret`, `the secret is ${decoded.bytes.length} bytes; at least 10 are needed: check that the encoding is right, or the user must set up TOTP again`);
+      flag(
+        ctx,
+        'error',
+        'totp.secret.short',
+        `${field}.secret`,
+        `the secret is ${decoded.bytes.length} bytes; at least 10 are needed: check that the encoding is right, or the user must set up TOTP again`,
+      );
       ok = false;
     } else if (decoded.bytes.length < 16) {
-      flag(ctx, 'warning', 'totp.secret.weak', `${field}.secret`, `the secret is ${decoded.bytes.length} bytes (under the recommended 16); it will work, nothing to do`);
+      flag(
+        ctx,
+        'warning',
+        'totp.secret.weak',
+        `${field}.secret`,
+        `the secret is ${decoded.bytes.length} bytes (under the recommended 16); it will work, nothing to do`,
+      );
     }
   }
   const period = device.period ?? 30;
@@ -75,12 +105,24 @@ function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: s
   }
   const algorithm = device.algorithm;
   if (algorithm !== undefined && algorithm !== null && String(algorithm).toUpperCase().replace(/[-_]/g, '') !== 'SHA1') {
-    flag(ctx, 'error', 'totp.algorithm.unsupported', `${field}.algorithm`, 'the core verifies TOTP with HMAC-SHA1 only, so this device cannot be migrated; the user must set up TOTP again');
+    flag(
+      ctx,
+      'error',
+      'totp.algorithm.unsupported',
+      `${field}.algorithm`,
+      'the core verifies TOTP with HMAC-SHA1 only, so this device cannot be migrated; the user must set up TOTP again',
+    );
     ok = false;
   }
   const digits = device.digits;
   if (digits !== undefined && digits !== null && Number(digits) !== 6) {
-    flag(ctx, 'error', 'totp.digits.unsupported', `${field}.digits`, 'the core verifies 6-digit TOTP codes only, so this device cannot be migrated; the user must set up TOTP again');
+    flag(
+      ctx,
+      'error',
+      'totp.digits.unsupported',
+      `${field}.digits`,
+      'the core verifies 6-digit TOTP codes only, so this device cannot be migrated; the user must set up TOTP again',
+    );
     ok = false;
   }
   const deviceName = device.deviceName;

@@ -16,7 +16,8 @@ export interface FaultConfig {
 export const FAULTS_ENV = 'AUTH_MIGRATE_SANDBOX_FAULTS';
 
 /** The text the reference core answers when its storage fails (an exception's toString, sent as text). */
-export const FAULT_BODY = 'io.supertokens.pluginInterface.exceptions.StorageQueryException: java.sql.SQLException: database is locked (sandbox fault)';
+export const FAULT_BODY =
+  'io.supertokens.pluginInterface.exceptions.StorageQueryException: java.sql.SQLException: database is locked (sandbox fault)';
 
 export function parseFaults(spec: string | undefined): FaultConfig | undefined {
   if (spec === undefined || spec.trim() === '') return undefined;

@@ -14,7 +14,9 @@ export class HttpError extends Error {
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 
 /** `durable`: the commit this answer waits for (set by commitThen); answers without it wait for the store to settle. */
-export type Reply = ({ kind: 'json'; status: number; body: unknown } | { kind: 'text'; status: number; body: string }) & { durable?: Promise<void> };
+export type Reply = ({ kind: 'json'; status: number; body: unknown } | { kind: 'text'; status: number; body: string }) & {
+  durable?: Promise<void>;
+};
 
 export const json = (body: unknown): Reply => ({ kind: 'json', status: 200, body });
 export const ok = (fields: Record<string, unknown> = {}): Reply => json({ status: 'OK', ...fields });

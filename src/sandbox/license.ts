@@ -9,7 +9,7 @@ export type Feature = (typeof PAID_FEATURES)[number];
 export const LICENSE_TEXTS: Record<Feature, string> = {
   mfa: 'MFA feature is not enabled. Please subscribe to a SuperTokens core license key to enable this feature.',
   account_linking: 'Account linking feature is not enabled for this app. Please contact support to enable it.',
-  multi_tenancy: 'Cannot use feature: multi_tenancy, because the license key is missing, or doesn\'t have this feature enabled.',
+  multi_tenancy: "Cannot use feature: multi_tenancy, because the license key is missing, or doesn't have this feature enabled.",
 };
 
 /** The licence in force: the stored one (PUT/DELETE /ee/license) once set, else the command line's. */

@@ -19,7 +19,10 @@ export const PER_RECIPE_CAP = 1000;
 function tagList(params: URLSearchParams, name: string): string[] | undefined {
   const raw = params.get(name);
   if (raw === null) return undefined;
-  const list = raw.split(';').map((s) => s.toLowerCase().trim()).filter((s) => s.length > 0);
+  const list = raw
+    .split(';')
+    .map((s) => s.toLowerCase().trim())
+    .filter((s) => s.length > 0);
   return list.length > 0 ? list : undefined;
 }
 

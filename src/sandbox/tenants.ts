@@ -34,6 +34,7 @@ const DISABLED_TEXT = {
 
 export function requireLoginMethod(ctx: Ctx, recipe: keyof typeof DISABLED_TEXT): void {
   const t = tenantConfig(ctx, ctx.app, ctx.tenant)!;
-  const enabled = recipe === 'emailpassword' ? t.emailPasswordEnabled : recipe === 'thirdparty' ? t.thirdPartyEnabled : t.passwordlessEnabled;
+  const enabled =
+    recipe === 'emailpassword' ? t.emailPasswordEnabled : recipe === 'thirdparty' ? t.thirdPartyEnabled : t.passwordlessEnabled;
   if (!enabled) throw new HttpError(403, DISABLED_TEXT[recipe]);
 }

@@ -22,8 +22,7 @@ export function normalisePhone(phone: string): string {
   }
 }
 
-export const isFakeEmail = (email: string): boolean =>
-  email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
+export const isFakeEmail = (email: string): boolean => email.endsWith('@stfakeemail.supertokens.com') || email.endsWith('.fakeemail.com');
 
 /** The external id of a supertokens id, or the id itself. */
 export function externalId(ctx: Ctx, id: string): string {

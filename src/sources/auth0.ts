@@ -33,7 +33,8 @@ export async function* readAuth0(paths: string[], providers: ProviderLookup): As
       const pass: SourceItem[] = [];
       for (const item of batch) {
         if (item.kind === 'problem') pass.push(item);
-        else if (waiting.has(item.value.record.id)) pass.push(item); // a duplicate id: validation reports it
+        else if (waiting.has(item.value.record.id))
+          pass.push(item); // a duplicate id: validation reports it
         else waiting.set(item.value.record.id, item.value);
       }
       if (pass.length > 0) yield pass;
@@ -94,7 +95,8 @@ export function auth0PasswordItem(value: unknown, origin: RecordOrigin): SourceI
   let email = str(ctx, value, 'email');
   let verified = bool(ctx, value, 'email_verified');
   const identifiers = arr(ctx, value, 'identifiers') ?? [];
-  const emailId = identifiers.find((i) => isObject(i) && i['type'] === 'email' && typeof i['value'] === 'string') as Record<string, unknown> | undefined;
+  const emailId = identifiers.find((i) => isObject(i) && i['type'] === 'email' && typeof i['value'] === 'string') as
+    Record<string, unknown> | undefined;
   if (email === undefined && emailId) {
     email = emailId['value'] as string;
     if (verified === undefined && typeof emailId['verified'] === 'boolean') verified = emailId['verified'];
@@ -136,13 +138,25 @@ export function auth0UserItem(value: unknown, origin: RecordOrigin, providers: P
       return;
     }
     if (provider === 'email') {
-      addProblem(ctx, path, 'Auth0 passwordless email sign-in has no canonical equivalent; the user needs another first factor', 'auth0.passwordless-email', 'warning');
+      addProblem(
+        ctx,
+        path,
+        'Auth0 passwordless email sign-in has no canonical equivalent; the user needs another first factor',
+        'auth0.passwordless-email',
+        'warning',
+      );
       return;
     }
     let mapped = providers(provider);
     if (mapped === undefined) {
       mapped = provider;
-      addProblem(ctx, `${path}.provider`, `provider "${provider}" is not in the provider map; kept as "${provider}" — map it if the core names it differently`, 'source.provider-unmapped', 'warning');
+      addProblem(
+        ctx,
+        `${path}.provider`,
+        `provider "${provider}" is not in the provider map; kept as "${provider}" — map it if the core names it differently`,
+        'source.provider-unmapped',
+        'warning',
+      );
     }
     const tp: CanonicalThirdParty = { providerId: mapped, userId };
     if (email !== undefined) tp.email = email;
@@ -156,7 +170,13 @@ export function auth0UserItem(value: unknown, origin: RecordOrigin, providers: P
   if (value['blocked'] === true) record.disabled = true;
   const mfa = value['multifactor'];
   if (Array.isArray(mfa) && mfa.length > 0) {
-    addProblem(ctx, 'multifactor', `Auth0 does not export MFA secrets (${mfa.join(', ').slice(0, 60)}); the user must enrol again or the secrets must come from a TOTP list`, 'auth0.mfa-not-exported', 'warning');
+    addProblem(
+      ctx,
+      'multifactor',
+      `Auth0 does not export MFA secrets (${mfa.join(', ').slice(0, 60)}); the user must enrol again or the secrets must come from a TOTP list`,
+      'auth0.mfa-not-exported',
+      'warning',
+    );
   }
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }

@@ -1,11 +1,28 @@
 // The canonical reader: JSON array, `{"users": [...]}` or NDJSON of canonical records (docs/formats.md).
-import type { CanonicalOtpFactors, CanonicalPassword, CanonicalThirdParty, CanonicalTotp, CanonicalUser, RecordOrigin } from '../records/types.js';
+import type {
+  CanonicalOtpFactors,
+  CanonicalPassword,
+  CanonicalThirdParty,
+  CanonicalTotp,
+  CanonicalUser,
+  RecordOrigin,
+} from '../records/types.js';
 import type { SourceItem } from './index.js';
 import { addProblem, arr, bool, isObject, num, obj, oneOf, sourceIdOf, str, unknownKeys, type FieldContext } from './fields.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 
 const USER_KEYS = new Set([
-  'id', 'email', 'emailVerified', 'externalUserId', 'password', 'thirdParty', 'phoneNumber', 'totp', 'otpFactors', 'timeJoined', 'disabled',
+  'id',
+  'email',
+  'emailVerified',
+  'externalUserId',
+  'password',
+  'thirdParty',
+  'phoneNumber',
+  'totp',
+  'otpFactors',
+  'timeJoined',
+  'disabled',
 ]);
 const PASSWORD_KEYS = new Set(['hash', 'algorithm']);
 const THIRD_PARTY_KEYS = new Set(['providerId', 'userId', 'email', 'emailVerified']);
@@ -67,7 +84,12 @@ function readPassword(ctx: FieldContext, value: Record<string, unknown>): Canoni
   return algorithm ? { hash, algorithm } : { hash };
 }
 
-function readList<T>(ctx: FieldContext, value: Record<string, unknown>, key: string, one: (ctx: FieldContext, o: Record<string, unknown>, path: string) => T | undefined): T[] | undefined {
+function readList<T>(
+  ctx: FieldContext,
+  value: Record<string, unknown>,
+  key: string,
+  one: (ctx: FieldContext, o: Record<string, unknown>, path: string) => T | undefined,
+): T[] | undefined {
   const list = arr(ctx, value, key);
   if (!list) return undefined;
   const out: T[] = [];

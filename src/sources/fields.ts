@@ -8,7 +8,13 @@ export interface FieldContext {
   problems: Problem[];
 }
 
-export function addProblem(ctx: FieldContext, field: string | undefined, message: string, rule = 'source.type', severity: Severity = 'error'): void {
+export function addProblem(
+  ctx: FieldContext,
+  field: string | undefined,
+  message: string,
+  rule = 'source.type',
+  severity: Severity = 'error',
+): void {
   const p: Problem = { severity, rule, origin: ctx.origin, message };
   if (ctx.sourceId !== undefined) p.sourceId = ctx.sourceId;
   if (field !== undefined) p.field = field;
@@ -17,7 +23,15 @@ export function addProblem(ctx: FieldContext, field: string | undefined, message
 
 type Obj = Record<string, unknown>;
 
-function read<T>(ctx: FieldContext, obj: Obj, key: string, path: string, test: (v: unknown) => v is T, kind: string, required: boolean): T | undefined {
+function read<T>(
+  ctx: FieldContext,
+  obj: Obj,
+  key: string,
+  path: string,
+  test: (v: unknown) => v is T,
+  kind: string,
+  required: boolean,
+): T | undefined {
   const value = obj[key];
   if (value === undefined || value === null) {
     if (required) addProblem(ctx, path, `${path} is required`, 'source.required');
@@ -76,7 +90,8 @@ export function oneOf<T extends string>(ctx: FieldContext, o: Obj, key: string, 
 /** Warn about keys the format does not know (usually a typo, e.g. `thirdparty`). */
 export function unknownKeys(ctx: FieldContext, o: Obj, known: ReadonlySet<string>, prefix = ''): void {
   for (const key of Object.keys(o)) {
-    if (!known.has(key)) addProblem(ctx, prefix + key, `unknown field ${prefix}${key} is ignored; check its spelling`, 'source.unknown-field', 'warning');
+    if (!known.has(key))
+      addProblem(ctx, prefix + key, `unknown field ${prefix}${key} is ignored; check its spelling`, 'source.unknown-field', 'warning');
   }
 }
 

@@ -37,9 +37,19 @@ export function firebaseItem(value: unknown, origin: RecordOrigin, options: Fire
   const salt = str(ctx, value, 'salt');
   if (passwordHash !== undefined && passwordHash !== '') {
     if (!options.hashConfig) {
-      addProblem(ctx, 'passwordHash', 'the user has a Firebase scrypt password hash but no hash config was given; pass --hash-config FILE (the "Password hash parameters" from the Firebase console)', 'firebase.hash-config-missing');
+      addProblem(
+        ctx,
+        'passwordHash',
+        'the user has a Firebase scrypt password hash but no hash config was given; pass --hash-config FILE (the "Password hash parameters" from the Firebase console)',
+        'firebase.hash-config-missing',
+      );
     } else if (salt === undefined || salt === '') {
-      addProblem(ctx, 'salt', 'the user has a passwordHash but no salt; the password cannot be migrated — export the user again', 'firebase.salt-missing');
+      addProblem(
+        ctx,
+        'salt',
+        'the user has a passwordHash but no salt; the password cannot be migrated — export the user again',
+        'firebase.salt-missing',
+      );
     } else {
       const hc = options.hashConfig;
       const hash = buildExternalScrypt({
@@ -64,14 +74,27 @@ export function firebaseItem(value: unknown, origin: RecordOrigin, options: Fire
   if (disabled) record.disabled = true;
   const createdAt = value['createdAt'];
   if (createdAt !== undefined && createdAt !== null) {
-    const ms = typeof createdAt === 'number' ? createdAt : typeof createdAt === 'string' && /^\d+$/.test(createdAt) ? Number(createdAt) : NaN;
+    const ms =
+      typeof createdAt === 'number' ? createdAt : typeof createdAt === 'string' && /^\d+$/.test(createdAt) ? Number(createdAt) : NaN;
     if (Number.isFinite(ms)) record.timeJoined = ms;
-    else addProblem(ctx, 'createdAt', 'createdAt must be epoch milliseconds (a string of digits); the join time is left out', 'source.type', 'warning');
+    else
+      addProblem(
+        ctx,
+        'createdAt',
+        'createdAt must be epoch milliseconds (a string of digits); the join time is left out',
+        'source.type',
+        'warning',
+      );
   }
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }
 
-function readProviders(ctx: FieldContext, value: Record<string, unknown>, record: CanonicalUser, providers: ProviderLookup): CanonicalThirdParty[] {
+function readProviders(
+  ctx: FieldContext,
+  value: Record<string, unknown>,
+  record: CanonicalUser,
+  providers: ProviderLookup,
+): CanonicalThirdParty[] {
   const list = arr(ctx, value, 'providerUserInfo') ?? [];
   const out: CanonicalThirdParty[] = [];
   list.forEach((info, i) => {
@@ -84,7 +107,13 @@ function readProviders(ctx: FieldContext, value: Record<string, unknown>, record
     let mapped = providers(providerId);
     if (mapped === undefined) {
       mapped = providerId;
-      addProblem(ctx, `${path}.providerId`, `provider "${providerId}" is not in the provider map; kept as "${providerId}" — map it if the core names it differently`, 'source.provider-unmapped', 'warning');
+      addProblem(
+        ctx,
+        `${path}.providerId`,
+        `provider "${providerId}" is not in the provider map; kept as "${providerId}" — map it if the core names it differently`,
+        'source.provider-unmapped',
+        'warning',
+      );
     }
     const tp: CanonicalThirdParty = { providerId: mapped, userId: rawId };
     const email = str(ctx, info, 'email', `${path}.email`) ?? record.email;
@@ -103,13 +132,26 @@ function readMfa(ctx: FieldContext, value: Record<string, unknown>, record: Cano
     const phone = str(ctx, factor, 'phoneInfo', `${path}.phoneInfo`);
     if (phone !== undefined) {
       if (record.otpFactors?.phoneNumber === undefined) record.otpFactors = { ...record.otpFactors, phoneNumber: phone };
-      else addProblem(ctx, `${path}.phoneInfo`, 'a second SMS factor cannot be migrated (one phone number per user); only the first is kept', 'firebase.mfa-extra-phone', 'warning');
+      else
+        addProblem(
+          ctx,
+          `${path}.phoneInfo`,
+          'a second SMS factor cannot be migrated (one phone number per user); only the first is kept',
+          'firebase.mfa-extra-phone',
+          'warning',
+        );
     }
     const emailInfo = obj(ctx, factor, 'emailInfo', `${path}.emailInfo`);
     const mfaEmail = emailInfo ? str(ctx, emailInfo, 'emailAddress', `${path}.emailInfo.emailAddress`) : undefined;
     if (mfaEmail !== undefined && record.otpFactors?.email === undefined) record.otpFactors = { ...record.otpFactors, email: mfaEmail };
     if (factor['totpInfo'] !== undefined) {
-      addProblem(ctx, `${path}.totpInfo`, 'Firebase exports TOTP factors without their secret, so this factor cannot be migrated; the user must enrol TOTP again (or supply the secret in a TOTP list)', 'firebase.totp-without-secret', 'warning');
+      addProblem(
+        ctx,
+        `${path}.totpInfo`,
+        'Firebase exports TOTP factors without their secret, so this factor cannot be migrated; the user must enrol TOTP again (or supply the secret in a TOTP list)',
+        'firebase.totp-without-secret',
+        'warning',
+      );
     }
   });
 }

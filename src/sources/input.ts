@@ -150,7 +150,9 @@ export async function readTextHead(path: string, bytes = SNIFF_BYTES): Promise<B
   const head = await readStart(path, bytes);
   assertText(path, head);
   if (head.toString('utf8').trim() === '') {
-    throw new UserError(`${path} has no content (only white space or a byte order mark); export the users again or remove it from the list`);
+    throw new UserError(
+      `${path} has no content (only white space or a byte order mark); export the users again or remove it from the list`,
+    );
   }
   return head;
 }

@@ -73,7 +73,9 @@ export class JsonArrayScanner {
   ) {}
 
   private fail(what: string, at: number): never {
-    throw new UserError(`${this.file}: ${what} at byte ${this.offset + at} (line ${this.line}); the file is not valid JSON — fix or export it again`);
+    throw new UserError(
+      `${this.file}: ${what} at byte ${this.offset + at} (line ${this.line}); the file is not valid JSON — fix or export it again`,
+    );
   }
 
   /** Feed the next chunk; returns the elements completed in it. */

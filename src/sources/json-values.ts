@@ -62,7 +62,10 @@ export async function* readJsonValues(path: string, options: JsonValuesOptions =
       try {
         batch[i] = { ok: true, value: JSON.parse(el.text), origin };
       } catch (err) {
-        batch[i] = { ok: false, problem: jsonProblem(origin, `element ${el.index} (line ${el.line}) is not valid JSON: ${(err as Error).message}`) };
+        batch[i] = {
+          ok: false,
+          problem: jsonProblem(origin, `element ${el.index} (line ${el.line}) is not valid JSON: ${(err as Error).message}`),
+        };
       }
     }
     yield batch;
@@ -79,7 +82,10 @@ async function* readNdjson(path: string): AsyncGenerator<RawValue[]> {
       try {
         batch.push({ ok: true, value: JSON.parse(text), origin });
       } catch (err) {
-        batch.push({ ok: false, problem: jsonProblem(origin, `line ${line} is not valid JSON (${(err as Error).message}); fix or remove the line`) });
+        batch.push({
+          ok: false,
+          problem: jsonProblem(origin, `line ${line} is not valid JSON (${(err as Error).message}); fix or remove the line`),
+        });
       }
     }
     if (batch.length > 0) yield batch;

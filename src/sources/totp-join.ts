@@ -21,12 +21,16 @@ export class TotpJoin {
   /** Append the rows that name this record (by id, or by email) to its `totp` list. */
   attach(source: SourceRecord): void {
     const r = source.record;
-    const candidates = [...(this.byId.get(r.id) ?? []), ...(r.email !== undefined ? (this.byEmail.get(normaliseEmail(r.email)) ?? []) : [])];
+    const candidates = [
+      ...(this.byId.get(r.id) ?? []),
+      ...(r.email !== undefined ? (this.byEmail.get(normaliseEmail(r.email)) ?? []) : []),
+    ];
     for (const row of candidates) {
       if (this.used.has(row)) continue;
       this.used.add(row);
       (r.totp ??= []).push({ ...row.totp });
-      for (const p of row.problems) source.problems.push({ ...p, sourceId: r.id, field: `totp[${r.totp.length - 1}]${p.field ? '.' + p.field : ''}` });
+      for (const p of row.problems)
+        source.problems.push({ ...p, sourceId: r.id, field: `totp[${r.totp.length - 1}]${p.field ? '.' + p.field : ''}` });
     }
   }
 

@@ -18,13 +18,17 @@ export interface TotpRow {
 export type TotpItem = { ok: true; row: TotpRow } | { ok: false; problem: Problem };
 
 const COLUMNS: Record<string, keyof Omit<TotpRow, 'totp' | 'origin' | 'problems'> | keyof CanonicalTotp> = {
-  userid: 'userId', user_id: 'userId', id: 'userId',
+  userid: 'userId',
+  user_id: 'userId',
+  id: 'userId',
   email: 'email',
   secret: 'secret',
   encoding: 'encoding',
   period: 'period',
   skew: 'skew',
-  devicename: 'deviceName', device_name: 'deviceName', device: 'deviceName',
+  devicename: 'deviceName',
+  device_name: 'deviceName',
+  device: 'deviceName',
   algorithm: 'algorithm',
   digits: 'digits',
 };
@@ -46,7 +50,8 @@ export async function* readTotpFile(path: string): AsyncGenerator<TotpItem> {
     }
     yield csvRow(text, header, origin);
   }
-  if (!uris && !header) throw new UserError(`${path} has no header line; the first line must name the columns (userId or email, secret, ...)`);
+  if (!uris && !header)
+    throw new UserError(`${path} has no header line; the first line must name the columns (userId or email, secret, ...)`);
 }
 
 function readHeader(path: string, text: string): Array<string | undefined> {
@@ -73,10 +78,16 @@ function csvRow(text: string, header: Array<string | undefined>, origin: RecordO
   if (!parsed.ok) return { ok: false, problem: problem(origin, `the row cannot be read: ${parsed.reason}`) };
   const { fields } = parsed;
   if (fields.length < header.length) {
-    return { ok: false, problem: problem(origin, `the row has ${fields.length} columns, the header has ${header.length}; fill in the missing columns`) };
+    return {
+      ok: false,
+      problem: problem(origin, `the row has ${fields.length} columns, the header has ${header.length}; fill in the missing columns`),
+    };
   }
   if (fields.slice(header.length).some((f) => f !== '')) {
-    return { ok: false, problem: problem(origin, `the row has ${fields.length} columns, the header has ${header.length}; quote values that contain commas`) };
+    return {
+      ok: false,
+      problem: problem(origin, `the row has ${fields.length} columns, the header has ${header.length}; quote values that contain commas`),
+    };
   }
   const values: Record<string, string> = {};
   header.forEach((name, i) => {
@@ -93,7 +104,8 @@ function buildRow(values: Record<string, string>, origin: RecordOrigin): TotpIte
   if (values['userId'] === undefined && values['email'] === undefined) {
     return { ok: false, problem: problem(origin, 'the row has neither a userId nor an email to join it to a user') };
   }
-  if (values['secret'] === undefined) return { ok: false, problem: { ...problem(origin, 'the row has no secret', 'secret'), ...(sourceId ? { sourceId } : {}) } };
+  if (values['secret'] === undefined)
+    return { ok: false, problem: { ...problem(origin, 'the row has no secret', 'secret'), ...(sourceId ? { sourceId } : {}) } };
   const totp: CanonicalTotp = { secret: values['secret'] };
   const encoding = values['encoding']?.toLowerCase();
   if (encoding !== undefined) {

@@ -2,9 +2,32 @@
 import type { Key } from 'ink';
 
 export type Command =
-  | 'back' | 'up' | 'down' | 'pageUp' | 'pageDown' | 'left' | 'right' | 'select' | 'complete'
-  | 'continue' | 'new' | 'duplicate' | 'rename' | 'delete' | 'filter' | 'spotCheck'
-  | 'pause' | 'stop' | 'quit' | 'run' | 'dryRun' | 'verify' | 'signIn' | 'save' | 'yes' | 'undo';
+  | 'back'
+  | 'up'
+  | 'down'
+  | 'pageUp'
+  | 'pageDown'
+  | 'left'
+  | 'right'
+  | 'select'
+  | 'complete'
+  | 'continue'
+  | 'new'
+  | 'duplicate'
+  | 'rename'
+  | 'delete'
+  | 'filter'
+  | 'spotCheck'
+  | 'pause'
+  | 'stop'
+  | 'quit'
+  | 'run'
+  | 'dryRun'
+  | 'verify'
+  | 'signIn'
+  | 'save'
+  | 'yes'
+  | 'undo';
 
 interface Binding {
   label: string;
@@ -14,7 +37,12 @@ interface Binding {
   match(input: string, key: Key): boolean;
 }
 
-const letter = (ch: string, label: string, help: string): Binding => ({ label, help, letter: true, match: (input, key) => !key.ctrl && !key.meta && input === ch });
+const letter = (ch: string, label: string, help: string): Binding => ({
+  label,
+  help,
+  letter: true,
+  match: (input, key) => !key.ctrl && !key.meta && input === ch,
+});
 
 export const KEYMAP: Record<Command, Binding> = {
   back: { label: 'esc', help: 'back', match: (_i, k) => k.escape },

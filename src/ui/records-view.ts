@@ -41,7 +41,14 @@ export interface TableCells {
 
 export function tableCells(row: PreviewRecord): TableCells {
   const r = row.record;
-  return { id: r.id, email: r.email ?? r.phoneNumber ?? '', first: firstFactor(r), algorithm: algorithmOf(r), factors: factorsOf(r), problems: problemsOf(row) };
+  return {
+    id: r.id,
+    email: r.email ?? r.phoneNumber ?? '',
+    first: firstFactor(r),
+    algorithm: algorithmOf(r),
+    factors: factorsOf(r),
+    problems: problemsOf(row),
+  };
 }
 
 /** The detail view: secrets (password hash, TOTP secrets) are never shown, only what they are. */
@@ -54,7 +61,9 @@ export function detailLines(row: PreviewRecord): string[] {
   for (const t of r.thirdParty ?? []) lines.push(`third party ${t.providerId} user ${t.userId}${t.email ? ` <${t.email}>` : ''}`);
   if (r.phoneNumber) lines.push(`phone sign-in ${r.phoneNumber}`);
   (r.totp ?? []).forEach((t, i) =>
-    lines.push(`totp[${i}] ${t.deviceName ?? '(unnamed)'} · secret hidden (${t.encoding ?? 'base32'}) · period ${t.period ?? 30}s · skew ${t.skew ?? 1}`),
+    lines.push(
+      `totp[${i}] ${t.deviceName ?? '(unnamed)'} · secret hidden (${t.encoding ?? 'base32'}) · period ${t.period ?? 30}s · skew ${t.skew ?? 1}`,
+    ),
   );
   if (r.otpFactors?.email) lines.push(`email one-time-code factor ${r.otpFactors.email}`);
   if (r.otpFactors?.phoneNumber) lines.push(`SMS one-time-code factor ${r.otpFactors.phoneNumber}`);

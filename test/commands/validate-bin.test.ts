@@ -21,9 +21,12 @@ beforeAll(() => {
 
 describe('node bin/auth-migrate.js validate', () => {
   it('exits 0 on the canonical fixture and spot-checks its passwords', async () => {
-    const r = await cli(['fixtures/canonical/users.json', '--check-password', 'ada@example.com:ada-StrF2LDv', '--check-password', 'c-cy:cy-peRbSVMr'], {
-      AUTH_MIGRATE_SIGNER_KEY: FIXTURE_SIGNER_KEY,
-    });
+    const r = await cli(
+      ['fixtures/canonical/users.json', '--check-password', 'ada@example.com:ada-StrF2LDv', '--check-password', 'c-cy:cy-peRbSVMr'],
+      {
+        AUTH_MIGRATE_SIGNER_KEY: FIXTURE_SIGNER_KEY,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('Validated 6 records from 1 file: 6 valid, 0 invalid');
     expect(r.stdout).toContain('ada@example.com: ok');

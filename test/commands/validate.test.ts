@@ -27,7 +27,14 @@ const GOOD = [
   { id: 'u1', email: 'Ann@Example.com', password: { hash: BCRYPT }, totp: [{ secret: TOTP_SECRET }] },
   { id: 'u2', email: 'bob@example.com', password: { hash: ARGON2 }, otpFactors: { email: 'bob@example.com' } },
   { id: 'u3', email: 'cy@example.com', password: { hash: SCRYPT }, thirdParty: [{ providerId: 'google', userId: 'g3' }] },
-  { id: 'u4', email: 'dee@example.com', thirdParty: [{ providerId: 'google', userId: 'g4' }, { providerId: 'github', userId: '44' }] },
+  {
+    id: 'u4',
+    email: 'dee@example.com',
+    thirdParty: [
+      { providerId: 'google', userId: 'g4' },
+      { providerId: 'github', userId: '44' },
+    ],
+  },
   { id: 'u5', phoneNumber: '+1 415 555 0105', otpFactors: { phoneNumber: '+14155550199' } },
 ];
 
@@ -44,10 +51,15 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'validate-cmd-'));
   writeFileSync(path('good.json'), JSON.stringify(GOOD, null, 2));
   writeFileSync(path('mixed.ndjson'), MIXED.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeFileSync(path('hash-config.txt'), `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${SIGNER_KEY},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}\n`);
+  writeFileSync(
+    path('hash-config.txt'),
+    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${SIGNER_KEY},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}\n`,
+  );
   writeFileSync(
     path('firebase.json'),
-    JSON.stringify({ users: [{ localId: 'fb1', email: 'fb@example.com', passwordHash: SCRYPT_USER1_HASH, salt: SCRYPT_SALT, createdAt: '1700000000000' }] }),
+    JSON.stringify({
+      users: [{ localId: 'fb1', email: 'fb@example.com', passwordHash: SCRYPT_USER1_HASH, salt: SCRYPT_SALT, createdAt: '1700000000000' }],
+    }),
   );
   writeFileSync(path('empty.json'), '');
   const colonHash = bcrypt.hashSync('pass:word', 4);
@@ -86,7 +98,9 @@ describe('auth-migrate validate', () => {
     expect(stdout).toContain('Validated 5 records from 1 file: 1 valid, 4 invalid');
     expect(stdout).toContain('errors: 4, warnings: 0');
     expect(stdout).toMatch(/error: \S*mixed\.ndjson:2 \(id m2\) password\.hash: the hash is not/);
-    expect(stdout).toMatch(/error: \S*mixed\.ndjson:3 \(id m3\) email: the email \(of a user with a password\) is also used by \S*mixed\.ndjson:1 \(id m1\)/);
+    expect(stdout).toMatch(
+      /error: \S*mixed\.ndjson:3 \(id m3\) email: the email \(of a user with a password\) is also used by \S*mixed\.ndjson:1 \(id m1\)/,
+    );
     expect(stdout).toMatch(/error: \S*mixed\.ndjson:4 \(id m4\) totp\[0\]\.secret: /);
     expect(stdout).toMatch(/error: \S*mixed\.ndjson:1 \(id m1\) email: .* also used by \S*mixed\.ndjson:3 \(id m3\)/);
   });
@@ -94,11 +108,32 @@ describe('auth-migrate validate', () => {
   it('never prints a hash, a secret, a password or the signer key', async () => {
     const runs = [
       await run([path('mixed.ndjson'), '--check-password', 'ann@example.com:U*U-secret-pw']),
-      await run([path('good.json'), '--json', '--signer-key', SIGNER_KEY, '--check-password', 'cy@example.com:user1password', '--check-password', 'u1:wrong-pw-xyz']),
+      await run([
+        path('good.json'),
+        '--json',
+        '--signer-key',
+        SIGNER_KEY,
+        '--check-password',
+        'cy@example.com:user1password',
+        '--check-password',
+        'u1:wrong-pw-xyz',
+      ]),
       await run([path('good.json'), '--signer-key', 'not base64!!', '--check-password', 'u1:pw']),
     ];
     for (const { stdout, stderr } of runs) {
-      for (const s of [BCRYPT, ARGON2, SCRYPT_USER1_HASH, SIGNER_KEY, TOTP_SECRET, 'NOT-BASE32-1!', 'md5$0123456789abcdef', 'U*U-secret-pw', 'user1password', 'wrong-pw-xyz', 'not base64!!']) {
+      for (const s of [
+        BCRYPT,
+        ARGON2,
+        SCRYPT_USER1_HASH,
+        SIGNER_KEY,
+        TOTP_SECRET,
+        'NOT-BASE32-1!',
+        'md5$0123456789abcdef',
+        'U*U-secret-pw',
+        'user1password',
+        'wrong-pw-xyz',
+        'not base64!!',
+      ]) {
         expect(stdout + stderr).not.toContain(s);
       }
     }
@@ -109,10 +144,24 @@ describe('auth-migrate validate', () => {
     expect(code).toBe(1);
     const doc = JSON.parse(stdout) as Record<string, unknown>;
     expect(Object.keys(doc).sort()).toEqual(['problems', 'problemsOmitted', 'spotChecks', 'summary']);
-    expect(doc.summary).toMatchObject({ records: 5, valid: 1, invalid: 4, errors: 4, warnings: 0, passwordUsers: { bcrypt: 3, argon2: 1, external_scrypt: 0 } });
+    expect(doc.summary).toMatchObject({
+      records: 5,
+      valid: 1,
+      invalid: 4,
+      errors: 4,
+      warnings: 0,
+      passwordUsers: { bcrypt: 3, argon2: 1, external_scrypt: 0 },
+    });
     expect((doc.problems as unknown[]).length).toBe(2);
     expect(doc.problemsOmitted).toBe(2);
-    expect(doc.problems).toContainEqual(expect.objectContaining({ severity: 'error', rule: 'password.format.unknown', sourceId: 'm2', origin: { file: path('mixed.ndjson'), line: 2 } }));
+    expect(doc.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        rule: 'password.format.unknown',
+        sourceId: 'm2',
+        origin: { file: path('mixed.ndjson'), line: 2 },
+      }),
+    );
     expect(doc.spotChecks).toEqual([{ user: 'ok@example.com', result: 'match', detail: expect.any(String) }]);
   });
 
@@ -136,14 +185,29 @@ describe('auth-migrate validate', () => {
       expect(fromEnv.code).toBe(0);
       const fromConfig = await run([path('good.json'), '--hash-config', path('hash-config.txt'), '--check-password', 'u3:user1password']);
       expect(fromConfig.code).toBe(0);
-      const wrongFlag = await run([path('good.json'), '--hash-config', path('hash-config.txt'), '--signer-key', Buffer.alloc(64, 1).toString('base64'), '--check-password', 'u3:user1password']);
+      const wrongFlag = await run([
+        path('good.json'),
+        '--hash-config',
+        path('hash-config.txt'),
+        '--signer-key',
+        Buffer.alloc(64, 1).toString('base64'),
+        '--check-password',
+        'u3:user1password',
+      ]);
       expect(wrongFlag.code).toBe(1);
       expect(wrongFlag.stdout).toMatch(/u3: FAILED \(wrong-password\): wrong password, or the signer key/);
     });
 
     it('tells wrong password, missing signer key, cannot verify, no password and not found apart (exit 1)', async () => {
-      writeFileSync(path('odd.json'), JSON.stringify([{ id: 'v16', email: 'v16@example.com', password: { hash: ARGON2.replace('v=19', 'v=16') } }]));
-      const a = await run([path('good.json'), '--json', ...['u1:nope', 'u3:user1password', 'u4:x', 'nobody@example.com:x'].flatMap((c) => ['--check-password', c])]);
+      writeFileSync(
+        path('odd.json'),
+        JSON.stringify([{ id: 'v16', email: 'v16@example.com', password: { hash: ARGON2.replace('v=19', 'v=16') } }]),
+      );
+      const a = await run([
+        path('good.json'),
+        '--json',
+        ...['u1:nope', 'u3:user1password', 'u4:x', 'nobody@example.com:x'].flatMap((c) => ['--check-password', c]),
+      ]);
       expect(a.code).toBe(1);
       const results = (JSON.parse(a.stdout) as { spotChecks: Array<{ user: string; result: string }> }).spotChecks;
       expect(results.map((r) => [r.user, r.result])).toEqual([
@@ -158,7 +222,13 @@ describe('auth-migrate validate', () => {
     });
 
     it('verifies a Firebase export with its hash config (the public scrypt vector)', async () => {
-      const { code, stdout } = await run([path('firebase.json'), '--hash-config', path('hash-config.txt'), '--check-password', 'fb@example.com:user1password']);
+      const { code, stdout } = await run([
+        path('firebase.json'),
+        '--hash-config',
+        path('hash-config.txt'),
+        '--check-password',
+        'fb@example.com:user1password',
+      ]);
       expect(stdout).toContain('email-password users: 1 (bcrypt 0, argon2 0, external scrypt 1)');
       expect(stdout).toContain('fb@example.com: ok: the password matches the external_scrypt hash');
       expect(code).toBe(0);
@@ -188,7 +258,11 @@ describe('auth-migrate validate', () => {
 
   it('takes the files, settings and signer key of a --profile', async () => {
     const env = { AUTH_MIGRATE_CONFIG_DIR: path('config'), PROFILE_SIGNER: SIGNER_KEY };
-    const profile = { ...emptyProfile('fb'), sources: [{ path: path('firebase.json'), format: 'firebase' }], hashConfig: { saltSeparator: 'Bw==', rounds: 8, memCost: 14 } };
+    const profile = {
+      ...emptyProfile('fb'),
+      sources: [{ path: path('firebase.json'), format: 'firebase' }],
+      hashConfig: { saltSeparator: 'Bw==', rounds: 8, memCost: 14 },
+    };
     profile.secrets.signerKey = { store: 'env', name: 'PROFILE_SIGNER' };
     await saveProfile(profile, {}, env);
     const { code, stdout } = await run(['--profile', 'fb', '--check-password', 'fb@example.com:user1password'], env);

@@ -39,7 +39,12 @@ describe('paths', () => {
   const user = { id: 'u1' };
   const cases: Array<[string, (c: CoreClient) => Promise<unknown>, string, string]> = [
     ['importPasswordHash', (c) => c.importPasswordHash({ email: 'a@b.c', passwordHash: 'h' }), 'POST', '/recipe/user/passwordhash/import'],
-    ['thirdPartySignInUp', (c) => c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g1', email: { id: 'a@b.c', isVerified: true } }), 'POST', '/recipe/signinup'],
+    [
+      'thirdPartySignInUp',
+      (c) => c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g1', email: { id: 'a@b.c', isVerified: true } }),
+      'POST',
+      '/recipe/signinup',
+    ],
     ['createCode', (c) => c.createCode({ phoneNumber: '+14155550100' }), 'POST', '/recipe/signinup/code'],
     ['consumeCode', (c) => c.consumeCode({ preAuthSessionId: 'p', linkCode: 'l' }), 'POST', '/recipe/signinup/code/consume'],
     ['signIn', (c) => c.signIn('a@b.c', 'pw'), 'POST', '/recipe/signin'],
@@ -53,7 +58,12 @@ describe('paths', () => {
     ['linkAccounts', (c) => c.linkAccounts('r1', 'p1'), 'POST', '/recipe/accountlinking/user/link'],
     ['createUserIdMapping', (c) => c.createUserIdMapping({ superTokensUserId: 's', externalUserId: 'e' }), 'POST', '/recipe/userid/map'],
     ['getUserIdMapping', (c) => c.getUserIdMapping('e 1', 'EXTERNAL'), 'GET', '/recipe/userid/map?userId=e%201&userIdType=EXTERNAL'],
-    ['importTotpDevice', (c) => c.importTotpDevice({ userId: 'u1', secretKey: 'S', period: 30, skew: 1 }), 'POST', '/recipe/totp/device/import'],
+    [
+      'importTotpDevice',
+      (c) => c.importTotpDevice({ userId: 'u1', secretKey: 'S', period: 30, skew: 1 }),
+      'POST',
+      '/recipe/totp/device/import',
+    ],
     ['listTotpDevices', (c) => c.listTotpDevices('u1'), 'GET', '/recipe/totp/device/list?userId=u1'],
     ['getUserById', (c) => c.getUserById('u1'), 'GET', '/user/id?userId=u1'],
     ['featureFlags', (c) => c.featureFlags(), 'GET', '/ee/featureflag'],
@@ -85,14 +95,21 @@ describe('paths', () => {
   });
 
   it('hello and apiversion keep the base path; forTenant shares the pool and changes only the tenant', async () => {
-    server = await startCaptureServer((r) => (r.url.endsWith('/hello') ? { status: 200, body: 'Hello' } : okJson({ versions: ['5.4'], status: 'OK' })));
+    server = await startCaptureServer((r) =>
+      r.url.endsWith('/hello') ? { status: 200, body: 'Hello' } : okJson({ versions: ['5.4'], status: 'OK' }),
+    );
     client = createCoreClient({ url: `${server.url}/b`, apiKey: KEY, appId: 'a', retry: FAST });
     expect(await client.hello()).toBe('Hello');
     expect(await client.apiVersion()).toEqual({ versions: ['5.4'], status: 'OK' });
     const t2 = client.forTenant('t2');
     await t2.signIn('a@b.c', 'x');
     await t2.getUserById('u');
-    expect(server.requests.map((r) => r.url)).toEqual(['/b/hello', '/b/appid-a/apiversion', '/b/appid-a/t2/recipe/signin', '/b/appid-a/user/id?userId=u']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/b/hello',
+      '/b/appid-a/apiversion',
+      '/b/appid-a/t2/recipe/signin',
+      '/b/appid-a/user/id?userId=u',
+    ]);
     expect(server.connections).toBe(1);
   });
 
@@ -129,14 +146,25 @@ describe('headers and bodies', () => {
     await client.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g', email: { id: 'e@x.y', isVerified: false } });
     expect(server.requests[0]!.headers['api-key']).toBeUndefined();
     expect(server.requests[0]!.headers['cdi-version']).toBe('5.2');
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ thirdPartyId: 'google', thirdPartyUserId: 'g', email: { id: 'e@x.y', isVerified: false } });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g',
+      email: { id: 'e@x.y', isVerified: false },
+    });
   });
 });
 
 describe('raw', () => {
   it('sends any request with the same headers, prefix, query and rid, and returns the text', async () => {
     const { server, client } = await setup(() => ({ status: 200, body: 'anything' }), { appId: 'a', tenantId: 't' });
-    const res = await client.raw({ method: 'DELETE', path: '/x/y', scope: 'tenant', query: { a: 'b c', skip: undefined }, body: { k: 1 }, rid: 'thirdparty' });
+    const res = await client.raw({
+      method: 'DELETE',
+      path: '/x/y',
+      scope: 'tenant',
+      query: { a: 'b c', skip: undefined },
+      body: { k: 1 },
+      rid: 'thirdparty',
+    });
     expect(res).toMatchObject({ status: 200, text: 'anything\n' });
     expect(res.contentType).toMatch(/text\/html/);
     const r = server.requests[0]!;
@@ -175,7 +203,8 @@ describe('retries', () => {
   it('retries 503 and dropped connections with backoff, reporting each retry', async () => {
     const retries: RetryInfo[] = [];
     const { server, client } = await setup(
-      (_r, i) => (i === 0 ? { status: 503, body: 'busy' } : i === 1 ? { destroy: true } : okJson({ status: 'OK', wasAlreadyAPrimaryUser: false })),
+      (_r, i) =>
+        i === 0 ? { status: 503, body: 'busy' } : i === 1 ? { destroy: true } : okJson({ status: 'OK', wasAlreadyAPrimaryUser: false }),
       { onRetry: (info) => retries.push(info) },
     );
     const res = await client.createPrimaryUser('r1');
@@ -191,7 +220,9 @@ describe('retries', () => {
   });
 
   it('honours Retry-After in seconds on 429', async () => {
-    const { server, client } = await setup((_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : okJson({ status: 'OK' })));
+    const { server, client } = await setup((_r, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : okJson({ status: 'OK' }),
+    );
     await client.signIn('a@b.c', 'x');
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(1000);
@@ -199,7 +230,9 @@ describe('retries', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const until = new Date(Date.now() + 1500).toUTCString();
-    const { server, client } = await setup((_r, i) => (i === 0 ? { status: 503, headers: { 'retry-after': until }, body: 'x' } : okJson({ status: 'OK' })));
+    const { server, client } = await setup((_r, i) =>
+      i === 0 ? { status: 503, headers: { 'retry-after': until }, body: 'x' } : okJson({ status: 'OK' }),
+    );
     await client.signIn('a@b.c', 'x');
     expect(server.requests[1]!.at).toBeGreaterThanOrEqual(Date.parse(until));
   });
@@ -226,7 +259,13 @@ describe('retries', () => {
     const { server, client } = await setup(() => ({ status: 400, body: 'Password hash is in invalid BCrypt format' }));
     const err = await client.importPasswordHash({ email: 'a@b.c', passwordHash: hash }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreHttpError);
-    expect(err).toMatchObject({ status: 400, method: 'POST', path: '/recipe/user/passwordhash/import', body: 'Password hash is in invalid BCrypt format', fatal: false });
+    expect(err).toMatchObject({
+      status: 400,
+      method: 'POST',
+      path: '/recipe/user/passwordhash/import',
+      body: 'Password hash is in invalid BCrypt format',
+      fatal: false,
+    });
     expect((err as Error).message).not.toContain(hash);
     expect((err as Error).message).not.toContain(KEY);
     expect(server.requests).toHaveLength(1);
@@ -258,7 +297,10 @@ describe('retries', () => {
   });
 
   it('times out an attempt that gets no answer, and retries it', async () => {
-    const { server, client } = await setup(() => ({ hang: true }), { timeoutMs: 150, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const { server, client } = await setup(() => ({ hang: true }), {
+      timeoutMs: 150,
+      retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     const started = Date.now();
     const err = await client.getUserById('u').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreUnreachableError);

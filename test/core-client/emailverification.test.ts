@@ -45,7 +45,12 @@ describe('email verification through the client', () => {
   });
 
   it('a tenant client sends the token calls under its tenant; the check is app-wide', async () => {
-    const made = await core.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'evt', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
+    const made = await core.raw({
+      method: 'PUT',
+      path: '/recipe/multitenancy/tenant/v2',
+      scope: 'app',
+      body: { tenantId: 'evt', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] },
+    });
     expect(made.status).toBe(200);
     const tenant = core.forTenant('evt');
     const imported = await tenant.importPasswordHash({ email: 'tenant@example.com', passwordHash: BCRYPT });

@@ -75,7 +75,12 @@ describe('preflight: external scrypt', () => {
 describe('preflight: the tenant login methods', () => {
   it('refuses a plan that needs a login method the tenant has disabled, and names it', async () => {
     const admin = client(signed.url);
-    await admin.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'only-social', firstFactors: ['thirdparty'] } });
+    await admin.raw({
+      method: 'PUT',
+      path: '/recipe/multitenancy/tenant/v2',
+      scope: 'app',
+      body: { tenantId: 'only-social', firstFactors: ['thirdparty'] },
+    });
     const t = admin.forTenant('only-social');
     const r = await preflight(t, { needs: { loginMethods: ['emailpassword', 'thirdparty'] } });
     expect(r.ok).toBe(false);

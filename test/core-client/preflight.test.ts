@@ -30,7 +30,14 @@ afterAll(async () => {
 describe('preflight', () => {
   it('passes against a licensed sandbox with the right key', async () => {
     const r = await preflight(client(licensed.url, KEY));
-    expect(r).toMatchObject({ ok: true, reachable: true, apiKeyAccepted: true, agreedCdiVersion: '5.4', totpAllowed: true, linkingAllowed: true });
+    expect(r).toMatchObject({
+      ok: true,
+      reachable: true,
+      apiKeyAccepted: true,
+      agreedCdiVersion: '5.4',
+      totpAllowed: true,
+      linkingAllowed: true,
+    });
     expect(r.versions).toContain('5.4');
     expect(r.findings.filter((f) => f.level !== 'info')).toEqual([]);
   });
@@ -63,10 +70,20 @@ describe('preflight', () => {
 
   it('checks that the app and tenant exist', async () => {
     const admin = client(licensed.url, KEY);
-    await admin.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'pf-app', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
+    await admin.raw({
+      method: 'PUT',
+      path: '/recipe/multitenancy/app/v2',
+      scope: 'app',
+      body: { appId: 'pf-app', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] },
+    });
     const app = createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'pf-app', retry: FAST });
     clients.push(app);
-    await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'pf-tenant', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
+    await app.raw({
+      method: 'PUT',
+      path: '/recipe/multitenancy/tenant/v2',
+      scope: 'app',
+      body: { tenantId: 'pf-tenant', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] },
+    });
     expect((await preflight(app.forTenant('pf-tenant'))).ok).toBe(true);
     for (const c of [app.forTenant('pf-missing'), createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'no-app', retry: FAST })]) {
       const r = await preflight(c);
@@ -87,7 +104,12 @@ describe('preflight', () => {
 
   it('reports a core that does not list the version we speak', async () => {
     const server = await startCaptureServer((req) =>
-      req.url === '/hello' ? { status: 200, body: 'Hello' } : req.url === '/apiversion' ? okJson({ versions: ['2.21', '3.0', '4.0'] }) : okJson({ status: 'OK', features: [] }));
+      req.url === '/hello'
+        ? { status: 200, body: 'Hello' }
+        : req.url === '/apiversion'
+          ? okJson({ versions: ['2.21', '3.0', '4.0'] })
+          : okJson({ status: 'OK', features: [] }),
+    );
     try {
       const r = await preflight(client(server.url, KEY));
       expect(r.ok).toBe(false);

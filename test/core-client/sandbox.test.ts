@@ -80,20 +80,37 @@ describe('against a licensed sandbox', () => {
 
   it('third party, passwordless, primary, link, mapping and TOTP: a whole user, twice', async () => {
     const ep = await core.importPasswordHash({ email: 'bob@example.com', passwordHash: bcrypt.hashSync('pw-bob', 4) });
-    const tp = await core.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-bob', email: { id: 'bob@example.com', isVerified: true } });
+    const tp = await core.thirdPartySignInUp({
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-bob',
+      email: { id: 'bob@example.com', isVerified: true },
+    });
     expect(tp).toMatchObject({ status: 'OK', createdNewUser: true });
     if (tp.status !== 'OK') throw new Error('unreachable');
-    expect(await core.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'g-bob', email: { id: 'bob@example.com', isVerified: true } }))
-      .toMatchObject({ status: 'OK', createdNewUser: false, recipeUserId: tp.recipeUserId });
+    expect(
+      await core.thirdPartySignInUp({
+        thirdPartyId: 'google',
+        thirdPartyUserId: 'g-bob',
+        email: { id: 'bob@example.com', isVerified: true },
+      }),
+    ).toMatchObject({ status: 'OK', createdNewUser: false, recipeUserId: tp.recipeUserId });
 
     const code = await core.createCode({ phoneNumber: '+14155550101' });
     if (code.status !== 'OK') throw new Error(`createCode: ${code.status}`);
-    const consumed = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+    const consumed = await core.consumeCode({
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: code.userInputCode,
+    });
     if (consumed.status !== 'OK') throw new Error(`consumeCode: ${consumed.status}`);
     expect(consumed.createdNewUser).toBe(true);
     expect(consumed.user.phoneNumbers).toEqual(['+14155550101']);
     expect(await core.updatePasswordlessUser({ recipeUserId: consumed.recipeUserId, email: 'bob@example.com' })).toEqual({ status: 'OK' });
-    const wrong = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+    const wrong = await core.consumeCode({
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: code.userInputCode,
+    });
     expect(wrong.status).toBe('RESTART_FLOW_ERROR');
 
     const primary = await core.createPrimaryUser(ep.user.id);
@@ -105,9 +122,15 @@ describe('against a licensed sandbox', () => {
 
     expect(await core.createUserIdMapping({ superTokensUserId: ep.user.id, externalUserId: 'ext-bob' })).toEqual({ status: 'OK' });
     expect(await core.createUserIdMapping({ superTokensUserId: ep.user.id, externalUserId: 'ext-bob' })).toEqual({
-      status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR', doesSuperTokensUserIdExist: true, doesExternalUserIdExist: true,
+      status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
+      doesSuperTokensUserIdExist: true,
+      doesExternalUserIdExist: true,
     });
-    expect(await core.getUserIdMapping('ext-bob', 'EXTERNAL')).toMatchObject({ status: 'OK', superTokensUserId: ep.user.id, externalUserId: 'ext-bob' });
+    expect(await core.getUserIdMapping('ext-bob', 'EXTERNAL')).toMatchObject({
+      status: 'OK',
+      superTokensUserId: ep.user.id,
+      externalUserId: 'ext-bob',
+    });
     expect((await core.getUserIdMapping('nobody')).status).toBe('UNKNOWN_MAPPING_ERROR');
 
     const byId = await core.getUserById('ext-bob');
@@ -117,17 +140,29 @@ describe('against a licensed sandbox', () => {
 
     const dev = await core.importTotpDevice({ userId: 'ext-bob', deviceName: 'phone', secretKey: BASE32_SECRET, period: 30, skew: 1 });
     expect(dev).toEqual({ status: 'OK', deviceName: 'phone' });
-    expect(await core.importTotpDevice({ userId: 'ext-bob', deviceName: 'phone', secretKey: BASE32_SECRET, period: 30, skew: 1 }))
-      .toEqual({ status: 'DEVICE_ALREADY_EXISTS_ERROR' });
-    expect(await core.listTotpDevices('ext-bob')).toEqual({ status: 'OK', devices: [{ name: 'phone', period: 30, skew: 1, verified: true }] });
-    expect(await core.verifyTotpDevice({ userId: 'ext-bob', deviceName: 'phone', totp: '000000' })).toEqual({ status: 'OK', wasAlreadyVerified: true });
+    expect(await core.importTotpDevice({ userId: 'ext-bob', deviceName: 'phone', secretKey: BASE32_SECRET, period: 30, skew: 1 })).toEqual({
+      status: 'DEVICE_ALREADY_EXISTS_ERROR',
+    });
+    expect(await core.listTotpDevices('ext-bob')).toEqual({
+      status: 'OK',
+      devices: [{ name: 'phone', period: 30, skew: 1, verified: true }],
+    });
+    expect(await core.verifyTotpDevice({ userId: 'ext-bob', deviceName: 'phone', totp: '000000' })).toEqual({
+      status: 'OK',
+      wasAlreadyVerified: true,
+    });
     expect(await core.verifyTotp('ext-bob', totpNow(BASE32_SECRET))).toEqual({ status: 'OK' });
     expect((await core.verifyTotp('nobody-with-devices', '123456')).status).toBe('UNKNOWN_USER_ID_ERROR');
     expect((await core.getUserById('no-such-user')).status).toBe('UNKNOWN_USER_ID_ERROR');
   });
 
   it('pages through users with the pagination token', async () => {
-    for (let i = 0; i < 5; i++) await core.thirdPartySignInUp({ thirdPartyId: 'github', thirdPartyUserId: `page-${i}`, email: { id: `page${i}@example.com`, isVerified: false } });
+    for (let i = 0; i < 5; i++)
+      await core.thirdPartySignInUp({
+        thirdPartyId: 'github',
+        thirdPartyUserId: `page-${i}`,
+        email: { id: `page${i}@example.com`, isVerified: false },
+      });
     const seen = new Set<string>();
     let token: string | undefined;
     let pages = 0;
@@ -144,8 +179,21 @@ describe('against a licensed sandbox', () => {
   it('app and tenant prefixes reach separate data on the core', async () => {
     const app = createCoreClient({ url: licensed.url, apiKey: KEY, appId: 'app-one', retry: FAST });
     try {
-      await core.raw({ method: 'PUT', path: '/recipe/multitenancy/app/v2', scope: 'app', body: { appId: 'app-one', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
-      await app.raw({ method: 'PUT', path: '/recipe/multitenancy/tenant/v2', scope: 'app', body: { tenantId: 'tenant-one', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] } });
+      await core.raw({
+        method: 'PUT',
+        path: '/recipe/multitenancy/app/v2',
+        scope: 'app',
+        body: { appId: 'app-one', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] },
+      });
+      await app.raw({
+        method: 'PUT',
+        path: '/recipe/multitenancy/tenant/v2',
+        scope: 'app',
+        body: {
+          tenantId: 'tenant-one',
+          firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'],
+        },
+      });
       const t1 = app.forTenant('tenant-one');
       const inT1 = await t1.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-tenant', 4) });
       const inPublic = await core.importPasswordHash({ email: 'carol@example.com', passwordHash: bcrypt.hashSync('pw-public', 4) });
@@ -166,7 +214,10 @@ describe('against a licensed sandbox', () => {
   });
 
   it('an unknown tenant is a fatal 400 naming the tenant', async () => {
-    const err = await core.forTenant('no-such-tenant').signIn('a@b.c', 'x').catch((e: unknown) => e);
+    const err = await core
+      .forTenant('no-such-tenant')
+      .signIn('a@b.c', 'x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoreHttpError);
     expect(err).toMatchObject({ status: 400, fatal: true, path: '/no-such-tenant/recipe/signin' });
     expect((err as Error).message).toMatch(/AppId or tenantId not found/);
@@ -207,8 +258,11 @@ describe('against other sandboxes', () => {
     let retries = 0;
     const c = createCoreClient({ url: sb.url, apiKey: KEY, retry: FAST, onRetry: () => retries++ });
     try {
-      const hash = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
-      const err = await c.importPasswordHash({ email: 's@example.com', passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' }).catch((e: unknown) => e);
+      const hash =
+        '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+      const err = await c
+        .importPasswordHash({ email: 's@example.com', passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CoreConfigError);
       expect((err as Error).message).not.toContain(hash);
       expect(retries).toBe(0);
@@ -223,14 +277,27 @@ describe('against other sandboxes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'core-client-restart-'));
     const sb = await startSandbox({ apiKeys: [KEY], store: join(dir, 'store.json') });
     const retries: string[] = [];
-    const c = createCoreClient({ url: sb.url, apiKey: KEY, retry: { retries: 300, baseDelayMs: 20, maxDelayMs: 100 }, onRetry: (i) => retries.push(i.reason) });
+    const c = createCoreClient({
+      url: sb.url,
+      apiKey: KEY,
+      retry: { retries: 300, baseDelayMs: 20, maxDelayMs: 100 },
+      onRetry: (i) => retries.push(i.reason),
+    });
     let restarted: RunningSandbox | undefined;
     try {
-      await c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'before', email: { id: 'before@example.com', isVerified: true } });
+      await c.thirdPartySignInUp({
+        thirdPartyId: 'google',
+        thirdPartyUserId: 'before',
+        email: { id: 'before@example.com', isVerified: true },
+      });
       sb.kill('SIGKILL');
       // Wait for the exit itself: under load a just-signalled process can still answer one more request.
       await sb.stop();
-      const during = c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'during', email: { id: 'during@example.com', isVerified: true } });
+      const during = c.thirdPartySignInUp({
+        thirdPartyId: 'google',
+        thirdPartyUserId: 'during',
+        email: { id: 'during@example.com', isVerified: true },
+      });
       // Restart once the old process is gone (its port is free again).
       const deadline = Date.now() + 10_000;
       while (!restarted && Date.now() < deadline) {
@@ -240,7 +307,11 @@ describe('against other sandboxes', () => {
       expect(await during).toMatchObject({ status: 'OK', createdNewUser: true });
       expect(retries.length).toBeGreaterThan(0);
       expect(retries.filter((r) => !/ECONNREFUSED|ECONNRESET|EPIPE|socket hang up/.test(r))).toEqual([]);
-      const before = await c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: 'before', email: { id: 'before@example.com', isVerified: true } });
+      const before = await c.thirdPartySignInUp({
+        thirdPartyId: 'google',
+        thirdPartyUserId: 'before',
+        email: { id: 'before@example.com', isVerified: true },
+      });
       expect(before).toMatchObject({ status: 'OK', createdNewUser: false });
     } finally {
       c.close();
@@ -255,16 +326,26 @@ describe('against other sandboxes', () => {
     const c = createCoreClient({ url: proxy.url, apiKey: KEY, retry: { retries: 12, baseDelayMs: 2, maxDelayMs: 20 } });
     try {
       const ids = Array.from({ length: 40 }, (_, i) => i);
-      await Promise.all(ids.map(async (i) => {
-        const ep = await c.importPasswordHash({ email: `fault${i}@example.com`, passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' });
-        const tp = await c.thirdPartySignInUp({ thirdPartyId: 'google', thirdPartyUserId: `fault-${i}`, email: { id: `fault${i}@example.com`, isVerified: true } });
-        const p = await c.createPrimaryUser(ep.user.id);
-        expect(p.status).toBe('OK');
-        if (tp.status !== 'OK') throw new Error(tp.status);
-        expect((await c.linkAccounts(tp.recipeUserId, ep.user.id)).status).toBe('OK');
-        expect(await c.createUserIdMapping({ superTokensUserId: ep.user.id, externalUserId: `fault-ext-${i}` }))
-          .toMatchObject({ status: expect.stringMatching(/^(OK|USER_ID_MAPPING_ALREADY_EXISTS_ERROR)$/) });
-      }));
+      await Promise.all(
+        ids.map(async (i) => {
+          const ep = await c.importPasswordHash({
+            email: `fault${i}@example.com`,
+            passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW',
+          });
+          const tp = await c.thirdPartySignInUp({
+            thirdPartyId: 'google',
+            thirdPartyUserId: `fault-${i}`,
+            email: { id: `fault${i}@example.com`, isVerified: true },
+          });
+          const p = await c.createPrimaryUser(ep.user.id);
+          expect(p.status).toBe('OK');
+          if (tp.status !== 'OK') throw new Error(tp.status);
+          expect((await c.linkAccounts(tp.recipeUserId, ep.user.id)).status).toBe('OK');
+          expect(await c.createUserIdMapping({ superTokensUserId: ep.user.id, externalUserId: `fault-ext-${i}` })).toMatchObject({
+            status: expect.stringMatching(/^(OK|USER_ID_MAPPING_ALREADY_EXISTS_ERROR)$/),
+          });
+        }),
+      );
       expect(proxy.stats.faults['reset-after-forward']).toBeGreaterThan(0);
       for (const i of ids) {
         const u = await core.getUserById(`fault-ext-${i}`);

@@ -14,7 +14,10 @@ const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-safety-'));
-  writeFileSync(join(dir, 'users.ndjson'), [0, 1, 2].map((i) => JSON.stringify({ id: `s${i}`, email: `s${i}@example.test`, password: { hash: BCRYPT } })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'users.ndjson'),
+    [0, 1, 2].map((i) => JSON.stringify({ id: `s${i}`, email: `s${i}@example.test`, password: { hash: BCRYPT } })).join('\n') + '\n',
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -25,7 +28,12 @@ describe('one sandbox per store', () => {
     const store = join(dir, 'shared.json');
     const first = await startSandbox({ store });
     try {
-      const second = await execa(process.execPath, [BIN, 'core', '--port', '0', '--store', store], { reject: false, env: cleanEnv(), extendEnv: false, timeout: 20_000 });
+      const second = await execa(process.execPath, [BIN, 'core', '--port', '0', '--store', store], {
+        reject: false,
+        env: cleanEnv(),
+        extendEnv: false,
+        timeout: 20_000,
+      });
       expect(second.exitCode).toBe(2);
       expect(second.stderr).toContain(`the sandbox store ${store} is in use by auth-migrate core (pid ${first.pid}`);
     } finally {
@@ -50,7 +58,10 @@ describe('one sandbox per store', () => {
     const store = join(dir, 'private.json');
     const sb = await startSandbox({ store });
     try {
-      await fetch(`${sb.url}/recipe/user/passwordhash/import`, { method: 'POST', body: JSON.stringify({ email: 'p@x.io', passwordHash: BCRYPT }) });
+      await fetch(`${sb.url}/recipe/user/passwordhash/import`, {
+        method: 'POST',
+        body: JSON.stringify({ email: 'p@x.io', passwordHash: BCRYPT }),
+      });
       expect(mode(`${store}.log`)).toBe(0o600);
       expect(mode(`${store}.lock`)).toBe(0o600);
     } finally {

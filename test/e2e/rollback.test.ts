@@ -32,7 +32,12 @@ async function coreState(): Promise<string> {
   const out = [];
   for (const u of users.sort((a, b) => a.id.localeCompare(b.id))) {
     const devices = (await core.listTotpDevices(u.id)).devices.map((d) => d.name).sort();
-    out.push({ id: u.id, isPrimaryUser: u.isPrimaryUser, methods: u.loginMethods.map((m) => `${m.recipeId}:${m.recipeUserId}:${m.email ?? ''}:${m.phoneNumber ?? ''}:${m.verified}`).sort(), devices });
+    out.push({
+      id: u.id,
+      isPrimaryUser: u.isPrimaryUser,
+      methods: u.loginMethods.map((m) => `${m.recipeId}:${m.recipeUserId}:${m.email ?? ''}:${m.phoneNumber ?? ''}:${m.verified}`).sort(),
+      devices,
+    });
   }
   return JSON.stringify(out, null, 1);
 }
@@ -43,7 +48,13 @@ describe('rollback', () => {
     const pre = await core.importPasswordHash({ email: 'pre1@example.test', passwordHash: BCRYPT });
     const before = await coreState();
     const set = generateUsers(60, { prefix: 'rb' });
-    set.users.push({ id: 'pre1', email: 'pre1@example.test', password: { hash: BCRYPT }, thirdParty: [{ providerId: 'google', userId: 'g-pre1' }], totp: [{ secret: 'JBSWY3DPEHPK3PXP', deviceName: 'added' }] });
+    set.users.push({
+      id: 'pre1',
+      email: 'pre1@example.test',
+      password: { hash: BCRYPT },
+      thirdParty: [{ providerId: 'google', userId: 'g-pre1' }],
+      totp: [{ secret: 'JBSWY3DPEHPK3PXP', deviceName: 'added' }],
+    });
     writeNdjson(join(dir, 'users.ndjson'), set.users);
     const run = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);

@@ -17,7 +17,10 @@ beforeAll(async () => {
     { id: 'off', email: 'off@example.test', password: { hash: BCRYPT }, disabled: true },
   ];
   writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
-  writeFileSync(join(dir, 'django.ndjson'), JSON.stringify({ id: 'dj', email: 'dj@example.test', password: { hash: `bcrypt_sha256$${BCRYPT}` } }) + '\n');
+  writeFileSync(
+    join(dir, 'django.ndjson'),
+    JSON.stringify({ id: 'dj', email: 'dj@example.test', password: { hash: `bcrypt_sha256$${BCRYPT}` } }) + '\n',
+  );
   sandbox = await startSandbox({ store: join(dir, 'store.json') });
 });
 afterAll(async () => {
@@ -43,9 +46,11 @@ describe('disabled users', () => {
     expect((await cli(['run', 'users.ndjson', '--dry-run', '--disabled', 'maybe'], dir)).stderr).toContain('--disabled must be skip');
   });
 
-  it("a Django bcrypt_sha256$ hash is an error naming the record, never stripped and imported", async () => {
+  it('a Django bcrypt_sha256$ hash is an error naming the record, never stripped and imported', async () => {
     const v = await cli(['validate', 'django.ndjson'], dir);
     expect(v.exitCode).toBe(1);
-    expect(v.stdout + v.stderr).toMatch(/\(id dj\) password\.hash: the hash starts with `bcrypt_sha256\$`: Django's bcrypt_sha256 hashes bcrypt the SHA-256/);
+    expect(v.stdout + v.stderr).toMatch(
+      /\(id dj\) password\.hash: the hash starts with `bcrypt_sha256\$`: Django's bcrypt_sha256 hashes bcrypt the SHA-256/,
+    );
   });
 });

@@ -17,7 +17,13 @@ const users = [
   { id: 'v2', email: 'mapped@example.test', emailVerified: true, externalUserId: 'ext-v2', password: { hash: BCRYPT } },
   { id: 'n1', email: 'unverified@example.test', emailVerified: false, password: { hash: BCRYPT } },
   { id: 'u1', email: 'unknown@example.test', password: { hash: BCRYPT } },
-  { id: 'p1', email: 'phone@example.test', emailVerified: true, phoneNumber: '+14155550123', otpFactors: { email: 'phone@example.test', phoneNumber: '+14155550123' } },
+  {
+    id: 'p1',
+    email: 'phone@example.test',
+    emailVerified: true,
+    phoneNumber: '+14155550123',
+    otpFactors: { email: 'phone@example.test', phoneNumber: '+14155550123' },
+  },
 ];
 
 let dir: string;
@@ -65,7 +71,10 @@ describe('verified emails', () => {
     const s = summaryOf(first.stdout);
     expect(s).toMatchObject({ total: 5, imported: 5, failed: 0 });
 
-    expect(methodOf(await userByEmail('verified@example.test'), 'emailpassword')).toMatchObject({ email: 'verified@example.test', verified: true });
+    expect(methodOf(await userByEmail('verified@example.test'), 'emailpassword')).toMatchObject({
+      email: 'verified@example.test',
+      verified: true,
+    });
     const mapped = await core.getUserById('ext-v2');
     expect(mapped.status === 'OK' && methodOf(mapped.user, 'emailpassword')).toMatchObject({ recipeUserId: 'ext-v2', verified: true });
     expect(methodOf(await userByEmail('unverified@example.test'), 'emailpassword').verified).toBe(false);
@@ -74,7 +83,10 @@ describe('verified emails', () => {
     expect(phone).toMatchObject({ email: 'phone@example.test', phoneNumber: '+14155550123', verified: true });
 
     // The journal records the step with no ids (the token is never written).
-    const lines = readFileSync(s.journal as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(s.journal as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const evSteps = lines.filter((l) => l.type === 'step' && String(l.step).startsWith('verify-email:'));
     expect(evSteps.map((l) => `${l.user} ${l.step} ${l.result}`).sort()).toEqual([
       'p1 verify-email:phone created',
@@ -97,7 +109,12 @@ describe('verified emails', () => {
 
   it('verify reports a verified state that differs from the source, both ways', async () => {
     const v1 = await userByEmail('verified@example.test');
-    const unverify = await core.raw({ method: 'POST', path: '/recipe/user/email/verify/remove', scope: 'app', body: { userId: v1.id, email: 'verified@example.test' } });
+    const unverify = await core.raw({
+      method: 'POST',
+      path: '/recipe/user/email/verify/remove',
+      scope: 'app',
+      body: { userId: v1.id, email: 'verified@example.test' },
+    });
     expect(unverify.status).toBe(200);
     const n1 = await userByEmail('unverified@example.test');
     const t = await core.createEmailVerificationToken(n1.id, 'unverified@example.test');

@@ -25,7 +25,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const journalLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const journalLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('fatal answers', () => {
   it('401: a wrong api-key ends the run with exit 2, a message naming the key, and nothing done', async () => {
@@ -44,7 +48,10 @@ describe('fatal answers', () => {
     expect((await allUsers(client(sandbox.url, API_KEY))).length).toBe(0);
 
     // Without the preflight, the first write meets the 401 and the run stops just the same.
-    const direct = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--skip-preflight'], dir);
+    const direct = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--skip-preflight'],
+      dir,
+    );
     expect(direct.exitCode).toBe(2);
     expect(direct.stderr).toMatch(/auth-migrate: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
     expect(journalLines(join(dir, 'j.ndjson')).map((e) => e.type)).toEqual(['run', 'end', 'run', 'end']);
@@ -67,7 +74,10 @@ describe('fatal answers', () => {
     expect((await allUsers(client(sandbox.url))).length).toBe(0);
 
     // Without the preflight the 402 comes mid-run, from the TOTP import itself.
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--skip-preflight', '--json'], dir);
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--skip-preflight', '--json'],
+      dir,
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/auth-migrate: .*HTTP 402.*MFA feature/);
     const s = summaryOf(r.stdout);

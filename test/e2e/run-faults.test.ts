@@ -23,7 +23,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function rehearse(faults: string, name: string, minFaults = 20): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ store: join(dir, `${name}.json`), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY, faults });
   try {
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', `${name}.journal`, '--json', '--json-events'], dir);
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', `${name}.journal`, '--json', '--json-events'],
+      dir,
+    );
     expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ total: USERS, imported: USERS, alreadyPresent: 0, failed: 0, skipped: 0 });
@@ -61,7 +64,10 @@ describe('exactly once under the reference core failure modes', () => {
   it('all three at once, then a rerun with a new journal finds everyone and changes nothing', async () => {
     const sandbox = await rehearse('after=0.05,before=0.05,partial=0.05,seed=14', 'mixed');
     try {
-      const again = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'], dir);
+      const again = await cli(
+        ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'],
+        dir,
+      );
       expect(again.exitCode, again.stderr.slice(-2000)).toBe(0);
       expect(summaryOf(again.stdout)).toMatchObject({ total: USERS, imported: 0, alreadyPresent: USERS, failed: 0 });
       expect((await allUsers(client(sandbox.url))).length).toBe(USERS);

@@ -49,7 +49,9 @@ describe('every valid fixture set migrates into a sandbox and verifies', () => {
       const common = [...files, '--sandbox', '--store', `${set.name}.store.json`, '--disabled', 'import'];
       if (set.hashConfig) common.push('--hash-config', resolve(FIXTURES, set.hashConfig));
       // With a hash config, the sandbox gets the signer key from it; otherwise from the environment.
-      const env: Record<string, string> = set.hashConfig ? { AUTH_MIGRATE_LICENSE_KEY: LICENSE } : { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: signerKey };
+      const env: Record<string, string> = set.hashConfig
+        ? { AUTH_MIGRATE_LICENSE_KEY: LICENSE }
+        : { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: signerKey };
       const run = await cli(['run', ...common, '--json'], dir, env);
       expect(run.exitCode, run.stderr).toBe(0);
       const s = summaryOf(run.stdout);
@@ -63,7 +65,12 @@ describe('every valid fixture set migrates into a sandbox and verifies', () => {
       writeFileSync(creds, passwords.map(([e, p]) => `${e},${p}`).join('\n') + '\n');
       const verify = await cli(['verify', ...common, '--credentials', creds, '--json'], dir, env);
       expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
-      const v = summaryOf(verify.stdout) as { ok: number; total: number; totpCodesChecked: boolean; credentials: { checked: number; ok: number } };
+      const v = summaryOf(verify.stdout) as {
+        ok: number;
+        total: number;
+        totpCodesChecked: boolean;
+        credentials: { checked: number; ok: number };
+      };
       expect(v.ok).toBe(s.total);
       expect(v.totpCodesChecked).toBe(true);
       expect(v.credentials).toMatchObject({ checked: passwords.length, ok: passwords.length });

@@ -33,7 +33,12 @@ describe('a rerun after users changed their password', () => {
     expect(signedIn.status).toBe('OK');
     if (signedIn.status !== 'OK') return;
     // The user changes their password in the new system.
-    const changed = await core.raw({ method: 'PUT', path: '/recipe/user', scope: 'app', body: { recipeUserId: signedIn.recipeUserId, password: 'new-Password2' } });
+    const changed = await core.raw({
+      method: 'PUT',
+      path: '/recipe/user',
+      scope: 'app',
+      body: { recipeUserId: signedIn.recipeUserId, password: 'new-Password2' },
+    });
     expect(JSON.parse(changed.text)).toEqual({ status: 'OK' });
     // A delta run with a new journal: found first, left unchanged.
     const rerun = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-2.journal.ndjson', '--json'], dir);
@@ -42,7 +47,10 @@ describe('a rerun after users changed their password', () => {
     expect((await core.signIn('changer@example.test', 'new-Password2')).status).toBe('OK');
     expect((await core.signIn('changer@example.test', 'old-Password1')).status).toBe('WRONG_CREDENTIALS_ERROR');
     // Asked for: the export's hash replaces the current one.
-    const update = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-3.journal.ndjson', '--update-existing', '--json'], dir);
+    const update = await cli(
+      ['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-3.journal.ndjson', '--update-existing', '--json'],
+      dir,
+    );
     expect(update.exitCode, update.stderr).toBe(0);
     expect((await core.signIn('changer@example.test', 'old-Password1')).status).toBe('OK');
     core.close();
@@ -56,7 +64,10 @@ describe('a 200 that is not JSON, after the core applied the write', () => {
     try {
       const set = generateUsers(600, { prefix: 'gb' });
       writeNdjson(join(dir, 'garbled.ndjson'), set.users);
-      const r = await cli(['run', 'garbled.ndjson', '--core', proxy.url, '--concurrency', '12', '--journal', 'garbled.journal.ndjson', '--json'], dir);
+      const r = await cli(
+        ['run', 'garbled.ndjson', '--core', proxy.url, '--concurrency', '12', '--journal', 'garbled.journal.ndjson', '--json'],
+        dir,
+      );
       expect(r.exitCode, r.stderr.slice(-1500)).toBe(0);
       expect(summaryOf(r.stdout)).toMatchObject({ total: 600, imported: 600, alreadyPresent: 0, failed: 0 });
       expect(proxy.stats.faults['garbage-after-forward']).toBeGreaterThan(10);

@@ -38,36 +38,39 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const up = http.request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          const text = Buffer.concat(body).toString('utf8');
-          if (req.method === 'POST' && req.url === '/recipe/accountlinking/user/link' && answer.statusCode === 200) {
-            const json = JSON.parse(text) as { status: string; accountsAlreadyLinked?: boolean; user?: { id: string } };
-            if (json.status === 'OK' && json.accountsAlreadyLinked === false) {
-              seen.lost += 1;
-              res.writeHead(500, { 'Content-Type': 'text/html; charset=UTF-8' });
-              res.end('java.lang.RuntimeException: StorageQueryException\n');
-              return;
+      const up = http.request(
+        { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const text = Buffer.concat(body).toString('utf8');
+            if (req.method === 'POST' && req.url === '/recipe/accountlinking/user/link' && answer.statusCode === 200) {
+              const json = JSON.parse(text) as { status: string; accountsAlreadyLinked?: boolean; user?: { id: string } };
+              if (json.status === 'OK' && json.accountsAlreadyLinked === false) {
+                seen.lost += 1;
+                res.writeHead(500, { 'Content-Type': 'text/html; charset=UTF-8' });
+                res.end('java.lang.RuntimeException: StorageQueryException\n');
+                return;
+              }
+              if (json.status === 'OK' && json.accountsAlreadyLinked === true) {
+                seen.rewritten += 1;
+                const old = JSON.stringify({
+                  status: 'RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR',
+                  primaryUserId: json.user!.id,
+                  description: 'The input recipe user ID is already linked to another user ID',
+                  user: json.user,
+                });
+                res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
+                res.end(old + '\n');
+                return;
+              }
             }
-            if (json.status === 'OK' && json.accountsAlreadyLinked === true) {
-              seen.rewritten += 1;
-              const old = JSON.stringify({
-                status: 'RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR',
-                primaryUserId: json.user!.id,
-                description: 'The input recipe user ID is already linked to another user ID',
-                user: json.user,
-              });
-              res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
-              res.end(old + '\n');
-              return;
-            }
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(text);
-        });
-      });
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(text);
+          });
+        },
+      );
       up.end(Buffer.concat(chunks));
     });
   });

@@ -20,7 +20,15 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-phone-'));
   writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
   writeFileSync(join(dir, 'bad.ndjson'), JSON.stringify({ id: 'bad', phoneNumber: '+999 123' }) + '\n');
-  writeFileSync(join(dir, 'twins.ndjson'), [{ id: 'a', phoneNumber: '+640223334444' }, { id: 'b', phoneNumber: '+64223334444' }].map((u) => JSON.stringify(u)).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'twins.ndjson'),
+    [
+      { id: 'a', phoneNumber: '+640223334444' },
+      { id: 'b', phoneNumber: '+64223334444' },
+    ]
+      .map((u) => JSON.stringify(u))
+      .join('\n') + '\n',
+  );
   sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE });
 });
 afterAll(async () => {
@@ -63,7 +71,11 @@ describe('phone numbers', () => {
     const code = await core.createCode({ phoneNumber: ' +44 (0)20 7946 0999 ' });
     expect(code.status).toBe('OK');
     if (code.status !== 'OK') return;
-    const r = await core.consumeCode({ preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+    const r = await core.consumeCode({
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: code.userInputCode,
+    });
     expect(r.status === 'OK' && r.user.phoneNumbers).toEqual(['+442079460999']);
     const odd = await core.createCode({ phoneNumber: ' +999 123 ' });
     expect(odd.status).toBe('OK');

@@ -154,7 +154,7 @@ describe('resilience', () => {
   });
 
   it('a Ctrl-C to the whole process group of `run --sandbox` stops the run safely; its sandbox survives until the end', async () => {
-    const set = generateUsers(600, { simple: true, prefix: "c" });
+    const set = generateUsers(600, { simple: true, prefix: 'c' });
     writeNdjson(join(dir, 'users.ndjson'), set.users);
     const args = ['run', 'users.ndjson', '--sandbox', '--store', 'rehearsal.json', '--concurrency', '2'];
     // Its own process group, like a shell job: the signal goes to the group, as a terminal sends it.

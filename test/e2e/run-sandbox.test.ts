@@ -100,10 +100,17 @@ describe('run into a sandbox', () => {
     writeNdjson(join(dir, 'extra.ndjson'), [...set.users, ...extra.users]);
     const r = await cli(['verify', 'extra.ndjson', ...target(), '--json'], dir, env);
     expect(r.exitCode).toBe(1);
-    const v = summaryOf(r.stdout) as { missing: number; mismatch: number; problems: Array<{ id: string; outcome: string; differences: string[] }> };
+    const v = summaryOf(r.stdout) as {
+      missing: number;
+      mismatch: number;
+      problems: Array<{ id: string; outcome: string; differences: string[] }>;
+    };
     expect(v.missing, JSON.stringify(v)).toBe(1);
     expect(v.mismatch).toBe(1);
-    expect(v.problems.find((p) => p.outcome === 'mismatch')).toMatchObject({ id: withDevice.id, differences: [`TOTP device "${name}" is missing`] });
+    expect(v.problems.find((p) => p.outcome === 'mismatch')).toMatchObject({
+      id: withDevice.id,
+      differences: [`TOTP device "${name}" is missing`],
+    });
   });
   it('a failed user goes to the report and, as a canonical record, to the 0600 failures file, which reruns once fixed', async () => {
     const clash = { id: 'clash', email: 'clash@example.test', externalUserId: 'g-ext-0', password: set.users[1]!.password };
@@ -112,11 +119,23 @@ describe('run into a sandbox', () => {
     expect(r.exitCode, r.stderr).toBe(1);
     const s = summaryOf(r.stdout);
     expect(s, JSON.stringify(s) + r.stderr).toMatchObject({ total: 4, failed: 1, alreadyPresent: 3 });
-    expect(r.stderr).toMatch(/failed: clash at step map: USER_ID_MAPPING_ALREADY_EXISTS_ERROR: external id g-ext-0 is already mapped to user /);
-    const report = readFileSync(s.reportFile as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
-    expect(report.find((l) => l.id === 'clash')).toMatchObject({ outcome: 'failed', step: 'map', status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR' });
+    expect(r.stderr).toMatch(
+      /failed: clash at step map: USER_ID_MAPPING_ALREADY_EXISTS_ERROR: external id g-ext-0 is already mapped to user /,
+    );
+    const report = readFileSync(s.reportFile as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(report.find((l) => l.id === 'clash')).toMatchObject({
+      outcome: 'failed',
+      step: 'map',
+      status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
+    });
     expect(readFileSync(s.reportFile as string, 'utf8')).not.toContain(clash.password!.hash);
-    const failures = readFileSync(s.failuresFile as string, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failures = readFileSync(s.failuresFile as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(failures).toEqual([expect.objectContaining({ id: 'clash', email: 'clash@example.test', externalUserId: 'g-ext-0' })]);
     expect(statSync(s.failuresFile as string).mode & 0o777).toBe(0o600);
 
@@ -135,11 +154,18 @@ describe('run --json-events', () => {
     writeNdjson(join(dir, 'events.ndjson'), small.users);
     const r = await cli(['run', 'events.ndjson', ...target(), '--json-events', '--journal', 'events.journal.ndjson'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);
-    const events = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string; result?: { outcome: string } });
+    const events = r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { type: string; result?: { outcome: string } });
     expect(events[0]!.type).toBe('run-started');
     expect(events.at(-1)!.type).toBe('finished');
     expect(events.filter((e) => e.type === 'user-done').map((e) => e.result!.outcome)).toEqual(Array(6).fill('imported'));
-    for (const secret of [API_KEY, ...small.passwords.values(), ...small.users.flatMap((u) => [u.password?.hash ?? '-', ...(u.totp ?? []).map((d) => d.secret)])]) {
+    for (const secret of [
+      API_KEY,
+      ...small.passwords.values(),
+      ...small.users.flatMap((u) => [u.password?.hash ?? '-', ...(u.totp ?? []).map((d) => d.secret)]),
+    ]) {
       expect(r.stderr).not.toContain(secret);
     }
   });
@@ -149,7 +175,9 @@ describe('run --sandbox', () => {
   it('spawns its own sandbox with the keys given, prints the store, and stops it', async () => {
     const small = generateUsers(5, { simple: true, prefix: 's' });
     writeNdjson(join(dir, 'small.ndjson'), small.users);
-    const r = await cli(['run', 'small.ndjson', '--sandbox', '--store', 'rehearsal.json', '--json'], dir, { AUTH_MIGRATE_LICENSE_KEY: LICENSE });
+    const r = await cli(['run', 'small.ndjson', '--sandbox', '--store', 'rehearsal.json', '--json'], dir, {
+      AUTH_MIGRATE_LICENSE_KEY: LICENSE,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ total: 5, imported: 5, sandboxStore: join(dir, 'rehearsal.json') });

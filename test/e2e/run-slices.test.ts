@@ -11,7 +11,12 @@ let dir: string;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-slice-'));
-  writeFileSync(join(dir, 'users.ndjson'), Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `q${i}`, email: `q${i}@example.test`, password: { hash: BCRYPT } })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'users.ndjson'),
+    Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `q${i}`, email: `q${i}@example.test`, password: { hash: BCRYPT } })).join(
+      '\n',
+    ) + '\n',
+  );
   sandbox = await startSandbox({ store: join(dir, 'store.json') });
 });
 afterAll(async () => {

@@ -47,7 +47,9 @@ describe('signals and journals', () => {
     child.kill('SIGTERM');
     const r = await child;
     expect(r.exitCode, r.stderr).toBe(130);
-    expect(r.stderr).toMatch(/SIGTERM received while reading the sources: nothing was written; to run again: auth-migrate run .*--journal sig\.journal\.ndjson/);
+    expect(r.stderr).toMatch(
+      /SIGTERM received while reading the sources: nothing was written; to run again: auth-migrate run .*--journal sig\.journal\.ndjson/,
+    );
     expect(existsSync(join(dir, 'sig.journal.ndjson'))).toBe(false);
   });
 

@@ -13,7 +13,12 @@ let dir: string;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-totp2-'));
-  const users = [0, 1, 2, 3].map((i) => ({ id: `t${i}`, email: `t${i}@example.test`, password: { hash: BCRYPT }, totp: [{ secret: SECRET, deviceName: 'phone' }] }));
+  const users = [0, 1, 2, 3].map((i) => ({
+    id: `t${i}`,
+    email: `t${i}@example.test`,
+    password: { hash: BCRYPT },
+    totp: [{ secret: SECRET, deviceName: 'phone' }],
+  }));
   writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
   sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE });
   expect((await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir)).exitCode).toBe(0);
@@ -26,7 +31,10 @@ afterAll(async () => {
 describe('verify --totp-codes, repeated', () => {
   it('four runs in a row all pass, and the spent steps are kept 0600 with no code or secret', async () => {
     for (let run = 0; run < 4; run++) {
-      const v = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--totp-codes', '--limit', '3', '--json'], dir);
+      const v = await cli(
+        ['verify', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--totp-codes', '--limit', '3', '--json'],
+        dir,
+      );
       expect(v.exitCode, `run ${run}: ${v.stdout}`).toBe(0);
       expect(summaryOf(v.stdout)).toMatchObject({ total: 3, ok: 3, mismatch: 0 });
     }
@@ -42,7 +50,10 @@ describe('verify --totp-codes, repeated', () => {
     await core.removeTotpDevice(id, 'phone');
     await core.importTotpDevice({ userId: id, deviceName: 'phone', secretKey: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', period: 30, skew: 1 });
     // t3's device was never checked: its code is fresh, so a refusal means the secret differs.
-    const v = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--totp-codes', '--only', 't3', '--json'], dir);
+    const v = await cli(
+      ['verify', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--totp-codes', '--only', 't3', '--json'],
+      dir,
+    );
     expect(v.exitCode).toBe(1);
     expect(summaryOf(v.stdout)).toMatchObject({ total: 1, ok: 0, mismatch: 1 });
     expect(v.stdout).toMatch(/refused \(INVALID_TOTP_ERROR; one failed attempt counted for this user\)/);

@@ -45,7 +45,10 @@ describe('verify', () => {
     expect(v.mismatch).toBe(1);
     expect(v.problems[0]!.id).toBe(u.id);
     expect(v.problems[0]!.differences).toEqual(
-      expect.arrayContaining([`github login never-imported is not a login method of ${u.externalUserId}`, `${u.externalUserId} is not a primary user`]),
+      expect.arrayContaining([
+        `github login never-imported is not a login method of ${u.externalUserId}`,
+        `${u.externalUserId} is not a primary user`,
+      ]),
     );
     expect((await client(sandbox.url).getUserById(u.externalUserId!)).status).toBe('OK');
   });

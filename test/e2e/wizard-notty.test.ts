@@ -23,14 +23,27 @@ describe('auth-migrate without a terminal', () => {
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('needs a terminal');
-    for (const command of ['auth-migrate validate', 'auth-migrate run', '--sandbox', '--core URL', 'auth-migrate verify', 'auth-migrate profiles list']) {
+    for (const command of [
+      'auth-migrate validate',
+      'auth-migrate run',
+      '--sandbox',
+      '--core URL',
+      'auth-migrate verify',
+      'auth-migrate profiles list',
+    ]) {
       expect(r.stderr).toContain(command);
     }
     expect(r.stdout).toBe('');
   });
 
   it('npm start without a terminal does the same', async () => {
-    const r = await execa('npm', ['start', '--silent'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), env: { AUTH_MIGRATE_CONFIG_DIR: dir }, stdin: 'pipe', reject: false, timeout: 30_000 });
+    const r = await execa('npm', ['start', '--silent'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: { AUTH_MIGRATE_CONFIG_DIR: dir },
+      stdin: 'pipe',
+      reject: false,
+      timeout: 30_000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('needs a terminal');

@@ -10,7 +10,11 @@ import { loadProfile, profilePaths } from '../../src/profiles/index.js';
 import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../ui/fixture.js';
 
 const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
-const TMUX = (process.env.PATH ?? '').split(delimiter).concat('/usr/bin').map((d) => join(d, 'tmux')).find((p) => existsSync(p));
+const TMUX = (process.env.PATH ?? '')
+  .split(delimiter)
+  .concat('/usr/bin')
+  .map((d) => join(d, 'tmux'))
+  .find((p) => existsSync(p));
 
 const dir = mkdtempSync(join(tmpdir(), 'am-tmux-'));
 const socket = join(dir, 'tmux.sock');
@@ -162,11 +166,17 @@ describe('the wizard in tmux', () => {
 
     // Resizing: the frame is redrawn to the new size (its footer sits on the last row but one).
     expect(footerRow(results)).toBe(22);
-    for (const [columns, rows] of [[100, 30], [60, 20], [80, 24]] as const) {
+    for (const [columns, rows] of [
+      [100, 30],
+      [60, 20],
+      [80, 24],
+    ] as const) {
       await tmux('resize-window', '-t', SESSION, '-x', String(columns), '-y', String(rows));
       // Ink redraws after a resize; wait for the whole frame: title on the first row, footer on the last but one.
       const fits = (s: string) =>
-        footerRow(s) === rows - 2 && /^auth-migrate · 8\/8 results/.test(s.split('\n')[0]!) && /imported 6/.test(s) &&
+        footerRow(s) === rows - 2 &&
+        /^auth-migrate · 8\/8 results/.test(s.split('\n')[0]!) &&
+        /imported 6/.test(s) &&
         Math.max(...s.split('\n').map((l) => l.length)) <= columns;
       await untilScreen(fits, `the results frame redrawn at ${columns}x${rows}`);
     }
@@ -197,7 +207,11 @@ describe('the wizard in tmux', () => {
     expect(statSync(paths.secrets).mode & 0o777).toBe(0o600);
     const saved = await loadProfile('e2e-night', { AUTH_MIGRATE_CONFIG_DIR: configDir });
     expect(saved.secrets).toEqual({ apiKey: API_KEY });
-    expect(saved.profile.secrets).toEqual({ apiKey: { store: 'file' }, licenseKey: { store: 'env', name: 'E2E_LICENSE' }, signerKey: { store: 'none' } });
+    expect(saved.profile.secrets).toEqual({
+      apiKey: { store: 'file' },
+      licenseKey: { store: 'env', name: 'E2E_LICENSE' },
+      signerKey: { store: 'none' },
+    });
     expect(saved.missing).toEqual(['licenseKey']);
     expect(saved.profile.hashConfig).toEqual({ algorithm: 'SCRYPT', saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
     for (const s of fixtureSecrets()) expect(readFileSync(paths.profiles, 'utf8')).not.toContain(s);

@@ -46,7 +46,12 @@ describe('fault proxy', () => {
     expect(seen[4]).toBe('ok');
     // Only the after-forward drop and the clean request reached the target.
     expect(target.requests.map((r) => JSON.parse(r.body).recipeUserId)).toEqual(['r3', 'r4']);
-    expect(proxy.stats).toMatchObject({ requests: 5, forwarded: 2, answered: 1, faults: { '503': 1, '429': 1, drop: 1, 'reset-after-forward': 1 } });
+    expect(proxy.stats).toMatchObject({
+      requests: 5,
+      forwarded: 2,
+      answered: 1,
+      faults: { '503': 1, '429': 1, drop: 1, 'reset-after-forward': 1 },
+    });
     expect(proxy.stats.resetAfterForward).toEqual(['POST /recipe/accountlinking/user/primary']);
   });
 
@@ -101,7 +106,12 @@ describe('fault proxy', () => {
     await client.updatePasswordlessUser({ recipeUserId: 'r', email: 'e@x.y' });
     const r = target.requests[0]!;
     expect(`${r.method} ${r.url}`).toBe('PUT /core/recipe/user');
-    expect(r.headers).toMatchObject({ 'api-key': KEY, 'cdi-version': '5.4', rid: 'passwordless', 'content-type': 'application/json; charset=utf-8' });
+    expect(r.headers).toMatchObject({
+      'api-key': KEY,
+      'cdi-version': '5.4',
+      rid: 'passwordless',
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(JSON.parse(r.body)).toEqual({ recipeUserId: 'r', email: 'e@x.y' });
   });
 

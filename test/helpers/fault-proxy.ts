@@ -65,9 +65,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host',
-]);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
 
 function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   const out: http.OutgoingHttpHeaders = {};
@@ -84,9 +82,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const latencyMs = options.latencyMs ?? 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const stats: FaultProxyStats = {
-    requests: 0, forwarded: 0, answered: 0, badGateway: 0,
+    requests: 0,
+    forwarded: 0,
+    answered: 0,
+    badGateway: 0,
     faults: { '503': 0, '429': 0, drop: 0, 'reset-after-forward': 0, 'garbage-after-forward': 0 },
-    decisions: [], resetAfterForward: [],
+    decisions: [],
+    resetAfterForward: [],
   };
 
   function decide(n: number): FaultKind | null {

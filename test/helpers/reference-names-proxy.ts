@@ -28,7 +28,11 @@ export async function startReferenceNamesProxy(target: string): Promise<Referenc
         } catch {
           name = undefined;
         }
-        if (typeof name === 'string' && !['ARGON2', 'BCRYPT', 'FIREBASE_SCRYPT'].includes(name.trim().toUpperCase()) && name.trim() !== '') {
+        if (
+          typeof name === 'string' &&
+          !['ARGON2', 'BCRYPT', 'FIREBASE_SCRYPT'].includes(name.trim().toUpperCase()) &&
+          name.trim() !== ''
+        ) {
           state.refused += 1;
           const text = 'Unsupported password hashing algorithm\n';
           res.writeHead(400, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });

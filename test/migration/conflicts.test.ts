@@ -37,7 +37,14 @@ async function migrate(records: CanonicalUser[]): Promise<Map<string, UserResult
   async function* inputs(): AsyncIterable<MigrationInput> {
     for (const record of records) yield { record, origin: { file: 'mem' }, problems: [], valid: true };
   }
-  const run = startMigration({ inputs: inputs(), total: records.length, core, journal, concurrency: 1, onUserResult: (r) => void results.set(r.id, r) });
+  const run = startMigration({
+    inputs: inputs(),
+    total: records.length,
+    core,
+    journal,
+    concurrency: 1,
+    onUserResult: (r) => void results.set(r.id, r),
+  });
   const summary = await run.done;
   await journal.close();
   expect(summary.stopped).toBeUndefined();
@@ -64,9 +71,18 @@ describe('classification of the core answers', () => {
   });
 
   it('an email held by another primary user fails with the core status and description', async () => {
-    const other: CanonicalUser = { id: 'other', email: 'full@example.test', thirdParty: [{ providerId: 'github', userId: 'gh-other' }], phoneNumber: '+14155550901' };
+    const other: CanonicalUser = {
+      id: 'other',
+      email: 'full@example.test',
+      thirdParty: [{ providerId: 'github', userId: 'gh-other' }],
+      phoneNumber: '+14155550901',
+    };
     const r = (await migrate([other])).get('other')!;
-    expect(r).toMatchObject({ outcome: 'failed', step: 'primary', status: 'ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR' });
+    expect(r).toMatchObject({
+      outcome: 'failed',
+      step: 'primary',
+      status: 'ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR',
+    });
     expect(r.message).toMatch(/This user's email is already associated with another user ID/);
   });
 
@@ -96,14 +112,23 @@ describe('classification of the core answers', () => {
   it('a hashing algorithm name the core refuses stops the whole run instead of failing every user', async () => {
     const journal = await openJournal(join(dir, 'algo.ndjson'), { sources: ['algo'], target: 'sandbox' });
     async function* inputs(): AsyncIterable<MigrationInput> {
-      const hash = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
-      for (let i = 0; i < 5; i += 1) yield { record: { id: `s${i}`, email: `s${i}@example.test`, password: { hash } }, origin: { file: 'mem' }, problems: [], valid: true };
+      const hash =
+        '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+      for (let i = 0; i < 5; i += 1)
+        yield {
+          record: { id: `s${i}`, email: `s${i}@example.test`, password: { hash } },
+          origin: { file: 'mem' },
+          problems: [],
+          valid: true,
+        };
     }
     const run = startMigration({ inputs: inputs(), total: 5, core, journal, concurrency: 1, plan: { scryptAlgorithmName: 'sha1_scrypt' } });
     const summary = await run.done;
     await journal.close();
     expect(summary.stopped).toBe('fatal');
-    expect(summary.fatal?.message).toMatch(/does not accept hashingAlgorithm "sha1_scrypt" \(HTTP 400 Unsupported password hashing algorithm\)/);
+    expect(summary.fatal?.message).toMatch(
+      /does not accept hashingAlgorithm "sha1_scrypt" \(HTTP 400 Unsupported password hashing algorithm\)/,
+    );
     expect(summary.totals.failed).toBe(0);
   });
 });

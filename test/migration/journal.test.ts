@@ -24,7 +24,10 @@ describe('journal', () => {
     j.append({ type: 'user', user: 'u2', outcome: 'failed', step: 'password', status: 'HTTP 400' });
     await j.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'run', identity });
     expect(lines).toHaveLength(5);
 

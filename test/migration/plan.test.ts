@@ -5,7 +5,8 @@ import { callCount, describeStep } from '../../src/migration/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
-const SCRYPT = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+const SCRYPT =
+  '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
 const SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 
 const cases: Array<{ name: string; user: CanonicalUser; options?: Parameters<typeof planUserSteps>[1]; keys: string[] }> = [
@@ -36,7 +37,12 @@ const cases: Array<{ name: string; user: CanonicalUser; options?: Parameters<typ
   },
   {
     name: 'social first, external id before the second login',
-    user: { id: 'u1', externalUserId: 'e', thirdParty: [{ providerId: 'google', userId: 'g', email: 'g@x.io' }], phoneNumber: '+14155550100' },
+    user: {
+      id: 'u1',
+      externalUserId: 'e',
+      thirdParty: [{ providerId: 'google', userId: 'g', email: 'g@x.io' }],
+      phoneNumber: '+14155550100',
+    },
     keys: ['thirdparty:google:g', 'map', 'phone', 'primary', 'link:phone'],
   },
   {
@@ -71,7 +77,14 @@ const cases: Array<{ name: string; user: CanonicalUser; options?: Parameters<typ
   },
   {
     name: 'verified email + external id: verify-email after the mapping (it uses the external id), before totp',
-    user: { id: 'u1', email: 'a@x.io', emailVerified: true, externalUserId: 'ext-1', password: { hash: BCRYPT }, totp: [{ secret: SECRET }] },
+    user: {
+      id: 'u1',
+      email: 'a@x.io',
+      emailVerified: true,
+      externalUserId: 'ext-1',
+      password: { hash: BCRYPT },
+      totp: [{ secret: SECRET }],
+    },
     keys: ['password', 'map', 'verify-email:password', 'totp:TOTP Device 0'],
   },
   {
@@ -81,22 +94,46 @@ const cases: Array<{ name: string; user: CanonicalUser; options?: Parameters<typ
   },
   {
     name: 'verified email, password and a social login: verify-email for the password only (sign-in-up sends isVerified)',
-    user: { id: 'u1', email: 'a@x.io', emailVerified: true, password: { hash: BCRYPT }, thirdParty: [{ providerId: 'google', userId: 'g1' }] },
+    user: {
+      id: 'u1',
+      email: 'a@x.io',
+      emailVerified: true,
+      password: { hash: BCRYPT },
+      thirdParty: [{ providerId: 'google', userId: 'g1' }],
+    },
     keys: ['password', 'verify-email:password', 'thirdparty:google:g1', 'primary', 'link:thirdparty:google:g1'],
   },
   {
     name: 'verified email on an email factor: its consume verifies it, no extra step',
-    user: { id: 'u1', email: 'a@x.io', emailVerified: true, thirdParty: [{ providerId: 'google', userId: 'g' }], otpFactors: { email: 'a@x.io' } },
+    user: {
+      id: 'u1',
+      email: 'a@x.io',
+      emailVerified: true,
+      thirdParty: [{ providerId: 'google', userId: 'g' }],
+      otpFactors: { email: 'a@x.io' },
+    },
     keys: ['thirdparty:google:g', 'otp', 'primary', 'link:otp'],
   },
   {
     name: 'the record email added to the phone sign-in user (PUT leaves it unverified) gets verify-email',
-    user: { id: 'u1', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'A@x.io', phoneNumber: '+14155550101' } },
+    user: {
+      id: 'u1',
+      email: 'a@x.io',
+      emailVerified: true,
+      phoneNumber: '+14155550101',
+      otpFactors: { email: 'A@x.io', phoneNumber: '+14155550101' },
+    },
     keys: ['phone', 'otp-contact', 'verify-email:phone'],
   },
   {
     name: 'another email added to the phone sign-in user: the source says nothing of it, no verify-email',
-    user: { id: 'u1', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'b@x.io', phoneNumber: '+14155550101' } },
+    user: {
+      id: 'u1',
+      email: 'a@x.io',
+      emailVerified: true,
+      phoneNumber: '+14155550101',
+      otpFactors: { email: 'b@x.io', phoneNumber: '+14155550101' },
+    },
     keys: ['phone', 'otp-contact'],
   },
 ];
@@ -125,7 +162,12 @@ describe('planUserSteps', () => {
 
   it('converts TOTP secrets to base32 and keeps period and skew', () => {
     const hex = Buffer.from('12345678901234567890').toString('hex');
-    const [, step] = planUserSteps({ id: 'u', email: 'a@x.io', password: { hash: BCRYPT }, totp: [{ secret: hex, encoding: 'hex', period: 60, skew: 0, deviceName: 'phone' }] });
+    const [, step] = planUserSteps({
+      id: 'u',
+      email: 'a@x.io',
+      password: { hash: BCRYPT },
+      totp: [{ secret: hex, encoding: 'hex', period: 60, skew: 0, deviceName: 'phone' }],
+    });
     expect(step).toMatchObject({ kind: 'import-totp', secretKey: SECRET, period: 60, skew: 0, deviceName: 'phone', user: 'password' });
   });
 
@@ -136,10 +178,22 @@ describe('planUserSteps', () => {
 
   it('a verify-email step names the login method and the email as given, and costs two calls', () => {
     const steps = planUserSteps({ id: 'u', email: 'A@x.io', emailVerified: true, password: { hash: BCRYPT } });
-    expect(steps[1]).toEqual({ kind: 'verify-email', key: 'verify-email:password', user: 'password', recipeId: 'emailpassword', email: 'A@x.io' });
+    expect(steps[1]).toEqual({
+      kind: 'verify-email',
+      key: 'verify-email:password',
+      user: 'password',
+      recipeId: 'emailpassword',
+      email: 'A@x.io',
+    });
     expect(callCount(steps[1]!)).toBe(2);
     expect(describeStep(steps[1]!)).toContain('POST /recipe/user/email/verify/token, POST /recipe/user/email/verify');
-    const phone = planUserSteps({ id: 'u', email: 'a@x.io', emailVerified: true, phoneNumber: '+14155550101', otpFactors: { email: 'a@x.io', phoneNumber: '+14155550101' } });
+    const phone = planUserSteps({
+      id: 'u',
+      email: 'a@x.io',
+      emailVerified: true,
+      phoneNumber: '+14155550101',
+      otpFactors: { email: 'a@x.io', phoneNumber: '+14155550101' },
+    });
     expect(phone.at(-1)).toMatchObject({ kind: 'verify-email', user: 'phone', recipeId: 'passwordless' });
     expect(planUserSteps({ id: 'u', email: 'a@x.io', password: { hash: BCRYPT } }).some((s) => s.kind === 'verify-email')).toBe(false);
   });

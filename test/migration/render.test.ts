@@ -5,7 +5,13 @@ import { createJsonLinesRenderer } from '../../src/migration/render/json.js';
 import { createPlainRenderer, formatProgress } from '../../src/migration/render/plain.js';
 
 function userDone(done: number, at: number, totals: Totals, outcome: 'imported' | 'failed' = 'imported'): RunEvent {
-  return { type: 'user-done', done, at, totals, result: { id: `u${done}`, outcome, stepsRun: 1, stepsFromJournal: 0, step: 'password', status: 'HTTP 400', message: 'bad' } };
+  return {
+    type: 'user-done',
+    done,
+    at,
+    totals,
+    result: { id: `u${done}`, outcome, stepsRun: 1, stepsFromJournal: 0, step: 'password', status: 'HTTP 400', message: 'bad' },
+  };
 }
 
 describe('plain renderer', () => {

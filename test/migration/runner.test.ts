@@ -30,7 +30,8 @@ function users(n: number): CanonicalUser[] {
 }
 
 /** Recipe users a list makes in the core: one per first factor plus one passwordless user per OTP contact. */
-const recipeUserCount = (list: CanonicalUser[]) => list.length + list.filter((u) => u.thirdParty).length + list.filter((u) => u.otpFactors).length;
+const recipeUserCount = (list: CanonicalUser[]) =>
+  list.length + list.filter((u) => u.thirdParty).length + list.filter((u) => u.otpFactors).length;
 
 async function* inputs(list: CanonicalUser[], invalid: Set<string> = new Set()): AsyncIterable<MigrationInput> {
   for (const [i, record] of list.entries()) {
@@ -39,7 +40,17 @@ async function* inputs(list: CanonicalUser[], invalid: Set<string> = new Set()):
       record,
       origin: { file: 'users.ndjson', line: i + 1 },
       valid,
-      problems: valid ? [] : [{ severity: 'error', rule: 'email.syntax', origin: { file: 'users.ndjson', line: i + 1 }, sourceId: record.id, message: 'bad email' }],
+      problems: valid
+        ? []
+        : [
+            {
+              severity: 'error',
+              rule: 'email.syntax',
+              origin: { file: 'users.ndjson', line: i + 1 },
+              sourceId: record.id,
+              message: 'bad email',
+            },
+          ],
     };
   }
 }
@@ -71,7 +82,11 @@ afterEach(async () => {
 
 const identity = (): RunIdentity => ({ sources: ['/x/users.ndjson'], target: sandbox!.url });
 
-async function run(list: CanonicalUser[], journalPath: string, opts: { concurrency?: number; invalid?: Set<string>; onEvent?: (e: RunEvent, r: ReturnType<typeof startMigration>) => void } = {}) {
+async function run(
+  list: CanonicalUser[],
+  journalPath: string,
+  opts: { concurrency?: number; invalid?: Set<string>; onEvent?: (e: RunEvent, r: ReturnType<typeof startMigration>) => void } = {},
+) {
   const journal = await openJournal(journalPath, identity(), { intervalMs: 5 });
   const events: RunEvent[] = [];
   const handle: { run?: ReturnType<typeof startMigration> } = {};
@@ -98,14 +113,20 @@ async function run(list: CanonicalUser[], journalPath: string, opts: { concurren
 async function storeState(withDevices = true): Promise<string[]> {
   const out: string[] = [];
   for (const u of await allUsers(plain)) {
-    const methods = u.loginMethods.map((m) => [m.recipeId, m.recipeUserId, m.email, m.phoneNumber, m.thirdParty?.id, m.thirdParty?.userId].join('|')).sort();
+    const methods = u.loginMethods
+      .map((m) => [m.recipeId, m.recipeUserId, m.email, m.phoneNumber, m.thirdParty?.id, m.thirdParty?.userId].join('|'))
+      .sort();
     const devices = withDevices ? (await plain.listTotpDevices(u.id)).devices.map((d) => `${d.name}/${d.period}/${d.skew}`).sort() : [];
     out.push(JSON.stringify({ id: u.id, primary: u.isPrimaryUser, methods, devices }));
   }
   return out.sort();
 }
 
-const journalEntries = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const journalEntries = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** Every string anywhere in a parsed JSON value. */
 function strings(value: unknown): string[] {
@@ -133,7 +154,9 @@ describe('runner (real sandbox core)', () => {
     const valid = list.filter((u) => u.id !== 'u39');
     expect(stored).toHaveLength(39);
     expect(stored.reduce((n, s) => n + (JSON.parse(s) as { methods: string[] }).methods.length, 0)).toBe(recipeUserCount(valid));
-    expect(stored.filter((s) => (JSON.parse(s) as { devices: string[] }).devices.length === 1)).toHaveLength(valid.filter((u) => u.totp).length);
+    expect(stored.filter((s) => (JSON.parse(s) as { devices: string[] }).devices.length === 1)).toHaveLength(
+      valid.filter((u) => u.totp).length,
+    );
 
     // The journal holds ids (the very ones the core made), never a hash, a secret or a one-time code.
     const text = readFileSync(jp, 'utf8');
@@ -149,8 +172,16 @@ describe('runner (real sandbox core)', () => {
       const ids = e.ids as Record<string, string>;
       expect(storeIds.has(ids.recipeUserId!) || storeIds.has(`ext-${String(e.user).slice(1)}`)).toBe(true);
     }
-    expect(journalEntries(jp).filter((e) => e.step === 'map').map((e) => (e.ids as Record<string, string>).externalUserId).sort()).toEqual(
-      valid.filter((u) => u.externalUserId).map((u) => u.externalUserId).sort(),
+    expect(
+      journalEntries(jp)
+        .filter((e) => e.step === 'map')
+        .map((e) => (e.ids as Record<string, string>).externalUserId)
+        .sort(),
+    ).toEqual(
+      valid
+        .filter((u) => u.externalUserId)
+        .map((u) => u.externalUserId)
+        .sort(),
     );
 
     // Same journal: no write is sent; only the journal check looks a few journalled users up and counts the users.
@@ -211,7 +242,11 @@ describe('runner (real sandbox core)', () => {
     const done1 = first.summary.totals.imported;
     expect(done1).toBeGreaterThanOrEqual(10);
     // When the 10th user finished, at most the other workers' users were in flight; no user started after.
-    const touched = new Set(journalEntries(jp).filter((e) => e.type === 'step').map((e) => e.user));
+    const touched = new Set(
+      journalEntries(jp)
+        .filter((e) => e.type === 'step')
+        .map((e) => e.user),
+    );
     expect(touched.size).toBeLessThanOrEqual(10 + concurrency - 1);
     expect(done1).toBeLessThanOrEqual(touched.size);
     expect((await allUsers(plain)).length).toBeLessThanOrEqual(touched.size * 3);
@@ -277,7 +312,13 @@ describe('runner (real sandbox core)', () => {
     expect(r.summary.fatal?.message).toMatch(/account linking/);
     // u0 has a social login and OTP factors: its first steps are journalled; linking them is refused.
     const entries = journalEntries(jp).filter((e) => e.type === 'step' || e.type === 'user');
-    expect(entries.filter((e) => e.user === 'u0').map((e) => e.step)).toEqual(['password', 'map', 'thirdparty:google:g0', 'otp', 'otp-contact']);
+    expect(entries.filter((e) => e.user === 'u0').map((e) => e.step)).toEqual([
+      'password',
+      'map',
+      'thirdparty:google:g0',
+      'otp',
+      'otp-contact',
+    ]);
     expect(entries.some((e) => e.user === 'u1')).toBe(false);
     expect(r.summary.totals.imported).toBe(0);
     // The store agrees: u0's three recipe users, unlinked, the password user under its external id.

@@ -55,7 +55,16 @@ describe('resolveTarget', () => {
 
 describe('printableCommand', () => {
   it('replaces secret values by environment placeholders in both flag forms and quotes for the shell', () => {
-    const line = printableCommand('run', ['my users.ndjson', '--api-key', 'SECRET1', '--license-key=SECRET2', '--signer-key', 'SECRET3', '--core', 'http://h:1']);
+    const line = printableCommand('run', [
+      'my users.ndjson',
+      '--api-key',
+      'SECRET1',
+      '--license-key=SECRET2',
+      '--signer-key',
+      'SECRET3',
+      '--core',
+      'http://h:1',
+    ]);
     expect(line).toBe(
       `auth-migrate run 'my users.ndjson' --api-key "$AUTH_MIGRATE_API_KEY" --license-key "$AUTH_MIGRATE_LICENSE_KEY" --signer-key "$AUTH_MIGRATE_SIGNER_KEY" --core http://h:1`,
     );

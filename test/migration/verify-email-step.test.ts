@@ -20,11 +20,21 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-const step = (email: string): Step => ({ kind: 'verify-email', key: 'verify-email:password', user: 'password', recipeId: 'emailpassword', email });
+const step = (email: string): Step => ({
+  kind: 'verify-email',
+  key: 'verify-email:password',
+  user: 'password',
+  recipeId: 'emailpassword',
+  email,
+});
 
 async function importUser(email: string) {
   const ids = newUserIds();
-  const out = await executeStep({ kind: 'import-password', key: 'password', email, passwordHash: BCRYPT, hashingAlgorithm: 'bcrypt' }, ids, core);
+  const out = await executeStep(
+    { kind: 'import-password', key: 'password', email, passwordHash: BCRYPT, hashingAlgorithm: 'bcrypt' },
+    ids,
+    core,
+  );
   if (!out.ok) throw new Error(out.message);
   applyStepIds({ kind: 'import-password', key: 'password', email, passwordHash: BCRYPT, hashingAlgorithm: 'bcrypt' }, out.ids, ids);
   return ids;

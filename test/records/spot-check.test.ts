@@ -3,7 +3,17 @@ import { scryptSync, createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { spotCheckPassword } from '../../src/records/spot-check.js';
 import type { CanonicalUser } from '../../src/records/types.js';
-import { ARGON2, ARGON2_PASSWORD, BCRYPT, BCRYPT_PASSWORD, SCRYPT, SCRYPT_HUNTER2_HASH, SCRYPT_SALT, SIGNER_KEY, scryptString } from './vectors.js';
+import {
+  ARGON2,
+  ARGON2_PASSWORD,
+  BCRYPT,
+  BCRYPT_PASSWORD,
+  SCRYPT,
+  SCRYPT_HUNTER2_HASH,
+  SCRYPT_SALT,
+  SIGNER_KEY,
+  scryptString,
+} from './vectors.js';
 
 const user = (hash: string): CanonicalUser => ({ id: 'u1', email: 'a@example.com', password: { hash } });
 
@@ -64,7 +74,12 @@ describe('password spot-check', () => {
   });
 
   it('never puts the password, the hash or the signer key in the detail', async () => {
-    for (const [hash, password] of [[SCRYPT, 'user1password'], [SCRYPT, 'nope'], [BCRYPT, 'U*U'], [ARGON2, 'nope']] as const) {
+    for (const [hash, password] of [
+      [SCRYPT, 'user1password'],
+      [SCRYPT, 'nope'],
+      [BCRYPT, 'U*U'],
+      [ARGON2, 'nope'],
+    ] as const) {
       for (const key of [SIGNER_KEY, undefined]) {
         const { detail } = await spotCheckPassword(user(hash), password, { signerKey: key });
         for (const s of [hash, password, SIGNER_KEY, hash.split('$')[2]!]) expect(detail).not.toContain(s);

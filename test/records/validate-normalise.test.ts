@@ -14,7 +14,10 @@ describe('normalised records', () => {
       email: '  Ann@Example.COM ',
       password: { hash: BCRYPT },
       phoneNumber: '+1 (415) 555-0123',
-      thirdParty: [{ providerId: 'google', userId: 'g1', email: 'ANN@gmail.com', emailVerified: true }, { providerId: 'github', userId: '7' }],
+      thirdParty: [
+        { providerId: 'google', userId: 'g1', email: 'ANN@gmail.com', emailVerified: true },
+        { providerId: 'github', userId: '7' },
+      ],
       otpFactors: { email: ' Ann@Example.com', phoneNumber: '+44 20-7946-0958' },
     });
     expect(valid).toBe(true);
@@ -42,7 +45,15 @@ describe('normalised records', () => {
   });
 
   it('fills TOTP defaults and keeps device names', () => {
-    const { record } = add({ id: 'u1', email: 'a@example.com', password: { hash: BCRYPT }, totp: [{ secret: TOTP_SECRET, deviceName: ' phone ' }, { secret: '3132333435363738393031323334353637383930', encoding: 'hex', period: 60, skew: 0 }] });
+    const { record } = add({
+      id: 'u1',
+      email: 'a@example.com',
+      password: { hash: BCRYPT },
+      totp: [
+        { secret: TOTP_SECRET, deviceName: ' phone ' },
+        { secret: '3132333435363738393031323334353637383930', encoding: 'hex', period: 60, skew: 0 },
+      ],
+    });
     expect(record.totp).toEqual([
       { secret: TOTP_SECRET, encoding: 'base32', period: 30, skew: 1, deviceName: 'phone' },
       { secret: '3132333435363738393031323334353637383930', encoding: 'hex', period: 60, skew: 0 },
@@ -51,16 +62,35 @@ describe('normalised records', () => {
 
   it('keeps the reader problems first and lets a reader error make the record invalid', () => {
     const validator = createValidator();
-    const readerProblem = { severity: 'error' as const, rule: 'reader.type', origin: { file: 'f', line: 3 }, message: 'emailVerified must be a boolean' };
-    const result = validator.add({ record: { id: 'u1', email: 'a@example.com', password: { hash: BCRYPT } }, origin: { file: 'f', line: 3 }, problems: [readerProblem] });
+    const readerProblem = {
+      severity: 'error' as const,
+      rule: 'reader.type',
+      origin: { file: 'f', line: 3 },
+      message: 'emailVerified must be a boolean',
+    };
+    const result = validator.add({
+      record: { id: 'u1', email: 'a@example.com', password: { hash: BCRYPT } },
+      origin: { file: 'f', line: 3 },
+      problems: [readerProblem],
+    });
     expect(result.problems[0]).toBe(readerProblem);
     expect(result.valid).toBe(false);
   });
 
   it('does not add "no first factor" when the reader already refused the first-factor field', () => {
     const validator = createValidator();
-    const readerProblem = { severity: 'error' as const, rule: 'reader.type', origin: { file: 'f', index: 0 }, field: 'thirdParty', message: 'thirdParty must be an array' };
-    const refused = validator.add({ record: { id: 'u1', email: 'a@example.com' }, origin: { file: 'f', index: 0 }, problems: [readerProblem] });
+    const readerProblem = {
+      severity: 'error' as const,
+      rule: 'reader.type',
+      origin: { file: 'f', index: 0 },
+      field: 'thirdParty',
+      message: 'thirdParty must be an array',
+    };
+    const refused = validator.add({
+      record: { id: 'u1', email: 'a@example.com' },
+      origin: { file: 'f', index: 0 },
+      problems: [readerProblem],
+    });
     expect(refused.problems.map((p) => p.rule)).toEqual(['reader.type']);
     const plain = validator.add({ record: { id: 'u2', email: 'b@example.com' }, origin: { file: 'f', index: 1 }, problems: [] });
     expect(plain.problems.map((p) => p.rule)).toEqual(['record.no-first-factor']);
@@ -125,7 +155,11 @@ describe('cross-record problems', () => {
 
   it('origins of earlier records come back exactly (file, line or index)', () => {
     const validator = createValidator();
-    validator.add({ record: { id: 'x', email: 'a@example.com', password: { hash: BCRYPT } }, origin: { file: 'a.json', index: 4096 }, problems: [] });
+    validator.add({
+      record: { id: 'x', email: 'a@example.com', password: { hash: BCRYPT } },
+      origin: { file: 'a.json', index: 4096 },
+      problems: [],
+    });
     validator.add({ record: { id: 'x', phoneNumber: '+14155550123' }, origin: { file: 'b.ndjson', line: 123456 }, problems: [] });
     validator.add({ record: { id: 'x', phoneNumber: '+14155550124' }, origin: { file: 'c.csv' }, problems: [] });
     const late = validator.finish();

@@ -8,7 +8,9 @@ type Raw = Record<string, unknown>;
 
 function validate(records: Raw[], signerKey?: string): { results: ValidatedRecord[]; late: Problem[]; all: Problem[] } {
   const validator = createValidator({ signerKey });
-  const results = records.map((record, index) => validator.add({ record: record as never, origin: { file: 'users.json', index }, problems: [] }));
+  const results = records.map((record, index) =>
+    validator.add({ record: record as never, origin: { file: 'users.json', index }, problems: [] }),
+  );
   const late = validator.finish();
   return { results, late, all: [...results.flatMap((r) => r.problems), ...late] };
 }
@@ -16,7 +18,11 @@ function validate(records: Raw[], signerKey?: string): { results: ValidatedRecor
 const user = (extra: Raw = {}): Raw => ({ id: 'u1', email: 'a@example.com', password: { hash: BCRYPT }, ...extra });
 const pw = (hash: string, algorithm?: string): Raw => user({ password: algorithm === undefined ? { hash } : { hash, algorithm } });
 const totp = (device: Raw): Raw => user({ totp: [{ secret: TOTP_SECRET, ...device }] });
-const google = (id: string, userId: string, email = `${id}@example.com`): Raw => ({ id, email, thirdParty: [{ providerId: 'google', userId }] });
+const google = (id: string, userId: string, email = `${id}@example.com`): Raw => ({
+  id,
+  email,
+  thirdParty: [{ providerId: 'google', userId }],
+});
 
 interface Case {
   rule: string;
@@ -29,13 +35,43 @@ interface Case {
 const cases: Case[] = [
   // identity
   // Field sizes (size-rules.ts): the core's columns.
-  { rule: 'field.too-long', severity: 'error', fires: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(29), userId: 'g1' }] }], nearMiss: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(28), userId: 'g1' }] }] },
-  { rule: 'field.too-long', severity: 'error', fires: [user({ email: `${'a'.repeat(250)}@example.com` })], nearMiss: [user({ email: `${'a'.repeat(240)}@example.com` })] },
-  { rule: 'field.too-long', severity: 'error', fires: [user({ totp: [{ secret: 'A'.repeat(257) }] })], nearMiss: [user({ totp: [{ secret: 'A'.repeat(32) }] })] },
+  {
+    rule: 'field.too-long',
+    severity: 'error',
+    fires: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(29), userId: 'g1' }] }],
+    nearMiss: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'x'.repeat(28), userId: 'g1' }] }],
+  },
+  {
+    rule: 'field.too-long',
+    severity: 'error',
+    fires: [user({ email: `${'a'.repeat(250)}@example.com` })],
+    nearMiss: [user({ email: `${'a'.repeat(240)}@example.com` })],
+  },
+  {
+    rule: 'field.too-long',
+    severity: 'error',
+    fires: [user({ totp: [{ secret: 'A'.repeat(257) }] })],
+    nearMiss: [user({ totp: [{ secret: 'A'.repeat(32) }] })],
+  },
   { rule: 'id.missing', severity: 'error', fires: [user({ id: '  ' })], nearMiss: [user({ id: 42 })] },
-  { rule: 'id.duplicate', severity: 'error', fires: [user(), user({ email: 'b@example.com' })], nearMiss: [user(), user({ id: 'u2', email: 'b@example.com' })] },
-  { rule: 'externalUserId.empty', severity: 'error', fires: [user({ externalUserId: ' ' })], nearMiss: [user({ externalUserId: 'ext-1' })] },
-  { rule: 'externalUserId.too-long', severity: 'error', fires: [user({ externalUserId: 'x'.repeat(129) })], nearMiss: [user({ externalUserId: 'x'.repeat(128) })] },
+  {
+    rule: 'id.duplicate',
+    severity: 'error',
+    fires: [user(), user({ email: 'b@example.com' })],
+    nearMiss: [user(), user({ id: 'u2', email: 'b@example.com' })],
+  },
+  {
+    rule: 'externalUserId.empty',
+    severity: 'error',
+    fires: [user({ externalUserId: ' ' })],
+    nearMiss: [user({ externalUserId: 'ext-1' })],
+  },
+  {
+    rule: 'externalUserId.too-long',
+    severity: 'error',
+    fires: [user({ externalUserId: 'x'.repeat(129) })],
+    nearMiss: [user({ externalUserId: 'x'.repeat(128) })],
+  },
   {
     rule: 'externalUserId.duplicate',
     severity: 'error',
@@ -44,7 +80,12 @@ const cases: Case[] = [
   },
   // emails and phones
   { rule: 'email.syntax', severity: 'error', fires: [user({ email: 'not-an-email' })], nearMiss: [user({ email: '  A.B@Example.COM ' })] },
-  { rule: 'email.syntax', severity: 'error', fires: [user({ otpFactors: { email: 'a@b' } })], nearMiss: [user({ otpFactors: { email: 'a@b.co' } })] },
+  {
+    rule: 'email.syntax',
+    severity: 'error',
+    fires: [user({ otpFactors: { email: 'a@b' } })],
+    nearMiss: [user({ otpFactors: { email: 'a@b.co' } })],
+  },
   { rule: 'email.missing', severity: 'error', fires: [{ id: 'u1', password: { hash: BCRYPT } }], nearMiss: [user()] },
   {
     rule: 'email.duplicate',
@@ -52,42 +93,117 @@ const cases: Case[] = [
     fires: [user({ email: 'A@example.com' }), user({ id: 'u2', email: ' a@EXAMPLE.com' })],
     nearMiss: [user(), { ...google('u2', 'g2'), email: 'a@example.com' }],
   },
-  { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '4155550123' }], nearMiss: [{ id: 'u1', phoneNumber: '+1 (415) 555-0123' }] },
-  { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '+0415550123' }], nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }] },
-  { rule: 'phone.e164', severity: 'error', fires: [user({ otpFactors: { phoneNumber: '020 7946 0958' } })], nearMiss: [user({ otpFactors: { phoneNumber: '+442079460958' } })] },
+  {
+    rule: 'phone.e164',
+    severity: 'error',
+    fires: [{ id: 'u1', phoneNumber: '4155550123' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+1 (415) 555-0123' }],
+  },
+  {
+    rule: 'phone.e164',
+    severity: 'error',
+    fires: [{ id: 'u1', phoneNumber: '+0415550123' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }],
+  },
+  {
+    rule: 'phone.e164',
+    severity: 'error',
+    fires: [user({ otpFactors: { phoneNumber: '020 7946 0958' } })],
+    nearMiss: [user({ otpFactors: { phoneNumber: '+442079460958' } })],
+  },
   // Not parseable by libphonenumber (the reference core would keep it as typed; nobody could sign in with it).
-  { rule: 'phone.e164', severity: 'error', fires: [{ id: 'u1', phoneNumber: '+999 123' }], nearMiss: [{ id: 'u1', phoneNumber: '+1 650-555-1234' }] },
+  {
+    rule: 'phone.e164',
+    severity: 'error',
+    fires: [{ id: 'u1', phoneNumber: '+999 123' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+1 650-555-1234' }],
+  },
   // The reference core's own examples (Utils.normalizeIfPhoneNumber): the trunk 0 is dropped.
-  { rule: 'phone.normalised', severity: 'warning', fires: [{ id: 'u1', phoneNumber: '+640223334444' }], nearMiss: [{ id: 'u1', phoneNumber: '+64223334444' }] },
-  { rule: 'phone.normalised', severity: 'warning', fires: [{ id: 'u1', phoneNumber: '+44 (0)20 7946 0958' }], nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }] },
+  {
+    rule: 'phone.normalised',
+    severity: 'warning',
+    fires: [{ id: 'u1', phoneNumber: '+640223334444' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+64223334444' }],
+  },
+  {
+    rule: 'phone.normalised',
+    severity: 'warning',
+    fires: [{ id: 'u1', phoneNumber: '+44 (0)20 7946 0958' }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+44 20 7946 0958' }],
+  },
   {
     // Two numbers that differ only by the trunk 0 are one user on the reference core: one duplicate here.
     rule: 'phone.duplicate',
     severity: 'error',
-    fires: [{ id: 'u1', phoneNumber: '+640223334444' }, { id: 'u2', phoneNumber: '+64223334444' }],
-    nearMiss: [{ id: 'u1', phoneNumber: '+64223334444' }, { id: 'u2', phoneNumber: '+64223334445' }],
+    fires: [
+      { id: 'u1', phoneNumber: '+640223334444' },
+      { id: 'u2', phoneNumber: '+64223334444' },
+    ],
+    nearMiss: [
+      { id: 'u1', phoneNumber: '+64223334444' },
+      { id: 'u2', phoneNumber: '+64223334445' },
+    ],
   },
   {
     rule: 'phone.duplicate',
     severity: 'error',
-    fires: [{ id: 'u1', phoneNumber: '+14155550123' }, { id: 'u2', phoneNumber: '+1 415 555 0123' }],
-    nearMiss: [{ id: 'u1', phoneNumber: '+14155550123' }, { id: 'u2', phoneNumber: '+14155550124' }],
+    fires: [
+      { id: 'u1', phoneNumber: '+14155550123' },
+      { id: 'u2', phoneNumber: '+1 415 555 0123' },
+    ],
+    nearMiss: [
+      { id: 'u1', phoneNumber: '+14155550123' },
+      { id: 'u2', phoneNumber: '+14155550124' },
+    ],
   },
   // third party
-  { rule: 'thirdParty.type', severity: 'error', fires: [user({ thirdParty: { providerId: 'google' } })], nearMiss: [user({ thirdParty: [] })] },
-  { rule: 'thirdParty.missing-field', severity: 'error', fires: [user({ thirdParty: [{ providerId: 'google' }] })], nearMiss: [user({ thirdParty: [{ providerId: 'google', userId: 'g1' }] })] },
+  {
+    rule: 'thirdParty.type',
+    severity: 'error',
+    fires: [user({ thirdParty: { providerId: 'google' } })],
+    nearMiss: [user({ thirdParty: [] })],
+  },
+  {
+    rule: 'thirdParty.missing-field',
+    severity: 'error',
+    fires: [user({ thirdParty: [{ providerId: 'google' }] })],
+    nearMiss: [user({ thirdParty: [{ providerId: 'google', userId: 'g1' }] })],
+  },
   {
     rule: 'thirdParty.email-missing',
     severity: 'error',
     fires: [{ id: 'u1', thirdParty: [{ providerId: 'google', userId: 'g1' }] }],
     nearMiss: [{ id: 'u1', thirdParty: [{ providerId: 'google', userId: 'g1', email: 'g@example.com' }] }],
   },
-  { rule: 'thirdParty.duplicate', severity: 'error', fires: [google('u1', 'g1'), google('u2', 'g1')], nearMiss: [google('u1', 'g1'), google('u2', 'g2')] },
   {
     rule: 'thirdParty.duplicate',
     severity: 'error',
-    fires: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'google', userId: 'g1' }, { providerId: 'google', userId: 'g1' }] }],
-    nearMiss: [{ id: 'u1', email: 'a@example.com', thirdParty: [{ providerId: 'google', userId: 'g1' }, { providerId: 'github', userId: 'g1' }] }],
+    fires: [google('u1', 'g1'), google('u2', 'g1')],
+    nearMiss: [google('u1', 'g1'), google('u2', 'g2')],
+  },
+  {
+    rule: 'thirdParty.duplicate',
+    severity: 'error',
+    fires: [
+      {
+        id: 'u1',
+        email: 'a@example.com',
+        thirdParty: [
+          { providerId: 'google', userId: 'g1' },
+          { providerId: 'google', userId: 'g1' },
+        ],
+      },
+    ],
+    nearMiss: [
+      {
+        id: 'u1',
+        email: 'a@example.com',
+        thirdParty: [
+          { providerId: 'google', userId: 'g1' },
+          { providerId: 'github', userId: 'g1' },
+        ],
+      },
+    ],
   },
   // passwords
   { rule: 'password.type', severity: 'error', fires: [user({ password: BCRYPT })], nearMiss: [user()] },
@@ -101,22 +217,77 @@ const cases: Case[] = [
   { rule: 'password.prefix-stripped', severity: 'warning', fires: [pw(`argon2${ARGON2}`)], nearMiss: [pw(ARGON2)] },
   // Django's bcrypt_sha256$ wraps a bcrypt of SHA-256(password): never stripped, an error.
   { rule: 'password.prefix.wrapped', severity: 'error', fires: [pw(`bcrypt_sha256$${BCRYPT}`)], nearMiss: [pw(`bcrypt$${BCRYPT}`)] },
-  { rule: 'password.bcrypt.structure', severity: 'error', fires: [pw(BCRYPT.slice(0, -1))], nearMiss: [pw(BCRYPT.replace('$2a$', '$2y$'))] },
-  { rule: 'password.bcrypt.structure', severity: 'error', fires: [pw(BCRYPT.replace('$2a$', '$2c$'))], nearMiss: [pw(BCRYPT.replace('$2a$', '$2b$'))] },
-  { rule: 'password.bcrypt.cost', severity: 'error', fires: [pw(BCRYPT.replace('$05$', '$03$'))], nearMiss: [pw(BCRYPT.replace('$05$', '$04$'))] },
-  { rule: 'password.bcrypt.cost', severity: 'error', fires: [pw(BCRYPT.replace('$05$', '$32$'))], nearMiss: [pw(BCRYPT.replace('$05$', '$31$'))] },
+  {
+    rule: 'password.bcrypt.structure',
+    severity: 'error',
+    fires: [pw(BCRYPT.slice(0, -1))],
+    nearMiss: [pw(BCRYPT.replace('$2a$', '$2y$'))],
+  },
+  {
+    rule: 'password.bcrypt.structure',
+    severity: 'error',
+    fires: [pw(BCRYPT.replace('$2a$', '$2c$'))],
+    nearMiss: [pw(BCRYPT.replace('$2a$', '$2b$'))],
+  },
+  {
+    rule: 'password.bcrypt.cost',
+    severity: 'error',
+    fires: [pw(BCRYPT.replace('$05$', '$03$'))],
+    nearMiss: [pw(BCRYPT.replace('$05$', '$04$'))],
+  },
+  {
+    rule: 'password.bcrypt.cost',
+    severity: 'error',
+    fires: [pw(BCRYPT.replace('$05$', '$32$'))],
+    nearMiss: [pw(BCRYPT.replace('$05$', '$31$'))],
+  },
   { rule: 'password.bcrypt.2x', severity: 'warning', fires: [pw(BCRYPT.replace('$2a$', '$2x$'))], nearMiss: [pw(BCRYPT)] },
-  { rule: 'password.argon2.variant', severity: 'error', fires: [pw(ARGON2.replace('argon2id', 'argon2x'))], nearMiss: [pw(ARGON2.replace('argon2id', 'argon2d'))] },
+  {
+    rule: 'password.argon2.variant',
+    severity: 'error',
+    fires: [pw(ARGON2.replace('argon2id', 'argon2x'))],
+    nearMiss: [pw(ARGON2.replace('argon2id', 'argon2d'))],
+  },
   { rule: 'password.argon2.version', severity: 'error', fires: [pw(ARGON2.replace('$v=19', ''))], nearMiss: [pw(ARGON2)] },
   { rule: 'password.argon2.version', severity: 'error', fires: [pw(ARGON2.replace('v=19', 'v=16'))], nearMiss: [pw(ARGON2)] },
-  { rule: 'password.argon2.params', severity: 'error', fires: [pw(ARGON2.replace('t=2', 't=0'))], nearMiss: [pw(ARGON2.replace('t=2', 't=1'))] },
-  { rule: 'password.argon2.params', severity: 'error', fires: [pw(ARGON2.replace('m=65536,t=2,p=1', 't=2,m=65536,p=1'))], nearMiss: [pw(ARGON2)] },
+  {
+    rule: 'password.argon2.params',
+    severity: 'error',
+    fires: [pw(ARGON2.replace('t=2', 't=0'))],
+    nearMiss: [pw(ARGON2.replace('t=2', 't=1'))],
+  },
+  {
+    rule: 'password.argon2.params',
+    severity: 'error',
+    fires: [pw(ARGON2.replace('m=65536,t=2,p=1', 't=2,m=65536,p=1'))],
+    nearMiss: [pw(ARGON2)],
+  },
   { rule: 'password.argon2.base64', severity: 'error', fires: [pw(ARGON2.replace('c29tZXNhbHQ', 'c29tZX-hbHQ'))], nearMiss: [pw(ARGON2)] },
-  { rule: 'password.argon2.padding', severity: 'warning', fires: [pw(ARGON2.replace('c29tZXNhbHQ', 'c29tZXNhbHQ='))], nearMiss: [pw(ARGON2)] },
+  {
+    rule: 'password.argon2.padding',
+    severity: 'warning',
+    fires: [pw(ARGON2.replace('c29tZXNhbHQ', 'c29tZXNhbHQ='))],
+    nearMiss: [pw(ARGON2)],
+  },
   { rule: 'password.scrypt.parts', severity: 'error', fires: [pw(SCRYPT.replace('$s=Bw==', ''))], nearMiss: [pw(SCRYPT)] },
-  { rule: 'password.scrypt.params', severity: 'error', fires: [pw(SCRYPT.replace('m=14', 'm=fourteen'))], nearMiss: [pw(SCRYPT.replace('$m=14$r=8$s=Bw==', '$s=Bw==$r=8$m=14'))] },
-  { rule: 'password.scrypt.params', severity: 'error', fires: [pw(SCRYPT.replace('r=8', 'r=0'))], nearMiss: [pw(SCRYPT.replace('r=8', 'r=1'))] },
-  { rule: 'password.scrypt.base64', severity: 'error', fires: [pw(scryptString(SCRYPT_USER1_HASH, '42xEC*ixf3L2lw=='))], nearMiss: [pw(SCRYPT)] },
+  {
+    rule: 'password.scrypt.params',
+    severity: 'error',
+    fires: [pw(SCRYPT.replace('m=14', 'm=fourteen'))],
+    nearMiss: [pw(SCRYPT.replace('$m=14$r=8$s=Bw==', '$s=Bw==$r=8$m=14'))],
+  },
+  {
+    rule: 'password.scrypt.params',
+    severity: 'error',
+    fires: [pw(SCRYPT.replace('r=8', 'r=0'))],
+    nearMiss: [pw(SCRYPT.replace('r=8', 'r=1'))],
+  },
+  {
+    rule: 'password.scrypt.base64',
+    severity: 'error',
+    fires: [pw(scryptString(SCRYPT_USER1_HASH, '42xEC*ixf3L2lw=='))],
+    nearMiss: [pw(SCRYPT)],
+  },
   {
     rule: 'password.scrypt.base64-normalised',
     severity: 'warning',
@@ -126,28 +297,77 @@ const cases: Case[] = [
   { rule: 'password.scrypt.signer-key-length', severity: 'error', fires: [pw(SCRYPT)], nearMiss: [pw(SCRYPT)], signerKey: undefined },
   { rule: 'password.scrypt.non-ascii-risk', severity: 'warning', fires: [pw(SCRYPT)], nearMiss: [pw(BCRYPT)] },
   // TOTP
-  { rule: 'totp.type', severity: 'error', fires: [user({ totp: { secret: TOTP_SECRET } })], nearMiss: [user({ totp: [{ secret: TOTP_SECRET }] })] },
+  {
+    rule: 'totp.type',
+    severity: 'error',
+    fires: [user({ totp: { secret: TOTP_SECRET } })],
+    nearMiss: [user({ totp: [{ secret: TOTP_SECRET }] })],
+  },
   { rule: 'totp.secret.absent', severity: 'warning', fires: [totp({ secret: '' })], nearMiss: [totp({})] },
   { rule: 'totp.encoding', severity: 'error', fires: [totp({ encoding: 'base58' })], nearMiss: [totp({ encoding: 'base32' })] },
-  { rule: 'totp.secret.encoding', severity: 'error', fires: [totp({ secret: 'GEZDGNBVGY3TQOJ1' })], nearMiss: [totp({ secret: 'gezd gnbv gy3t qojq' })] },
-  { rule: 'totp.secret.encoding', severity: 'error', fires: [totp({ secret: TOTP_SECRET, encoding: 'hex' })], nearMiss: [totp({ secret: '3132333435363738393031323334353637383930', encoding: 'hex' })] },
+  {
+    rule: 'totp.secret.encoding',
+    severity: 'error',
+    fires: [totp({ secret: 'GEZDGNBVGY3TQOJ1' })],
+    nearMiss: [totp({ secret: 'gezd gnbv gy3t qojq' })],
+  },
+  {
+    rule: 'totp.secret.encoding',
+    severity: 'error',
+    fires: [totp({ secret: TOTP_SECRET, encoding: 'hex' })],
+    nearMiss: [totp({ secret: '3132333435363738393031323334353637383930', encoding: 'hex' })],
+  },
   { rule: 'totp.secret.short', severity: 'error', fires: [totp({ secret: base32Of(9) })], nearMiss: [totp({ secret: base32Of(10) })] },
   { rule: 'totp.secret.weak', severity: 'warning', fires: [totp({ secret: base32Of(15) })], nearMiss: [totp({ secret: base32Of(16) })] },
   { rule: 'totp.period', severity: 'error', fires: [totp({ period: 0 })], nearMiss: [totp({ period: 60 })] },
   { rule: 'totp.period', severity: 'error', fires: [totp({ period: '30' })], nearMiss: [totp({ period: 30 })] },
   { rule: 'totp.skew', severity: 'error', fires: [totp({ skew: -1 })], nearMiss: [totp({ skew: 0 })] },
-  { rule: 'totp.algorithm.unsupported', severity: 'error', fires: [totp({ algorithm: 'SHA256' })], nearMiss: [totp({ algorithm: 'sha1' })] },
-  { rule: 'totp.algorithm.unsupported', severity: 'error', fires: [totp({ algorithm: 'SHA512' })], nearMiss: [totp({ algorithm: 'SHA-1' })] },
+  {
+    rule: 'totp.algorithm.unsupported',
+    severity: 'error',
+    fires: [totp({ algorithm: 'SHA256' })],
+    nearMiss: [totp({ algorithm: 'sha1' })],
+  },
+  {
+    rule: 'totp.algorithm.unsupported',
+    severity: 'error',
+    fires: [totp({ algorithm: 'SHA512' })],
+    nearMiss: [totp({ algorithm: 'SHA-1' })],
+  },
   { rule: 'totp.digits.unsupported', severity: 'error', fires: [totp({ digits: 8 })], nearMiss: [totp({ digits: 6 })] },
   {
     rule: 'totp.device-name.duplicate',
     severity: 'error',
-    fires: [user({ totp: [{ secret: TOTP_SECRET, deviceName: 'phone' }, { secret: TOTP_SECRET, deviceName: 'phone' }] })],
-    nearMiss: [user({ totp: [{ secret: TOTP_SECRET, deviceName: 'phone' }, { secret: TOTP_SECRET, deviceName: 'laptop' }] })],
+    fires: [
+      user({
+        totp: [
+          { secret: TOTP_SECRET, deviceName: 'phone' },
+          { secret: TOTP_SECRET, deviceName: 'phone' },
+        ],
+      }),
+    ],
+    nearMiss: [
+      user({
+        totp: [
+          { secret: TOTP_SECRET, deviceName: 'phone' },
+          { secret: TOTP_SECRET, deviceName: 'laptop' },
+        ],
+      }),
+    ],
   },
   // one-time-code factors and first factors
-  { rule: 'otp.type', severity: 'error', fires: [user({ otpFactors: 'a@example.com' })], nearMiss: [user({ otpFactors: { email: 'a@example.com' } })] },
-  { rule: 'otp.empty', severity: 'error', fires: [user({ otpFactors: {} })], nearMiss: [user({ otpFactors: { phoneNumber: '+14155550123' } })] },
+  {
+    rule: 'otp.type',
+    severity: 'error',
+    fires: [user({ otpFactors: 'a@example.com' })],
+    nearMiss: [user({ otpFactors: { email: 'a@example.com' } })],
+  },
+  {
+    rule: 'otp.empty',
+    severity: 'error',
+    fires: [user({ otpFactors: {} })],
+    nearMiss: [user({ otpFactors: { phoneNumber: '+14155550123' } })],
+  },
   {
     rule: 'otp.conflict',
     severity: 'error',
@@ -160,8 +380,18 @@ const cases: Case[] = [
     fires: [{ id: 'u2', phoneNumber: '+14155550123' }, user({ otpFactors: { phoneNumber: '+1 415 555 0123' } })],
     nearMiss: [{ id: 'u2', phoneNumber: '+14155550123' }, user({ otpFactors: { phoneNumber: '+14155550124' } })],
   },
-  { rule: 'factors.no-first-factor', severity: 'error', fires: [{ id: 'u1', email: 'a@example.com', totp: [{ secret: TOTP_SECRET }] }], nearMiss: [totp({})] },
-  { rule: 'factors.no-first-factor', severity: 'error', fires: [{ id: 'u1', otpFactors: { email: 'a@example.com' } }], nearMiss: [{ id: 'u1', phoneNumber: '+14155550123', otpFactors: { email: 'a@example.com' } }] },
+  {
+    rule: 'factors.no-first-factor',
+    severity: 'error',
+    fires: [{ id: 'u1', email: 'a@example.com', totp: [{ secret: TOTP_SECRET }] }],
+    nearMiss: [totp({})],
+  },
+  {
+    rule: 'factors.no-first-factor',
+    severity: 'error',
+    fires: [{ id: 'u1', otpFactors: { email: 'a@example.com' } }],
+    nearMiss: [{ id: 'u1', phoneNumber: '+14155550123', otpFactors: { email: 'a@example.com' } }],
+  },
   { rule: 'record.no-first-factor', severity: 'error', fires: [{ id: 'u1', email: 'a@example.com' }], nearMiss: [google('u1', 'g1')] },
   { rule: 'record.disabled', severity: 'warning', fires: [user({ disabled: true })], nearMiss: [user({ disabled: false })] },
 ];
@@ -204,7 +434,9 @@ describe('validation rules', () => {
 
 describe('field sizes', () => {
   it('a 30 MiB third-party user id is refused naming the record and field, and the record goes no further', () => {
-    const problems = validate([{ id: 'huge', email: 'h@example.com', thirdParty: [{ providerId: 'google', userId: 'x'.repeat(30 * 1024 * 1024) }] }]).all;
+    const problems = validate([
+      { id: 'huge', email: 'h@example.com', thirdParty: [{ providerId: 'google', userId: 'x'.repeat(30 * 1024 * 1024) }] },
+    ]).all;
     expect(problems.map((p) => [p.rule, p.sourceId, p.field])).toEqual([['field.too-long', 'huge', 'thirdParty[0].userId']]);
     expect(problems[0]!.message).toMatch(/is 31457280 characters; at most 256 can be stored/);
   });

@@ -59,7 +59,10 @@ describe('durability', () => {
 
   it('SIGTERM finishes, flushes the snapshot and exits 0', async () => {
     const store = join(dir, 'term.json');
-    const child = execa(process.execPath, [cliBinPath(), 'core', '--port', '0', '--store', store], { reject: false, env: { API_KEYS: '' } });
+    const child = execa(process.execPath, [cliBinPath(), 'core', '--port', '0', '--store', store], {
+      reject: false,
+      env: { API_KEYS: '' },
+    });
     const url = await new Promise<string>((resolve) => {
       child.stdout!.on('data', (c: Buffer) => {
         const m = /core listening on (\S+)/.exec(c.toString());
@@ -81,12 +84,20 @@ describe('lifetime', () => {
     // The parent is a plain node process, so it uses the built module.
     const built = new URL('../../dist/sandbox/spawn.js', import.meta.url).href;
     const store = join(dir, 'orphan.json');
-    const parent = execa(process.execPath, ['--input-type=module', '-e', `
+    const parent = execa(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const { startSandbox } = await import(${JSON.stringify(built)});
       const sb = await startSandbox({ store: ${JSON.stringify(store)} });
       process.stdout.write(String(sb.pid) + '\\n');
       setInterval(() => {}, 1000);
-    `], { reject: false });
+    `,
+      ],
+      { reject: false },
+    );
     const childPid = await new Promise<number>((resolve) => {
       parent.stdout!.on('data', (c: Buffer) => {
         const m = /^(\d+)$/m.exec(c.toString());
@@ -141,7 +152,8 @@ describe('refusals at start-up', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(message);
-    for (const secret of ['short-key', 'bad_key_with_underscore_chars', 'not base64!!', 'also*not*base64']) expect(r.stderr).not.toContain(secret);
+    for (const secret of ['short-key', 'bad_key_with_underscore_chars', 'not base64!!', 'also*not*base64'])
+      expect(r.stderr).not.toContain(secret);
     expect(r.stdout).toBe('');
   });
 
@@ -150,7 +162,10 @@ describe('refusals at start-up', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const r = await execa(process.execPath, [cliBinPath(), 'core', '--port', String(port), '--store', join(dir, 'port.json')], { reject: false, timeout: 20_000 });
+      const r = await execa(process.execPath, [cliBinPath(), 'core', '--port', String(port), '--store', join(dir, 'port.json')], {
+        reject: false,
+        timeout: 20_000,
+      });
       expect(r.exitCode).toBe(2);
       expect(r.stderr.trim()).toMatch(new RegExp(`port ${port} .*already in use`));
     } finally {

@@ -8,8 +8,10 @@ import type { RunningSandbox } from '../../src/sandbox/spawn.js';
 import { BCRYPT, TEXT_TYPE, client, errorText, startTestSandbox } from './helpers.js';
 
 const SIGNER = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
-const SCRYPT_USER1 = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
-const SCRYPT_HUNTER2 = '$f_scrypt$70k8Vg5B3/OrvJOiqusnasv0dLcBHoDAqJrJr7TRLBfMw4MitWx51YXJYFdGiyMbMeKtWtLf5HiBDcN0SUOm4A==$42xEC+ixf3L2lw==$s=Bw==$r=8$m=14';
+const SCRYPT_USER1 =
+  '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+const SCRYPT_HUNTER2 =
+  '$f_scrypt$70k8Vg5B3/OrvJOiqusnasv0dLcBHoDAqJrJr7TRLBfMw4MitWx51YXJYFdGiyMbMeKtWtLf5HiBDcN0SUOm4A==$42xEC+ixf3L2lw==$s=Bw==$r=8$m=14';
 const ARGON2 = '$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc';
 const MISSING_KEY = "java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null";
 
@@ -27,7 +29,8 @@ afterAll(async () => {
   await Promise.all([sb?.stop(), plain?.stop()]);
 });
 
-const importHash = (c: ReturnType<typeof client>, body: Record<string, unknown>, path = '/recipe/user/passwordhash/import') => c.post(path, body);
+const importHash = (c: ReturnType<typeof client>, body: Record<string, unknown>, path = '/recipe/user/passwordhash/import') =>
+  c.post(path, body);
 
 describe('POST /recipe/user/passwordhash/import', () => {
   it.each([
@@ -40,7 +43,10 @@ describe('POST /recipe/user/passwordhash/import', () => {
     [{ email: 'a@x.io', passwordHash: ARGON2, hashingAlgorithm: 'bcrypt' }, 'Password hash is in invalid BCrypt format'],
     [{ email: 'a@x.io', passwordHash: BCRYPT, hashingAlgorithm: 'ARGON2' }, 'Password hash is in invalid Argon2 format'],
     [{ email: 'a@x.io', passwordHash: BCRYPT, hashingAlgorithm: 'firebase_scrypt' }, 'Password hash is in invalid Firebase SCrypt format'],
-    [{ email: 'a@x.io', passwordHash: '$f_scrypt$a$b$m=x$r=8$s=Bw==', hashingAlgorithm: ' External_Scrypt ' }, 'Password hash is in invalid Firebase SCrypt format'],
+    [
+      { email: 'a@x.io', passwordHash: '$f_scrypt$a$b$m=x$r=8$s=Bw==', hashingAlgorithm: ' External_Scrypt ' },
+      'Password hash is in invalid Firebase SCrypt format',
+    ],
   ])('%j -> 400 %s', async (body, message) => {
     const a = await importHash(api, body);
     expect([a.status, a.type, a.text]).toEqual([400, TEXT_TYPE, errorText(message)]);
@@ -58,11 +64,34 @@ describe('POST /recipe/user/passwordhash/import', () => {
     expect(first.json.status).toBe('OK');
     expect(first.json.didUserAlreadyExist).toBe(false);
     const user = first.json.user;
-    expect(Object.keys(user)).toEqual(['id', 'isPrimaryUser', 'tenantIds', 'timeJoined', 'emails', 'phoneNumbers', 'thirdParty', 'webauthn', 'loginMethods']);
+    expect(Object.keys(user)).toEqual([
+      'id',
+      'isPrimaryUser',
+      'tenantIds',
+      'timeJoined',
+      'emails',
+      'phoneNumbers',
+      'thirdParty',
+      'webauthn',
+      'loginMethods',
+    ]);
     expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(user).toMatchObject({ isPrimaryUser: false, tenantIds: ['public'], emails: ['ada@example.com'], phoneNumbers: [], thirdParty: [] });
+    expect(user).toMatchObject({
+      isPrimaryUser: false,
+      tenantIds: ['public'],
+      emails: ['ada@example.com'],
+      phoneNumbers: [],
+      thirdParty: [],
+    });
     expect(user.loginMethods).toEqual([
-      { tenantIds: ['public'], recipeUserId: user.id, verified: false, timeJoined: user.timeJoined, recipeId: 'emailpassword', email: 'ada@example.com' },
+      {
+        tenantIds: ['public'],
+        recipeUserId: user.id,
+        verified: false,
+        timeJoined: user.timeJoined,
+        recipeId: 'emailpassword',
+        email: 'ada@example.com',
+      },
     ]);
     expect(first.json).not.toHaveProperty('recipeUserId');
     const again = await importHash(api, { email: 'ada@example.com', passwordHash: ARGON2 });
@@ -112,7 +141,9 @@ describe('POST /recipe/signin with the public vectors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'am-sbx-test-'));
     const store = join(dir, 'store.json');
     const withKey = await startTestSandbox({ signerKey: SIGNER, store });
-    expect((await client(withKey).post('/recipe/user/passwordhash/import', { email: 'later@x.io', passwordHash: SCRYPT_USER1 })).json.status).toBe('OK');
+    expect(
+      (await client(withKey).post('/recipe/user/passwordhash/import', { email: 'later@x.io', passwordHash: SCRYPT_USER1 })).json.status,
+    ).toBe('OK');
     await withKey.stop();
     const without = await startTestSandbox({ store });
     try {

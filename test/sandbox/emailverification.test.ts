@@ -13,7 +13,14 @@ let api: ReturnType<typeof client>;
 beforeAll(async () => {
   sb = await startTestSandbox({ licenseKey: LICENSE });
   api = client(sb);
-  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json.status).toBe('OK');
+  expect(
+    (
+      await api.put('/recipe/multitenancy/tenant/v2', {
+        tenantId: 't1',
+        firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'],
+      })
+    ).json.status,
+  ).toBe('OK');
 });
 afterAll(async () => {
   await sb?.stop();
@@ -28,7 +35,8 @@ const createToken = (userId: string, email: string, prefix = '') => api.post(`${
 const consume = (token: string, prefix = '') => api.post(`${prefix}/recipe/user/email/verify`, { method: 'token', token });
 const isVerified = async (userId: string, email: string) =>
   (await api.get(`/recipe/user/email/verify?userId=${encodeURIComponent(userId)}&email=${encodeURIComponent(email)}`)).json;
-const verifiedOf = async (userId: string) => (await api.get(`/user/id?userId=${encodeURIComponent(userId)}`)).json.user.loginMethods[0].verified;
+const verifiedOf = async (userId: string) =>
+  (await api.get(`/user/id?userId=${encodeURIComponent(userId)}`)).json.user.loginMethods[0].verified;
 
 describe('email verification tokens', () => {
   it('create then consume marks the email verified; the token is single-use; a second create says already verified', async () => {
@@ -97,7 +105,9 @@ describe('email verification tokens', () => {
   it('unverify and token revocation', async () => {
     const user = await importEp('ev5@x.io');
     const t1 = (await createToken(user.id, 'ev5@x.io')).json.token as string;
-    expect((await api.post('/recipe/user/email/verify/token/remove', { userId: user.id, email: 'EV5@x.io' })).json).toEqual({ status: 'OK' });
+    expect((await api.post('/recipe/user/email/verify/token/remove', { userId: user.id, email: 'EV5@x.io' })).json).toEqual({
+      status: 'OK',
+    });
     expect((await consume(t1)).json).toEqual({ status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' });
     const t2 = (await createToken(user.id, 'ev5@x.io')).json.token as string;
     expect((await consume(t2)).json.status).toBe('OK');
@@ -107,9 +117,15 @@ describe('email verification tokens', () => {
   });
 
   it('400 texts, unknown tenant, and the app-specific GET on a tenant', async () => {
-    expect((await api.post('/recipe/user/email/verify/token', { email: 'a@x.io' })).text).toBe(errorText("Field name 'userId' is invalid in JSON input"));
-    expect((await api.post('/recipe/user/email/verify/token', { userId: 'u', email: 1 })).text).toBe(errorText("Field name 'email' is invalid in JSON input"));
-    expect((await api.post('/recipe/user/email/verify', { method: 'token' })).text).toBe(errorText("Field name 'token' is invalid in JSON input"));
+    expect((await api.post('/recipe/user/email/verify/token', { email: 'a@x.io' })).text).toBe(
+      errorText("Field name 'userId' is invalid in JSON input"),
+    );
+    expect((await api.post('/recipe/user/email/verify/token', { userId: 'u', email: 1 })).text).toBe(
+      errorText("Field name 'email' is invalid in JSON input"),
+    );
+    expect((await api.post('/recipe/user/email/verify', { method: 'token' })).text).toBe(
+      errorText("Field name 'token' is invalid in JSON input"),
+    );
     const wrongMethod = await api.post('/recipe/user/email/verify', { method: 'link', token: 'x' });
     expect([wrongMethod.status, wrongMethod.text]).toEqual([400, errorText('Unsupported method for email verification')]);
     expect((await api.get('/recipe/user/email/verify?userId=u')).text).toBe(errorText("Field name 'email' is missing in GET request"));

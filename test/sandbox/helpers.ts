@@ -37,9 +37,12 @@ export async function call(
 export function client(sb: { url: string }, defaults: Record<string, string> = {}) {
   return {
     get: (path: string, headers: Record<string, string> = {}) => call(sb.url, 'GET', path, undefined, { ...defaults, ...headers }),
-    post: (path: string, body: unknown, headers: Record<string, string> = {}) => call(sb.url, 'POST', path, body, { ...defaults, ...headers }),
-    put: (path: string, body: unknown, headers: Record<string, string> = {}) => call(sb.url, 'PUT', path, body, { ...defaults, ...headers }),
-    del: (path: string, body?: unknown, headers: Record<string, string> = {}) => call(sb.url, 'DELETE', path, body, { ...defaults, ...headers }),
+    post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      call(sb.url, 'POST', path, body, { ...defaults, ...headers }),
+    put: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      call(sb.url, 'PUT', path, body, { ...defaults, ...headers }),
+    del: (path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      call(sb.url, 'DELETE', path, body, { ...defaults, ...headers }),
   };
 }
 

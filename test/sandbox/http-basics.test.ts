@@ -26,7 +26,12 @@ describe('API key', () => {
   });
 
   it('a missing or wrong key gets 401 Invalid API key, also on /apiversion', async () => {
-    for (const headers of [{}, { 'api-key': 'wrong-key-wrong-key-wrong' }, { 'api-key': KEY1 + 'x' }, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'api-key': 'wrong-key-wrong-key-wrong' },
+      { 'api-key': KEY1 + 'x' },
+      { authorization: 'Bearer nope' },
+    ] as Record<string, string>[]) {
       const a = await call(sb.url, 'GET', '/apiversion', undefined, headers);
       expect([a.status, a.type, a.text]).toEqual([401, TEXT_TYPE, errorText('Invalid API key')]);
     }
@@ -35,7 +40,13 @@ describe('API key', () => {
   });
 
   it('accepts every configured key, from api-key or Authorization (Bearer or raw)', async () => {
-    for (const headers of [{ 'api-key': KEY1 }, { 'api-key': ` ${KEY2} ` }, { authorization: `Bearer ${KEY1}` }, { authorization: `bearer ${KEY2}` }, { authorization: KEY1 }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'api-key': KEY1 },
+      { 'api-key': ` ${KEY2} ` },
+      { authorization: `Bearer ${KEY1}` },
+      { authorization: `bearer ${KEY2}` },
+      { authorization: KEY1 },
+    ] as Record<string, string>[]) {
       const a = await call(sb.url, 'GET', '/apiversion', undefined, headers);
       expect(a.status).toBe(200);
     }
@@ -66,15 +77,21 @@ describe('routing and bodies', () => {
 
   it('missing or mistyped fields get the InputParser texts', async () => {
     expect((await api.post('/recipe/signin', { password: 'x' })).text).toBe(errorText("Field name 'email' is invalid in JSON input"));
-    expect((await api.post('/recipe/signin', { email: 5, password: 'x' })).text).toBe(errorText("Field name 'email' is invalid in JSON input"));
+    expect((await api.post('/recipe/signin', { email: 5, password: 'x' })).text).toBe(
+      errorText("Field name 'email' is invalid in JSON input"),
+    );
     expect((await api.post('/recipe/signin', { email: null, password: 'x' })).status).toBe(400);
     expect((await api.get('/user/id')).text).toBe(errorText("Field name 'userId' is missing in GET request"));
   });
 
   it('the path is case-insensitive and /public is the default tenant', async () => {
     expect((await api.get('/APIVERSION')).status).toBe(200);
-    expect((await api.post('/public/recipe/signin', { email: 'nobody@x.io', password: 'x' })).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
-    expect((await api.post('/appid-public/public/recipe/signin', { email: 'nobody@x.io', password: 'x' })).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await api.post('/public/recipe/signin', { email: 'nobody@x.io', password: 'x' })).json).toEqual({
+      status: 'WRONG_CREDENTIALS_ERROR',
+    });
+    expect((await api.post('/appid-public/public/recipe/signin', { email: 'nobody@x.io', password: 'x' })).json).toEqual({
+      status: 'WRONG_CREDENTIALS_ERROR',
+    });
   });
 });
 
@@ -88,13 +105,28 @@ describe('cdi-version', () => {
   });
 
   it('changes the user shape: webauthn from 5.3, account-linking shape from 4.0, flat before', async () => {
-    const imported = await api.post('/recipe/user/passwordhash/import', { email: 'shape@x.io', passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' });
+    const imported = await api.post('/recipe/user/passwordhash/import', {
+      email: 'shape@x.io',
+      passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW',
+    });
     const id = imported.json.user.id;
     expect(imported.json.user).toHaveProperty('webauthn', { credentialIds: [] });
     const v52 = await api.get(`/user/id?userId=${id}`, { 'cdi-version': '5.2' });
-    expect(Object.keys(v52.json.user)).toEqual(['id', 'isPrimaryUser', 'tenantIds', 'timeJoined', 'emails', 'phoneNumbers', 'thirdParty', 'loginMethods']);
+    expect(Object.keys(v52.json.user)).toEqual([
+      'id',
+      'isPrimaryUser',
+      'tenantIds',
+      'timeJoined',
+      'emails',
+      'phoneNumbers',
+      'thirdParty',
+      'loginMethods',
+    ]);
     const v31 = await api.post('/recipe/signin', { email: 'shape@x.io', password: 'U*U' }, { 'cdi-version': '3.1' });
-    expect(v31.json).toEqual({ status: 'OK', user: { id, timeJoined: imported.json.user.timeJoined, tenantIds: ['public'], email: 'shape@x.io' } });
+    expect(v31.json).toEqual({
+      status: 'OK',
+      user: { id, timeJoined: imported.json.user.timeJoined, tenantIds: ['public'], email: 'shape@x.io' },
+    });
   });
 });
 
@@ -107,16 +139,28 @@ describe('licence', () => {
     expect([imp.status, imp.type, imp.text]).toEqual([402, TEXT_TYPE, errorText(mfa)]);
     expect((await api.post('/recipe/totp/verify', { userId: 'u1', totp: '123456' })).text).toBe(errorText(mfa));
     // Validation comes before the licence check.
-    expect((await api.post('/recipe/totp/device/import', { userId: '', skew: 1, period: 30, secretKey: 'A' })).text).toBe(errorText('userId cannot be empty'));
+    expect((await api.post('/recipe/totp/device/import', { userId: '', skew: 1, period: 30, secretKey: 'A' })).text).toBe(
+      errorText('userId cannot be empty'),
+    );
     // The user lookup comes before the licence check.
-    expect((await api.post('/recipe/accountlinking/user/primary', { recipeUserId: 'nobody' })).text).toBe(errorText('Unknown user ID provided'));
-    const u = await api.post('/recipe/user/passwordhash/import', { email: 'lic@x.io', passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' });
+    expect((await api.post('/recipe/accountlinking/user/primary', { recipeUserId: 'nobody' })).text).toBe(
+      errorText('Unknown user ID provided'),
+    );
+    const u = await api.post('/recipe/user/passwordhash/import', {
+      email: 'lic@x.io',
+      passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW',
+    });
     const al = 'Account linking feature is not enabled for this app. Please contact support to enable it.';
     const p = await api.post('/recipe/accountlinking/user/primary', { recipeUserId: u.json.user.id });
     expect([p.status, p.text]).toEqual([402, errorText(al)]);
-    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: u.json.user.id, primaryUserId: u.json.user.id })).status).toBe(402);
+    expect(
+      (await api.post('/recipe/accountlinking/user/link', { recipeUserId: u.json.user.id, primaryUserId: u.json.user.id })).status,
+    ).toBe(402);
     const mt = await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' });
-    expect([mt.status, mt.text]).toEqual([402, errorText("Cannot use feature: multi_tenancy, because the license key is missing, or doesn't have this feature enabled.")]);
+    expect([mt.status, mt.text]).toEqual([
+      402,
+      errorText("Cannot use feature: multi_tenancy, because the license key is missing, or doesn't have this feature enabled."),
+    ]);
   });
 
   it('PUT /ee/license enables the paid features, DELETE removes them again', async () => {
@@ -124,7 +168,9 @@ describe('licence', () => {
     expect((await api.put('/ee/license', { licenseKey: LICENSE })).json).toEqual({ status: 'OK' });
     expect((await api.get('/ee/license')).json).toEqual({ status: 'OK', licenseKey: LICENSE });
     expect((await api.get('/ee/featureflag')).json.features.sort()).toEqual(['account_linking', 'mfa', 'multi_tenancy']);
-    expect((await api.post('/recipe/totp/device/import', { userId: 'u1', skew: 1, period: 30, secretKey: 'GEZDGNBVGY3TQOJQ' })).json).toEqual({
+    expect(
+      (await api.post('/recipe/totp/device/import', { userId: 'u1', skew: 1, period: 30, secretKey: 'GEZDGNBVGY3TQOJQ' })).json,
+    ).toEqual({
       status: 'OK',
       deviceName: 'TOTP Device 0',
     });

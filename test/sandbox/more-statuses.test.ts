@@ -10,7 +10,12 @@ let api: ReturnType<typeof client>;
 beforeAll(async () => {
   sb = await startTestSandbox({ licenseKey: LICENSE });
   api = client(sb);
-  await api.put('/recipe/multitenancy/tenant', { tenantId: 'closed', emailPasswordEnabled: false, thirdPartyEnabled: false, passwordlessEnabled: false });
+  await api.put('/recipe/multitenancy/tenant', {
+    tenantId: 'closed',
+    emailPasswordEnabled: false,
+    thirdPartyEnabled: false,
+    passwordlessEnabled: false,
+  });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -18,14 +23,19 @@ afterAll(async () => {
 
 async function passwordlessUser(contact: Record<string, string>): Promise<string> {
   const c = await api.post('/recipe/signinup/code', contact);
-  return (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.json.preAuthSessionId, linkCode: c.json.linkCode })).json.user.id;
+  return (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.json.preAuthSessionId, linkCode: c.json.linkCode })).json
+    .user.id;
 }
 
 describe('more statuses', () => {
   it('403 for each login method disabled on the tenant', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['/closed/recipe/signin', { email: 'a@x.io', password: 'x' }, 'Email password login not enabled for tenant'],
-      ['/closed/recipe/signinup', { thirdPartyId: 'g', thirdPartyUserId: '1', email: { id: 'a@x.io', isVerified: true } }, 'ThirdParty login not enabled for tenant'],
+      [
+        '/closed/recipe/signinup',
+        { thirdPartyId: 'g', thirdPartyUserId: '1', email: { id: 'a@x.io', isVerified: true } },
+        'ThirdParty login not enabled for tenant',
+      ],
       ['/closed/recipe/signinup/code', { email: 'a@x.io' }, 'Passwordless login not enabled for tenant'],
     ];
     for (const [path, body, text] of cases) {
@@ -37,8 +47,12 @@ describe('more statuses', () => {
   it('email-password update: EMAIL_ALREADY_EXISTS_ERROR and EMAIL_CHANGE_NOT_ALLOWED_ERROR', async () => {
     const a = (await api.post('/recipe/user/passwordhash/import', { email: 'upd-a@x.io', passwordHash: BCRYPT })).json.user.id;
     await api.post('/recipe/user/passwordhash/import', { email: 'upd-b@x.io', passwordHash: BCRYPT });
-    expect((await api.put('/recipe/user', { recipeUserId: a, email: 'UPD-B@x.io' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
-    const other = (await api.post('/recipe/signinup', { thirdPartyId: 'g', thirdPartyUserId: 'upd', email: { id: 'taken@x.io', isVerified: true } })).json.user.id;
+    expect((await api.put('/recipe/user', { recipeUserId: a, email: 'UPD-B@x.io' })).json).toEqual({
+      status: 'EMAIL_ALREADY_EXISTS_ERROR',
+    });
+    const other = (
+      await api.post('/recipe/signinup', { thirdPartyId: 'g', thirdPartyUserId: 'upd', email: { id: 'taken@x.io', isVerified: true } })
+    ).json.user.id;
     await api.post('/recipe/accountlinking/user/primary', { recipeUserId: other });
     await api.post('/recipe/accountlinking/user/primary', { recipeUserId: a });
     expect((await api.put('/recipe/user', { recipeUserId: a, email: 'taken@x.io' })).json).toEqual({
@@ -53,7 +67,9 @@ describe('more statuses', () => {
     const p1 = await passwordlessUser({ phoneNumber: '+15550000001' });
     await passwordlessUser({ phoneNumber: '+15550000002' });
     const rid = { rid: 'passwordless' };
-    expect((await api.put('/recipe/user', { recipeUserId: p1, phoneNumber: '+15550000002' }, rid)).json).toEqual({ status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR' });
+    expect((await api.put('/recipe/user', { recipeUserId: p1, phoneNumber: '+15550000002' }, rid)).json).toEqual({
+      status: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
+    });
     const holder = (await api.post('/recipe/user/passwordhash/import', { email: 'holder@x.io', passwordHash: BCRYPT })).json.user.id;
     await api.post('/recipe/accountlinking/user/primary', { recipeUserId: holder });
     await api.post('/recipe/accountlinking/user/primary', { recipeUserId: p1 });
@@ -73,9 +89,21 @@ describe('more statuses', () => {
     );
     expect((await api.get('/recipe/multitenancy/tenant/v2')).json).toMatchObject({ status: 'OK', tenantId: 'public' });
     // TenantConfig.toJson_v2_5_1: no *Enabled flags; a tenant with every recipe disabled lists no first factor.
-    expect((await api.get('/closed/recipe/multitenancy/tenant/v2')).json).toEqual({ status: 'OK', tenantId: 'closed', thirdParty: { providers: [] }, firstFactors: [], coreConfig: {} });
-    expect((await api.get('/closed/recipe/multitenancy/tenant')).json).toMatchObject({ status: 'OK', tenantId: 'closed', emailPassword: { enabled: false } });
-    expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'x', emailPasswordEnabled: true })).text).toBe(errorText('emailPasswordEnabled is not allowed in this API version'));
+    expect((await api.get('/closed/recipe/multitenancy/tenant/v2')).json).toEqual({
+      status: 'OK',
+      tenantId: 'closed',
+      thirdParty: { providers: [] },
+      firstFactors: [],
+      coreConfig: {},
+    });
+    expect((await api.get('/closed/recipe/multitenancy/tenant')).json).toMatchObject({
+      status: 'OK',
+      tenantId: 'closed',
+      emailPassword: { enabled: false },
+    });
+    expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'x', emailPasswordEnabled: true })).text).toBe(
+      errorText('emailPasswordEnabled is not allowed in this API version'),
+    );
     expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'recipe' })).status).toBe(400);
     expect((await api.put('/closed/recipe/multitenancy/tenant/v2', { tenantId: 'y' })).status).toBe(403);
     expect((await api.post('/recipe/multitenancy/tenant/remove', { tenantId: 'ghost' })).json).toEqual({ status: 'OK', didExist: false });

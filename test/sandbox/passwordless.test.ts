@@ -35,12 +35,16 @@ describe('POST /recipe/signinup/code', () => {
 
   it('validation texts and statuses', async () => {
     expect((await create({})).text).toBe(errorText('Please provide exactly one of email, phoneNumber or deviceId'));
-    expect((await create({ email: 'a@x.io', phoneNumber: '+14155550100' })).text).toBe(errorText('Please provide exactly one of email, phoneNumber or deviceId'));
+    expect((await create({ email: 'a@x.io', phoneNumber: '+14155550100' })).text).toBe(
+      errorText('Please provide exactly one of email, phoneNumber or deviceId'),
+    );
     expect((await create({ email: 'a@x.io', userInputCode: '' })).text).toBe(errorText('userInputCode cannot be an empty string.'));
     expect((await create({ deviceId: 'not base64!' })).text).toBe(errorText('Input encoding error in deviceId'));
     expect((await create({ deviceId: Buffer.alloc(32, 1).toString('base64') })).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
     const first = await create({ email: 'dup@x.io', userInputCode: '111111' });
-    expect((await create({ deviceId: first.json.deviceId, userInputCode: '111111' })).json).toEqual({ status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' });
+    expect((await create({ deviceId: first.json.deviceId, userInputCode: '111111' })).json).toEqual({
+      status: 'USER_INPUT_CODE_ALREADY_USED_ERROR',
+    });
     const second = await create({ deviceId: first.json.deviceId, userInputCode: '222222' });
     expect(second.json).toMatchObject({ status: 'OK', deviceId: first.json.deviceId, preAuthSessionId: first.json.preAuthSessionId });
   });
@@ -54,11 +58,24 @@ describe('POST /recipe/signinup/code/consume', () => {
     expect(a.json.createdNewUser).toBe(true);
     expect(a.json.recipeUserId).toBe(a.json.user.id);
     expect(a.json.user.loginMethods).toEqual([
-      { tenantIds: ['public'], recipeUserId: a.json.user.id, verified: true, timeJoined: a.json.user.timeJoined, recipeId: 'passwordless', email: 'pat@example.com' },
+      {
+        tenantIds: ['public'],
+        recipeUserId: a.json.user.id,
+        verified: true,
+        timeJoined: a.json.user.timeJoined,
+        recipeId: 'passwordless',
+        email: 'pat@example.com',
+      },
     ]);
-    expect(a.json.consumedDevice).toEqual({ preAuthSessionId: c.json.preAuthSessionId, failedCodeInputAttemptCount: 0, email: 'pat@example.com' });
+    expect(a.json.consumedDevice).toEqual({
+      preAuthSessionId: c.json.preAuthSessionId,
+      failedCodeInputAttemptCount: 0,
+      email: 'pat@example.com',
+    });
     // The device is gone after success.
-    expect((await consume({ preAuthSessionId: c.json.preAuthSessionId, deviceId: c.json.deviceId, userInputCode: c.json.userInputCode })).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
+    expect(
+      (await consume({ preAuthSessionId: c.json.preAuthSessionId, deviceId: c.json.deviceId, userInputCode: c.json.userInputCode })).json,
+    ).toEqual({ status: 'RESTART_FLOW_ERROR' });
     const again = await create({ email: 'pat@example.com' });
     const b = await consume({ preAuthSessionId: again.json.preAuthSessionId, linkCode: again.json.linkCode });
     expect(b.json).toMatchObject({ status: 'OK', createdNewUser: false, user: { id: a.json.user.id } });
@@ -82,9 +99,13 @@ describe('POST /recipe/signinup/code/consume', () => {
     expect((await consume({ preAuthSessionId })).text).toBe(exactly);
     expect((await consume({ preAuthSessionId, deviceId })).text).toBe(exactly);
     expect((await consume({ preAuthSessionId, linkCode, deviceId })).text).toBe(exactly);
-    expect((await consume({ preAuthSessionId: 'x' + preAuthSessionId, deviceId, userInputCode })).text).toBe(errorText("preAuthSessionId and deviceId doesn't match"));
+    expect((await consume({ preAuthSessionId: 'x' + preAuthSessionId, deviceId, userInputCode })).text).toBe(
+      errorText("preAuthSessionId and deviceId doesn't match"),
+    );
     expect((await consume({ preAuthSessionId: preAuthSessionId + '=', deviceId, userInputCode })).json.status).toBe('OK');
-    expect((await consume({ preAuthSessionId, deviceId: '!!', userInputCode: '1' })).text).toBe(errorText('Input encoding error in deviceId'));
+    expect((await consume({ preAuthSessionId, deviceId: '!!', userInputCode: '1' })).text).toBe(
+      errorText('Input encoding error in deviceId'),
+    );
     expect((await consume({ preAuthSessionId, linkCode: 'a b' })).text).toBe(errorText('Input encoding error in linkCode'));
   });
 
@@ -131,12 +152,18 @@ describe('PUT /recipe/user with rid passwordless', () => {
     const id = await newUser('p1@x.io');
     await newUser('p2@x.io');
     expect((await api.put('/recipe/user', { recipeUserId: id, phoneNumber: '+442071838750' }, rid)).json).toEqual({ status: 'OK' });
-    expect((await api.put('/recipe/user', { recipeUserId: id, email: 'P2@x.io' }, rid)).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+    expect((await api.put('/recipe/user', { recipeUserId: id, email: 'P2@x.io' }, rid)).json).toEqual({
+      status: 'EMAIL_ALREADY_EXISTS_ERROR',
+    });
     expect((await api.put('/recipe/user', { recipeUserId: id, email: null }, rid)).json).toEqual({ status: 'OK' });
     const u = (await api.get(`/user/id?userId=${id}`)).json.user;
     expect(u).toMatchObject({ emails: [], phoneNumbers: ['+442071838750'] });
-    expect((await api.put('/recipe/user', { recipeUserId: id, phoneNumber: null }, rid)).text).toBe(errorText('You cannot clear both email and phone number of a user'));
-    expect((await api.put('/recipe/user', { recipeUserId: 'nope', email: 'x@x.io' }, rid)).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+    expect((await api.put('/recipe/user', { recipeUserId: id, phoneNumber: null }, rid)).text).toBe(
+      errorText('You cannot clear both email and phone number of a user'),
+    );
+    expect((await api.put('/recipe/user', { recipeUserId: 'nope', email: 'x@x.io' }, rid)).json).toEqual({
+      status: 'UNKNOWN_USER_ID_ERROR',
+    });
   });
 
   it('without rid the same call is an email-password update', async () => {

@@ -31,7 +31,10 @@ describe('PrefixIndex', () => {
     const check = () => {
       expect(idx.size).toBe(truth.size);
       for (const prefix of ['a', 'g', 'ab', 'gc', 'cab', 'bbbb', 'z']) {
-        const expected = [...truth].filter(([, v]) => v.startsWith(prefix)).map(([id]) => id).sort();
+        const expected = [...truth]
+          .filter(([, v]) => v.startsWith(prefix))
+          .map(([id]) => id)
+          .sort();
         expect(ids(idx, prefix)).toEqual(expected);
       }
     };

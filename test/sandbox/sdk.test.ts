@@ -14,7 +14,8 @@ import { LICENSE, client, startTestSandbox } from './helpers.js';
 
 const API_KEY = 'sdk-test-api-key-0123456789';
 const SIGNER = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
-const SCRYPT_USER1 = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+const SCRYPT_USER1 =
+  '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
 const ARGON2 = '$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc';
 const SECRET = 'GEZDGNBVGY3TQOJQ'; // 80 bits
 
@@ -27,7 +28,13 @@ beforeAll(async () => {
   supertokens.init({
     supertokens: { connectionURI: sb.url, apiKey: API_KEY },
     appInfo: { appName: 'auth-migrate-test', apiDomain: 'http://localhost:3001', websiteDomain: 'http://localhost:3000' },
-    recipeList: [EmailPassword.init(), Passwordless.init({ contactMethod: 'EMAIL_OR_PHONE', flowType: 'USER_INPUT_CODE_AND_MAGIC_LINK' }), TOTP.init(), MultiFactorAuth.init(), Session.init()],
+    recipeList: [
+      EmailPassword.init(),
+      Passwordless.init({ contactMethod: 'EMAIL_OR_PHONE', flowType: 'USER_INPUT_CODE_AND_MAGIC_LINK' }),
+      TOTP.init(),
+      MultiFactorAuth.init(),
+      Session.init(),
+    ],
   });
 });
 afterAll(async () => {
@@ -37,7 +44,15 @@ afterAll(async () => {
 describe('supertokens-node against the sandbox', () => {
   it('EmailPassword.verifyCredentials for imported users (argon2id, external scrypt), wrong password refused', async () => {
     expect((await api.post('/recipe/user/passwordhash/import', { email: 'sdk-argon@x.io', passwordHash: ARGON2 })).json.status).toBe('OK');
-    expect((await api.post('/recipe/user/passwordhash/import', { email: 'sdk-scrypt@x.io', passwordHash: SCRYPT_USER1, hashingAlgorithm: 'firebase_scrypt' })).json.status).toBe('OK');
+    expect(
+      (
+        await api.post('/recipe/user/passwordhash/import', {
+          email: 'sdk-scrypt@x.io',
+          passwordHash: SCRYPT_USER1,
+          hashingAlgorithm: 'firebase_scrypt',
+        })
+      ).json.status,
+    ).toBe('OK');
     expect(await EmailPassword.verifyCredentials('public', 'sdk-argon@x.io', 'password')).toEqual({ status: 'OK' });
     expect(await EmailPassword.verifyCredentials('public', 'sdk-scrypt@x.io', 'user1password')).toEqual({ status: 'OK' });
     expect(await EmailPassword.verifyCredentials('public', 'sdk-scrypt@x.io', 'hunter2')).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
@@ -49,9 +64,19 @@ describe('supertokens-node against the sandbox', () => {
   it('Passwordless.createCode / consumeCode', async () => {
     const code = await Passwordless.createCode({ tenantId: 'public', email: 'sdk-pl@x.io' });
     expect(code.status).toBe('OK');
-    const wrong = await Passwordless.consumeCode({ tenantId: 'public', preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: 'nope!!' });
+    const wrong = await Passwordless.consumeCode({
+      tenantId: 'public',
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: 'nope!!',
+    });
     expect(wrong).toMatchObject({ status: 'INCORRECT_USER_INPUT_CODE_ERROR', failedCodeInputAttemptCount: 1, maximumCodeInputAttempts: 5 });
-    const ok = await Passwordless.consumeCode({ tenantId: 'public', preAuthSessionId: code.preAuthSessionId, deviceId: code.deviceId, userInputCode: code.userInputCode });
+    const ok = await Passwordless.consumeCode({
+      tenantId: 'public',
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: code.userInputCode,
+    });
     expect(ok.status).toBe('OK');
     if (ok.status === 'OK') {
       expect(ok.createdNewRecipeUser).toBe(true);
@@ -65,10 +90,18 @@ describe('supertokens-node against the sandbox', () => {
   });
 
   it('TOTP.listDevices and TOTP.verifyTOTP for an imported device', async () => {
-    expect((await api.post('/recipe/totp/device/import', { userId: 'sdk-user', skew: 1, period: 30, secretKey: SECRET })).json.status).toBe('OK');
+    expect((await api.post('/recipe/totp/device/import', { userId: 'sdk-user', skew: 1, period: 30, secretKey: SECRET })).json.status).toBe(
+      'OK',
+    );
     const list = await TOTP.listDevices('sdk-user');
     expect(list).toEqual({ status: 'OK', devices: [{ name: 'TOTP Device 0', period: 30, skew: 1, verified: true }] });
-    const totp = await generate({ secret: SECRET, epoch: Math.floor(Date.now() / 1000), period: 30, digits: 6, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+    const totp = await generate({
+      secret: SECRET,
+      epoch: Math.floor(Date.now() / 1000),
+      period: 30,
+      digits: 6,
+      guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }),
+    });
     expect(await TOTP.verifyTOTP('public', 'sdk-user', totp)).toEqual({ status: 'OK' });
     expect(await TOTP.verifyTOTP('public', 'sdk-user', totp)).toMatchObject({ status: 'INVALID_TOTP_ERROR' });
   });

@@ -51,11 +51,15 @@ describe('POST /recipe/totp/device/import', () => {
   it('validation texts in the reference order', async () => {
     const imp = (body: Record<string, unknown>) => api.post('/recipe/totp/device/import', body);
     expect((await imp({ skew: 1, period: 30, secretKey: 'A' })).text).toBe(errorText("Field name 'userId' is invalid in JSON input"));
-    expect((await imp({ userId: 'u', deviceName: null, skew: 1, period: 30, secretKey: 'A' })).text).toBe(errorText("Field name 'deviceName' is invalid in JSON input"));
+    expect((await imp({ userId: 'u', deviceName: null, skew: 1, period: 30, secretKey: 'A' })).text).toBe(
+      errorText("Field name 'deviceName' is invalid in JSON input"),
+    );
     expect((await imp({ userId: 'u', period: 30, secretKey: 'A' })).text).toBe(errorText("Field name 'skew' is invalid in JSON input"));
     expect((await imp({ userId: 'u', skew: 1, period: 30 })).text).toBe(errorText("Field name 'secretKey' is invalid in JSON input"));
     expect((await imp({ userId: '', skew: 1, period: 30, secretKey: 'A' })).text).toBe(errorText('userId cannot be empty'));
-    expect((await imp({ userId: 'u', deviceName: '', skew: 1, period: 30, secretKey: 'A' })).text).toBe(errorText('deviceName cannot be empty'));
+    expect((await imp({ userId: 'u', deviceName: '', skew: 1, period: 30, secretKey: 'A' })).text).toBe(
+      errorText('deviceName cannot be empty'),
+    );
     expect((await imp({ userId: 'u', skew: 1, period: 30, secretKey: '' })).text).toBe(errorText('secretKey cannot be empty'));
     expect((await imp({ userId: 'u', skew: -1, period: 30, secretKey: 'A' })).text).toBe(errorText('skew must be >= 0'));
     expect((await imp({ userId: 'u', skew: 1, period: 0, secretKey: 'A' })).text).toBe(errorText('period must be > 0'));
@@ -63,9 +67,17 @@ describe('POST /recipe/totp/device/import', () => {
 
   it('names devices TOTP Device <n>, refuses a verified duplicate, accepts numeric strings (Gson)', async () => {
     const imp = (body: Record<string, unknown>) => api.post('/recipe/totp/device/import', body);
-    expect((await imp({ userId: 'names', skew: '1', period: '30', secretKey: SECRET })).json).toEqual({ status: 'OK', deviceName: 'TOTP Device 0' });
-    expect((await imp({ userId: 'names', skew: 1, period: 30, secretKey: SECRET })).json).toEqual({ status: 'OK', deviceName: 'TOTP Device 1' });
-    expect((await imp({ userId: 'names', deviceName: 'TOTP Device 1', skew: 1, period: 30, secretKey: SECRET })).json).toEqual({ status: 'DEVICE_ALREADY_EXISTS_ERROR' });
+    expect((await imp({ userId: 'names', skew: '1', period: '30', secretKey: SECRET })).json).toEqual({
+      status: 'OK',
+      deviceName: 'TOTP Device 0',
+    });
+    expect((await imp({ userId: 'names', skew: 1, period: 30, secretKey: SECRET })).json).toEqual({
+      status: 'OK',
+      deviceName: 'TOTP Device 1',
+    });
+    expect((await imp({ userId: 'names', deviceName: 'TOTP Device 1', skew: 1, period: 30, secretKey: SECRET })).json).toEqual({
+      status: 'DEVICE_ALREADY_EXISTS_ERROR',
+    });
     const list = await api.get('/recipe/totp/device/list?userId=names');
     expect(list.json).toEqual({
       status: 'OK',
@@ -102,11 +114,14 @@ describe('POST /recipe/totp/verify', () => {
     const t = Date.now() + clockOffset;
     expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: await code(SECRET, t - 120_000, 60) })).json.status).toBe('OK');
     expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: await code(SECRET, t + 120_000, 60) })).json.status).toBe('OK');
-    expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: await code(SECRET, t - 240_000, 60) })).json.status).toBe('INVALID_TOTP_ERROR');
+    expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: await code(SECRET, t - 240_000, 60) })).json.status).toBe(
+      'INVALID_TOTP_ERROR',
+    );
     // Codes of a 30 s period are not codes of this 60 s device (unless they happen to collide).
     const other = await code(SECRET, t, 30);
     const sixty = await Promise.all([-2, -1, 0, 1, 2].map((i) => code(SECRET, t + i * 60_000, 60)));
-    if (!sixty.includes(other)) expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: other })).json.status).toBe('INVALID_TOTP_ERROR');
+    if (!sixty.includes(other))
+      expect((await api.post('/recipe/totp/verify', { userId: 'skewy', totp: other })).json.status).toBe('INVALID_TOTP_ERROR');
   });
 
   it('5 wrong codes count up to 5/5, then LIMIT_REACHED_ERROR with retryAfterMs; after the cooldown the count restarts', async () => {
@@ -141,25 +156,46 @@ describe('POST /recipe/totp/verify', () => {
     await api.post('/recipe/totp/device/import', { userId: 'old', skew: 0, period: 30, secretKey: SECRET });
     const right = await code(SECRET);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
-    expect((await api.post('/recipe/totp/verify', { userId: 'old', totp: wrong }, { 'cdi-version': '4.0' })).json).toEqual({ status: 'INVALID_TOTP_ERROR' });
+    expect((await api.post('/recipe/totp/verify', { userId: 'old', totp: wrong }, { 'cdi-version': '4.0' })).json).toEqual({
+      status: 'INVALID_TOTP_ERROR',
+    });
   });
 });
 
 describe('device verify, list, remove', () => {
   it('an imported device is already verified; a created one is verified by a real code', async () => {
     await api.post('/recipe/totp/device/import', { userId: 'bob', deviceName: 'imported', skew: 1, period: 30, secretKey: SECRET });
-    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'imported', totp: 'whatever' })).json).toEqual({ status: 'OK', wasAlreadyVerified: true });
-    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'nope', totp: '1' })).json).toEqual({ status: 'UNKNOWN_DEVICE_ERROR' });
-    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: '', totp: '1' })).text).toBe(errorText('deviceName cannot be empty'));
+    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'imported', totp: 'whatever' })).json).toEqual({
+      status: 'OK',
+      wasAlreadyVerified: true,
+    });
+    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'nope', totp: '1' })).json).toEqual({
+      status: 'UNKNOWN_DEVICE_ERROR',
+    });
+    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: '', totp: '1' })).text).toBe(
+      errorText('deviceName cannot be empty'),
+    );
     const created = await api.post('/recipe/totp/device', { userId: 'bob', deviceName: 'new', skew: 1, period: 30 });
     expect(created.json).toMatchObject({ status: 'OK', deviceName: 'new' });
     const secret = created.json.secret as string;
     // Unverified devices do not count for /recipe/totp/verify.
-    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'new', totp: await code(secret) })).json).toEqual({ status: 'OK', wasAlreadyVerified: false });
+    expect((await api.post('/recipe/totp/device/verify', { userId: 'bob', deviceName: 'new', totp: await code(secret) })).json).toEqual({
+      status: 'OK',
+      wasAlreadyVerified: false,
+    });
     const list = (await api.get('/recipe/totp/device/list?userId=bob')).json.devices;
-    expect(list.map((d: { name: string; verified: boolean }) => [d.name, d.verified])).toEqual([['imported', true], ['new', true]]);
-    expect((await api.post('/recipe/totp/device/remove', { userId: 'bob', deviceName: 'new' })).json).toEqual({ status: 'OK', didDeviceExist: true });
-    expect((await api.post('/recipe/totp/device/remove', { userId: 'bob', deviceName: 'new' })).json).toEqual({ status: 'OK', didDeviceExist: false });
+    expect(list.map((d: { name: string; verified: boolean }) => [d.name, d.verified])).toEqual([
+      ['imported', true],
+      ['new', true],
+    ]);
+    expect((await api.post('/recipe/totp/device/remove', { userId: 'bob', deviceName: 'new' })).json).toEqual({
+      status: 'OK',
+      didDeviceExist: true,
+    });
+    expect((await api.post('/recipe/totp/device/remove', { userId: 'bob', deviceName: 'new' })).json).toEqual({
+      status: 'OK',
+      didDeviceExist: false,
+    });
     expect((await api.get('/recipe/totp/device/list?userId=ghost')).json).toEqual({ status: 'OK', devices: [] });
     expect((await api.get('/recipe/totp/device/list?userId=')).text).toBe(errorText('userId cannot be empty'));
   });

@@ -12,9 +12,22 @@ beforeAll(async () => {
   api = client(sb);
   // Tenants and an app, created the way a rehearsal does it.
   expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' })).json).toEqual({ status: 'OK', createdNew: true });
-  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword'] })).json).toEqual({ status: 'OK', createdNew: false });
-  expect((await api.put('/recipe/multitenancy/tenant', { tenantId: 'noep', emailPasswordEnabled: false })).json).toEqual({ status: 'OK', createdNew: true });
-  expect((await api.put('/recipe/multitenancy/app/v2', { appId: 'a1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json).toEqual({ status: 'OK', createdNew: true });
+  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword'] })).json).toEqual({
+    status: 'OK',
+    createdNew: false,
+  });
+  expect((await api.put('/recipe/multitenancy/tenant', { tenantId: 'noep', emailPasswordEnabled: false })).json).toEqual({
+    status: 'OK',
+    createdNew: true,
+  });
+  expect(
+    (
+      await api.put('/recipe/multitenancy/app/v2', {
+        appId: 'a1',
+        firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'],
+      })
+    ).json,
+  ).toEqual({ status: 'OK', createdNew: true });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -29,17 +42,28 @@ describe('third party sign-in-up', () => {
     const first = await tp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'G1@x.io', isVerified: false } });
     expect(first.json).toMatchObject({ status: 'OK', createdNewUser: true });
     expect(first.json.user.thirdParty).toEqual([{ id: 'google', userId: 'g-1' }]);
-    expect(first.json.user.loginMethods[0]).toMatchObject({ recipeId: 'thirdparty', verified: false, email: 'g1@x.io', thirdParty: { id: 'google', userId: 'g-1' } });
+    expect(first.json.user.loginMethods[0]).toMatchObject({
+      recipeId: 'thirdparty',
+      verified: false,
+      email: 'g1@x.io',
+      thirdParty: { id: 'google', userId: 'g-1' },
+    });
     const again = await tp({ thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'g1-new@x.io', isVerified: true } });
     expect(again.json).toMatchObject({ status: 'OK', createdNewUser: false, recipeUserId: first.json.user.id });
     expect(again.json.user.loginMethods[0]).toMatchObject({ email: 'g1-new@x.io', verified: true });
   });
 
   it('400 texts for missing fields', async () => {
-    expect((await tp({ thirdPartyUserId: 'x', email: { id: 'a', isVerified: true } })).text).toBe(errorText("Field name 'thirdPartyId' is invalid in JSON input"));
+    expect((await tp({ thirdPartyUserId: 'x', email: { id: 'a', isVerified: true } })).text).toBe(
+      errorText("Field name 'thirdPartyId' is invalid in JSON input"),
+    );
     expect((await tp({ thirdPartyId: 'g', thirdPartyUserId: 'x' })).text).toBe(errorText("Field name 'email' is invalid in JSON input"));
-    expect((await tp({ thirdPartyId: 'g', thirdPartyUserId: 'x', email: { isVerified: true } })).text).toBe(errorText("Field name 'id' is invalid in JSON input"));
-    expect((await tp({ thirdPartyId: 'g', thirdPartyUserId: 'x', email: { id: 'a@x.io' } })).text).toBe(errorText("Field name 'isVerified' is invalid in JSON input"));
+    expect((await tp({ thirdPartyId: 'g', thirdPartyUserId: 'x', email: { isVerified: true } })).text).toBe(
+      errorText("Field name 'id' is invalid in JSON input"),
+    );
+    expect((await tp({ thirdPartyId: 'g', thirdPartyUserId: 'x', email: { id: 'a@x.io' } })).text).toBe(
+      errorText("Field name 'isVerified' is invalid in JSON input"),
+    );
   });
 });
 
@@ -54,7 +78,9 @@ describe('account linking', () => {
     expect(l.json).toMatchObject({ status: 'OK', accountsAlreadyLinked: false });
     expect(l.json.user.loginMethods.map((m: { recipeId: string }) => m.recipeId)).toEqual(['emailpassword', 'thirdparty']);
     expect(l.json.user).toMatchObject({ id: ep.id, emails: ['link@x.io'], thirdParty: [{ id: 'github', userId: 'gh-9' }] });
-    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: social.id, primaryUserId: ep.id })).json.accountsAlreadyLinked).toBe(true);
+    expect(
+      (await api.post('/recipe/accountlinking/user/link', { recipeUserId: social.id, primaryUserId: ep.id })).json.accountsAlreadyLinked,
+    ).toBe(true);
     // Any id of the group gives the primary user.
     expect((await api.get(`/user/id?userId=${social.id}`)).json.user.id).toBe(ep.id);
     const signin = await api.post('/recipe/signin', { email: 'link@x.io', password: 'U*U' });
@@ -77,7 +103,9 @@ describe('account linking', () => {
       primaryUserId: a.id,
       description: "This user's email is already associated with another user ID",
     });
-    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: b.id, primaryUserId: c.id })).json).toEqual({ status: 'INPUT_USER_IS_NOT_A_PRIMARY_USER' });
+    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: b.id, primaryUserId: c.id })).json).toEqual({
+      status: 'INPUT_USER_IS_NOT_A_PRIMARY_USER',
+    });
     expect((await api.post('/recipe/accountlinking/user/primary', { recipeUserId: c.id })).json.status).toBe('OK');
     // b carries a's email: linking it to c conflicts with a.
     expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: b.id, primaryUserId: c.id })).json).toMatchObject({
@@ -93,9 +121,15 @@ describe('account linking', () => {
       user: { id: a.id },
     });
     // An email change onto another primary user's email is refused for a linked user.
-    const e = await api.post('/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: 'same', email: { id: 'other@x.io', isVerified: true } });
+    const e = await api.post('/recipe/signinup', {
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'same',
+      email: { id: 'other@x.io', isVerified: true },
+    });
     expect(e.json).toEqual({ status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'Email already associated with another primary user.' });
-    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: 'nope', primaryUserId: a.id })).text).toBe(errorText('Unknown user ID provided'));
+    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: 'nope', primaryUserId: a.id })).text).toBe(
+      errorText('Unknown user ID provided'),
+    );
   });
 
   it('users in different tenants do not conflict', async () => {
@@ -111,11 +145,19 @@ describe('user id mapping', () => {
   it('maps, answers with external ids, reports conflicts and unknown ids', async () => {
     const u = await importEp('mapped@x.io');
     const map = (body: Record<string, unknown>) => api.post('/recipe/userid/map', body);
-    expect((await map({ superTokensUserId: ' ', externalUserId: 'x' })).text).toBe(errorText("Field name 'superTokensUserId' cannot be an empty String"));
-    expect((await map({ superTokensUserId: 'nope', externalUserId: 'ext-0' })).json).toEqual({ status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' });
+    expect((await map({ superTokensUserId: ' ', externalUserId: 'x' })).text).toBe(
+      errorText("Field name 'superTokensUserId' cannot be an empty String"),
+    );
+    expect((await map({ superTokensUserId: 'nope', externalUserId: 'ext-0' })).json).toEqual({
+      status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
+    });
     const other = await importEp('other-mapped@x.io');
-    expect((await map({ superTokensUserId: u.id, externalUserId: other.id })).text).toBe(errorText('Cannot create a userId mapping where the externalId is also a SuperTokens userID'));
-    expect((await map({ superTokensUserId: u.id, externalUserId: ' ext-1 ', externalUserIdInfo: 'from auth0' })).json).toEqual({ status: 'OK' });
+    expect((await map({ superTokensUserId: u.id, externalUserId: other.id })).text).toBe(
+      errorText('Cannot create a userId mapping where the externalId is also a SuperTokens userID'),
+    );
+    expect((await map({ superTokensUserId: u.id, externalUserId: ' ext-1 ', externalUserIdInfo: 'from auth0' })).json).toEqual({
+      status: 'OK',
+    });
     expect((await map({ superTokensUserId: u.id, externalUserId: 'ext-2' })).json).toEqual({
       status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
       doesSuperTokensUserIdExist: true,
@@ -136,7 +178,9 @@ describe('user id mapping', () => {
     // TOTP data under the supertokens id blocks a later mapping.
     const v = await importEp('totpfirst@x.io');
     await api.post('/recipe/totp/device/import', { userId: v.id, skew: 1, period: 30, secretKey: 'GEZDGNBVGY3TQOJQ' });
-    expect((await map({ superTokensUserId: v.id, externalUserId: 'ext-3' })).text).toBe(errorText('UserId is already in use in TOTP recipe'));
+    expect((await map({ superTokensUserId: v.id, externalUserId: 'ext-3' })).text).toBe(
+      errorText('UserId is already in use in TOTP recipe'),
+    );
     expect((await map({ superTokensUserId: v.id, externalUserId: 'ext-3', force: true })).json).toEqual({ status: 'OK' });
   });
 });
@@ -155,24 +199,33 @@ describe('tenants and apps', () => {
     expect(t1Users.map((u: { id: string }) => u.id)).toContain(inT1.id);
     expect(t1Users.every((u: { tenantIds: string[] }) => u.tenantIds.includes('t1'))).toBe(true);
     expect((await api.post('/t2/recipe/signin', { email: 'a@x.io', password: 'x' })).text).toBe(
-      errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, t2)'),
+      errorText(
+        'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, t2)',
+      ),
     );
     expect((await api.post('/appid-zz/recipe/signin', { email: 'a@x.io', password: 'x' })).text).toBe(
-      errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, zz, public)'),
+      errorText(
+        'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, zz, public)',
+      ),
     );
     const forbidden = await api.get(`/t1/user/id?userId=${pub.id}`);
     expect([forbidden.status, forbidden.text]).toEqual([403, errorText('Only public tenantId can call this app specific API')]);
     expect((await api.get(`/t1/user/id?userId=${pub.id}`, { 'cdi-version': '4.0' })).status).toBe(200);
     const disabled = await api.post('/noep/recipe/user/passwordhash/import', { email: 'n@x.io', passwordHash: BCRYPT });
     expect([disabled.status, disabled.text]).toEqual([403, errorText('Email password login not enabled for tenant')]);
-    expect((await api.get('/recipe/multitenancy/tenant/list/v2')).json.tenants.map((t: { tenantId: string }) => t.tenantId).sort()).toEqual(['noep', 'public', 't1']);
+    expect((await api.get('/recipe/multitenancy/tenant/list/v2')).json.tenants.map((t: { tenantId: string }) => t.tenantId).sort()).toEqual(
+      ['noep', 'public', 't1'],
+    );
     expect((await api.post('/recipe/multitenancy/tenant/remove', { tenantId: 'noep' })).json).toEqual({ status: 'OK', didExist: true });
   });
 });
 
 describe('GET /users', () => {
-  it('pages with the token of the next page\'s first user, ordered by timeJoined then id DESC', async () => {
-    await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'pages', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] });
+  it("pages with the token of the next page's first user, ordered by timeJoined then id DESC", async () => {
+    await api.put('/recipe/multitenancy/tenant/v2', {
+      tenantId: 'pages',
+      firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'],
+    });
     const made: Array<{ id: string; timeJoined: number }> = [];
     for (let i = 0; i < 7; i++) made.push(await importEp(`page${i}@x.io`, '/pages'));
     const expected = [...made].sort((a, b) => a.timeJoined - b.timeJoined || (a.id < b.id ? 1 : -1)).map((u) => u.id);

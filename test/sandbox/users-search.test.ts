@@ -17,7 +17,8 @@ const tp = async (thirdPartyId: string, thirdPartyUserId: string, email: string)
   (await api.post('/recipe/signinup', { thirdPartyId, thirdPartyUserId, email: { id: email, isVerified: true } })).json.user.id as string;
 const pless = async (contact: { email: string } | { phoneNumber: string }) => {
   const c = await api.post('/recipe/signinup/code', contact);
-  return (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.json.preAuthSessionId, linkCode: c.json.linkCode })).json.user.id as string;
+  return (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.json.preAuthSessionId, linkCode: c.json.linkCode })).json
+    .user.id as string;
 };
 
 /** Search and return the labels of the users found, in answer order; asserts the answer's shape. */
@@ -34,7 +35,14 @@ const sorted = (labels: string[]) => [...labels].sort();
 beforeAll(async () => {
   sb = await startTestSandbox({ licenseKey: LICENSE });
   api = client(sb);
-  expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'] })).json.status).toBe('OK');
+  expect(
+    (
+      await api.put('/recipe/multitenancy/tenant/v2', {
+        tenantId: 't1',
+        firstFactors: ['emailpassword', 'thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone'],
+      })
+    ).json.status,
+  ).toBe('OK');
   ids.alice = await importEp('alice@gmail.com');
   ids.bobYahoo = await importEp('bob@yahoo.com');
   ids.gary = await importEp('gary@example.org');
@@ -156,7 +164,11 @@ describe('order, limit, token, tenants', () => {
   });
 
   it('a changed email is found under its new value only', async () => {
-    await api.post('/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'zed@outlook.com', isVerified: true } });
+    await api.post('/recipe/signinup', {
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-1',
+      email: { id: 'zed@outlook.com', isVerified: true },
+    });
     expect(await search('email=gina')).toEqual([]);
     expect(await search('email=zed')).toEqual(['gina']);
     expect(await search('email=outlook')).toEqual(['gina']);

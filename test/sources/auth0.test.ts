@@ -23,7 +23,11 @@ describe('Auth0 readers', () => {
     expect(gus.record.thirdParty).toBeUndefined();
     expect(gus.record.timeJoined).toBe(Date.UTC(2021, 3, 1));
     // alt_id wins over _id, and the email comes from identifiers[] when the root has none.
-    expect(users.get('auth0|euclid')!.record).toMatchObject({ email: 'hal@example.com', emailVerified: false, password: { hash: expect.stringMatching(/^\$2b\$/) } });
+    expect(users.get('auth0|euclid')!.record).toMatchObject({
+      email: 'hal@example.com',
+      emailVerified: false,
+      password: { hash: expect.stringMatching(/^\$2b\$/) },
+    });
     expect(users.get('google-oauth2|103500000000000000301')!.record.thirdParty).toEqual([
       { providerId: 'google', userId: '103500000000000000301', email: 'ivy@example.com', emailVerified: true },
     ]);
@@ -43,11 +47,19 @@ describe('Auth0 readers', () => {
   });
 
   it('keeps password records the user export does not mention, and user records without a password', async () => {
-    const pw = await tmp.file('pw.ndjson', [
-      JSON.stringify({ _id: { $oid: 'aaa' }, email: 'a@example.com', passwordHash: '$2b$10$x' }),
-      JSON.stringify({ _ID: 'bbb', email: 'b@example.com', passwordHash: '$2b$10$y' }),
-    ].join('\n'));
-    const users = await tmp.file('users.ndjson', JSON.stringify({ user_id: 'auth0|bbb', email: 'b@example.com', identities: [{ provider: 'auth0', user_id: 'bbb' }] }) + '\n' + JSON.stringify({ user_id: 'auth0|ccc', email: 'c@example.com' }));
+    const pw = await tmp.file(
+      'pw.ndjson',
+      [
+        JSON.stringify({ _id: { $oid: 'aaa' }, email: 'a@example.com', passwordHash: '$2b$10$x' }),
+        JSON.stringify({ _ID: 'bbb', email: 'b@example.com', passwordHash: '$2b$10$y' }),
+      ].join('\n'),
+    );
+    const users = await tmp.file(
+      'users.ndjson',
+      JSON.stringify({ user_id: 'auth0|bbb', email: 'b@example.com', identities: [{ provider: 'auth0', user_id: 'bbb' }] }) +
+        '\n' +
+        JSON.stringify({ user_id: 'auth0|ccc', email: 'c@example.com' }),
+    );
     const { records } = await collect([users, pw], { format: 'auth0' });
     expect(records.map((r) => [r.record.id, r.record.password?.hash ?? null])).toEqual([
       ['auth0|bbb', '$2b$10$y'],
@@ -57,12 +69,20 @@ describe('Auth0 readers', () => {
   });
 
   it('reports records without ids, unmapped providers and MFA it cannot export', async () => {
-    const users = await tmp.file('u.ndjson', [
-      JSON.stringify({ user_id: 'oauth2|custom|42', email: 'x@example.com', identities: [{ provider: 'oauth2', user_id: 'custom|42', isSocial: true }], multifactor: ['guardian'] }),
-      JSON.stringify({ email: 'no-id@example.com' }),
-      JSON.stringify({ user_id: 'email|1', email: 'pl@example.com', identities: [{ provider: 'email', user_id: '1' }] }),
-      'not json',
-    ].join('\r\n'));
+    const users = await tmp.file(
+      'u.ndjson',
+      [
+        JSON.stringify({
+          user_id: 'oauth2|custom|42',
+          email: 'x@example.com',
+          identities: [{ provider: 'oauth2', user_id: 'custom|42', isSocial: true }],
+          multifactor: ['guardian'],
+        }),
+        JSON.stringify({ email: 'no-id@example.com' }),
+        JSON.stringify({ user_id: 'email|1', email: 'pl@example.com', identities: [{ provider: 'email', user_id: '1' }] }),
+        'not json',
+      ].join('\r\n'),
+    );
     const { records, problems } = await collect([users], { format: 'auth0' });
     expect(records[0]!.record.thirdParty).toEqual([{ providerId: 'oauth2', userId: 'custom|42', email: 'x@example.com' }]);
     expect(records[0]!.problems.map((p) => p.rule)).toEqual(['source.provider-unmapped', 'auth0.mfa-not-exported']);
@@ -74,13 +94,20 @@ describe('Auth0 readers', () => {
   });
 
   it('refuses a .gz file that is not gzip, and reads a damaged gzip up to the damage', async () => {
-    expect((await readUntilError([fixture('broken/not-gzip.ndjson.gz')])).error.message).toMatch(/not-gzip\.ndjson\.gz is named \.gz but is not gzip-compressed \(byte 0\)/);
+    expect((await readUntilError([fixture('broken/not-gzip.ndjson.gz')])).error.message).toMatch(
+      /not-gzip\.ndjson\.gz is named \.gz but is not gzip-compressed \(byte 0\)/,
+    );
     const { error } = await readUntilError([fixture('broken/truncated.ndjson.gz')], { format: 'auth0' });
-    expect(error.message).toMatch(/truncated\.ndjson\.gz: the gzip data is damaged or truncated \(after \d+ decompressed bytes, at compressed byte \d+\)/);
+    expect(error.message).toMatch(
+      /truncated\.ndjson\.gz: the gzip data is damaged or truncated \(after \d+ decompressed bytes, at compressed byte \d+\)/,
+    );
   });
 
   it('reads gzip by its magic bytes whatever the name', async () => {
-    const path = await tmp.file('export.ndjson', gzipSync(Buffer.from(JSON.stringify({ user_id: 'github|7', email: 'g@example.com' }) + '\n')));
+    const path = await tmp.file(
+      'export.ndjson',
+      gzipSync(Buffer.from(JSON.stringify({ user_id: 'github|7', email: 'g@example.com' }) + '\n')),
+    );
     const { records } = await collect([path]);
     expect(records[0]!.record.thirdParty).toEqual([{ providerId: 'github', userId: '7', email: 'g@example.com' }]);
   });

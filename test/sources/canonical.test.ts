@@ -82,7 +82,10 @@ describe('canonical reader', () => {
   });
 
   it('accepts CRLF NDJSON with a BOM and blank lines', async () => {
-    const path = await tmp.file('crlf.ndjson', '\uFEFF{"id":"a","phoneNumber":"+14155550100"}\r\n\r\n{"id":"b","phoneNumber":"+14155550101"}\r\n');
+    const path = await tmp.file(
+      'crlf.ndjson',
+      '\uFEFF{"id":"a","phoneNumber":"+14155550100"}\r\n\r\n{"id":"b","phoneNumber":"+14155550101"}\r\n',
+    );
     const { records, all } = await collect([path]);
     expect(all).toEqual([]);
     expect(records.map((r) => [r.record.id, r.origin.line])).toEqual([
@@ -93,7 +96,9 @@ describe('canonical reader', () => {
 
   it('refuses text that is not JSON when forced to canonical', async () => {
     const path = await tmp.file('x.txt', 'id,secret\nu1,ABC\n');
-    expect((await readUntilError([path], { format: 'canonical' })).error.message).toMatch(/x\.txt is not JSON or NDJSON \(its first character is "i", not "\[" or "\{"\); check the file or pass the right --format/);
+    expect((await readUntilError([path], { format: 'canonical' })).error.message).toMatch(
+      /x\.txt is not JSON or NDJSON \(its first character is "i", not "\[" or "\{"\); check the file or pass the right --format/,
+    );
   });
 
   it('needs an id on every record', async () => {
@@ -107,11 +112,26 @@ describe('canonical reader', () => {
   });
 
   it('reads nested parts with their field paths', async () => {
-    const path = await tmp.file('nested.json', JSON.stringify({
-      users: [{ id: 'n', thirdParty: [{ providerId: 'google' }, 'x'], totp: [{ encoding: 'base58', secret: 'AAAA' }], otpFactors: { email: 5 } }],
-    }));
+    const path = await tmp.file(
+      'nested.json',
+      JSON.stringify({
+        users: [
+          {
+            id: 'n',
+            thirdParty: [{ providerId: 'google' }, 'x'],
+            totp: [{ encoding: 'base58', secret: 'AAAA' }],
+            otpFactors: { email: 5 },
+          },
+        ],
+      }),
+    );
     const { records } = await collect([path]);
-    expect(records[0]!.problems.map((p) => p.field)).toEqual(['thirdParty[0].userId', 'thirdParty[1]', 'totp[0].encoding', 'otpFactors.email']);
+    expect(records[0]!.problems.map((p) => p.field)).toEqual([
+      'thirdParty[0].userId',
+      'thirdParty[1]',
+      'totp[0].encoding',
+      'otpFactors.email',
+    ]);
     expect(records[0]!.record.totp).toEqual([{ secret: 'AAAA' }]);
     expect(records[0]!.record.thirdParty).toEqual([]);
   });

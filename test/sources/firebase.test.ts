@@ -34,7 +34,9 @@ describe('Firebase reader', () => {
     expect(ann.password?.hash).toMatch(/^\$f_scrypt\$[A-Za-z0-9+/]+=*\$[A-Za-z0-9+/]+=*\$m=14\$r=8\$s=Bw==$/);
     expect(ann.timeJoined).toBe(Date.UTC(2022, 5, 1));
     expect(ann.thirdParty).toBeUndefined(); // the `password` provider is not a third party
-    expect(users.get('fb-ben')!.record.thirdParty).toEqual([{ providerId: 'google', userId: '108000000000000000201', email: 'ben@example.com', emailVerified: true }]);
+    expect(users.get('fb-ben')!.record.thirdParty).toEqual([
+      { providerId: 'google', userId: '108000000000000000201', email: 'ben@example.com', emailVerified: true },
+    ]);
     expect(users.get('fb-dot')!.record).toMatchObject({ phoneNumber: '+14155550201' });
     expect(users.get('fb-dot')!.record.thirdParty).toBeUndefined();
     expect(users.get('fb-eli')!.record.otpFactors).toEqual({ phoneNumber: '+14155550202' });
@@ -51,7 +53,12 @@ describe('Firebase reader', () => {
 
   it('builds the public sample vector from a web-safe passwordHash and salt, and it verifies', async () => {
     const websafe = (s: string): string => s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    const path = await tmp.file('sample.json', JSON.stringify({ users: [{ localId: 's1', email: 's@example.com', passwordHash: websafe(USER1_HASH), salt: websafe('42xEC+ixf3L2lw==') }] }));
+    const path = await tmp.file(
+      'sample.json',
+      JSON.stringify({
+        users: [{ localId: 's1', email: 's@example.com', passwordHash: websafe(USER1_HASH), salt: websafe('42xEC+ixf3L2lw==') }],
+      }),
+    );
     const { records } = await collect([path], { hashConfig: SAMPLE });
     const hash = records[0]!.record.password!.hash;
     expect(hash).toBe(`$f_scrypt$${USER1_HASH}$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==`);
@@ -63,7 +70,13 @@ describe('Firebase reader', () => {
     const ann = byId(records).get('fb-ann')!;
     expect(ann.record.password).toBeUndefined();
     expect(ann.problems).toEqual([
-      expect.objectContaining({ severity: 'error', rule: 'firebase.hash-config-missing', field: 'passwordHash', sourceId: 'fb-ann', message: expect.stringContaining('pass --hash-config') }),
+      expect.objectContaining({
+        severity: 'error',
+        rule: 'firebase.hash-config-missing',
+        field: 'passwordHash',
+        sourceId: 'fb-ann',
+        message: expect.stringContaining('pass --hash-config'),
+      }),
     ]);
     expect(byId(records).get('fb-col')!.problems).toEqual([]);
   });
@@ -71,18 +84,48 @@ describe('Firebase reader', () => {
   it('warns about a TOTP factor without a secret and marks disabled users', async () => {
     const { records } = await collect([fixture('firebase/with-warnings.json')], { hashConfig });
     expect(records[0]!.record.disabled).toBe(true);
-    expect(records[0]!.problems.map((p) => [p.severity, p.rule, p.field])).toEqual([['warning', 'firebase.totp-without-secret', 'mfaInfo[0].totpInfo']]);
+    expect(records[0]!.problems.map((p) => [p.severity, p.rule, p.field])).toEqual([
+      ['warning', 'firebase.totp-without-secret', 'mfaInfo[0].totpInfo'],
+    ]);
   });
 
   it('uses the provider map with overrides, and warns about unmapped providers', async () => {
-    const path = await tmp.file('prov.json', JSON.stringify({ users: [{ localId: 'p', providerUserInfo: [{ providerId: 'google.com', rawId: 'g' }, { providerId: 'oidc.corp', rawId: 'o' }, { providerId: 'saml.x', rawId: 's' }] }] }));
+    const path = await tmp.file(
+      'prov.json',
+      JSON.stringify({
+        users: [
+          {
+            localId: 'p',
+            providerUserInfo: [
+              { providerId: 'google.com', rawId: 'g' },
+              { providerId: 'oidc.corp', rawId: 'o' },
+              { providerId: 'saml.x', rawId: 's' },
+            ],
+          },
+        ],
+      }),
+    );
     const { records } = await collect([path], { providerMap: { 'google.com': 'google-workspace', 'oidc.corp': 'corp' } });
     expect(records[0]!.record.thirdParty?.map((t) => `${t.providerId}:${t.userId}`)).toEqual(['google-workspace:g', 'corp:o', 'saml.x:s']);
     expect(records[0]!.problems.map((p) => [p.rule, p.field])).toEqual([['source.provider-unmapped', 'providerUserInfo[2].providerId']]);
   });
 
   it('reports a missing salt, a bad createdAt and wrong types', async () => {
-    const path = await tmp.file('odd.json', JSON.stringify({ users: [{ localId: 'o', passwordHash: 'abcd', createdAt: 'yesterday', emailVerified: 'true', mfaInfo: [{ phoneInfo: '+14155550100' }, { phoneInfo: '+14155550101' }] }, { email: 'no-id@example.com' }] }));
+    const path = await tmp.file(
+      'odd.json',
+      JSON.stringify({
+        users: [
+          {
+            localId: 'o',
+            passwordHash: 'abcd',
+            createdAt: 'yesterday',
+            emailVerified: 'true',
+            mfaInfo: [{ phoneInfo: '+14155550100' }, { phoneInfo: '+14155550101' }],
+          },
+          { email: 'no-id@example.com' },
+        ],
+      }),
+    );
     const { records, problems } = await collect([path], { hashConfig });
     expect(records[0]!.problems.map((p) => [p.severity, p.field])).toEqual([
       ['error', 'emailVerified'],
@@ -114,7 +157,11 @@ describe('Firebase reader', () => {
   });
 
   it('reads one huge single-line export in small chunks (streaming)', async () => {
-    const users = Array.from({ length: 3000 }, (_, i) => ({ localId: `u${i}`, email: `u${i}@example.com`, providerUserInfo: [{ providerId: 'github.com', rawId: String(i) }] }));
+    const users = Array.from({ length: 3000 }, (_, i) => ({
+      localId: `u${i}`,
+      email: `u${i}@example.com`,
+      providerUserInfo: [{ providerId: 'github.com', rawId: String(i) }],
+    }));
     const path = await tmp.file('big.json', JSON.stringify({ users }));
     const { records, all } = await collect([path]);
     expect(all).toEqual([]);
@@ -129,15 +176,30 @@ describe('parseHashConfig', () => {
   it.each([
     ['the console block', block],
     ['the block on one line, CRLF and a BOM', '\uFEFF' + block.replace(/\n/g, '\r\n')],
-    ['the block without the wrapper', 'algorithm: SCRYPT, base64_signer_key: "' + SAMPLE.signerKey + '", base64_salt_separator: Bw==, rounds: 8, mem_cost: 14'],
-    ['snake_case JSON', JSON.stringify({ algorithm: 'SCRYPT', base64_signer_key: SAMPLE.signerKey, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 })],
-    ['camelCase JSON (Admin API)', JSON.stringify({ hashConfig: { algorithm: 'SCRYPT', signerKey: SAMPLE.signerKey, saltSeparator: 'Bw', rounds: '8', memoryCost: 14 } })],
+    [
+      'the block without the wrapper',
+      'algorithm: SCRYPT, base64_signer_key: "' + SAMPLE.signerKey + '", base64_salt_separator: Bw==, rounds: 8, mem_cost: 14',
+    ],
+    [
+      'snake_case JSON',
+      JSON.stringify({ algorithm: 'SCRYPT', base64_signer_key: SAMPLE.signerKey, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 }),
+    ],
+    [
+      'camelCase JSON (Admin API)',
+      JSON.stringify({
+        hashConfig: { algorithm: 'SCRYPT', signerKey: SAMPLE.signerKey, saltSeparator: 'Bw', rounds: '8', memoryCost: 14 },
+      }),
+    ],
   ])('reads %s', (_name, text) => {
     expect(parseHashConfig(text)).toEqual(SAMPLE);
   });
 
   it('accepts a config without a signer key (only the spot-check needs it)', () => {
-    expect(parseHashConfig('base64_salt_separator: Bw==, rounds: 8, mem_cost: 14')).toEqual({ saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
+    expect(parseHashConfig('base64_salt_separator: Bw==, rounds: 8, mem_cost: 14')).toEqual({
+      saltSeparator: 'Bw==',
+      rounds: 8,
+      memCost: 14,
+    });
   });
 
   it.each([

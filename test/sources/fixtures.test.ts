@@ -21,7 +21,10 @@ afterAll(async () => {
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('fixtures', () => {
@@ -66,16 +69,23 @@ describe('fixtures', () => {
     for (const set of sets) {
       const hashConfig = set.hashConfig ? parseHashConfig(await readFile(fixture(set.hashConfig), 'utf8')) : undefined;
       const { records, all } = await collect(set.files.map(fixture), { hashConfig });
-      expect(all.filter((p) => p.severity === 'error'), set.name).toEqual([]);
+      expect(
+        all.filter((p) => p.severity === 'error'),
+        set.name,
+      ).toEqual([]);
       expect(all.length > 0, `${set.name} warnings`).toBe(Boolean(set.warnings));
       const byId = new Map(records.map((r) => [r.record.id, r.record]));
       expect([...byId.keys()].sort(), set.name).toEqual(set.credentials.map((c) => c.id).sort());
       for (const c of set.credentials) {
         const user = byId.get(c.id)!;
         if (c.password) {
-          const outcome = await verifyPassword(user.password!.hash, c.password, { signerKey: hashConfig?.signerKey ?? (await signerKey()) });
+          const outcome = await verifyPassword(user.password!.hash, c.password, {
+            signerKey: hashConfig?.signerKey ?? (await signerKey()),
+          });
           expect(outcome, `${set.name} ${c.id}`).toEqual({ result: 'match' });
-          expect(await verifyPassword(user.password!.hash, c.password + 'x', { signerKey: await signerKey() })).toEqual({ result: 'mismatch' });
+          expect(await verifyPassword(user.password!.hash, c.password + 'x', { signerKey: await signerKey() })).toEqual({
+            result: 'mismatch',
+          });
         } else {
           expect(user.password).toBeUndefined();
         }

@@ -45,8 +45,12 @@ describe('generated hashes', () => {
       const s = generateSecret(createRng(3), encoding);
       expect(toBase32Secret(s.secret, encoding)).toBe(s.base32);
     }
-    expect(totpCsv([{ email: 'a@example.com', secret: 'AB', deviceName: 'x, "y"' }])).toBe('email,secret,encoding,period,skew,deviceName\na@example.com,AB,,,,"x, ""y"""\n');
-    expect(otpauthUri({ account: 'a@example.com', secretBase32: 'AB', issuer: 'My Co' })).toBe('otpauth://totp/My%20Co:a%40example.com?secret=AB&issuer=My+Co');
+    expect(totpCsv([{ email: 'a@example.com', secret: 'AB', deviceName: 'x, "y"' }])).toBe(
+      'email,secret,encoding,period,skew,deviceName\na@example.com,AB,,,,"x, ""y"""\n',
+    );
+    expect(otpauthUri({ account: 'a@example.com', secretBase32: 'AB', issuer: 'My Co' })).toBe(
+      'otpauth://totp/My%20Co:a%40example.com?secret=AB&issuer=My+Co',
+    );
   });
 });
 
@@ -86,9 +90,11 @@ describe('bulk writers', () => {
       const entry = info.pools[algorithm].find((p) => p.hash === user.password!.hash)!;
       expect(await verifyPassword(user.password!.hash, entry.password, { signerKey: info.scrypt.signerKey })).toEqual({ result: 'match' });
     }
-    expect(await readFile(path, 'utf8')).toBe(await (async () => {
-      await writeCanonicalNdjson(`${tmp.dir}/c2.ndjson`, 2000);
-      return readFile(`${tmp.dir}/c2.ndjson`, 'utf8');
-    })());
+    expect(await readFile(path, 'utf8')).toBe(
+      await (async () => {
+        await writeCanonicalNdjson(`${tmp.dir}/c2.ndjson`, 2000);
+        return readFile(`${tmp.dir}/c2.ndjson`, 'utf8');
+      })(),
+    );
   });
 });

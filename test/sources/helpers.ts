@@ -44,7 +44,11 @@ export function expectOneLine(message: string): void {
   if (message.includes('\n') || /\s+at\s+\S+\s+\(/.test(message)) throw new Error(`not a one-line message: ${message}`);
 }
 
-export async function tempDir(): Promise<{ dir: string; file: (name: string, content: string | Buffer) => Promise<string>; cleanup: () => Promise<void> }> {
+export async function tempDir(): Promise<{
+  dir: string;
+  file: (name: string, content: string | Buffer) => Promise<string>;
+  cleanup: () => Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'am-sources-'));
   return {
     dir,

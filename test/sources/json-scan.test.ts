@@ -52,7 +52,9 @@ describe('JsonArrayScanner', () => {
     const text = JSON.stringify([{ a: 1 }, { b: 'two' }, { c: 3 }]);
     const cut = text.slice(0, text.indexOf('{"c"') + 4);
     expect(() => scan(cut, size)).toThrow(UserError);
-    expect(() => scan(cut, size)).toThrow(`f.json: the JSON ends early at byte ${cut.length} (line 1) inside element 2 (which starts at byte ${text.indexOf('{"c"')}`);
+    expect(() => scan(cut, size)).toThrow(
+      `f.json: the JSON ends early at byte ${cut.length} (line 1) inside element 2 (which starts at byte ${text.indexOf('{"c"')}`,
+    );
   });
 
   it('reports truncation between elements and inside the root object', () => {
@@ -84,7 +86,7 @@ describe('JsonArrayScanner', () => {
 
   it('matches JSON.parse on random documents split at random places', () => {
     let seed = 7;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pieces = ['a', '\\', '"', '\\"', '{', '}', '[', ']', ',', ':', ' ', 'é', '😀', '\n', 'users'];
     const str = (): string => Array.from({ length: Math.floor(rand() * 8) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
     const value = (depth: number): unknown => {
@@ -101,7 +103,7 @@ describe('JsonArrayScanner', () => {
       const buf = Buffer.from(doc, 'utf8');
       const scanner = new JsonArrayScanner('f.json', { arrayKey: 'users' });
       const got: unknown[] = [];
-      for (let i = 0; i < buf.length; ) {
+      for (let i = 0; i < buf.length;) {
         const size = 1 + Math.floor(rand() * 40);
         for (const el of scanner.push(buf.subarray(i, i + size))) got.push(JSON.parse(el.text));
         i += size;

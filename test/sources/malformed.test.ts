@@ -17,12 +17,43 @@ interface Sample {
 }
 
 const SAMPLES: Sample[] = [
-  { format: 'canonical', file: 'canonical/users.json', layout: 'json', wrongType: { name: 'wt.json', text: '[{"id":"x","emailVerified":"yes"}]', field: 'emailVerified' } },
-  { format: 'canonical', file: 'canonical/users.ndjson', layout: 'lines', wrongType: { name: 'wt.ndjson', text: '{"id":"x","totp":[{"secret":"AAAA","period":"30"}]}\n', field: 'totp[0].period' } },
-  { format: 'firebase', file: 'firebase/export.json', layout: 'json', wrongType: { name: 'wt.json', text: '{"users":[{"localId":"x","providerUserInfo":{}}]}', field: 'providerUserInfo' } },
-  { format: 'auth0', file: 'auth0/passwords.ndjson', layout: 'lines', wrongType: { name: 'wt.ndjson', text: '{"_id":{"$oid":"x"},"email":5}\n', field: 'email' } },
-  { format: 'auth0', file: 'auth0/passwords-array.json', layout: 'json', wrongType: { name: 'wt.json', text: '[{"_ID":"x","email_verified":"no"}]', field: 'email_verified' } },
-  { format: 'totp', file: 'totp/firebase-secrets.csv', layout: 'lines', with: ['firebase/export.json'], wrongType: { name: 'wt.csv', text: 'email,secret,skew\nann@example.com,AAAAAAAAAAAAAAAA,one\n', field: 'totp[0].skew' } },
+  {
+    format: 'canonical',
+    file: 'canonical/users.json',
+    layout: 'json',
+    wrongType: { name: 'wt.json', text: '[{"id":"x","emailVerified":"yes"}]', field: 'emailVerified' },
+  },
+  {
+    format: 'canonical',
+    file: 'canonical/users.ndjson',
+    layout: 'lines',
+    wrongType: { name: 'wt.ndjson', text: '{"id":"x","totp":[{"secret":"AAAA","period":"30"}]}\n', field: 'totp[0].period' },
+  },
+  {
+    format: 'firebase',
+    file: 'firebase/export.json',
+    layout: 'json',
+    wrongType: { name: 'wt.json', text: '{"users":[{"localId":"x","providerUserInfo":{}}]}', field: 'providerUserInfo' },
+  },
+  {
+    format: 'auth0',
+    file: 'auth0/passwords.ndjson',
+    layout: 'lines',
+    wrongType: { name: 'wt.ndjson', text: '{"_id":{"$oid":"x"},"email":5}\n', field: 'email' },
+  },
+  {
+    format: 'auth0',
+    file: 'auth0/passwords-array.json',
+    layout: 'json',
+    wrongType: { name: 'wt.json', text: '[{"_ID":"x","email_verified":"no"}]', field: 'email_verified' },
+  },
+  {
+    format: 'totp',
+    file: 'totp/firebase-secrets.csv',
+    layout: 'lines',
+    with: ['firebase/export.json'],
+    wrongType: { name: 'wt.csv', text: 'email,secret,skew\nann@example.com,AAAAAAAAAAAAAAAA,one\n', field: 'totp[0].skew' },
+  },
 ];
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -56,7 +87,10 @@ describe.each(SAMPLES)('$format reader on $file', (sample) => {
     const full = await text();
     const cut = await tmp.file(name('-cut'), full.slice(0, Math.floor(full.length * 0.7)));
     if (sample.layout === 'json') {
-      const { error, records: before } = await readUntilError(paths(cut), { hashConfig, format: sample.format === 'totp' ? undefined : sample.format });
+      const { error, records: before } = await readUntilError(paths(cut), {
+        hashConfig,
+        format: sample.format === 'totp' ? undefined : sample.format,
+      });
       expect(error.message).toContain(cut);
       expect(error.message).toMatch(/the JSON ends early at byte \d+ \(line \d+\)/);
       expect(before.length).toBeGreaterThan(0);
@@ -73,7 +107,9 @@ describe.each(SAMPLES)('$format reader on $file', (sample) => {
     const garbage = await tmp.file(name(`-garbage-${mode}`), Buffer.from([0x7b, 0x22, 0x00, 0xff, 0xfe, 0x10, 0x80, 0x22]));
     const empty = await tmp.file(name(`-empty-${mode}`), '');
     const g = await readUntilError([garbage], options);
-    expect(g.error.message).toMatch(new RegExp(`${garbage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a text export \\(binary data at byte 2\\)`));
+    expect(g.error.message).toMatch(
+      new RegExp(`${garbage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a text export \\(binary data at byte 2\\)`),
+    );
     const e = await readUntilError([empty], options);
     expect(e.error.message).toContain(`${empty} is empty (0 bytes)`);
   });

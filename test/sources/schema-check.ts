@@ -47,11 +47,14 @@ function check(root: Schema, schema: Schema, value: unknown, path: string, error
     errors.push(`${path}: must be ${schema.type}`);
     return;
   }
-  if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
-  if (typeof value === 'string' && schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: must have at least ${schema.minLength} characters`);
+  if (schema.enum && !schema.enum.includes(value))
+    errors.push(`${path}: must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`);
+  if (typeof value === 'string' && schema.minLength !== undefined && value.length < schema.minLength)
+    errors.push(`${path}: must have at least ${schema.minLength} characters`);
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: must be >= ${schema.minimum}`);
-    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) errors.push(`${path}: must be > ${schema.exclusiveMinimum}`);
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+      errors.push(`${path}: must be > ${schema.exclusiveMinimum}`);
   }
   if (Array.isArray(value) && schema.items) value.forEach((item, i) => check(root, schema.items!, item, `${path}/${i}`, errors));
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

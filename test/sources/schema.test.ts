@@ -38,7 +38,10 @@ describe('canonical user JSON Schema', () => {
     expect(errors[3]).toEqual(['/thirdParty: must be array']);
     expect(errors[5]).toEqual(['/emial: is not allowed', '/password/algorithm: must be one of "bcrypt", "argon2", "external_scrypt"']);
     expect(checkSchema(schema, { email: 'x' })).toEqual([': id is required']);
-    expect(checkSchema(schema, { id: 'x', totp: [{ secret: 'A', period: 0, skew: -1 }] })).toEqual(['/totp/0/period: must be > 0', '/totp/0/skew: must be >= 0']);
+    expect(checkSchema(schema, { id: 'x', totp: [{ secret: 'A', period: 0, skew: -1 }] })).toEqual([
+      '/totp/0/period: must be > 0',
+      '/totp/0/skew: must be >= 0',
+    ]);
   });
 
   it.each([

@@ -17,13 +17,22 @@ afterAll(async () => {
 
 describe('TOTP lists', () => {
   it('joins a CSV (by email, any case, CRLF, quoted fields) and an otpauth list (by id) to Firebase users', async () => {
-    const { records, all } = await collect([fixture('totp/firebase-secrets.csv'), fixture('firebase/export.json'), fixture('totp/firebase-otpauth.txt')], { hashConfig });
+    const { records, all } = await collect(
+      [fixture('totp/firebase-secrets.csv'), fixture('firebase/export.json'), fixture('totp/firebase-otpauth.txt')],
+      { hashConfig },
+    );
     expect(all).toEqual([]);
     const users = byId(records);
-    expect(users.get('fb-ann')!.record.totp).toEqual([{ secret: expect.stringMatching(/^[A-Z2-7]{32}$/), encoding: 'base32', period: 30, skew: 1, deviceName: 'Authenticator' }]);
+    expect(users.get('fb-ann')!.record.totp).toEqual([
+      { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), encoding: 'base32', period: 30, skew: 1, deviceName: 'Authenticator' },
+    ]);
     expect(users.get('fb-ben')!.record.totp).toEqual([{ secret: expect.stringMatching(/^[0-9a-f]{40}$/), encoding: 'hex' }]);
-    expect(users.get('fb-eli')!.record.totp).toEqual([{ secret: expect.any(String), encoding: 'base64', period: 30, skew: 1, deviceName: 'Tablet, old' }]);
-    expect(users.get('fb-fox')!.record.totp).toEqual([{ secret: expect.stringMatching(/^[A-Z2-7]{32}$/), period: 30, digits: 6, algorithm: 'SHA1', deviceName: 'Example' }]);
+    expect(users.get('fb-eli')!.record.totp).toEqual([
+      { secret: expect.any(String), encoding: 'base64', period: 30, skew: 1, deviceName: 'Tablet, old' },
+    ]);
+    expect(users.get('fb-fox')!.record.totp).toEqual([
+      { secret: expect.stringMatching(/^[A-Z2-7]{32}$/), period: 30, digits: 6, algorithm: 'SHA1', deviceName: 'Example' },
+    ]);
     expect(users.get('fb-col')!.record.totp).toBeUndefined();
   });
 
@@ -48,7 +57,9 @@ describe('TOTP lists', () => {
 
   it('keeps SHA256 / 8-digit facts for validation and reports what cannot be a TOTP row', async () => {
     const { records, problems } = await collect([fixture('firebase/export.json'), fixture('broken/otpauth-bad.txt')], { hashConfig });
-    expect(byId(records).get('fb-ann')!.record.totp).toEqual([{ secret: expect.any(String), algorithm: 'SHA256', digits: 8, deviceName: 'Example' }]);
+    expect(byId(records).get('fb-ann')!.record.totp).toEqual([
+      { secret: expect.any(String), algorithm: 'SHA256', digits: 8, deviceName: 'Example' },
+    ]);
     expect(problems.map((p) => [p.origin.line, p.message])).toEqual([
       [2, 'only otpauth://totp URIs can be migrated, not hotp'],
       [3, 'the line is not an otpauth:// URI'],
@@ -57,12 +68,20 @@ describe('TOTP lists', () => {
   });
 
   it('refuses a CSV without a header', async () => {
-    expect((await readUntilError([fixture('broken/totp-no-header.csv')])).error.message).toMatch(/totp-no-header\.csv:1: the header must name a "secret" column and a "userId" or "email" column \(the first line has 2 fields and does not\)/);
+    expect((await readUntilError([fixture('broken/totp-no-header.csv')])).error.message).toMatch(
+      /totp-no-header\.csv:1: the header must name a "secret" column and a "userId" or "email" column \(the first line has 2 fields and does not\)/,
+    );
   });
 
   it('joins by userId to canonical records and appends to their devices', async () => {
-    const users = await tmp.file('u.json', JSON.stringify([{ id: 'u1', phoneNumber: '+14155550100', totp: [{ secret: 'AAAAAAAAAAAAAAAA', deviceName: 'old' }] }]));
-    const csv = await tmp.file('t.csv', '\uFEFFuser_id,Secret,Device Name,period,skew,digits,algorithm\r\nu1,"BBBBBBBBBBBBBBBB",new,60,0,6,sha1\r\n');
+    const users = await tmp.file(
+      'u.json',
+      JSON.stringify([{ id: 'u1', phoneNumber: '+14155550100', totp: [{ secret: 'AAAAAAAAAAAAAAAA', deviceName: 'old' }] }]),
+    );
+    const csv = await tmp.file(
+      't.csv',
+      '\uFEFFuser_id,Secret,Device Name,period,skew,digits,algorithm\r\nu1,"BBBBBBBBBBBBBBBB",new,60,0,6,sha1\r\n',
+    );
     const { records, all } = await collect([users, csv]);
     expect(all).toEqual([]);
     expect(records[0]!.record.totp).toEqual([
@@ -93,10 +112,18 @@ describe('CSV and otpauth lines', () => {
   });
 
   it('reads the label, issuer and parameters of a key URI', () => {
-    const item = parseOtpauthLine('otpauth://totp/ACME%20Co:jo%40example.com?secret=JBSWY3DPEHPK3PXP&digits=8&period=60&algorithm=SHA512', { file: 'f', line: 1 });
+    const item = parseOtpauthLine('otpauth://totp/ACME%20Co:jo%40example.com?secret=JBSWY3DPEHPK3PXP&digits=8&period=60&algorithm=SHA512', {
+      file: 'f',
+      line: 1,
+    });
     expect(item).toEqual({
       ok: true,
-      row: { email: 'jo@example.com', totp: { secret: 'JBSWY3DPEHPK3PXP', period: 60, digits: 8, algorithm: 'SHA512', deviceName: 'ACME Co' }, origin: { file: 'f', line: 1 }, problems: [] },
+      row: {
+        email: 'jo@example.com',
+        totp: { secret: 'JBSWY3DPEHPK3PXP', period: 60, digits: 8, algorithm: 'SHA512', deviceName: 'ACME Co' },
+        origin: { file: 'f', line: 1 },
+        problems: [],
+      },
     });
     const noSecret = parseOtpauthLine('otpauth://totp/u1?issuer=X', { file: 'f', line: 2 });
     expect(noSecret).toMatchObject({ ok: false, problem: { sourceId: 'u1', field: 'secret' } });

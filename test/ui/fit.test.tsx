@@ -44,10 +44,16 @@ describe('the wizard fits its terminal', () => {
       expect(lines(w.frame()).length).toBe(23);
 
       const stdout = (w as unknown as { stdout: SizedStdout }).stdout;
-      for (const [columns, rows] of [[60, 16], [120, 40]] as const) {
+      for (const [columns, rows] of [
+        [60, 16],
+        [120, 40],
+      ] as const) {
         const from = w.frames.length;
         stdout.resize(columns, rows);
-        await waitFor(() => lines(w.frame()).length === rows - 1 && lines(w.frame()).at(-1)!.startsWith('↑/↓'), `a ${columns}x${rows} frame`);
+        await waitFor(
+          () => lines(w.frame()).length === rows - 1 && lines(w.frame()).at(-1)!.startsWith('↑/↓'),
+          `a ${columns}x${rows} frame`,
+        );
         // Ink redraws the old tree once on the resize event; the frame after it is drawn to the new size.
         assertFits([w.frame()], columns, rows);
         expect(w.frames.length).toBeGreaterThan(from);

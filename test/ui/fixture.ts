@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CANONICAL = `${REPO}fixtures/canonical/users.ndjson`;
 export const HASH_CONFIG_TEXT = readFileSync(`${REPO}fixtures/firebase/hash-config.txt`, 'utf8');
-export const SIGNER_KEY = (JSON.parse(readFileSync(`${REPO}fixtures/firebase/hash-config.json`, 'utf8')) as { base64_signer_key: string }).base64_signer_key;
+export const SIGNER_KEY = (JSON.parse(readFileSync(`${REPO}fixtures/firebase/hash-config.json`, 'utf8')) as { base64_signer_key: string })
+  .base64_signer_key;
 export const PASSWORDS = { ada: 'ada-StrF2LDv', bob: 'bob-7eR8YMEb', cy: 'cy-peRbSVMr', eve: 'eve-pXk8nXts' };
 export const API_KEY = 'wizard-test-api-key-0123456789';
 export const LICENSE_KEY = 'wizard-test-licence-key';

@@ -96,7 +96,15 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     // q stops the sandbox and leaves.
     quitSent = true;
     await w.press('q');
-    await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop', 15_000);
+    await waitFor(
+      () =>
+        fetch(`${url}/hello`).then(
+          () => false,
+          () => true,
+        ),
+      'the sandbox to stop',
+      15_000,
+    );
 
     // Every frame of every screen fitted the 80x24 terminal.
     for (const frame of w.frames) {

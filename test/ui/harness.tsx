@@ -18,7 +18,11 @@ export const KEYS = {
   backspace: '\u007F',
 } as const;
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -40,7 +44,10 @@ export async function settle(): Promise<void> {
 export class SizedStdout extends EventEmitter {
   frames: string[] = [];
   isTTY = true;
-  constructor(public columns: number, public rows: number) {
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
     super();
   }
   write = (frame: string) => {
@@ -59,16 +66,32 @@ function renderSized(tree: React.ReactElement, columns: number, rows: number) {
   const probe = render(<></>); // borrow ink-testing-library's stdin and stderr
   probe.unmount();
   const stdout = new SizedStdout(columns, rows);
-  const instance = inkRender(tree, { stdout: stdout as never, stderr: probe.stderr as never, stdin: probe.stdin as never, debug: true, exitOnCtrlC: false, patchConsole: false });
+  const instance = inkRender(tree, {
+    stdout: stdout as never,
+    stderr: probe.stderr as never,
+    stdin: probe.stdin as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   return { stdout, stdin: probe.stdin, frames: stdout.frames, lastFrame: stdout.lastFrame, unmount: instance.unmount };
 }
 
-export function renderWizard(services: WizardServices, profile?: string, size?: { columns: number; rows: number }, initialState?: WizardState) {
+export function renderWizard(
+  services: WizardServices,
+  profile?: string,
+  size?: { columns: number; rows: number },
+  initialState?: WizardState,
+) {
   const app = <App services={services} profile={profile} initialState={initialState} />;
   const instance = size ? renderSized(app, size.columns, size.rows) : render(app);
   const frame = () => instance.lastFrame() ?? '';
   const until = async (text: string | RegExp, timeoutMs?: number) => {
-    const found = await waitFor(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())) && frame(), `a frame with ${String(text)}`, timeoutMs).catch((err: Error) => {
+    const found = await waitFor(
+      () => (typeof text === 'string' ? frame().includes(text) : text.test(frame())) && frame(),
+      `a frame with ${String(text)}`,
+      timeoutMs,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n--- last frame ---\n${frame()}`);
     });
     await settle();

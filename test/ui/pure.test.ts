@@ -11,8 +11,22 @@ import { detailLines, tableCells } from '../../src/ui/records-view.js';
 import { completePath } from '../../src/ui/services/paths.js';
 
 const none: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
 } as Key;
 const key = (k: Partial<Key>): Key => ({ ...none, ...k });
 
@@ -52,8 +66,22 @@ describe('text editing', () => {
     expect(r.state.cursor).toBe(expected.value.length);
   });
   it.each([
-    ['left then type', [[at('abcd'), '', key({ leftArrow: true })], ['', 'X']], 'abcXd'],
-    ['home then type', [[at('abcd'), '', key({ home: true })], ['', 'X']], 'Xabcd'],
+    [
+      'left then type',
+      [
+        [at('abcd'), '', key({ leftArrow: true })],
+        ['', 'X'],
+      ],
+      'abcXd',
+    ],
+    [
+      'home then type',
+      [
+        [at('abcd'), '', key({ home: true })],
+        ['', 'X'],
+      ],
+      'Xabcd',
+    ],
     ['backspace in the middle', [[at('abcd', 2), '', key({ backspace: true })]], 'acd'],
     ['DEL key (as terminals send it) at the start does nothing', [[at('abcd', 0), '', key({ delete: true })]], 'abcd'],
     ['ctrl+u clears before the cursor', [[at('abcd', 3), 'u', key({ ctrl: true })]], 'd'],
@@ -117,15 +145,26 @@ describe('record view', () => {
   const row = {
     key: 'k',
     record: {
-      id: 'u1', email: 'a@example.com', password: { hash: HASH },
-      thirdParty: [{ providerId: 'google', userId: 'g1' }], totp: [{ secret: SECRET, deviceName: 'phone' }], otpFactors: { phoneNumber: '+4915112345678' },
+      id: 'u1',
+      email: 'a@example.com',
+      password: { hash: HASH },
+      thirdParty: [{ providerId: 'google', userId: 'g1' }],
+      totp: [{ secret: SECRET, deviceName: 'phone' }],
+      otpFactors: { phoneNumber: '+4915112345678' },
     },
     origin: { file: 'x.ndjson', line: 3 },
     problems: [{ severity: 'warning' as const, rule: 'r', origin: { file: 'x.ndjson', line: 3 }, sourceId: 'u1', message: 'careful' }],
     valid: true,
   };
   it('fills the table cells', () => {
-    expect(tableCells(row)).toEqual({ id: 'u1', email: 'a@example.com', first: 'password', algorithm: 'bcrypt', factors: 'totp×1 sms', problems: '1 warning' });
+    expect(tableCells(row)).toEqual({
+      id: 'u1',
+      email: 'a@example.com',
+      first: 'password',
+      algorithm: 'bcrypt',
+      factors: 'totp×1 sms',
+      problems: '1 warning',
+    });
   });
   it('describes a record without its hash or TOTP secret', () => {
     const text = detailLines(row).join('\n');

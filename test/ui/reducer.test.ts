@@ -18,7 +18,10 @@ function run(actions: Action[], from: WizardState = initialState()): WizardState
   return actions.reduce(reducer, from);
 }
 
-const opened: Action = { type: 'profile-opened', loaded: { profile: emptyProfile('p'), secrets: { apiKey: 'k'.repeat(20) }, missing: ['signerKey'] } };
+const opened: Action = {
+  type: 'profile-opened',
+  loaded: { profile: emptyProfile('p'), secrets: { apiKey: 'k'.repeat(20) }, missing: ['signerKey'] },
+};
 
 describe('wizard reducer: steps', () => {
   const cases: { name: string; actions: Action[]; step: string }[] = [
@@ -28,7 +31,11 @@ describe('wizard reducer: steps', () => {
     { name: 'esc on the profile step stays', actions: [{ type: 'back' }], step: 'profile' },
     { name: 'go moves anywhere', actions: [opened, { type: 'go', step: 'target' }], step: 'target' },
     { name: 'esc on target returns to preview', actions: [opened, { type: 'go', step: 'target' }, { type: 'back' }], step: 'preview' },
-    { name: 'a running migration cannot be left with esc', actions: [opened, { type: 'run-started', at: 1 }, { type: 'back' }], step: 'run' },
+    {
+      name: 'a running migration cannot be left with esc',
+      actions: [opened, { type: 'run-started', at: 1 }, { type: 'back' }],
+      step: 'run',
+    },
     { name: 'esc on results returns to the plan', actions: [opened, { type: 'go', step: 'results' }, { type: 'back' }], step: 'plan' },
     {
       name: 'esc in a record detail closes the detail, not the screen',
@@ -37,10 +44,21 @@ describe('wizard reducer: steps', () => {
     },
     {
       name: 'a finished run lands on the results',
-      actions: [opened, { type: 'run-started', at: 1 }, { type: 'run-finished', outcome: { totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 }, stopped: false, durationMs: 5 } }],
+      actions: [
+        opened,
+        { type: 'run-started', at: 1 },
+        {
+          type: 'run-finished',
+          outcome: { totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 }, stopped: false, durationMs: 5 },
+        },
+      ],
       step: 'results',
     },
-    { name: 'a failed run lands on the results', actions: [opened, { type: 'run-started', at: 1 }, { type: 'run-failed', error: '401' }], step: 'results' },
+    {
+      name: 'a failed run lands on the results',
+      actions: [opened, { type: 'run-started', at: 1 }, { type: 'run-failed', error: '401' }],
+      step: 'results',
+    },
   ];
   it.each(cases)('$name', ({ actions, step }) => {
     expect(run(actions).step).toBe(step);
@@ -75,9 +93,23 @@ describe('wizard reducer: data', () => {
       { type: 'validation-record', record: row('a') },
       { type: 'validation-record', record: row('b') },
       { type: 'validation-record', record: row('c') },
-      { type: 'validation-finished', report: { summary: {} as never, problems: [dup], lateProblems: [{ key: 'a', problem: dup }, { key: 'c', problem: warn }] } },
+      {
+        type: 'validation-finished',
+        report: {
+          summary: {} as never,
+          problems: [dup],
+          lateProblems: [
+            { key: 'a', problem: dup },
+            { key: 'c', problem: warn },
+          ],
+        },
+      },
     ]);
-    expect(s.preview.rows.map((r) => [r.key, r.valid, r.problems.length])).toEqual([['a', false, 1], ['b', true, 0], ['c', true, 1]]);
+    expect(s.preview.rows.map((r) => [r.key, r.valid, r.problems.length])).toEqual([
+      ['a', false, 1],
+      ['b', true, 0],
+      ['c', true, 1],
+    ]);
     expect(visibleRows({ ...s.preview, filter: 'errors' }).map((r) => r.key)).toEqual(['a']);
   });
 
@@ -91,7 +123,11 @@ describe('wizard reducer: data', () => {
       { type: 'preview-move', delta: 2 },
     ]);
     expect(s.preview.cursor).toBe(2);
-    const cases: [string, string[]][] = [['all', ['ok', 'bad', 'meh', 'both']], ['errors', ['bad', 'both']], ['warnings', ['meh', 'both']]];
+    const cases: [string, string[]][] = [
+      ['all', ['ok', 'bad', 'meh', 'both']],
+      ['errors', ['bad', 'both']],
+      ['warnings', ['meh', 'both']],
+    ];
     for (const [filter, ids] of cases) {
       const f = reducer(s, { type: 'preview-filter', filter: filter as 'all' });
       expect(f.preview.cursor).toBe(0);
@@ -103,10 +139,22 @@ describe('wizard reducer: data', () => {
     const base = run(['a', 'b', 'c', 'd', 'e'].map((id) => ({ type: 'validation-record', record: row(id) }) as Action));
     const cases: [Action[], number][] = [
       [[{ type: 'preview-move', delta: -1 }], 0],
-      [[{ type: 'preview-move', delta: 1 }, { type: 'preview-move', delta: 1 }], 2],
+      [
+        [
+          { type: 'preview-move', delta: 1 },
+          { type: 'preview-move', delta: 1 },
+        ],
+        2,
+      ],
       [[{ type: 'preview-move', delta: 1, pageSize: 3 }], 3],
       [[{ type: 'preview-move', delta: 1, pageSize: 30 }], 4],
-      [[{ type: 'preview-move', delta: 1, pageSize: 30 }, { type: 'preview-move', delta: -1, pageSize: 3 }], 1],
+      [
+        [
+          { type: 'preview-move', delta: 1, pageSize: 30 },
+          { type: 'preview-move', delta: -1, pageSize: 3 },
+        ],
+        1,
+      ],
     ];
     for (const [actions, cursor] of cases) expect(run(actions, base).preview.cursor).toBe(cursor);
   });
@@ -132,7 +180,16 @@ describe('wizard reducer: data', () => {
       ],
     };
     const s = run([{ type: 'run-started', at: 1 }, updates]);
-    expect(s.run).toMatchObject({ status: 'paused', total: 10, done: 9, imported: 1, alreadyPresent: 1, skipped: 1, failed: 6, retries: 1 });
+    expect(s.run).toMatchObject({
+      status: 'paused',
+      total: 10,
+      done: 9,
+      imported: 1,
+      alreadyPresent: 1,
+      skipped: 1,
+      failed: 6,
+      retries: 1,
+    });
     expect(s.run.latestFailures).toEqual(['f2: HTTP 400', 'f3: HTTP 400', 'f4: HTTP 400', 'f5: HTTP 400', 'f6: HTTP 400']);
     const resumed = reducer(s, { type: 'run-updates', updates: [{ type: 'resumed' }] });
     expect(resumed.run.status).toBe('running');
@@ -143,7 +200,16 @@ describe('wizard reducer: data', () => {
   it('a run that ended on a fatal core answer is failed, with its outcome kept', () => {
     const s = run([
       { type: 'run-started', at: 1 },
-      { type: 'run-finished', outcome: { totals: { total: 4, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 }, stopped: true, durationMs: 3, journal: '/j', error: 'HTTP 402' } },
+      {
+        type: 'run-finished',
+        outcome: {
+          totals: { total: 4, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 },
+          stopped: true,
+          durationMs: 3,
+          journal: '/j',
+          error: 'HTTP 402',
+        },
+      },
     ]);
     expect(s.step).toBe('results');
     expect(s.run).toMatchObject({ status: 'failed', error: 'HTTP 402', imported: 1 });
@@ -154,7 +220,10 @@ describe('wizard reducer: data', () => {
     const s = run([
       { type: 'run-started', at: 1 },
       { type: 'run-updates', updates: [{ type: 'user', outcome: 'imported', sourceId: 'a' }] },
-      { type: 'run-finished', outcome: { totals: { total: 4, imported: 2, alreadyPresent: 1, failed: 0, skipped: 1 }, stopped: true, durationMs: 10 } },
+      {
+        type: 'run-finished',
+        outcome: { totals: { total: 4, imported: 2, alreadyPresent: 1, failed: 0, skipped: 1 }, stopped: true, durationMs: 10 },
+      },
     ]);
     expect(s.run).toMatchObject({ status: 'finished', total: 4, done: 4, imported: 2, alreadyPresent: 1, skipped: 1 });
     expect(s.run.outcome?.stopped).toBe(true);
@@ -195,8 +264,10 @@ describe('wizard reducer: data', () => {
 
 describe('wizard reducer: sign-in checks on the results screen', () => {
   const onResults = run([opened, { type: 'go', step: 'results' }]);
-  const single = (email: string, outcome: SignInOutcome): Action =>
-    ({ type: 'sign-in-finished', entry: { kind: 'single', email, outcome } });
+  const single = (email: string, outcome: SignInOutcome): Action => ({
+    type: 'sign-in-finished',
+    entry: { kind: 'single', email, outcome },
+  });
 
   it('i opens the fields; esc closes them and stays on the results; a second esc goes back to the plan', () => {
     const open = reducer(onResults, { type: 'sign-in-open' });
@@ -211,9 +282,15 @@ describe('wizard reducer: sign-in checks on the results screen', () => {
     const started = run([{ type: 'sign-in-open' }, { type: 'sign-in-started' }], onResults);
     expect(started.signIn.running).toBe(true);
     const done = reducer(started, single('ada@example.com', { status: 'signed-in', userId: 'u1', loginMethods: 2 }));
-    expect(done.signIn).toEqual({ open: true, running: false, results: [{ kind: 'single', email: 'ada@example.com', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 2 } }] });
+    expect(done.signIn).toEqual({
+      open: true,
+      running: false,
+      results: [{ kind: 'single', email: 'ada@example.com', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 2 } }],
+    });
     const many = run(
-      Array.from({ length: SIGN_IN_RESULTS + 2 }, (_, i) => single(`u${i}@x`, i % 2 ? { status: 'wrong-credentials' } : { status: 'error', error: 'HTTP 500' })),
+      Array.from({ length: SIGN_IN_RESULTS + 2 }, (_, i) =>
+        single(`u${i}@x`, i % 2 ? { status: 'wrong-credentials' } : { status: 'error', error: 'HTTP 500' }),
+      ),
       done,
     );
     expect(many.signIn.results).toHaveLength(SIGN_IN_RESULTS);
@@ -226,7 +303,10 @@ describe('wizard reducer: sign-in checks on the results screen', () => {
     const withFile = run(
       [
         { type: 'sign-in-open' },
-        { type: 'sign-in-finished', entry: { kind: 'file', path: 'c.txt', result: { checked: 3, ok: 2, failed: [{ email: 'bob@x', status: 'wrong credentials' }] } } },
+        {
+          type: 'sign-in-finished',
+          entry: { kind: 'file', path: 'c.txt', result: { checked: 3, ok: 2, failed: [{ email: 'bob@x', status: 'wrong credentials' }] } },
+        },
         { type: 'sign-in-finished', entry: { kind: 'file-error', path: 'nope.txt', error: 'cannot read' } },
       ],
       onResults,
@@ -236,7 +316,10 @@ describe('wizard reducer: sign-in checks on the results screen', () => {
   });
 
   it('no action carries a password: the state after a check holds the email and the outcome only', () => {
-    const done = run([{ type: 'sign-in-open' }, { type: 'sign-in-started' }, single('ada@example.com', { status: 'wrong-credentials' })], onResults);
+    const done = run(
+      [{ type: 'sign-in-open' }, { type: 'sign-in-started' }, single('ada@example.com', { status: 'wrong-credentials' })],
+      onResults,
+    );
     expect(JSON.stringify(done.signIn)).not.toMatch(/password/i);
   });
 });

@@ -54,9 +54,17 @@ describe('run screen controls', () => {
   it('p pauses and resumes the real runner, q stops it safely, and the printed command resumes it', async () => {
     const hash = bcrypt.hashSync('not-a-real-password', 4);
     const file = join(dir, 'many.ndjson');
-    writeFileSync(file, Array.from({ length: USERS }, (_, i) => JSON.stringify({ id: `u${i}`, email: `u${i}@example.com`, password: { hash } })).join('\n') + '\n');
+    writeFileSync(
+      file,
+      Array.from({ length: USERS }, (_, i) => JSON.stringify({ id: `u${i}`, email: `u${i}@example.com`, password: { hash } })).join('\n') +
+        '\n',
+    );
     const store = join(dir, 'store.json');
-    await saveProfile({ ...emptyProfile('ctl'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store }, concurrency: 1 }, {}, env);
+    await saveProfile(
+      { ...emptyProfile('ctl'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store }, concurrency: 1 },
+      {},
+      env,
+    );
 
     const w = await openAtPlan('ctl', USERS, undefined, 30_000);
     await w.press('r');
@@ -113,17 +121,34 @@ describe('a run with a failed user', () => {
   it('shows the failure with its step and the core status on the results screen', async () => {
     const { CANONICAL, LICENSE_KEY } = await import('./fixture.js');
     const { readFileSync } = await import('node:fs');
-    const ada = readFileSync(CANONICAL, 'utf8').split('\n').find((l) => l.includes('"c-ada"'))!;
-    const clash = { id: 'clash', email: 'clash@example.com', externalUserId: JSON.parse(ada).externalUserId, password: { hash: bcrypt.hashSync('x', 4) } };
+    const ada = readFileSync(CANONICAL, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"c-ada"'))!;
+    const clash = {
+      id: 'clash',
+      email: 'clash@example.com',
+      externalUserId: JSON.parse(ada).externalUserId,
+      password: { hash: bcrypt.hashSync('x', 4) },
+    };
     // Ada is already in the store (a headless run), mapped to her external id; the clash claims the same id,
     // which no validation of the file alone can see.
     const store = join(dir, 'store.json');
     writeFileSync(join(dir, 'ada.ndjson'), `${ada}\n`);
     const quiet = () => new PassThrough().resume();
-    expect(await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store, '--journal', join(dir, 'ada.journal.ndjson')], { stdout: quiet(), stderr: quiet(), env: { ...env, AUTH_MIGRATE_LICENSE_KEY: LICENSE_KEY } })).toBe(0);
+    expect(
+      await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store, '--journal', join(dir, 'ada.journal.ndjson')], {
+        stdout: quiet(),
+        stderr: quiet(),
+        env: { ...env, AUTH_MIGRATE_LICENSE_KEY: LICENSE_KEY },
+      }),
+    ).toBe(0);
     const file = join(dir, 'clash.ndjson');
     writeFileSync(file, `${JSON.stringify(clash)}\n`);
-    await saveProfile({ ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } }, {}, env);
+    await saveProfile(
+      { ...emptyProfile('clash'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } },
+      {},
+      env,
+    );
     const w = await openAtPlan('clash', 1, { columns: 80, rows: 24 });
     await w.press('r');
     const results = await w.until('8/8 results: finished', 30_000);

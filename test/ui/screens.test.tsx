@@ -154,7 +154,11 @@ describe('target screen against a remote core', () => {
     const { startSandbox } = await import('../../src/sandbox/spawn.js');
     const core = await startSandbox({ apiKeys: [API_KEY] });
     cleanup.push(() => void core.stop());
-    await saveProfile({ ...emptyProfile('remote'), sources: [{ path: CANONICAL, format: 'canonical' }], target: { kind: 'remote', url: core.url } }, {}, env);
+    await saveProfile(
+      { ...emptyProfile('remote'), sources: [{ path: CANONICAL, format: 'canonical' }], target: { kind: 'remote', url: core.url } },
+      {},
+      env,
+    );
     const w = start({ profile: 'remote' });
     await w.until('2/8 keys');
     await w.press('wrong-key-0123456789-abcdef', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
@@ -232,7 +236,14 @@ describe('target screen with a sandbox without a licence', () => {
     expect(users.users).toEqual([]);
     // Ctrl+C leaves through the same door as q: the sandbox is stopped.
     await w.press('\u0003');
-    await waitFor(() => fetch(`${url}/hello`).then(() => false, () => true), 'the sandbox to stop');
+    await waitFor(
+      () =>
+        fetch(`${url}/hello`).then(
+          () => false,
+          () => true,
+        ),
+      'the sandbox to stop',
+    );
   });
 });
 
@@ -241,7 +252,10 @@ describe('preview of cross-record problems', () => {
     const { readFileSync, writeFileSync } = await import('node:fs');
     const ada = readFileSync(CANONICAL, 'utf8').split('\n')[0]!;
     const file = join(dir, 'dup.ndjson');
-    writeFileSync(file, `${ada}\n${JSON.stringify({ id: 'twin', email: 'twin@example.com', externalUserId: JSON.parse(ada).externalUserId, password: JSON.parse(ada).password })}\n`);
+    writeFileSync(
+      file,
+      `${ada}\n${JSON.stringify({ id: 'twin', email: 'twin@example.com', externalUserId: JSON.parse(ada).externalUserId, password: JSON.parse(ada).password })}\n`,
+    );
     await saveProfile({ ...emptyProfile('dup'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
     const w = start({ profile: 'dup' });
     await w.until('2/8 keys');

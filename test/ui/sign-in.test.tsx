@@ -16,18 +16,37 @@ import { renderWizard } from './harness.js';
 
 describe('sign-in check: what the screen says', () => {
   it('a missing signer key is said plainly; other errors keep their message', () => {
-    const missing = new CoreConfigError("java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null", 'POST', '/recipe/signin', 'http://core');
-    expect(describeSignInError(missing)).toMatch(/^the core has no signer key, so it cannot check scrypt \(Firebase\) passwords \(HTTP 500\)/);
+    const missing = new CoreConfigError(
+      "java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null",
+      'POST',
+      '/recipe/signin',
+      'http://core',
+    );
+    expect(describeSignInError(missing)).toMatch(
+      /^the core has no signer key, so it cannot check scrypt \(Firebase\) passwords \(HTTP 500\)/,
+    );
     const other = new CoreHttpError(500, 'java.lang.NullPointerException', 'POST', '/recipe/signin');
     expect(describeSignInError(other)).toBe('core answered HTTP 500 to POST /recipe/signin: java.lang.NullPointerException');
   });
 
   it('each kind of check becomes one line, and a detail line for errors and failing emails', () => {
-    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 1 } })).toEqual({ ok: true, text: 'a@x signed in', detail: 'user u1, 1 login method' });
-    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 3 } }).detail).toBe('user u1, 3 login methods');
+    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 1 } })).toEqual({
+      ok: true,
+      text: 'a@x signed in',
+      detail: 'user u1, 1 login method',
+    });
+    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'signed-in', userId: 'u1', loginMethods: 3 } }).detail).toBe(
+      'user u1, 3 login methods',
+    );
     expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'wrong-credentials' } }).ok).toBe(false);
-    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'error', error: 'boom' } })).toEqual({ ok: false, text: 'a@x: error', detail: 'boom' });
-    expect(describeEntry({ kind: 'file', path: 'c', result: { checked: 2, ok: 1, failed: [{ email: 'b@x', status: 'wrong credentials' }] } })).toEqual({
+    expect(describeEntry({ kind: 'single', email: 'a@x', outcome: { status: 'error', error: 'boom' } })).toEqual({
+      ok: false,
+      text: 'a@x: error',
+      detail: 'boom',
+    });
+    expect(
+      describeEntry({ kind: 'file', path: 'c', result: { checked: 2, ok: 1, failed: [{ email: 'b@x', status: 'wrong credentials' }] } }),
+    ).toEqual({
       ok: false,
       text: 'c: 1/2 signed in, 1 failed',
       detail: 'failed: b@x (wrong credentials)',
@@ -63,7 +82,10 @@ function slices(secret: string): string[] {
 }
 
 /** The canonical fixture migrated into a real sandbox by the wizard's own services, then the results state. */
-async function migrated(services: WizardServices, opts: { store: string; signerKey?: string }): Promise<{ state: WizardState; target: TargetConnection }> {
+async function migrated(
+  services: WizardServices,
+  opts: { store: string; signerKey?: string },
+): Promise<{ state: WizardState; target: TargetConnection }> {
   const s = await services.startSandbox({ store: opts.store, apiKey: API_KEY, licenseKey: LICENSE_KEY, signerKey: opts.signerKey });
   sandboxes.push(s);
   const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
@@ -86,7 +108,8 @@ function checkFrames(frames: string[], secrets: string[]) {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   }
   const all = frames.join('\n');
-  for (const secret of secrets) for (const s of slices(secret)) expect(all.includes(s), `a password slice "${s.slice(0, 2)}…" was rendered`).toBe(false);
+  for (const secret of secrets)
+    for (const s of slices(secret)) expect(all.includes(s), `a password slice "${s.slice(0, 2)}…" was rendered`).toBe(false);
 }
 
 describe('sign-in check on the results screen, against a real sandbox', () => {
@@ -98,7 +121,10 @@ describe('sign-in check on the results screen, against a real sandbox', () => {
     unmounts.push(w.unmount);
     const wrong = 'Wr0ng-Guess-7qZx-kept-out';
     const credentials = join(dir, 'credentials.txt');
-    writeFileSync(credentials, `# email,password\nada@example.com,${PASSWORDS.ada}\nbob@example.com,${wrong}\ncy@example.com,${PASSWORDS.cy}\n`);
+    writeFileSync(
+      credentials,
+      `# email,password\nada@example.com,${PASSWORDS.ada}\nbob@example.com,${wrong}\ncy@example.com,${PASSWORDS.cy}\n`,
+    );
 
     const results = await w.until('8/8 results: finished');
     expect(results).toContain('i sign in');

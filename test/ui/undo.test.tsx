@@ -33,14 +33,22 @@ describe('undo on the results screen', () => {
   it('u shows what would be undone, esc keeps it all, u then y removes what the run created', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
     const services = createRealServices({ env, cwd: dir });
-    const s = await services.startSandbox({ store: join(dir, 'store.json'), apiKey: API_KEY, licenseKey: LICENSE_KEY, signerKey: SIGNER_KEY });
+    const s = await services.startSandbox({
+      store: join(dir, 'store.json'),
+      apiKey: API_KEY,
+      licenseKey: LICENSE_KEY,
+      signerKey: SIGNER_KEY,
+    });
     sandboxes.push(s);
     const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
     const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
     const outcome = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
     expect(outcome.totals.imported).toBe(6);
     const actions: Action[] = [
-      { type: 'profile-opened', loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: { signerKey: SIGNER_KEY }, missing: [] } },
+      {
+        type: 'profile-opened',
+        loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: { signerKey: SIGNER_KEY }, missing: [] },
+      },
       { type: 'target-ready', target },
       { type: 'run-started', at: Date.now() },
       { type: 'run-finished', outcome },

@@ -54,7 +54,9 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         const t = now();
         if (t - lastProgress >= interval * 5) {
           lastProgress = t;
-          options.write(`waiting for the core: ${event.method} ${event.path.split('?')[0]} failed with ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`);
+          options.write(
+            `waiting for the core: ${event.method} ${event.path.split('?')[0]} failed with ${event.reason}; retry ${event.attempt} in ${Math.round(event.delayMs)} ms`,
+          );
         }
         return;
       }

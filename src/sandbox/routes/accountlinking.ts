@@ -87,7 +87,9 @@ async function link(ctx: Ctx) {
   if ('reply' in d) return d.reply;
   if ('already' in d) return ok({ accountsAlreadyLinked: true, user: userJson(ctx, d.already) });
   const { link: r, primary } = d;
-  return commitThen(ctx, [putUser({ ...r, primaryUserId: primary.id })], () => ok({ accountsAlreadyLinked: false, user: userJson(ctx, primary) }));
+  return commitThen(ctx, [putUser({ ...r, primaryUserId: primary.id })], () =>
+    ok({ accountsAlreadyLinked: false, user: userJson(ctx, primary) }),
+  );
 }
 
 /** GET /recipe/accountlinking/user/link/check?recipeUserId=&primaryUserId= (CanLinkAccountsAPI). */

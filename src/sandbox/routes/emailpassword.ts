@@ -37,7 +37,15 @@ const epUser = (ctx: Ctx, email: string): LoginMethod | undefined => {
 };
 
 function newEmailPasswordUser(ctx: Ctx, email: string, passwordHash: string) {
-  const u: LoginMethod = { app: ctx.app, id: newUserId(), recipeId: 'emailpassword', tenantIds: [ctx.tenant], timeJoined: ctx.now, email, passwordHash };
+  const u: LoginMethod = {
+    app: ctx.app,
+    id: newUserId(),
+    recipeId: 'emailpassword',
+    tenantIds: [ctx.tenant],
+    timeJoined: ctx.now,
+    email,
+    passwordHash,
+  };
   return { user: u, changes: [putUser(u), ...(isFakeEmail(email) ? markVerified(ctx, u.id, email) : [])] };
 }
 

@@ -28,7 +28,14 @@ function createToken(ctx: Ctx) {
   // 48 random bytes, base64url; only the hash is kept, so the store never holds a usable token.
   const token = randomBytes(48).toString('base64url');
   const tokenHash = hashToken(token);
-  const record = { app: ctx.app, tenant: ctx.tenant, userId, email, tokenHash, expiresAt: ctx.now + ctx.config.emailVerificationTokenLifetimeMs };
+  const record = {
+    app: ctx.app,
+    tenant: ctx.tenant,
+    userId,
+    email,
+    tokenHash,
+    expiresAt: ctx.now + ctx.config.emailVerificationTokenLifetimeMs,
+  };
   return commitThen(ctx, [{ c: 'evTokens', k: key(ctx.app, ctx.tenant, tokenHash), v: record }], () => ok({ token }));
 }
 

@@ -54,7 +54,8 @@ async function upsertTenant(ctx: Ctx, app: string, tenantId: string, legacy: boo
       next = { ...next, emailPasswordEnabled: false, thirdPartyEnabled: false, passwordlessEnabled: false };
     }
     if (first !== undefined || secondary !== undefined) {
-      if (!next.emailPasswordEnabled && !next.thirdPartyEnabled && !next.passwordlessEnabled && first === undefined) next = { ...next, firstFactors: [] };
+      if (!next.emailPasswordEnabled && !next.thirdPartyEnabled && !next.passwordlessEnabled && first === undefined)
+        next = { ...next, firstFactors: [] };
       next = { ...next, emailPasswordEnabled: true, thirdPartyEnabled: true, passwordlessEnabled: true };
     }
   }
@@ -107,7 +108,8 @@ const putTenantV2 = (ctx: Ctx) => upsertTenant(ctx, ctx.app, validId(str(ctx.bod
 const putTenantV1 = (ctx: Ctx) => upsertTenant(ctx, ctx.app, validId(str(ctx.body(), 'tenantId', true) ?? 'public', 'tenantId'), true);
 
 async function putApp(ctx: Ctx) {
-  if (ctx.app !== 'public' || ctx.tenant !== 'public') throw new HttpError(403, 'You must use the public tenantId and public appId to add or update an app');
+  if (ctx.app !== 'public' || ctx.tenant !== 'public')
+    throw new HttpError(403, 'You must use the public tenantId and public appId to add or update an app');
   return upsertTenant(ctx, validId(str(ctx.body(), 'appId', true) ?? 'public', 'appId'), 'public', false);
 }
 

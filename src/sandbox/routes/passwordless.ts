@@ -20,7 +20,9 @@ function decodeDeviceId(deviceId: string): Buffer {
 const preAuthSessionIdOf = (deviceBytes: Buffer): string => createHash('sha256').update(deviceBytes).digest('base64url');
 
 function linkCodeOf(deviceBytes: Buffer, salt: string, userInputCode: string): Buffer {
-  return createHmac('sha256', Buffer.concat([deviceBytes, Buffer.from(salt, 'base64')])).update(userInputCode, 'utf8').digest();
+  return createHmac('sha256', Buffer.concat([deviceBytes, Buffer.from(salt, 'base64')]))
+    .update(userInputCode, 'utf8')
+    .digest();
 }
 
 const hashLinkCode = (linkCode: Buffer): string => createHash('sha256').update(linkCode).digest('base64url');
@@ -67,15 +69,17 @@ async function createCode(ctx: Ctx) {
   if (device.codes.some((c) => c.linkCodeHash === linkCodeHash)) return status('USER_INPUT_CODE_ALREADY_USED_ERROR');
   const codeId = randomUUID();
   const next: PasswordlessDevice = { ...device, codes: [...device.codes, { codeId, linkCodeHash, createdAt: ctx.now }] };
-  return commitThen(ctx, [{ c: 'pless', k: deviceKey(ctx, device.preAuthSessionId), v: next }], () => ok({
-    preAuthSessionId: device.preAuthSessionId,
-    codeId,
-    deviceId: device.deviceId,
-    userInputCode,
-    linkCode: linkCode.toString('base64url'),
-    timeCreated: ctx.now,
-    codeLifetime: ctx.config.passwordlessCodeLifetimeMs,
-  }));
+  return commitThen(ctx, [{ c: 'pless', k: deviceKey(ctx, device.preAuthSessionId), v: next }], () =>
+    ok({
+      preAuthSessionId: device.preAuthSessionId,
+      codeId,
+      deviceId: device.deviceId,
+      userInputCode,
+      linkCode: linkCode.toString('base64url'),
+      timeCreated: ctx.now,
+      codeLifetime: ctx.config.passwordlessCodeLifetimeMs,
+    }),
+  );
 }
 
 /** Delete every pending device of that email/phone in the tenant. */
@@ -100,7 +104,8 @@ async function consumeCode(ctx: Ctx) {
   let deviceBytes: Buffer | undefined;
   if (deviceId !== undefined) {
     deviceBytes = decodeDeviceId(deviceId);
-    if (preAuthSessionIdOf(deviceBytes) !== preAuthSessionId.replace(/=/g, '')) throw badRequest("preAuthSessionId and deviceId doesn't match");
+    if (preAuthSessionIdOf(deviceBytes) !== preAuthSessionId.replace(/=/g, ''))
+      throw badRequest("preAuthSessionId and deviceId doesn't match");
   } else if (!URL_B64.test(linkCode!)) throw badRequest('Input encoding error in linkCode');
   requireLoginMethod(ctx, 'passwordless');
   const max = ctx.config.passwordlessMaxCodeInputAttempts;
@@ -155,7 +160,10 @@ async function consumeCode(ctx: Ctx) {
     const reply: Record<string, unknown> = { createdNewUser, user: userJson(ctx, consumedUser) };
     if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, consumedUser.id);
     if (atLeast(ctx, '5.0')) {
-      const consumed: Record<string, unknown> = { preAuthSessionId: consumedDevice.preAuthSessionId, failedCodeInputAttemptCount: consumedDevice.failedAttempts };
+      const consumed: Record<string, unknown> = {
+        preAuthSessionId: consumedDevice.preAuthSessionId,
+        failedCodeInputAttemptCount: consumedDevice.failedAttempts,
+      };
       if (consumedDevice.email) consumed.email = consumedDevice.email;
       if (consumedDevice.phoneNumber) consumed.phoneNumber = consumedDevice.phoneNumber;
       reply.consumedDevice = consumed;
@@ -183,7 +191,8 @@ export async function updatePasswordlessUser(ctx: Ctx) {
     }
   }
   if (phoneNumber && phoneNumber !== u.phoneNumber) {
-    if (u.tenantIds.some((t) => ctx.state.plessByPhone.has(key(ctx.app, t, phoneNumber)))) return status('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
+    if (u.tenantIds.some((t) => ctx.state.plessByPhone.has(key(ctx.app, t, phoneNumber))))
+      return status('PHONE_NUMBER_ALREADY_EXISTS_ERROR');
     if (u.primaryUserId && findConflict(ctx, { phoneNumber }, u.tenantIds, exceptPrimary)) {
       return status('PHONE_NUMBER_CHANGE_NOT_ALLOWED_ERROR', { reason: 'New phone number is associated with another primary user ID' });
     }
@@ -196,7 +205,10 @@ export async function updatePasswordlessUser(ctx: Ctx) {
   const changes: Change[] = [putUser(next)];
   for (const t of u.tenantIds) {
     const scoped = { ...ctx, tenant: t };
-    changes.push(...deleteDevicesOf(scoped, { email: u.email, phoneNumber: u.phoneNumber }), ...deleteDevicesOf(scoped, { email, phoneNumber }));
+    changes.push(
+      ...deleteDevicesOf(scoped, { email: u.email, phoneNumber: u.phoneNumber }),
+      ...deleteDevicesOf(scoped, { email, phoneNumber }),
+    );
   }
   await ctx.store.commit(dedupe(changes));
   return ok();

@@ -43,19 +43,25 @@ async function unlink(ctx: Ctx) {
   if (!u) throw badRequest('Unknown user ID provided');
   requireFeature(ctx, 'account_linking');
   if (!u.primaryUserId) return ok({ wasRecipeUserDeleted: false, wasLinked: false });
-  if (u.primaryUserId !== u.id) return commitThen(ctx, [putUser({ ...u, primaryUserId: undefined })], () => ok({ wasRecipeUserDeleted: false, wasLinked: true }));
+  if (u.primaryUserId !== u.id)
+    return commitThen(ctx, [putUser({ ...u, primaryUserId: undefined })], () => ok({ wasRecipeUserDeleted: false, wasLinked: true }));
   const others = ctx.state.group(u).filter((m) => m.id !== u.id);
-  if (others.length === 0) return commitThen(ctx, [putUser({ ...u, primaryUserId: undefined })], () => ok({ wasRecipeUserDeleted: false, wasLinked: false }));
+  if (others.length === 0)
+    return commitThen(ctx, [putUser({ ...u, primaryUserId: undefined })], () => ok({ wasRecipeUserDeleted: false, wasLinked: false }));
   // The reference deletes the recipe user and keeps its id as the others' primary; the sandbox cannot keep a
   // primary id without its login method (docs/sandbox.md, known differences).
-  throw new HttpError(500, 'java.lang.UnsupportedOperationException: the sandbox cannot unlink a primary user that has other linked accounts');
+  throw new HttpError(
+    500,
+    'java.lang.UnsupportedOperationException: the sandbox cannot unlink a primary user that has other linked accounts',
+  );
 }
 
 async function removeMapping(ctx: Ctx) {
   const body = ctx.body();
   const userId = str(body, 'userId');
   const type = str(body, 'userIdType', true) ?? 'ANY';
-  if (!['SUPERTOKENS', 'EXTERNAL', 'ANY'].includes(type)) throw badRequest("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'");
+  if (!['SUPERTOKENS', 'EXTERNAL', 'ANY'].includes(type))
+    throw badRequest("Field name 'userIdType' should be one of 'SUPERTOKENS', 'EXTERNAL' or 'ANY'");
   const { state, app } = ctx;
   let st = type !== 'EXTERNAL' && state.maps.mappings.has(key(app, userId)) ? userId : undefined;
   if (st === undefined && type !== 'SUPERTOKENS') st = state.externalToSt.get(key(app, userId));

@@ -103,7 +103,12 @@ async function verifyTotp(ctx: Ctx) {
   requireFeature(ctx, 'mfa');
   const all = devicesOf(ctx, userId);
   if (all.length === 0) return status('UNKNOWN_USER_ID_ERROR');
-  const result = await checkCode(ctx, userId, all.filter((d) => d.verified), totp);
+  const result = await checkCode(
+    ctx,
+    userId,
+    all.filter((d) => d.verified),
+    totp,
+  );
   return 'kind' in result ? result : ok();
 }
 
@@ -121,7 +126,13 @@ async function verifyDevice(ctx: Ctx) {
   const result = await checkCode(ctx, userId, [device], totp);
   if ('kind' in result) return result;
   const now = devicesOf(ctx, userId);
-  await ctx.store.commit([putDevices(ctx, userId, now.map((d) => (d.name === deviceName ? { ...d, verified: true } : d)))]);
+  await ctx.store.commit([
+    putDevices(
+      ctx,
+      userId,
+      now.map((d) => (d.name === deviceName ? { ...d, verified: true } : d)),
+    ),
+  ]);
   return ok({ wasAlreadyVerified: false });
 }
 
@@ -139,7 +150,13 @@ async function removeDevice(ctx: Ctx) {
   if (deviceName === '') throw badRequest('deviceName cannot be empty');
   const devices = devicesOf(ctx, userId);
   if (!devices.some((d) => d.name === deviceName)) return ok({ didDeviceExist: false });
-  await ctx.store.commit([putDevices(ctx, userId, devices.filter((d) => d.name !== deviceName))]);
+  await ctx.store.commit([
+    putDevices(
+      ctx,
+      userId,
+      devices.filter((d) => d.name !== deviceName),
+    ),
+  ]);
   return ok({ didDeviceExist: true });
 }
 

@@ -34,7 +34,10 @@ async function createMapping(ctx: Ctx) {
   // CDI >= 4.0 moves the user's email verification to the external id (core-api.md §4.9).
   const verifiedKey = user.email ? key(app, superTokensUserId, user.email) : undefined;
   if (atLeast(ctx, '4.0') && verifiedKey && state.maps.verified.has(verifiedKey)) {
-    changes.push({ c: 'verified', k: verifiedKey }, { c: 'verified', k: key(app, externalUserId, user.email!), v: { app, userId: externalUserId, email: user.email! } });
+    changes.push(
+      { c: 'verified', k: verifiedKey },
+      { c: 'verified', k: key(app, externalUserId, user.email!), v: { app, userId: externalUserId, email: user.email! } },
+    );
   }
   return commitThen(ctx, changes, () => ok());
 }

@@ -95,7 +95,9 @@ function getUsers(ctx: Ctx) {
 }
 
 function usersReply(ctx: Ctx, page: LoginMethod[], next: Entry | undefined) {
-  const users = atLeast(ctx, '4.0') ? page.map((u) => userJson(ctx, u)) : page.map((u) => ({ recipeId: u.recipeId, user: userJson(ctx, u) }));
+  const users = atLeast(ctx, '4.0')
+    ? page.map((u) => userJson(ctx, u))
+    : page.map((u) => ({ recipeId: u.recipeId, user: userJson(ctx, u) }));
   const reply: Record<string, unknown> = { users };
   if (next) reply.nextPaginationToken = Buffer.from(`${next.id};${next.t}`).toString('base64');
   return ok(reply);
@@ -109,7 +111,8 @@ function countUsers(ctx: Ctx) {
   let count = 0;
   for (const e of ctx.state.orderedUsers(ctx.app)) {
     const u = ctx.state.maps.users.get(e.id);
-    if (allTenants ? u !== undefined && (!recipes || ctx.state.group(u).some((m) => recipes.has(m.recipeId))) : listed(ctx, u, recipes)) count++;
+    if (allTenants ? u !== undefined && (!recipes || ctx.state.group(u).some((m) => recipes.has(m.recipeId))) : listed(ctx, u, recipes))
+      count++;
   }
   return ok({ count });
 }

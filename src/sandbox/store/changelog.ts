@@ -99,7 +99,10 @@ export class ChangeLog {
         () => {
           this.bytes += Buffer.byteLength(text);
           this.durable = upTo;
-          this.settle((w) => w.target <= upTo, (w) => w.resolve());
+          this.settle(
+            (w) => w.target <= upTo,
+            (w) => w.resolve(),
+          );
           this.done();
         },
         (err: Error) => this.fail(err),
@@ -122,7 +125,10 @@ export class ChangeLog {
 
   /** A failed write or rotation fails every waiting request; later appends try again. */
   private fail(err: Error): void {
-    this.settle(() => true, (w) => w.reject(err));
+    this.settle(
+      () => true,
+      (w) => w.reject(err),
+    );
     this.pending = [];
     this.durable = this.appended;
     this.busy = false;

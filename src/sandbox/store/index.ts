@@ -84,7 +84,9 @@ async function replayLog(logPath: string, state: StoreState): Promise<number> {
       // Only the last line can be torn by a crash; anything else is damage we must not paper over.
       const isLast = lines.slice(i + 1).every((l) => l === '');
       if (isLast) break;
-      throw new UserError(`the sandbox store log ${logPath} is damaged at line ${i + 1} (${(err as Error).message}); refusing to start and leaving it untouched`);
+      throw new UserError(
+        `the sandbox store log ${logPath} is damaged at line ${i + 1} (${(err as Error).message}); refusing to start and leaving it untouched`,
+      );
     }
     if (entry.s <= state.seq) continue;
     for (const change of entry.o) state.apply(change);
@@ -146,7 +148,9 @@ class DurableStore implements Store {
       await this.file.write(data!);
       await removeIfPresent(oldLogPathOf(this.path));
     } catch (err) {
-      process.stderr.write(`auth-migrate core: could not rewrite the store snapshot (${(err as Error).message}); the change log keeps every write\n`);
+      process.stderr.write(
+        `auth-migrate core: could not rewrite the store snapshot (${(err as Error).message}); the change log keeps every write\n`,
+      );
     } finally {
       this.compacting = null;
     }

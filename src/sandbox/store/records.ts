@@ -115,7 +115,17 @@ export interface Collections {
 }
 
 export type CollectionName = keyof Collections;
-export const COLLECTION_NAMES: CollectionName[] = ['users', 'mappings', 'verified', 'evTokens', 'pless', 'totp', 'totpUsed', 'tenants', 'meta'];
+export const COLLECTION_NAMES: CollectionName[] = [
+  'users',
+  'mappings',
+  'verified',
+  'evTokens',
+  'pless',
+  'totp',
+  'totpUsed',
+  'tenants',
+  'meta',
+];
 
 /** One change: put a record under a key, or delete it (`v` absent). */
 export type Change = { [C in CollectionName]: { c: C; k: string; v?: Collections[C] } }[CollectionName];

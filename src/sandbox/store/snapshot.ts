@@ -49,7 +49,14 @@ class DurableSnapshotFile implements Adapter<SnapshotData> {
       return refuse(`invalid JSON: ${(err as Error).message}`);
     }
     const obj = raw as { format?: unknown; seq?: unknown; collections?: Record<string, unknown> };
-    if (!obj || typeof obj !== 'object' || obj.format !== SNAPSHOT_FORMAT || typeof obj.seq !== 'number' || typeof obj.collections !== 'object' || !obj.collections) {
+    if (
+      !obj ||
+      typeof obj !== 'object' ||
+      obj.format !== SNAPSHOT_FORMAT ||
+      typeof obj.seq !== 'number' ||
+      typeof obj.collections !== 'object' ||
+      !obj.collections
+    ) {
       return refuse('not an auth-migrate sandbox store');
     }
     const data = emptySnapshot();

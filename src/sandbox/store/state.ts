@@ -109,7 +109,8 @@ export class StoreState {
 
   private unindex(c: CollectionName, k: string, v: unknown): void {
     if (c === 'users') this.indexUser(v as LoginMethod, false);
-    else if (c === 'mappings') this.externalToSt.delete(key((v as Collections['mappings']).app, (v as Collections['mappings']).externalUserId));
+    else if (c === 'mappings')
+      this.externalToSt.delete(key((v as Collections['mappings']).app, (v as Collections['mappings']).externalUserId));
     else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, false);
     else if (c === 'evTokens') this.evTokensByUser.remove(evTokenOwner(v as EmailVerificationToken), k);
   }

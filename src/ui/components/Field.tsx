@@ -19,10 +19,19 @@ export interface FieldProps {
 export function Field({ label, value, focus, onChange, onSubmit, secret, placeholder, status, labelWidth = 14, joinLines }: FieldProps) {
   return (
     <Box>
-      <Text {...(focus ? theme.selected : {})}>{focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}</Text>
+      <Text {...(focus ? theme.selected : {})}>
+        {focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}
+      </Text>
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
         {focus ? (
-          <Input value={value} onChange={onChange} onSubmit={onSubmit} mask={secret ? theme.mask : undefined} placeholder={placeholder} joinLines={joinLines} />
+          <Input
+            value={value}
+            onChange={onChange}
+            onSubmit={onSubmit}
+            mask={secret ? theme.mask : undefined}
+            placeholder={placeholder}
+            joinLines={joinLines}
+          />
         ) : (
           <Text wrap="truncate-start" {...(value ? {} : theme.muted)}>
             {value ? (secret ? theme.mask.repeat(Math.min(value.length, 24)) : value) : (placeholder ?? '')}

@@ -44,7 +44,9 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
   return (
     <Box flexDirection="column">
       <Box>
-        <Text {...(focus ? theme.selected : {})}>{focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}</Text>
+        <Text {...(focus ? theme.selected : {})}>
+          {focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}
+        </Text>
         {focus ? (
           <Input
             value={value}
@@ -63,7 +65,10 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
       {focus && choices.length > 0 ? (
         <Text {...theme.muted} wrap="truncate-end">
           {'  '}
-          {choices.slice(0, 6).map((c) => c.split('/').filter(Boolean).pop() + (c.endsWith('/') ? '/' : '')).join('  ')}
+          {choices
+            .slice(0, 6)
+            .map((c) => c.split('/').filter(Boolean).pop() + (c.endsWith('/') ? '/' : ''))
+            .join('  ')}
           {choices.length > 6 ? `  … ${choices.length - 6} more` : ''}
         </Text>
       ) : null}

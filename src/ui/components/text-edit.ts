@@ -35,7 +35,10 @@ export function editText(state: TextState, input: string, key: Key, joinLines = 
   if (key.end || (key.ctrl && input === 'e')) return { state: { value, cursor: value.length }, submit: false };
   if (key.ctrl && input === 'u') return { state: { value: value.slice(cursor), cursor: 0 }, submit: false };
   if ((key.backspace || key.delete) && input.length <= 1) {
-    return { state: cursor > 0 ? { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 } : { value, cursor }, submit: false };
+    return {
+      state: cursor > 0 ? { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 } : { value, cursor },
+      submit: false,
+    };
   }
   if (key.ctrl || key.meta) return { state: { value, cursor }, submit: false };
 

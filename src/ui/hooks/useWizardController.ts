@@ -6,11 +6,18 @@ import { emptyProfile, type Profile, type SecretName } from '../../profiles/inde
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
 import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
-import type { MigrationInput, RollbackOutcome, RunHandle, RunUpdate, SandboxHandle, SignInOutcome, TargetConnection, WizardServices } from '../services/types.js';
+import type {
+  MigrationInput,
+  RollbackOutcome,
+  RunHandle,
+  RunUpdate,
+  SandboxHandle,
+  SignInOutcome,
+  TargetConnection,
+  WizardServices,
+} from '../services/types.js';
 
-export type TargetChoice =
-  | { kind: 'sandbox'; store?: string }
-  | { kind: 'remote'; url: string; tenant?: string; app?: string };
+export type TargetChoice = { kind: 'sandbox'; store?: string } | { kind: 'remote'; url: string; tenant?: string; app?: string };
 
 export interface WizardActions {
   refreshProfiles(): Promise<void>;
@@ -124,9 +131,21 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           await refreshProfiles();
           d({ type: 'profile-opened', loaded: await services.profiles.load(name) });
         }),
-      duplicateProfile: (from, to) => attempt(async () => { await services.profiles.duplicate(from, to); await refreshProfiles(); }),
-      renameProfile: (from, to) => attempt(async () => { await services.profiles.rename(from, to); await refreshProfiles(); }),
-      deleteProfile: (name) => attempt(async () => { await services.profiles.remove(name); await refreshProfiles(); }),
+      duplicateProfile: (from, to) =>
+        attempt(async () => {
+          await services.profiles.duplicate(from, to);
+          await refreshProfiles();
+        }),
+      renameProfile: (from, to) =>
+        attempt(async () => {
+          await services.profiles.rename(from, to);
+          await refreshProfiles();
+        }),
+      deleteProfile: (name) =>
+        attempt(async () => {
+          await services.profiles.remove(name);
+          await refreshProfiles();
+        }),
       updateProfile: (profile) => d({ type: 'profile-updated', profile }),
       typeSecret: (name, value) => d({ type: 'secret-typed', name, value }),
       go: (step) => d({ type: 'go', step }),
@@ -159,9 +178,19 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         try {
           await stopSandbox();
           if (choice.kind === 'sandbox') {
-            const s = await services.startSandbox({ store: choice.store, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, signerKey: secrets.signerKey });
+            const s = await services.startSandbox({
+              store: choice.store,
+              apiKey: secrets.apiKey,
+              licenseKey: secrets.licenseKey,
+              signerKey: secrets.signerKey,
+            });
             sandbox.current = s;
-            conn = { url: s.url, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey, sandbox: { storePath: s.storePath, temporary: !choice.store } };
+            conn = {
+              url: s.url,
+              apiKey: secrets.apiKey,
+              licenseKey: secrets.licenseKey,
+              sandbox: { storePath: s.storePath, temporary: !choice.store },
+            };
           } else {
             conn = { url: choice.url, tenant: choice.tenant, app: choice.app, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey };
           }
@@ -172,7 +201,10 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
         try {
           const v = latest.current.validation;
-          d({ type: 'preflight-finished', result: await services.preflight(conn, v.status === 'done' ? migrationInput(latest.current) : undefined) });
+          d({
+            type: 'preflight-finished',
+            result: await services.preflight(conn, v.status === 'done' ? migrationInput(latest.current) : undefined),
+          });
         } catch (err) {
           d({ type: 'preflight-failed', error: message(err) });
         }
@@ -209,8 +241,18 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           const handle = services.run(migrationInput(latest.current), t, { profileName: profile.name, onUpdate: (u) => pending.push(u) });
           runHandle.current = handle;
           handle.done.then(
-            (outcome) => { clearInterval(timer); flush(); runHandle.current = undefined; d({ type: 'run-finished', outcome }); },
-            (err: unknown) => { clearInterval(timer); flush(); runHandle.current = undefined; d({ type: 'run-failed', error: message(err) }); },
+            (outcome) => {
+              clearInterval(timer);
+              flush();
+              runHandle.current = undefined;
+              d({ type: 'run-finished', outcome });
+            },
+            (err: unknown) => {
+              clearInterval(timer);
+              flush();
+              runHandle.current = undefined;
+              d({ type: 'run-failed', error: message(err) });
+            },
           );
         } catch (err) {
           clearInterval(timer);

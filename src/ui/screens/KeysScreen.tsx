@@ -49,7 +49,9 @@ export function KeysScreen() {
     const source: SecretSource = store === 'env' ? { store, name: envNames[name] } : { store };
     actions.updateProfile({ ...profile, secrets: { ...profile.secrets, [name]: source } });
   };
-  const problems = SECRET_NAMES.map((n) => checkSecret(n, state.secrets[n] ?? '') ?? (profile.secrets[n].store === 'env' ? envNameProblem(envNames[n]) : undefined));
+  const problems = SECRET_NAMES.map(
+    (n) => checkSecret(n, state.secrets[n] ?? '') ?? (profile.secrets[n].store === 'env' ? envNameProblem(envNames[n]) : undefined),
+  );
   const proceed = () => {
     const bad = problems.findIndex((p) => p !== undefined);
     if (bad >= 0) return actions.notice('error', `${SECRET_LABELS[SECRET_NAMES[bad]!]}: ${problems[bad]}`);
@@ -63,19 +65,23 @@ export function KeysScreen() {
     actions.go('source');
   };
 
-  useKeys(KEYS, (c) => {
-    const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-    if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-    else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
-    else if (c === 'back') actions.back();
-    else if (c === 'select') {
-      if (row.kind === 'continue') proceed();
-      else setFocus((f) => Math.min(rows.length - 1, f + 1));
-    } else if ((c === 'left' || c === 'right') && row.kind === 'store') {
-      const i = STORES.indexOf(profile.secrets[row.name].store);
-      setStore(row.name, STORES[(i + (c === 'right' ? 1 : STORES.length - 1)) % STORES.length]!);
-    }
-  }, { textFocus: row.kind === 'value' || row.kind === 'env' });
+  useKeys(
+    KEYS,
+    (c) => {
+      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
+      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
+      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      else if (c === 'back') actions.back();
+      else if (c === 'select') {
+        if (row.kind === 'continue') proceed();
+        else setFocus((f) => Math.min(rows.length - 1, f + 1));
+      } else if ((c === 'left' || c === 'right') && row.kind === 'store') {
+        const i = STORES.indexOf(profile.secrets[row.name].store);
+        setStore(row.name, STORES[(i + (c === 'right' ? 1 : STORES.length - 1)) % STORES.length]!);
+      }
+    },
+    { textFocus: row.kind === 'value' || row.kind === 'env' },
+  );
 
   return (
     <Frame title="keys" help={HELP}>
@@ -98,7 +104,8 @@ export function KeysScreen() {
               status={value ? (problem ? { ok: false, text: problem } : { ok: true, text: `${value.length} chars` }) : undefined}
             />
             <Text {...(at('store') ? theme.selected : theme.muted)}>
-              {at('store') ? theme.symbols.pointer : ' '}   keep: {STORES.map((s) => (s === source.store ? `[${STORE_LABELS[s]}]` : ` ${STORE_LABELS[s]} `)).join(' ')}
+              {at('store') ? theme.symbols.pointer : ' '} keep:{' '}
+              {STORES.map((s) => (s === source.store ? `[${STORE_LABELS[s]}]` : ` ${STORE_LABELS[s]} `)).join(' ')}
             </Text>
             {source.store === 'env' ? (
               <Field

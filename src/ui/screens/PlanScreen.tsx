@@ -61,7 +61,9 @@ export function PlanScreen() {
   const values: Record<Option, string> = {
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
-    updateExisting: profile.updateExisting ? 'yes: replace the password hash of users already in the core' : 'no: leave existing users unchanged',
+    updateExisting: profile.updateExisting
+      ? 'yes: replace the password hash of users already in the core'
+      : 'no: leave existing users unchanged',
     scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };
   const labels: Record<Option, string> = {
@@ -71,7 +73,10 @@ export function PlanScreen() {
     scryptAlgorithmName: 'scrypt name',
   };
   return (
-    <Frame title="plan" help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}>
+    <Frame
+      title="plan"
+      help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}
+    >
       {OPTIONS.map((o, i) => (
         <Text key={o} {...(i === focus ? theme.selected : {})} wrap="truncate-end">
           {i === focus ? theme.symbols.pointer : ' '} {labels[o].padEnd(16)} {values[o]}
@@ -83,7 +88,8 @@ export function PlanScreen() {
         {plan.status === 'done' ? (
           <>
             <Text wrap="truncate-end">
-              {plan.value.users} users to migrate in {plan.value.totalCalls} calls to {target?.sandbox ? 'the sandbox' : target?.url}; {plan.value.skipped} records skipped
+              {plan.value.users} users to migrate in {plan.value.totalCalls} calls to {target?.sandbox ? 'the sandbox' : target?.url};{' '}
+              {plan.value.skipped} records skipped
             </Text>
             {plan.value.calls.map((c) => (
               <Text key={c.what} wrap="truncate-end">

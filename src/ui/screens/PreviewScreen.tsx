@@ -29,34 +29,61 @@ export function PreviewScreen() {
   const detail = preview.detail !== undefined ? preview.rows.find((r) => r.key === preview.detail) : undefined;
   const pageSize = Math.max(3, size.rows - 12);
 
-  useKeys(TABLE_KEYS, (c) => {
-    if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
-    else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
-    else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
-    else if (c === 'filter') actions.setFilter(FILTERS[(FILTERS.indexOf(preview.filter) + 1) % FILTERS.length]!);
-    else if (c === 'continue') {
-      if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
-      else if (validation.value.summary.valid === 0) actions.notice('error', 'no valid record to migrate: fix the files first');
-      else actions.go('target');
-    } else if (c === 'back') actions.back();
-  }, { isActive: !detail });
-  useKeys(DETAIL_KEYS, (c) => {
-    if (c === 'spotCheck') setPassword('');
-    else if (password !== undefined) setPassword(undefined);
-    else actions.showDetail(undefined);
-  }, { isActive: detail !== undefined, textFocus: password !== undefined });
+  useKeys(
+    TABLE_KEYS,
+    (c) => {
+      if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
+      else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
+      else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
+      else if (c === 'filter') actions.setFilter(FILTERS[(FILTERS.indexOf(preview.filter) + 1) % FILTERS.length]!);
+      else if (c === 'continue') {
+        if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
+        else if (validation.value.summary.valid === 0) actions.notice('error', 'no valid record to migrate: fix the files first');
+        else actions.go('target');
+      } else if (c === 'back') actions.back();
+    },
+    { isActive: !detail },
+  );
+  useKeys(
+    DETAIL_KEYS,
+    (c) => {
+      if (c === 'spotCheck') setPassword('');
+      else if (password !== undefined) setPassword(undefined);
+      else actions.showDetail(undefined);
+    },
+    { isActive: detail !== undefined, textFocus: password !== undefined },
+  );
 
   if (detail) {
     const spot = preview.spotCheck;
     return (
-      <Frame title="preview: one record" help={password !== undefined ? 'type the password, enter checks it · esc cancel' : helpLine(DETAIL_KEYS, { spotCheck: 'spot-check a password' })}>
-        {detailLines(detail).slice(0, size.rows - 9).map((line, i) => (
-          <Text key={i} wrap="wrap" {...(line.startsWith('error') ? theme.error : line.startsWith('warning') ? theme.warning : {})}>
-            {line}
-          </Text>
-        ))}
+      <Frame
+        title="preview: one record"
+        help={
+          password !== undefined
+            ? 'type the password, enter checks it · esc cancel'
+            : helpLine(DETAIL_KEYS, { spotCheck: 'spot-check a password' })
+        }
+      >
+        {detailLines(detail)
+          .slice(0, size.rows - 9)
+          .map((line, i) => (
+            <Text key={i} wrap="wrap" {...(line.startsWith('error') ? theme.error : line.startsWith('warning') ? theme.warning : {})}>
+              {line}
+            </Text>
+          ))}
         {password !== undefined ? (
-          <Field label="password" value={password} secret focus onChange={setPassword} onSubmit={(v) => { setPassword(undefined); void actions.spotCheck(detail.record, v); }} />
+          <Field
+            label="password"
+            value={password}
+            secret
+            focus
+            onChange={setPassword}
+            onSubmit={(v) => {
+              setPassword(undefined);
+              void actions.spotCheck(detail.record, v);
+            }}
+          />
         ) : null}
         {spot.status === 'running' ? <Text {...theme.muted}>checking…</Text> : null}
         {spot.status === 'done' ? (
@@ -79,7 +106,8 @@ export function PreviewScreen() {
       <Box marginTop={1} flexDirection="column">
         <Text {...theme.muted}>
           {'  '}
-          {cut('id', widths.id)} {cut('email/phone', widths.email)} {cut('first', widths.first)} {cut('algo', widths.algorithm)} {cut('factors', widths.factors)} {cut('problems', rest)}
+          {cut('id', widths.id)} {cut('email/phone', widths.email)} {cut('first', widths.first)} {cut('algo', widths.algorithm)}{' '}
+          {cut('factors', widths.factors)} {cut('problems', rest)}
         </Text>
         {rows.slice(first, first + pageSize).map((row, i) => {
           const c = tableCells(row);
@@ -87,11 +115,14 @@ export function PreviewScreen() {
           const style = on ? theme.selected : row.valid ? (row.problems.length ? theme.warning : {}) : theme.error;
           return (
             <Text key={row.key} {...style} wrap="truncate-end">
-              {on ? theme.symbols.pointer : ' '} {cut(c.id, widths.id)} {cut(c.email, widths.email)} {cut(c.first, widths.first)} {cut(c.algorithm, widths.algorithm)} {cut(c.factors, widths.factors)} {cut(c.problems, rest)}
+              {on ? theme.symbols.pointer : ' '} {cut(c.id, widths.id)} {cut(c.email, widths.email)} {cut(c.first, widths.first)}{' '}
+              {cut(c.algorithm, widths.algorithm)} {cut(c.factors, widths.factors)} {cut(c.problems, rest)}
             </Text>
           );
         })}
-        {rows.length === 0 && validation.status === 'done' ? <Text {...theme.muted}>  no records match the filter ({preview.filter})</Text> : null}
+        {rows.length === 0 && validation.status === 'done' ? (
+          <Text {...theme.muted}> no records match the filter ({preview.filter})</Text>
+        ) : null}
       </Box>
     </Frame>
   );

@@ -25,29 +25,38 @@ export function ProfileScreen() {
   const profiles = state.profiles.status === 'done' ? state.profiles.value : [];
   const items = ['+ new profile', ...profiles.map((p) => p.name)];
 
-  useKeys(LIST_KEYS, (c) => {
-    if (getMode().kind !== 'list') return;
-    const cursor = getCursor();
-    const selected = cursor > 0 ? profiles[cursor - 1] : undefined;
-    if (c === 'up') setCursor((i) => Math.max(0, i - 1));
-    else if (c === 'down') setCursor((i) => Math.min(items.length - 1, i + 1));
-    else if (c === 'new' || (c === 'select' && cursor === 0)) setMode({ kind: 'name', purpose: 'new', value: '' });
-    else if (c === 'select' && selected) void actions.openProfile(selected.name);
-    else if (c === 'duplicate' && selected) setMode({ kind: 'name', purpose: 'duplicate', from: selected.name, value: `${selected.name}-copy` });
-    else if (c === 'rename' && selected) setMode({ kind: 'name', purpose: 'rename', from: selected.name, value: selected.name });
-    else if (c === 'delete' && selected) setMode({ kind: 'confirm-delete', name: selected.name });
-    else if (c === 'quit') void actions.quit();
-  }, { isActive: mode.kind === 'list' });
+  useKeys(
+    LIST_KEYS,
+    (c) => {
+      if (getMode().kind !== 'list') return;
+      const cursor = getCursor();
+      const selected = cursor > 0 ? profiles[cursor - 1] : undefined;
+      if (c === 'up') setCursor((i) => Math.max(0, i - 1));
+      else if (c === 'down') setCursor((i) => Math.min(items.length - 1, i + 1));
+      else if (c === 'new' || (c === 'select' && cursor === 0)) setMode({ kind: 'name', purpose: 'new', value: '' });
+      else if (c === 'select' && selected) void actions.openProfile(selected.name);
+      else if (c === 'duplicate' && selected)
+        setMode({ kind: 'name', purpose: 'duplicate', from: selected.name, value: `${selected.name}-copy` });
+      else if (c === 'rename' && selected) setMode({ kind: 'name', purpose: 'rename', from: selected.name, value: selected.name });
+      else if (c === 'delete' && selected) setMode({ kind: 'confirm-delete', name: selected.name });
+      else if (c === 'quit') void actions.quit();
+    },
+    { isActive: mode.kind === 'list' },
+  );
 
   useKeys(NAME_KEYS, () => setMode({ kind: 'list' }), { isActive: mode.kind === 'name', textFocus: true });
-  useKeys(CONFIRM_KEYS, (c) => {
-    const mode = getMode();
-    if (c === 'yes' && mode.kind === 'confirm-delete') {
-      void actions.deleteProfile(mode.name);
-      setCursor(0);
-    }
-    setMode({ kind: 'list' });
-  }, { isActive: mode.kind === 'confirm-delete' });
+  useKeys(
+    CONFIRM_KEYS,
+    (c) => {
+      const mode = getMode();
+      if (c === 'yes' && mode.kind === 'confirm-delete') {
+        void actions.deleteProfile(mode.name);
+        setCursor(0);
+      }
+      setMode({ kind: 'list' });
+    },
+    { isActive: mode.kind === 'confirm-delete' },
+  );
 
   const submitName = (value: string) => {
     const mode = getMode();
@@ -80,19 +89,28 @@ export function ProfileScreen() {
         return (
           <Text key={item} {...(on ? theme.selected : {})} wrap="truncate-end">
             {on ? theme.symbols.pointer : ' '} {item.padEnd(20)}
-            {p ? <Text {...theme.muted}> {describeTarget(p)} · {p.sources.length} file(s)</Text> : null}
+            {p ? (
+              <Text {...theme.muted}>
+                {' '}
+                {describeTarget(p)} · {p.sources.length} file(s)
+              </Text>
+            ) : null}
           </Text>
         );
       })}
       {mode.kind === 'name' ? (
         <Box marginTop={1}>
-          <Text>{mode.purpose === 'new' ? 'New profile name: ' : mode.purpose === 'duplicate' ? `Copy ${mode.from} as: ` : `Rename ${mode.from} to: `}</Text>
+          <Text>
+            {mode.purpose === 'new'
+              ? 'New profile name: '
+              : mode.purpose === 'duplicate'
+                ? `Copy ${mode.from} as: `
+                : `Rename ${mode.from} to: `}
+          </Text>
           <Input value={mode.value} onChange={(value) => setMode({ ...mode, value })} onSubmit={submitName} />
         </Box>
       ) : null}
-      {mode.kind === 'confirm-delete' ? (
-        <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text>
-      ) : null}
+      {mode.kind === 'confirm-delete' ? <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text> : null}
     </Frame>
   );
 }

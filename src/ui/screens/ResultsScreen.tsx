@@ -35,19 +35,29 @@ export function ResultsScreen() {
   return (
     <Frame title={title} help={signingIn ? SIGN_IN_HELP : undoing ? UNDO_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
       {undoing ? <UndoPanel onClose={() => setUndoing(false)} /> : null}
-      {run.error && !signingIn ? <Text {...theme.error} wrap="wrap">{run.error}</Text> : null}
+      {run.error && !signingIn ? (
+        <Text {...theme.error} wrap="wrap">
+          {run.error}
+        </Text>
+      ) : null}
       <Text>
-        total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
+        total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} ·{' '}
+        <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}
       </Text>
       {signingIn ? <SignInPanel /> : null}
       {o && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text wrap="truncate-start">journal  {o.journal}</Text>
+          <Text wrap="truncate-start">journal {o.journal}</Text>
           <Text wrap="truncate-start">failures {o.failuresFile}</Text>
-          <Text wrap="truncate-start">report   {o.report}</Text>
-          {state.target.status === 'done' && state.target.value.sandbox ? <Text wrap="truncate-start">store    {state.target.value.sandbox.storePath}{state.target.value.sandbox.temporary ? ' (temporary)' : ''}</Text> : null}
-          {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume:  {o.resumeCommand}</Text> : null}
+          <Text wrap="truncate-start">report {o.report}</Text>
+          {state.target.status === 'done' && state.target.value.sandbox ? (
+            <Text wrap="truncate-start">
+              store {state.target.value.sandbox.storePath}
+              {state.target.value.sandbox.temporary ? ' (temporary)' : ''}
+            </Text>
+          ) : null}
+          {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume: {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}
       {run.latestFailures.length > 0 && !signingIn ? (
@@ -62,18 +72,29 @@ export function ResultsScreen() {
       ) : null}
       <Box flexDirection="column" marginTop={1} display={signingIn ? 'none' : 'flex'}>
         {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
-        {verify.status === 'failed' ? <Text {...theme.error} wrap="truncate-end">verify: {verify.error}</Text> : null}
+        {verify.status === 'failed' ? (
+          <Text {...theme.error} wrap="truncate-end">
+            verify: {verify.error}
+          </Text>
+        ) : null}
         {verify.status === 'done' ? (
           <>
             <Text {...(verify.value.failed ? theme.error : theme.ok)}>
-              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems, {verify.value.skipped} skipped{state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
+              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems, {verify.value.skipped} skipped
+              {state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
             </Text>
             {verify.value.lines.slice(0, 3).map((l, i) => (
-              <Text key={i} wrap="truncate-end" {...theme.muted}>{l}</Text>
+              <Text key={i} wrap="truncate-end" {...theme.muted}>
+                {l}
+              </Text>
             ))}
           </>
         ) : null}
-        {save.status === 'done' ? <Text {...theme.ok} wrap="truncate-start">profile saved in {save.value}</Text> : null}
+        {save.status === 'done' ? (
+          <Text {...theme.ok} wrap="truncate-start">
+            profile saved in {save.value}
+          </Text>
+        ) : null}
         {save.status === 'failed' ? <Text {...theme.error}>save failed: {save.error}</Text> : null}
       </Box>
     </Frame>

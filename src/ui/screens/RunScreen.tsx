@@ -23,16 +23,23 @@ export function RunScreen() {
   const elapsed = run.startedAt ? Date.now() - run.startedAt : 0;
   const rate = elapsed > 0 ? run.done / (elapsed / 1000) : 0;
   const eta = rate > 0 && run.total > run.done ? ((run.total - run.done) / rate) * 1000 : undefined;
-  const status = run.status === 'paused' ? 'paused (p resumes)' : run.status === 'stopping' ? 'stopping: finishing in-flight users, flushing the journal' : 'running';
+  const status =
+    run.status === 'paused'
+      ? 'paused (p resumes)'
+      : run.status === 'stopping'
+        ? 'stopping: finishing in-flight users, flushing the journal'
+        : 'running';
   return (
     <Frame title="run" help={helpLine(KEYS)}>
       <Text {...(run.status === 'running' ? theme.ok : theme.warning)}>{status}</Text>
       <ProgressBar done={run.done} total={run.total} width={Math.max(40, size.columns) - 2} />
       <Text>
-        {run.done}/{run.total} users · {rate.toFixed(1)}/s · elapsed {formatDuration(elapsed)} · ETA {eta === undefined ? '—' : formatDuration(eta)}
+        {run.done}/{run.total} users · {rate.toFixed(1)}/s · elapsed {formatDuration(elapsed)} · ETA{' '}
+        {eta === undefined ? '—' : formatDuration(eta)}
       </Text>
       <Text>
-        <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} · <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped} · retries {run.retries}
+        <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} ·{' '}
+        <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped} · retries {run.retries}
       </Text>
       {run.latestFailures.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>

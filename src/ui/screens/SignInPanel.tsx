@@ -26,7 +26,11 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
     case 'single': {
       const o = entry.outcome;
       if (o.status === 'signed-in') {
-        return { ok: true, text: `${entry.email} signed in`, detail: `user ${o.userId}, ${o.loginMethods} login method${o.loginMethods === 1 ? '' : 's'}` };
+        return {
+          ok: true,
+          text: `${entry.email} signed in`,
+          detail: `user ${o.userId}, ${o.loginMethods} login method${o.loginMethods === 1 ? '' : 's'}`,
+        };
       }
       if (o.status === 'wrong-credentials') return { ok: false, text: `${entry.email}: wrong credentials (the core refused them)` };
       return { ok: false, text: `${entry.email}: error`, detail: o.error };
@@ -35,8 +39,12 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
       const r = entry.result;
       const text = `${entry.path}: ${r.ok}/${r.checked} signed in, ${r.failed.length} failed`;
       if (r.failed.length === 0) return { ok: r.checked > 0, text: r.checked > 0 ? text : `${entry.path}: no credentials in the file` };
-      const shown = r.failed.slice(0, FAILED_SHOWN).map((f) => `${f.email} (${f.status})`).join(', ');
-      const more = r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more (verify --credentials lists them all)` : '';
+      const shown = r.failed
+        .slice(0, FAILED_SHOWN)
+        .map((f) => `${f.email} (${f.status})`)
+        .join(', ');
+      const more =
+        r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more (verify --credentials lists them all)` : '';
       return { ok: false, text, detail: `failed: ${shown}${more}` };
     }
     case 'file-error':
@@ -79,8 +87,23 @@ export function SignInPanel() {
       <Text wrap="truncate-end">
         sign in on {url} (POST /recipe/signin){running ? <Text {...theme.muted}> · checking…</Text> : null}
       </Text>
-      <Field label="email" value={email} focus={focus === 0} onChange={setEmail} onSubmit={() => setFocus(1)} placeholder="user@example.com" />
-      <Field label="password" value={password} focus={focus === 1} secret onChange={setPassword} onSubmit={submitPassword} placeholder="masked, never kept" />
+      <Field
+        label="email"
+        value={email}
+        focus={focus === 0}
+        onChange={setEmail}
+        onSubmit={() => setFocus(1)}
+        placeholder="user@example.com"
+      />
+      <Field
+        label="password"
+        value={password}
+        focus={focus === 1}
+        secret
+        onChange={setPassword}
+        onSubmit={submitPassword}
+        placeholder="masked, never kept"
+      />
       <PathInput
         label="or a file"
         value={file}

@@ -16,7 +16,10 @@ const KEYS: Command[] = ['up', 'down', 'left', 'right', 'delete', 'select', 'bac
 /** `google.com=google, apple.com=apple` <-> {"google.com": "google", ...}; undefined when a pair is malformed. */
 export function parseProviderMap(text: string): Record<string, string> | undefined {
   const map: Record<string, string> = {};
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([^=\s]+)\s*=\s*([^=\s]+)$/.exec(pair);
     if (!m) return undefined;
     map[m[1]!] = m[2]!;
@@ -25,7 +28,9 @@ export function parseProviderMap(text: string): Record<string, string> | undefin
 }
 
 export function formatProviderMap(map: Record<string, string> | undefined): string {
-  return Object.entries(map ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
+  return Object.entries(map ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 export function SourceScreen() {
@@ -35,7 +40,13 @@ export function SourceScreen() {
   const [path, setPath] = useState('');
   const [hashText, setHashText] = useState('');
   const [providers, setProviders] = useState(() => formatProviderMap(profile.providerMap));
-  const rows: Row[] = [{ kind: 'path' }, ...profile.sources.map((_, index) => ({ kind: 'file' as const, index })), { kind: 'hash' }, { kind: 'providers' }, { kind: 'continue' }];
+  const rows: Row[] = [
+    { kind: 'path' },
+    ...profile.sources.map((_, index) => ({ kind: 'file' as const, index })),
+    { kind: 'hash' },
+    { kind: 'providers' },
+    { kind: 'continue' },
+  ];
   const row = rows[Math.min(focus, rows.length - 1)]!;
 
   const addFile = async (value: string) => {
@@ -74,24 +85,28 @@ export function SourceScreen() {
     void actions.validate();
   };
 
-  useKeys(KEYS, (c) => {
-    const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-    if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-    else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
-    else if (c === 'back') actions.back();
-    else if (c === 'select' && row.kind === 'continue') proceed();
-    else if (c === 'select' && row.kind === 'file') setFocus((f) => f + 1);
-    else if (row.kind === 'file' && (c === 'left' || c === 'right')) {
-      const formats = services.formats;
-      const sources = [...profile.sources];
-      const s = sources[row.index]!;
-      const i = formats.indexOf(s.format ?? '');
-      sources[row.index] = { ...s, format: formats[(i + (c === 'right' ? 1 : formats.length - 1)) % formats.length] };
-      actions.updateProfile({ ...profile, sources });
-    } else if (row.kind === 'file' && c === 'delete') {
-      actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
-    }
-  }, { textFocus: row.kind === 'path' || row.kind === 'hash' || row.kind === 'providers' });
+  useKeys(
+    KEYS,
+    (c) => {
+      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
+      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
+      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      else if (c === 'back') actions.back();
+      else if (c === 'select' && row.kind === 'continue') proceed();
+      else if (c === 'select' && row.kind === 'file') setFocus((f) => f + 1);
+      else if (row.kind === 'file' && (c === 'left' || c === 'right')) {
+        const formats = services.formats;
+        const sources = [...profile.sources];
+        const s = sources[row.index]!;
+        const i = formats.indexOf(s.format ?? '');
+        sources[row.index] = { ...s, format: formats[(i + (c === 'right' ? 1 : formats.length - 1)) % formats.length] };
+        actions.updateProfile({ ...profile, sources });
+      } else if (row.kind === 'file' && c === 'delete') {
+        actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
+      }
+    },
+    { textFocus: row.kind === 'path' || row.kind === 'hash' || row.kind === 'providers' },
+  );
 
   const h = profile.hashConfig;
   const help =
@@ -106,9 +121,16 @@ export function SourceScreen() {
             : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
   return (
     <Frame title="source files" help={help}>
-      <PathInput label="add file" value={path} focus={row.kind === 'path'} onChange={setPath} onSubmit={(v) => void addFile(v)} complete={services.completePath} />
+      <PathInput
+        label="add file"
+        value={path}
+        focus={row.kind === 'path'}
+        onChange={setPath}
+        onSubmit={(v) => void addFile(v)}
+        complete={services.completePath}
+      />
       <Box flexDirection="column" marginY={1}>
-        {profile.sources.length === 0 ? <Text {...theme.muted}>  no files yet</Text> : null}
+        {profile.sources.length === 0 ? <Text {...theme.muted}> no files yet</Text> : null}
         {profile.sources.map((s, index) => {
           const on = row.kind === 'file' && row.index === index;
           return (
@@ -118,14 +140,31 @@ export function SourceScreen() {
           );
         })}
       </Box>
-      <Field label="hash params" value={hashText} focus={row.kind === 'hash'} secret joinLines onChange={setHashText} onSubmit={parseHash} placeholder={h ? '' : 'Firebase only: paste hash_config { … }'} />
+      <Field
+        label="hash params"
+        value={hashText}
+        focus={row.kind === 'hash'}
+        secret
+        joinLines
+        onChange={setHashText}
+        onSubmit={parseHash}
+        placeholder={h ? '' : 'Firebase only: paste hash_config { … }'}
+      />
       {h ? (
         <Text {...theme.muted}>
           {'  '}
-          {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key {state.secrets.signerKey ? 'set' : 'not set'}
+          {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key{' '}
+          {state.secrets.signerKey ? 'set' : 'not set'}
         </Text>
       ) : null}
-      <Field label="provider map" value={providers} focus={row.kind === 'providers'} onChange={setProviders} onSubmit={saveProviders} placeholder="default (google.com=google, github.com=github, …)" />
+      <Field
+        label="provider map"
+        value={providers}
+        focus={row.kind === 'providers'}
+        onChange={setProviders}
+        onSubmit={saveProviders}
+        placeholder="default (google.com=google, github.com=github, …)"
+      />
       <Text {...(row.kind === 'continue' ? theme.selected : {})}>
         {row.kind === 'continue' ? theme.symbols.pointer : ' '} validate and preview
       </Text>

@@ -6,18 +6,29 @@ import { theme } from '../theme.js';
 export function SummaryLines() {
   const { state } = useWizard();
   const v = state.validation;
-  if (v.status === 'running' || v.status === 'idle') return <Text {...theme.muted}>reading and validating… {state.preview.seen} records so far</Text>;
+  if (v.status === 'running' || v.status === 'idle')
+    return <Text {...theme.muted}>reading and validating… {state.preview.seen} records so far</Text>;
   if (v.status === 'failed') return <Text {...theme.error}>validation failed: {v.error}</Text>;
   const s = v.value.summary;
-  const list = (counts: Record<string, number>) => Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${k === 'external_scrypt' ? 'scrypt' : k} ${n}`).join(' ') || 'none';
+  const list = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k === 'external_scrypt' ? 'scrypt' : k} ${n}`)
+      .join(' ') || 'none';
   const kept = state.preview.rows.length < state.preview.seen ? ` (table shows the first ${state.preview.rows.length})` : '';
   return (
     <>
       <Text wrap="truncate-end">
-        records {s.records} · <Text {...theme.ok}>valid {s.valid}</Text> · <Text {...(s.invalid ? theme.error : {})}>invalid {s.invalid}</Text> · errors {s.errors} · warnings {s.warnings}{kept}
+        records {s.records} · <Text {...theme.ok}>valid {s.valid}</Text> ·{' '}
+        <Text {...(s.invalid ? theme.error : {})}>invalid {s.invalid}</Text> · errors {s.errors} · warnings {s.warnings}
+        {kept}
       </Text>
-      <Text wrap="truncate-end">passwords {list(s.passwordUsers)} · third-party {list(s.thirdPartyUsers)} · phone sign-in {s.phoneSignInUsers}</Text>
-      <Text wrap="truncate-end">TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}</Text>
+      <Text wrap="truncate-end">
+        passwords {list(s.passwordUsers)} · third-party {list(s.thirdPartyUsers)} · phone sign-in {s.phoneSignInUsers}
+      </Text>
+      <Text wrap="truncate-end">
+        TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}
+      </Text>
     </>
   );
 }

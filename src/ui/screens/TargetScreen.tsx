@@ -23,58 +23,96 @@ export function TargetScreen() {
   const setTarget = (target: ProfileTarget) => actions.updateProfile({ ...profile, target });
   const remote = t.kind === 'remote' ? t : { kind: 'remote' as const, url: '', tenant: undefined, app: undefined };
   const connect = () => {
-    if (t.kind === 'remote' && !/^https?:\/\/\S+$/.test(t.url)) return actions.notice('error', 'the core URL must look like http://localhost:3567');
-    void actions.connect(t.kind === 'sandbox' ? { kind: 'sandbox', store: t.store || undefined } : { kind: 'remote', url: t.url, tenant: t.tenant || undefined, app: t.app || undefined });
+    if (t.kind === 'remote' && !/^https?:\/\/\S+$/.test(t.url))
+      return actions.notice('error', 'the core URL must look like http://localhost:3567');
+    void actions.connect(
+      t.kind === 'sandbox'
+        ? { kind: 'sandbox', store: t.store || undefined }
+        : { kind: 'remote', url: t.url, tenant: t.tenant || undefined, app: t.app || undefined },
+    );
   };
   const pf = state.preflight;
 
-  useKeys(KEYS, (c) => {
-    const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-    if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-    else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
-    else if (c === 'back') actions.back();
-    else if ((c === 'left' || c === 'right') && row === 'kind') {
-      setTarget(t.kind === 'sandbox' ? { ...remote, kind: 'remote' } : { kind: 'sandbox' });
-      actions.resetTarget();
-    } else if (c === 'select') {
-      // Enter in a field moves on (the fields have no submit of their own, so one press moves once).
-      if (row === 'connect') connect();
-      else setFocus((f) => Math.min(rows.length - 1, f + 1));
-    } else if (c === 'continue') {
-      if (pf.status !== 'done') actions.notice('error', 'connect first (enter on "connect and preflight")');
-      else if (!pf.value.ok) actions.notice('error', 'the preflight found a problem that would stop the run: fix it, then connect again');
-      else {
-        actions.go('plan');
-        void actions.plan();
+  useKeys(
+    KEYS,
+    (c) => {
+      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
+      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
+      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      else if (c === 'back') actions.back();
+      else if ((c === 'left' || c === 'right') && row === 'kind') {
+        setTarget(t.kind === 'sandbox' ? { ...remote, kind: 'remote' } : { kind: 'sandbox' });
+        actions.resetTarget();
+      } else if (c === 'select') {
+        // Enter in a field moves on (the fields have no submit of their own, so one press moves once).
+        if (row === 'connect') connect();
+        else setFocus((f) => Math.min(rows.length - 1, f + 1));
+      } else if (c === 'continue') {
+        if (pf.status !== 'done') actions.notice('error', 'connect first (enter on "connect and preflight")');
+        else if (!pf.value.ok) actions.notice('error', 'the preflight found a problem that would stop the run: fix it, then connect again');
+        else {
+          actions.go('plan');
+          void actions.plan();
+        }
       }
-    }
-  }, { textFocus: row !== 'kind' && row !== 'connect' });
+    },
+    { textFocus: row !== 'kind' && row !== 'connect' },
+  );
 
   const target = state.target;
   return (
     <Frame title="target" help={`←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`}>
       <Text {...(row === 'kind' ? theme.selected : {})}>
-        {row === 'kind' ? theme.symbols.pointer : ' '} target         {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
+        {row === 'kind' ? theme.symbols.pointer : ' '} target {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
       </Text>
       {t.kind === 'sandbox' ? (
-        <Field label="store file" value={t.store ?? ''} focus={row === 'store'} onChange={(v) => setTarget({ kind: 'sandbox', store: v })} placeholder="empty = a new temporary store" />
+        <Field
+          label="store file"
+          value={t.store ?? ''}
+          focus={row === 'store'}
+          onChange={(v) => setTarget({ kind: 'sandbox', store: v })}
+          placeholder="empty = a new temporary store"
+        />
       ) : (
         <>
-          <Field label="core URL" value={t.url} focus={row === 'url'} onChange={(url) => setTarget({ ...t, url: url.trim() })} placeholder="http://localhost:3567" />
-          <Field label="tenant" value={t.tenant ?? ''} focus={row === 'tenant'} onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })} placeholder="public" />
-          <Field label="app" value={t.app ?? ''} focus={row === 'app'} onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })} placeholder="public" />
+          <Field
+            label="core URL"
+            value={t.url}
+            focus={row === 'url'}
+            onChange={(url) => setTarget({ ...t, url: url.trim() })}
+            placeholder="http://localhost:3567"
+          />
+          <Field
+            label="tenant"
+            value={t.tenant ?? ''}
+            focus={row === 'tenant'}
+            onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })}
+            placeholder="public"
+          />
+          <Field
+            label="app"
+            value={t.app ?? ''}
+            focus={row === 'app'}
+            onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })}
+            placeholder="public"
+          />
         </>
       )}
-      <Text {...(row === 'connect' ? theme.selected : {})}>
-        {row === 'connect' ? theme.symbols.pointer : ' '} connect and preflight
-      </Text>
+      <Text {...(row === 'connect' ? theme.selected : {})}>{row === 'connect' ? theme.symbols.pointer : ' '} connect and preflight</Text>
       <Box flexDirection="column" marginTop={1}>
-        {target.status === 'running' ? <Text {...theme.muted}>{t.kind === 'sandbox' ? 'starting the sandbox core…' : 'connecting…'}</Text> : null}
+        {target.status === 'running' ? (
+          <Text {...theme.muted}>{t.kind === 'sandbox' ? 'starting the sandbox core…' : 'connecting…'}</Text>
+        ) : null}
         {target.status === 'failed' ? <Text {...theme.error}>{target.error}</Text> : null}
         {target.status === 'done' ? (
           <>
-            <Text wrap="truncate-end">url   {target.value.url}</Text>
-            {target.value.sandbox ? <Text wrap="truncate-start">store {target.value.sandbox.storePath}{target.value.sandbox.temporary ? ' (temporary: removed when the wizard exits)' : ''}</Text> : null}
+            <Text wrap="truncate-end">url {target.value.url}</Text>
+            {target.value.sandbox ? (
+              <Text wrap="truncate-start">
+                store {target.value.sandbox.storePath}
+                {target.value.sandbox.temporary ? ' (temporary: removed when the wizard exits)' : ''}
+              </Text>
+            ) : null}
           </>
         ) : null}
         {pf.status === 'running' ? <Text {...theme.muted}>preflight…</Text> : null}
@@ -83,7 +121,9 @@ export function TargetScreen() {
           <>
             {pf.value.checks.map((c) => (
               <Text key={c.name} wrap="truncate-end">
-                <Text {...(c.ok ? theme.ok : theme.error)}>{c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}</Text>
+                <Text {...(c.ok ? theme.ok : theme.error)}>
+                  {c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}
+                </Text>
                 <Text {...theme.muted}>{c.detail}</Text>
               </Text>
             ))}
@@ -92,7 +132,9 @@ export function TargetScreen() {
                 {theme.symbols.warn} {w}
               </Text>
             ))}
-            <Text {...(pf.value.ok ? theme.ok : theme.error)}>{pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem above'}</Text>
+            <Text {...(pf.value.ok ? theme.ok : theme.error)}>
+              {pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem above'}
+            </Text>
           </>
         ) : null}
       </Box>

@@ -21,7 +21,9 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'counting' });
   useEffect(() => {
     let live = true;
-    void actions.rollback(true).then((r) => live && setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'confirm', plan: r }));
+    void actions
+      .rollback(true)
+      .then((r) => live && setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'confirm', plan: r }));
     return () => {
       live = false;
     };
@@ -31,7 +33,9 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
       if (phase.kind !== 'running') onClose();
     } else if (phase.kind === 'confirm') {
       setPhase({ kind: 'running' });
-      void actions.rollback(false).then((r) => setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'done', outcome: r }));
+      void actions
+        .rollback(false)
+        .then((r) => setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'done', outcome: r }));
     }
   });
   return (
@@ -40,9 +44,12 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
       {phase.kind === 'confirm' ? (
         <>
           <Text {...theme.error} wrap="wrap">
-            undo this run: {phase.plan.actions} changes for {phase.plan.users} users (the users it created are removed; users that were there before keep what they had)
+            undo this run: {phase.plan.actions} changes for {phase.plan.users} users (the users it created are removed; users that were
+            there before keep what they had)
           </Text>
-          {phase.plan.notUndone.length > 0 ? <Text wrap="wrap">{phase.plan.notUndone.length} changes to present users cannot be undone from the journal (listed after)</Text> : null}
+          {phase.plan.notUndone.length > 0 ? (
+            <Text wrap="wrap">{phase.plan.notUndone.length} changes to present users cannot be undone from the journal (listed after)</Text>
+          ) : null}
           <Text>y undoes it, esc keeps everything</Text>
         </>
       ) : null}
@@ -53,11 +60,17 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
             undone: {phase.outcome.performed} changes, {phase.outcome.failed.length} failed (rerun u to go on); log {phase.outcome.log}
           </Text>
           {phase.outcome.failed.slice(0, 2).map((f, i) => (
-            <Text key={i} wrap="truncate-end">{f}</Text>
+            <Text key={i} wrap="truncate-end">
+              {f}
+            </Text>
           ))}
         </>
       ) : null}
-      {phase.kind === 'error' ? <Text {...theme.error} wrap="wrap">undo: {phase.message}</Text> : null}
+      {phase.kind === 'error' ? (
+        <Text {...theme.error} wrap="wrap">
+          undo: {phase.message}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -8,7 +8,9 @@ export async function completePath(partial: string, cwd: string = process.cwd())
   const expanded = partial.startsWith('~/') ? join(homedir(), partial.slice(2)) : partial;
   const endsWithSlash = expanded.endsWith('/');
   const dir = endsWithSlash ? expanded : dirname(expanded);
-  const base = endsWithSlash ? '' : expanded.slice(dir === '.' && !expanded.startsWith('./') ? 0 : dir.length + (dir.endsWith('/') ? 0 : 1));
+  const base = endsWithSlash
+    ? ''
+    : expanded.slice(dir === '.' && !expanded.startsWith('./') ? 0 : dir.length + (dir.endsWith('/') ? 0 : 1));
   const prefix = endsWithSlash ? partial : partial.slice(0, partial.length - base.length);
   let entries;
   try {

@@ -65,13 +65,18 @@ export interface RealServicesOptions {
 }
 
 function asTarget(t: TargetConnection): Target {
-  return t.sandbox ? { kind: 'sandbox', store: t.sandbox.storePath, tenant: t.tenant, app: t.app } : { kind: 'remote', url: t.url, tenant: t.tenant, app: t.app };
+  return t.sandbox
+    ? { kind: 'sandbox', store: t.sandbox.storePath, tenant: t.tenant, app: t.app }
+    : { kind: 'remote', url: t.url, tenant: t.tenant, app: t.app };
 }
 
 /** Sign-in checks wait on the operator: a few quick retries, not a run's patience. */
 const SIGN_IN_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000 };
 
-function clientFor(t: TargetConnection, extra: { onRetry?: (reason: string) => void; concurrency?: number; retry?: RetryPolicy } = {}): CoreClient {
+function clientFor(
+  t: TargetConnection,
+  extra: { onRetry?: (reason: string) => void; concurrency?: number; retry?: RetryPolicy } = {},
+): CoreClient {
   return createCoreClient({
     url: t.url,
     apiKey: t.apiKey,
@@ -139,12 +144,19 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         },
       });
       cached = { key: keyOf(input), prepared: { files, read, report, needs } };
-      const lateProblems = report.problems.filter((p) => !delivered.has(id(p))).map((problem) => ({ key: originKey(problem.origin), problem }));
+      const lateProblems = report.problems
+        .filter((p) => !delivered.has(id(p)))
+        .map((problem) => ({ key: originKey(problem.origin), problem }));
       return { summary: report.summary, problems: report.problems, lateProblems };
     },
     spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
     async startSandbox(o) {
-      const s = await startSandbox({ store: o.store ? resolve(cwd, o.store) : undefined, apiKeys: o.apiKey ? [o.apiKey] : [], licenseKey: o.licenseKey, signerKey: o.signerKey });
+      const s = await startSandbox({
+        store: o.store ? resolve(cwd, o.store) : undefined,
+        apiKeys: o.apiKey ? [o.apiKey] : [],
+        licenseKey: o.licenseKey,
+        signerKey: o.signerKey,
+      });
       return { url: s.url, storePath: s.storePath, stop: () => s.stop() };
     },
     async preflight(target, input): Promise<PreflightResult> {
@@ -155,12 +167,26 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const { report: r, refusal, plan } = await checkTargetForPlan(client, p?.needs ?? noNeeds(), input ? planOf(input) : {});
         const checks = [
           { name: 'hello', ok: r.reachable, detail: r.reachable ? `${target.url} answers` : 'no answer' },
-          { name: 'apiversion', ok: r.agreedCdiVersion !== undefined, detail: r.versions ? `CDI ${r.agreedCdiVersion ?? 'none in common'} (core lists ${r.versions.length})` : 'not asked' },
-          { name: 'api key', ok: r.apiKeyAccepted === true, detail: r.apiKeyAccepted === undefined ? 'not checked' : r.apiKeyAccepted ? 'accepted' : 'refused (401)' },
+          {
+            name: 'apiversion',
+            ok: r.agreedCdiVersion !== undefined,
+            detail: r.versions ? `CDI ${r.agreedCdiVersion ?? 'none in common'} (core lists ${r.versions.length})` : 'not asked',
+          },
+          {
+            name: 'api key',
+            ok: r.apiKeyAccepted === true,
+            detail: r.apiKeyAccepted === undefined ? 'not checked' : r.apiKeyAccepted ? 'accepted' : 'refused (401)',
+          },
           { name: 'features', ok: r.features !== undefined, detail: r.features ? r.features.join(', ') || 'none (no licence)' : 'unknown' },
         ];
         if (p?.needs.scrypt) {
-          checks.push({ name: 'scrypt', ok: r.signerKey === true, detail: plan.scryptAlgorithmName ? `"${plan.scryptAlgorithmName}", signer key ${r.signerKey ? 'present' : 'missing'}` : 'not supported' });
+          checks.push({
+            name: 'scrypt',
+            ok: r.signerKey === true,
+            detail: plan.scryptAlgorithmName
+              ? `"${plan.scryptAlgorithmName}", signer key ${r.signerKey ? 'present' : 'missing'}`
+              : 'not supported',
+          });
         }
         const warnings = r.findings.filter((f) => f.level !== 'info').map((f) => `${f.level}: ${f.message}`);
         return { ok: refusal === undefined, checks, warnings, scryptAlgorithmName: plan.scryptAlgorithmName };
@@ -174,7 +200,10 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const s = await dryRun(streamValidatedRecords(p.files, p.read, p.report), planOf(input), (line) => {
         if (sample.length < 200) sample.push(line);
       });
-      const calls = Object.entries(s.stepsByKind).map(([kind, count]) => ({ what: STEP_CALLS[kind as StepKind] ?? kind, count: count ?? 0 }));
+      const calls = Object.entries(s.stepsByKind).map(([kind, count]) => ({
+        what: STEP_CALLS[kind as StepKind] ?? kind,
+        count: count ?? 0,
+      }));
       return { users: s.planned, skipped: s.skipped + s.unplannable, totalCalls: s.calls, calls, sample };
     },
     run(input, target, opts): RunHandle {
@@ -193,15 +222,33 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
         const client = clientFor(target, { concurrency, onRetry: (detail) => opts.onUpdate({ type: 'retry', detail }) });
         // The same check as `run`, right before the first write: what stops `run` stops the wizard, journal unwritten.
-        const check = await checkTargetForPlan(client, p.needs, planOf(input)).catch((err: unknown) => ({ refusal: err as Error, plan: planOf(input) }));
+        const check = await checkTargetForPlan(client, p.needs, planOf(input)).catch((err: unknown) => ({
+          refusal: err as Error,
+          plan: planOf(input),
+        }));
         if (check.refusal) {
           client.close();
           const t = { total: p.report.summary.records, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0 };
-          return { totals: t, stopped: true, durationMs: 0, journal: journalPath, failuresFile: paths.failures, report: paths.report, resumeCommand: '', error: check.refusal.message };
+          return {
+            totals: t,
+            stopped: true,
+            durationMs: 0,
+            journal: journalPath,
+            failuresFile: paths.failures,
+            report: paths.report,
+            resumeCommand: '',
+            error: check.refusal.message,
+          };
         }
         const journal = await openJournal(journalPath, identity);
         const files = openRunFiles(paths);
-        const args = ['--profile', opts.profileName, '--journal', journalPath, ...(target.sandbox ? ['--store', target.sandbox.storePath] : ['--core', target.url])];
+        const args = [
+          '--profile',
+          opts.profileName,
+          '--journal',
+          journalPath,
+          ...(target.sandbox ? ['--store', target.sandbox.storePath] : ['--core', target.url]),
+        ];
         try {
           migration = startMigration({
             inputs: streamValidatedRecords(p.files, p.read, p.report),
@@ -216,7 +263,11 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           if (pausedRequested) migration.pause();
           if (stopRequested) migration.stop();
           const summary = await migration.done;
-          journal.append({ type: 'end', reason: summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished', at: new Date().toISOString() });
+          journal.append({
+            type: 'end',
+            reason: summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished',
+            at: new Date().toISOString(),
+          });
           const t = summary.totals;
           return {
             totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
@@ -264,7 +315,10 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     async verify(input, target) {
       const p = await prepare(input);
-      const journalPath = resolve(cwd, `auth-migrate-${identityId({ sources: p.files, target: describeTarget(asTarget(target)) })}.journal.ndjson`);
+      const journalPath = resolve(
+        cwd,
+        `auth-migrate-${identityId({ sources: p.files, target: describeTarget(asTarget(target)) })}.journal.ndjson`,
+      );
       const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
       const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
       const client = clientFor(target, { concurrency });
@@ -275,7 +329,14 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       try {
         await forEachPooled(streamValidatedRecords(p.files, p.read, p.report), concurrency, async (i) => {
           // On the sandbox, TOTP codes computed from the source secrets are tried too (as `verify --sandbox` does).
-          const v = await verifyUser(i, client, { plan, journal, checkTotpCodes: target.sandbox !== undefined, totpLog, checkExtraDevices: true, lookup });
+          const v = await verifyUser(i, client, {
+            plan,
+            journal,
+            checkTotpCodes: target.sandbox !== undefined,
+            totpLog,
+            checkExtraDevices: true,
+            lookup,
+          });
           summary.checked += 1;
           if (v.outcome === 'ok') summary.ok += 1;
           else if (v.outcome === 'skipped') summary.skipped += 1;
@@ -320,7 +381,12 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
     case 'user-done': {
       const r = e.result;
       const outcome = r.outcome === 'alreadyPresent' ? 'already-present' : r.outcome;
-      return { type: 'user', outcome, sourceId: r.id, failure: r.outcome === 'failed' ? `${r.step ?? ''} ${r.status ?? ''} ${r.message ?? ''}`.trim() : undefined };
+      return {
+        type: 'user',
+        outcome,
+        sourceId: r.id,
+        failure: r.outcome === 'failed' ? `${r.step ?? ''} ${r.status ?? ''} ${r.message ?? ''}`.trim() : undefined,
+      };
     }
     case 'paused':
       return { type: 'paused' };

@@ -163,9 +163,7 @@ export interface VerifySummary {
 
 /** What the core said to one `POST /recipe/signin` (the password itself is never part of it). */
 export type SignInOutcome =
-  | { status: 'signed-in'; userId: string; loginMethods: number }
-  | { status: 'wrong-credentials' }
-  | { status: 'error'; error: string };
+  { status: 'signed-in'; userId: string; loginMethods: number } | { status: 'wrong-credentials' } | { status: 'error'; error: string };
 
 /** A credentials file (`email,password` lines, as `verify --credentials`) checked line by line. */
 export interface CredentialsFileResult {

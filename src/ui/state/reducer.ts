@@ -10,7 +10,15 @@ const LATEST_FAILURES = 5;
 export const SIGN_IN_RESULTS = 3;
 
 const idleRun: RunState = {
-  status: 'idle', total: 0, done: 0, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, retries: 0, latestFailures: [],
+  status: 'idle',
+  total: 0,
+  done: 0,
+  imported: 0,
+  alreadyPresent: 0,
+  failed: 0,
+  skipped: 0,
+  retries: 0,
+  latestFailures: [],
 };
 const closedSignIn: SignInState = { open: false, running: false, results: [] };
 const emptyPreview: PreviewState = { rows: [], seen: 0, filter: 'all', cursor: 0, spotCheck: { status: 'idle' } };
@@ -131,10 +139,13 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'validation-finished': {
       const late = new Map<string, Problem[]>();
       for (const { key, problem } of action.report.lateProblems) late.set(key, [...(late.get(key) ?? []), problem]);
-      const rows = late.size === 0 ? state.preview.rows : state.preview.rows.map((r) => {
-        const more = late.get(r.key);
-        return more ? { ...r, problems: [...r.problems, ...more], valid: r.valid && !more.some((p) => p.severity === 'error') } : r;
-      });
+      const rows =
+        late.size === 0
+          ? state.preview.rows
+          : state.preview.rows.map((r) => {
+              const more = late.get(r.key);
+              return more ? { ...r, problems: [...r.problems, ...more], valid: r.valid && !more.some((p) => p.severity === 'error') } : r;
+            });
       return { ...state, validation: { status: 'done', value: action.report }, preview: { ...state.preview, rows } };
     }
     case 'validation-failed':
@@ -175,14 +186,27 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'dry-run-shown':
       return { ...state, dryRun: true };
     case 'run-started':
-      return { ...state, step: 'run', run: { ...idleRun, status: 'running', startedAt: action.at }, verify: { status: 'idle' }, signIn: closedSignIn };
+      return {
+        ...state,
+        step: 'run',
+        run: { ...idleRun, status: 'running', startedAt: action.at },
+        verify: { status: 'idle' },
+        signIn: closedSignIn,
+      };
     case 'run-updates':
       return { ...state, run: action.updates.reduce(onRunUpdate, state.run) };
     case 'run-finished': {
       const t = action.outcome.totals;
       const run: RunState = {
-        ...state.run, status: action.outcome.error ? 'failed' : 'finished', error: action.outcome.error, outcome: action.outcome, total: t.total, imported: t.imported,
-        alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped,
+        ...state.run,
+        status: action.outcome.error ? 'failed' : 'finished',
+        error: action.outcome.error,
+        outcome: action.outcome,
+        total: t.total,
+        imported: t.imported,
+        alreadyPresent: t.alreadyPresent,
+        failed: t.failed,
+        skipped: t.skipped,
         done: t.imported + t.alreadyPresent + t.failed + t.skipped,
       };
       return { ...state, step: 'results', run };
@@ -202,7 +226,10 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'sign-in-started':
       return { ...state, signIn: { ...state.signIn, running: true } };
     case 'sign-in-finished':
-      return { ...state, signIn: { ...state.signIn, running: false, results: [...state.signIn.results, action.entry].slice(-SIGN_IN_RESULTS) } };
+      return {
+        ...state,
+        signIn: { ...state.signIn, running: false, results: [...state.signIn.results, action.entry].slice(-SIGN_IN_RESULTS) },
+      };
     case 'save-started':
       return { ...state, save: { status: 'running' } };
     case 'save-finished':

@@ -17,11 +17,7 @@ import type {
 export const STEPS = ['profile', 'keys', 'source', 'preview', 'target', 'plan', 'run', 'results'] as const;
 export type Step = (typeof STEPS)[number];
 
-export type Task<T> =
-  | { status: 'idle' }
-  | { status: 'running' }
-  | { status: 'done'; value: T }
-  | { status: 'failed'; error: string };
+export type Task<T> = { status: 'idle' } | { status: 'running' } | { status: 'done'; value: T } | { status: 'failed'; error: string };
 
 export type PreviewFilter = 'all' | 'errors' | 'warnings';
 

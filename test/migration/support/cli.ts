@@ -16,7 +16,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export function cli(args: string[], cwd: string, env: Record<string, string> = {}): ResultPromise<{ cwd: string; reject: false; env: NodeJS.ProcessEnv; extendEnv: false }> {
+export function cli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): ResultPromise<{ cwd: string; reject: false; env: NodeJS.ProcessEnv; extendEnv: false }> {
   return execa(process.execPath, [BIN, ...args], { cwd, reject: false, env: cleanEnv(env), extendEnv: false });
 }
 

@@ -71,5 +71,11 @@ export function writeNdjson(path: string, users: CanonicalUser[]): void {
 }
 
 export function writeCredentials(path: string, passwords: Map<string, string>, limit = Infinity): void {
-  writeFileSync(path, [...passwords].slice(0, limit).map(([e, pw]) => `${e},${pw}`).join('\n') + '\n');
+  writeFileSync(
+    path,
+    [...passwords]
+      .slice(0, limit)
+      .map(([e, pw]) => `${e},${pw}`)
+      .join('\n') + '\n',
+  );
 }

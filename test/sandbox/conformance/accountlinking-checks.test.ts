@@ -17,11 +17,14 @@ afterAll(async () => {
 
 const signUp = async (email: string): Promise<string> => (await api.post('/recipe/signup', { email, password: 'abcd1234' })).json.user.id;
 const social = async (id: string, userId: string, email: string): Promise<string> =>
-  (await api.post('/recipe/signinup', { thirdPartyId: id, thirdPartyUserId: userId, email: { id: email, isVerified: false } })).json.user.id;
+  (await api.post('/recipe/signinup', { thirdPartyId: id, thirdPartyUserId: userId, email: { id: email, isVerified: false } })).json.user
+    .id;
 const map = (superTokensUserId: string, externalUserId: string) => api.post('/recipe/userid/map', { superTokensUserId, externalUserId });
 const primary = (recipeUserId: string) => api.post('/recipe/accountlinking/user/primary', { recipeUserId });
 const linkCheck = (recipeUserId: string, primaryUserId: string) =>
-  api.get(`/recipe/accountlinking/user/link/check?recipeUserId=${encodeURIComponent(recipeUserId)}&primaryUserId=${encodeURIComponent(primaryUserId)}`);
+  api.get(
+    `/recipe/accountlinking/user/link/check?recipeUserId=${encodeURIComponent(recipeUserId)}&primaryUserId=${encodeURIComponent(primaryUserId)}`,
+  );
 
 describe('GET /recipe/accountlinking/user/link/check (CanLinkAccountsAPITest)', () => {
   it('canLinkReturnsTrueWithUserIdMapping: false before the link, true after, under external ids', async () => {
@@ -36,7 +39,9 @@ describe('GET /recipe/accountlinking/user/link/check (CanLinkAccountsAPITest)', 
   });
 
   it('canLinkUserBadInput: missing fields and unknown ids answer 400 with the reference texts', async () => {
-    expect((await api.get('/recipe/accountlinking/user/link/check')).text).toBe(errorText("Field name 'recipeUserId' is missing in GET request"));
+    expect((await api.get('/recipe/accountlinking/user/link/check')).text).toBe(
+      errorText("Field name 'recipeUserId' is missing in GET request"),
+    );
     expect((await api.get('/recipe/accountlinking/user/link/check?recipeUserId=random')).text).toBe(
       errorText("Field name 'primaryUserId' is missing in GET request"),
     );
@@ -86,14 +91,24 @@ describe('GET /recipe/accountlinking/user/primary/check (CanCreatePrimaryUserAPI
   it('createReturnsSucceeds / createPrimaryUserWithUserIdMapping: false, then true once primary, by either id', async () => {
     const u = await signUp('cpc1@example.com');
     await map(u, 'cp-ext');
-    expect((await api.get(`/recipe/accountlinking/user/primary/check?recipeUserId=${u}`)).json).toEqual({ status: 'OK', wasAlreadyAPrimaryUser: false });
+    expect((await api.get(`/recipe/accountlinking/user/primary/check?recipeUserId=${u}`)).json).toEqual({
+      status: 'OK',
+      wasAlreadyAPrimaryUser: false,
+    });
     await primary('cp-ext');
-    expect((await api.get('/recipe/accountlinking/user/primary/check?recipeUserId=cp-ext')).json).toEqual({ status: 'OK', wasAlreadyAPrimaryUser: true });
+    expect((await api.get('/recipe/accountlinking/user/primary/check?recipeUserId=cp-ext')).json).toEqual({
+      status: 'OK',
+      wasAlreadyAPrimaryUser: true,
+    });
   });
 
   it('createPrimaryUserBadInput: missing field and unknown id', async () => {
-    expect((await api.get('/recipe/accountlinking/user/primary/check')).text).toBe(errorText("Field name 'recipeUserId' is missing in GET request"));
-    expect((await api.get('/recipe/accountlinking/user/primary/check?recipeUserId=random')).text).toBe(errorText('Unknown user ID provided'));
+    expect((await api.get('/recipe/accountlinking/user/primary/check')).text).toBe(
+      errorText("Field name 'recipeUserId' is missing in GET request"),
+    );
+    expect((await api.get('/recipe/accountlinking/user/primary/check?recipeUserId=random')).text).toBe(
+      errorText('Unknown user ID provided'),
+    );
   });
 
   it('a linked recipe user cannot be made primary: the primary by its external id', async () => {
@@ -133,7 +148,9 @@ describe('PUT /recipe/user (emailpassword) on a linked user (EmailPassword.updat
     expect(r.json).toEqual({ status: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR', reason: 'New email is associated with another primary user ID' });
     // Not linked: the email-password duplicate.
     const loose = await signUp('loose-ep@example.com');
-    expect((await api.put('/recipe/user', { recipeUserId: loose, email: 'holder-ep@example.com' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+    expect((await api.put('/recipe/user', { recipeUserId: loose, email: 'holder-ep@example.com' })).json).toEqual({
+      status: 'EMAIL_ALREADY_EXISTS_ERROR',
+    });
   });
 });
 

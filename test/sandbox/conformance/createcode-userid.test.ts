@@ -25,7 +25,9 @@ describe('PasswordlessCreateCodeAPITest2_11', () => {
     expect(made).toMatchObject({ status: 'OK', userInputCode: 'codeYcode' });
     const resend = (await code({ deviceId: made.deviceId })).json;
     expect(resend).toMatchObject({ status: 'OK', deviceId: made.deviceId, preAuthSessionId: made.preAuthSessionId });
-    expect((await code({ deviceId: made.deviceId, userInputCode: 'codeYcode' })).json).toEqual({ status: 'USER_INPUT_CODE_ALREADY_USED_ERROR' });
+    expect((await code({ deviceId: made.deviceId, userInputCode: 'codeYcode' })).json).toEqual({
+      status: 'USER_INPUT_CODE_ALREADY_USED_ERROR',
+    });
     expect((await code({ deviceId: 'JWlE/V+Uz8qgaTyFkzOI4FfRrU6fBH85ve2GunoPpz0=' })).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
   });
 
@@ -41,15 +43,28 @@ describe('PasswordlessCreateCodeAPITest2_11', () => {
 describe('GetUserByIdTest', () => {
   it('testJsonStructure: the primary user by any of its linked ids, eight fields, four login methods', async () => {
     const ep = (await api.post('/recipe/signup', { email: 'test@example.com', password: 'password1' })).json.user.id;
-    const tp = (await api.post('/recipe/signinup', { thirdPartyId: 'google', thirdPartyUserId: 'userid1', email: { id: 'test@example.com', isVerified: false } })).json.user.id;
+    const tp = (
+      await api.post('/recipe/signinup', {
+        thirdPartyId: 'google',
+        thirdPartyUserId: 'userid1',
+        email: { id: 'test@example.com', isVerified: false },
+      })
+    ).json.user.id;
     const consume = async (contact: Record<string, string>) => {
       const c = (await code({ ...contact, userInputCode: '123456' })).json;
-      return (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.preAuthSessionId, deviceId: c.deviceId, userInputCode: '123456' })).json.user.id;
+      return (
+        await api.post('/recipe/signinup/code/consume', {
+          preAuthSessionId: c.preAuthSessionId,
+          deviceId: c.deviceId,
+          userInputCode: '123456',
+        })
+      ).json.user.id;
     };
     const pe = await consume({ email: 'test@example.com' });
     const pp = await consume({ phoneNumber: '+919876543210' });
     await api.post('/recipe/accountlinking/user/primary', { recipeUserId: ep });
-    for (const id of [tp, pe, pp]) expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: id, primaryUserId: ep })).json.status).toBe('OK');
+    for (const id of [tp, pe, pp])
+      expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: id, primaryUserId: ep })).json.status).toBe('OK');
     for (const id of [ep, tp, pe, pp]) {
       const user = (await api.get(`/user/id?userId=${id}`)).json.user;
       expect(Object.keys(user)).toHaveLength(8);

@@ -28,10 +28,16 @@ describe('ImportUserWithPasswordHashAPITest', () => {
       [{ email: 'test@example.com' }, "Field name 'passwordHash' is invalid in JSON input"],
       [{ email: 'test@example.com', passwordHash: '' }, 'Password hash cannot be an empty string'],
       [{ email: 'test@example.com', passwordHash: 'invalidPasswordHash' }, 'Password hash is in invalid format'],
-      [{ email: 'test@example.com', passwordHash: 'somePasswordHash', hashingAlgorithm: 'random' }, 'Unsupported password hashing algorithm'],
+      [
+        { email: 'test@example.com', passwordHash: 'somePasswordHash', hashingAlgorithm: 'random' },
+        'Unsupported password hashing algorithm',
+      ],
       [{ email: 'test@example.com', passwordHash: 'invalidHash', hashingAlgorithm: 'bcrypt' }, 'Password hash is in invalid BCrypt format'],
       [{ email: 'test@example.com', passwordHash: 'invalidHash', hashingAlgorithm: 'argon2' }, 'Password hash is in invalid Argon2 format'],
-      [{ email: 'test@example.com', passwordHash: 'invalidHash', hashingAlgorithm: 'firebase_scrypt' }, 'Password hash is in invalid Firebase SCrypt format'],
+      [
+        { email: 'test@example.com', passwordHash: 'invalidHash', hashingAlgorithm: 'firebase_scrypt' },
+        'Password hash is in invalid Firebase SCrypt format',
+      ],
     ];
     for (const [body, text] of cases) {
       const r = await imp(body);
@@ -52,19 +58,29 @@ describe('ImportUserWithPasswordHashAPITest', () => {
     const r = await imp({ email: 'upd@example.com', passwordHash: '$2a$10$X2oX3mWh8JfgPTKtkKmc9OQwUVQAulwkGgIjcsK8h3rojHVQTebV6' });
     expect(r.json).toMatchObject({ status: 'OK', didUserAlreadyExist: true, user: { id: up.json.user.id } });
     expect((await api.post('/recipe/signin', { email: 'upd@example.com', password: 'newTestPass123' })).json.status).toBe('OK');
-    expect((await api.post('/recipe/signin', { email: 'upd@example.com', password: 'testPass123' })).json.status).toBe('WRONG_CREDENTIALS_ERROR');
+    expect((await api.post('/recipe/signin', { email: 'upd@example.com', password: 'testPass123' })).json.status).toBe(
+      'WRONG_CREDENTIALS_ERROR',
+    );
   });
 
   it('testImportingUsersWithHashingAlgorithmFieldWithMixedLowerAndUpperCase: BcRyPt is bcrypt', async () => {
-    const r = await imp({ email: 'mixed@example.com', passwordHash: '$2a$10$X2oX3mWh8JfgPTKtkKmc9OQwUVQAulwkGgIjcsK8h3rojHVQTebV6', hashingAlgorithm: 'BcRyPt' });
+    const r = await imp({
+      email: 'mixed@example.com',
+      passwordHash: '$2a$10$X2oX3mWh8JfgPTKtkKmc9OQwUVQAulwkGgIjcsK8h3rojHVQTebV6',
+      hashingAlgorithm: 'BcRyPt',
+    });
     expect(r.json).toMatchObject({ status: 'OK', didUserAlreadyExist: false });
     expect((await api.post('/recipe/signin', { email: 'mixed@example.com', password: 'newTestPass123' })).json.status).toBe('OK');
   });
 
   it('testImportingUserFromFirebaseWithoutSettingSigningKey (ImportUserWithPasswordHashAPITest:303): 500 with the exception text', async () => {
-    const hash = '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
+    const hash =
+      '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
     const r = await imp({ email: 'fb@example.com', passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' }, client(unsigned));
-    expect([r.status, r.text]).toEqual([500, errorText("java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null")]);
+    expect([r.status, r.text]).toEqual([
+      500,
+      errorText("java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null"),
+    ]);
     // With the signer key: imported, and the public vector's password signs in.
     expect((await imp({ email: 'fb@example.com', passwordHash: hash, hashingAlgorithm: 'firebase_scrypt' })).json.status).toBe('OK');
     expect((await api.post('/recipe/signin', { email: 'fb@example.com', password: 'user1password' })).json.status).toBe('OK');

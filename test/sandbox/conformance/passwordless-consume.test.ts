@@ -29,7 +29,10 @@ describe('PasswordlessConsumeCodeAPITest5_0', () => {
       [{ preAuthSessionId: c.preAuthSessionId, linkCode: c.linkCode, userInputCode: c.userInputCode }, EXACTLY_ONE],
       [{ preAuthSessionId: c.preAuthSessionId, userInputCode: c.userInputCode }, EXACTLY_ONE],
       [{ deviceId: c.deviceId, preAuthSessionId: c.preAuthSessionId }, EXACTLY_ONE],
-      [{ deviceId: c.deviceId, preAuthSessionId: `${c.preAuthSessionId}asdf`, userInputCode: c.userInputCode }, errorText("preAuthSessionId and deviceId doesn't match")],
+      [
+        { deviceId: c.deviceId, preAuthSessionId: `${c.preAuthSessionId}asdf`, userInputCode: c.userInputCode },
+        errorText("preAuthSessionId and deviceId doesn't match"),
+      ],
       [{ preAuthSessionId: `${c.preAuthSessionId}asdf`, linkCode: c.linkCode }, errorText("preAuthSessionId and deviceId doesn't match")],
       [{ preAuthSessionId: c.preAuthSessionId, linkCode: `${c.linkCode}==#` }, errorText('Input encoding error in linkCode')],
       [{ preAuthSessionId: c.preAuthSessionId, deviceId: `${c.deviceId}==#` }, EXACTLY_ONE],
@@ -56,7 +59,9 @@ describe('PasswordlessConsumeCodeAPITest5_0', () => {
     const r = await consume({ deviceId: c.deviceId, preAuthSessionId: c.preAuthSessionId, userInputCode: c.userInputCode });
     expect(r.json).toMatchObject({ status: 'OK', createdNewUser: true, user: { emails: ['code@example.com'] } });
     // The code is spent with its device: consuming again is RESTART_FLOW_ERROR (what the exactly-once rule meets).
-    expect((await consume({ deviceId: c.deviceId, preAuthSessionId: c.preAuthSessionId, userInputCode: c.userInputCode })).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
+    expect((await consume({ deviceId: c.deviceId, preAuthSessionId: c.preAuthSessionId, userInputCode: c.userInputCode })).json).toEqual({
+      status: 'RESTART_FLOW_ERROR',
+    });
   });
 
   it('testExpiredLinkCode and testExpiredUserInputCode: RESTART_FLOW_ERROR and EXPIRED_USER_INPUT_CODE_ERROR', async () => {

@@ -17,7 +17,13 @@ afterAll(async () => {
 
 async function user(contact: { email?: string; phoneNumber?: string }): Promise<string> {
   const c = (await api.post('/recipe/signinup/code', contact)).json;
-  const r = (await api.post('/recipe/signinup/code/consume', { preAuthSessionId: c.preAuthSessionId, deviceId: c.deviceId, userInputCode: c.userInputCode })).json;
+  const r = (
+    await api.post('/recipe/signinup/code/consume', {
+      preAuthSessionId: c.preAuthSessionId,
+      deviceId: c.deviceId,
+      userInputCode: c.userInputCode,
+    })
+  ).json;
   return r.user.id;
 }
 const put = (body: Record<string, unknown>) => api.put('/recipe/user', body);

@@ -34,9 +34,15 @@ describe('tenant login methods (TenantConfig.toJson_v2_5_1)', () => {
   });
 
   it('naming firstFactors enables the recipes; GET v2 lists them as given', async () => {
-    expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'bare', firstFactors: ['emailpassword'] })).json).toEqual({ status: 'OK', createdNew: false });
+    expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'bare', firstFactors: ['emailpassword'] })).json).toEqual({
+      status: 'OK',
+      createdNew: false,
+    });
     expect((await api.get('/bare/recipe/multitenancy/tenant/v2')).json).toMatchObject({ firstFactors: ['emailpassword'] });
-    expect((await api.post('/bare/recipe/user/passwordhash/import', { email: 'a@x.io', passwordHash: BCRYPT })).json).toMatchObject({ status: 'OK', didUserAlreadyExist: false });
+    expect((await api.post('/bare/recipe/user/passwordhash/import', { email: 'a@x.io', passwordHash: BCRYPT })).json).toMatchObject({
+      status: 'OK',
+      didUserAlreadyExist: false,
+    });
   });
 
   it('the public tenant allows everything: GET v2 has no firstFactors', async () => {
@@ -46,7 +52,13 @@ describe('tenant login methods (TenantConfig.toJson_v2_5_1)', () => {
 
   it('the v1 API disables one recipe; GET v2 spells out the factors of the others', async () => {
     await api.put('/recipe/multitenancy/tenant', { tenantId: 'noep', emailPasswordEnabled: false });
-    expect((await api.get('/noep/recipe/multitenancy/tenant/v2')).json.firstFactors).toEqual(['thirdparty', 'otp-email', 'otp-phone', 'link-email', 'link-phone']);
+    expect((await api.get('/noep/recipe/multitenancy/tenant/v2')).json.firstFactors).toEqual([
+      'thirdparty',
+      'otp-email',
+      'otp-phone',
+      'link-email',
+      'link-phone',
+    ]);
   });
 });
 
@@ -55,7 +67,9 @@ describe('tenant-scoped answers (issue 9, point 4)', () => {
     const r = await api.get('/appid-nosuchapp/users');
     expect([r.status, r.text]).toEqual([
       400,
-      errorText('AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, nosuchapp, public)'),
+      errorText(
+        'AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, nosuchapp, public)',
+      ),
     ]);
   });
 
@@ -67,7 +81,8 @@ describe('tenant-scoped answers (issue 9, point 4)', () => {
     // Every user here belongs to one tenant: the app-wide count is the sum over the tenants.
     const tenants = (await api.get('/recipe/multitenancy/tenant/list/v2')).json.tenants as Array<{ tenantId: string }>;
     let sum = 0;
-    for (const t of tenants) sum += (await api.get(t.tenantId === 'public' ? '/users/count' : `/${t.tenantId}/users/count`)).json.count as number;
+    for (const t of tenants)
+      sum += (await api.get(t.tenantId === 'public' ? '/users/count' : `/${t.tenantId}/users/count`)).json.count as number;
     expect(sum).toBeGreaterThan((await api.get('/counted/users/count')).json.count as number);
     expect((await api.get('/users/count?includeAllTenants=TRUE')).json.count).toBe(sum);
   });

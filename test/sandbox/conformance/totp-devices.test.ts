@@ -20,7 +20,9 @@ const step = (offset = 0) => Math.floor(Date.now() / 30_000) + offset;
 
 describe('GetTotpDevicesAPITest', () => {
   it('testApi: missing and empty userId; the created device listed unverified; an unknown user has none', async () => {
-    expect((await api.post('/recipe/totp/device', { userId: 'user-id', deviceName: 'device-name', skew: 0, period: 30 })).json.status).toBe('OK');
+    expect((await api.post('/recipe/totp/device', { userId: 'user-id', deviceName: 'device-name', skew: 0, period: 30 })).json.status).toBe(
+      'OK',
+    );
     expect((await api.get('/recipe/totp/device/list')).text).toBe(errorText("Field name 'userId' is missing in GET request"));
     expect((await api.get('/recipe/totp/device/list?userId=')).text).toBe(errorText('userId cannot be empty'));
     expect((await api.get('/recipe/totp/device/list?userId=user-id')).json).toEqual({
@@ -39,12 +41,19 @@ describe('TotpUserIdMappingTest', () => {
     const d1 = (await api.post('/recipe/totp/device', { ...body, deviceName: 'd1' })).json;
     const d2 = (await api.post('/recipe/totp/device', { ...body, deviceName: 'd2' })).json;
     expect([d1.status, d2.status]).toEqual(['OK', 'OK']);
-    const verified = await api.post('/recipe/totp/device/verify', { userId: 'external-user-id', deviceName: 'd1', totp: totpAt(d1.secret, step()) });
+    const verified = await api.post('/recipe/totp/device/verify', {
+      userId: 'external-user-id',
+      deviceName: 'd1',
+      totp: totpAt(d1.secret, step()),
+    });
     expect(verified.json).toEqual({ status: 'OK', wasAlreadyVerified: false });
     const withD2 = await api.post('/recipe/totp/verify', { userId: 'external-user-id', totp: totpAt(d2.secret, step(1)) });
     expect(withD2.json.status).toBe('INVALID_TOTP_ERROR');
     const withD1 = await api.post('/recipe/totp/verify', { userId: 'external-user-id', totp: totpAt(d1.secret, step(1)) });
     expect(withD1.json).toEqual({ status: 'OK' });
-    expect((await api.post('/recipe/totp/device/remove', { userId: 'external-user-id', deviceName: 'd1' })).json).toEqual({ status: 'OK', didDeviceExist: true });
+    expect((await api.post('/recipe/totp/device/remove', { userId: 'external-user-id', deviceName: 'd1' })).json).toEqual({
+      status: 'OK',
+      didDeviceExist: true,
+    });
   });
 });

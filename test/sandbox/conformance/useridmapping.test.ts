@@ -15,7 +15,8 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-const signUp = async (email: string): Promise<string> => (await api.post('/recipe/signup', { email, password: 'testPass123' })).json.user.id;
+const signUp = async (email: string): Promise<string> =>
+  (await api.post('/recipe/signup', { email, password: 'testPass123' })).json.user.id;
 const map = (body: Record<string, unknown>) => api.post('/recipe/userid/map', body);
 
 describe('CreateUserIdMappingAPITest', () => {
@@ -26,7 +27,9 @@ describe('CreateUserIdMappingAPITest', () => {
 
   it('testCreatingAUserIdMapping: OK with nothing else; GET answers the pair and the info', async () => {
     const st = await signUp('map1@example.com');
-    expect((await map({ superTokensUserId: st, externalUserId: 'userId', externalUserIdInfo: 'externUserIdInfo' })).json).toEqual({ status: 'OK' });
+    expect((await map({ superTokensUserId: st, externalUserId: 'userId', externalUserIdInfo: 'externUserIdInfo' })).json).toEqual({
+      status: 'OK',
+    });
     expect((await api.get(`/recipe/userid/map?userId=${st}&userIdType=SUPERTOKENS`)).json).toEqual({
       status: 'OK',
       superTokensUserId: st,
@@ -36,12 +39,16 @@ describe('CreateUserIdMappingAPITest', () => {
   });
 
   it('testCreatingAUserIdMappingWithAnUnknownSuperTokensUserId', async () => {
-    expect((await map({ superTokensUserId: 'unknownUser', externalUserId: 'userId-x' })).json).toEqual({ status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR' });
+    expect((await map({ superTokensUserId: 'unknownUser', externalUserId: 'userId-x' })).json).toEqual({
+      status: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
+    });
   });
 
   it('testCreatingUserIdMappingWithExternalUserIdInfoAsNull: null info is accepted', async () => {
     const st = await signUp('map-null@example.com');
-    expect((await map({ superTokensUserId: st, externalUserId: 'externalUserId-null', externalUserIdInfo: null })).json).toEqual({ status: 'OK' });
+    expect((await map({ superTokensUserId: st, externalUserId: 'externalUserId-null', externalUserIdInfo: null })).json).toEqual({
+      status: 'OK',
+    });
     const got = (await api.get(`/recipe/userid/map?userId=${st}`)).json;
     expect(got).toMatchObject({ status: 'OK', externalUserId: 'externalUserId-null' });
     expect(got.externalUserIdInfo).toBeUndefined();
@@ -72,7 +79,11 @@ describe('CreateUserIdMappingAPITest', () => {
     const st = await signUp('answers@example.com');
     await map({ superTokensUserId: st, externalUserId: 'ext-answers' });
     const signIn = (await api.post('/recipe/signin', { email: 'answers@example.com', password: 'testPass123' })).json;
-    expect(signIn).toMatchObject({ status: 'OK', recipeUserId: 'ext-answers', user: { id: 'ext-answers', loginMethods: [{ recipeUserId: 'ext-answers' }] } });
+    expect(signIn).toMatchObject({
+      status: 'OK',
+      recipeUserId: 'ext-answers',
+      user: { id: 'ext-answers', loginMethods: [{ recipeUserId: 'ext-answers' }] },
+    });
     expect((await api.get(`/user/id?userId=${st}`)).json.user.id).toBe('ext-answers');
     const byInfo = (await api.get('/users/by-accountinfo?email=answers@example.com&doUnionOfAccountInfo=false')).json;
     expect(byInfo.users.map((u: { id: string }) => u.id)).toEqual(['ext-answers']);
