@@ -19,6 +19,7 @@ import {
 import { streamValidatedRecords, validateSources } from '../records/validate.js';
 import { parseSlice, sliceRecords } from '../migration/slice.js';
 import { openTotpCheckLog } from '../migration/totp-checks.js';
+import { QUICK_RETRY } from '../core-client/preflight.js';
 import { resolveSourceOptions } from './source-options.js';
 import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, TARGET_OPTIONS } from './target-options.js';
 
@@ -113,6 +114,13 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     concurrency,
     onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
   });
+  // A core that is down is said at once, as `run`'s preflight does, not after a minute of retries per user.
+  try {
+    await connection.client.withRetry(QUICK_RETRY).hello();
+  } catch (e) {
+    await connection.close();
+    throw e;
+  }
   const lookup = createAccountLookup(connection.client);
   const counts = { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 };
   const problems: UserVerification[] = [];

@@ -69,6 +69,7 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
     appId: ctx.appId,
     cdiVersion: ctx.cdiVersion,
     forTenant: (t) => clientFor(ctx, normaliseTenantId(t), false),
+    withRetry: (retry) => clientFor({ ...ctx, retry }, tenantId, false),
 
     importPasswordHash: (input) =>
       post<ImportPasswordHashResult>('/recipe/user/passwordhash/import', 'tenant', {

@@ -4,6 +4,9 @@ import { CoreAuthError, CoreClientError, CoreHttpError, CoreUnreachableError } f
 import { probeScrypt } from './probe-scrypt.js';
 import type { CoreClient, TenantConfigResult } from './types.js';
 
+/** A first look at a core: a few quick retries (a blip), not the run's minute of backoff (a restart). */
+export const QUICK_RETRY = { retries: 3, baseDelayMs: 100, maxDelayMs: 500 };
+
 /** CDI versions whose shapes this client understands (account-linking user JSON, 5.x statuses). */
 export const SPOKEN_CDI_VERSIONS = ['5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6'] as const;
 export const PREFERRED_CDI_VERSION = '5.4';
@@ -98,9 +101,10 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     );
   }
 
-  // 1. Reachable (no api-key needed for /hello).
+  // 1. Reachable (no api-key needed for /hello): asked with a short retry budget, so a core that is down is said at
+  // once instead of after the run's minute of backoff.
   try {
-    const text = await client.hello();
+    const text = await client.withRetry(QUICK_RETRY).hello();
     report.reachable = true;
     if (!/hello/i.test(text))
       add('warning', 'not-a-core', `${client.url}/hello answered "${text.slice(0, 60)}" instead of "Hello": is this a core?`);

@@ -297,6 +297,8 @@ export interface CoreClient {
 
   /** The same connection pool and options, another tenant. */
   forTenant(tenantId: string): CoreClient;
+  /** The same connection pool and tenant, another retry policy (e.g. a quick first look at a core that may be down). */
+  withRetry(retry: RetryPolicy): CoreClient;
 
   importPasswordHash(input: { email: string; passwordHash: string; hashingAlgorithm?: string }): Promise<ImportPasswordHashResult>;
   thirdPartySignInUp(input: {

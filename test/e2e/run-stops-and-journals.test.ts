@@ -106,3 +106,16 @@ describe('signals and journals', () => {
     expect(plainHttpToAnotherHost('https://core.internal')).toBe(false);
   });
 });
+
+describe('a core that is down', () => {
+  it('run and verify say so after a few quick tries of /hello, not after a minute of retries', async () => {
+    for (const command of ['run', 'verify']) {
+      const r = await cli(
+        [command, 'users.ndjson', '--core', 'http://127.0.0.1:9', ...(command === 'run' ? ['--journal', 'down.journal.ndjson'] : [])],
+        dir,
+      );
+      expect(r.exitCode, command).toBe(2);
+      expect(r.stderr).toMatch(/the core at http:\/\/127\.0\.0\.1:9 is unreachable: GET \/hello failed 4 time\(s\)/);
+    }
+  });
+});
