@@ -96,16 +96,29 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
           }
         };
 
-  const report = await validateSources(files, { ...options, onRecord, maxProblems });
+  // Errors that belong to no record (a broken NDJSON line, a CSV row that is not a user) are counted apart, so the
+  // summary line says why the exit code is 1 even when every record is valid.
+  let recordErrors = 0;
+  const counting = (v: ValidatedRecord): void => {
+    for (const p of v.problems) if (p.severity === 'error') recordErrors += 1;
+    onRecord?.(v);
+  };
+  const report = await validateSources(files, { ...options, onRecord: counting, maxProblems });
+  let lateErrors = 0;
+  for (const list of report.lateProblems?.values() ?? []) lateErrors += list.filter((p) => p.severity === 'error').length;
+  const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);
   const spotChecks: SpotCheckResult[] = [];
   for (const c of checks) spotChecks.push({ user: c.user, ...(await spotCheck(wanted.get(c.user), c.password, options.signerKey)) });
 
   if (values.json)
     io.stdout.write(
-      JSON.stringify({ summary: report.summary, problems: report.problems, problemsOmitted: report.problemsOmitted, spotChecks }, null, 2) +
-        '\n',
+      JSON.stringify(
+        { summary: { ...report.summary, unreadable }, problems: report.problems, problemsOmitted: report.problemsOmitted, spotChecks },
+        null,
+        2,
+      ) + '\n',
     );
-  else io.stdout.write(renderText(report, spotChecks, files.length));
+  else io.stdout.write(renderText(report, spotChecks, files.length, unreadable));
 
   const failed = report.summary.invalid > 0 || report.summary.errors > 0 || spotChecks.some((s) => s.result !== 'match');
   return failed ? 1 : 0;
@@ -119,11 +132,14 @@ async function spotCheck(found: ValidatedRecord | undefined, password: string, s
   return spotCheckPassword(found.record, password, { signerKey });
 }
 
-export function renderText(report: ValidationReport, spotChecks: SpotCheckResult[], fileCount: number): string {
+export function renderText(report: ValidationReport, spotChecks: SpotCheckResult[], fileCount: number, unreadable = 0): string {
   const s = report.summary;
   const lines: string[] = [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  lines.push(`Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${s.valid} valid, ${s.invalid} invalid`);
+  lines.push(
+    `Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${s.valid} valid, ${s.invalid} invalid` +
+      (unreadable > 0 ? `; ${plural(unreadable, 'item')} of the files could not be read as users (listed below)` : ''),
+  );
   const pw = s.passwordUsers;
   lines.push(
     `  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`,

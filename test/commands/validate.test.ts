@@ -92,6 +92,21 @@ describe('auth-migrate validate', () => {
     expect(stdout).toMatch(/warning: .*good\.json\[2\] \(id u3\) password\.hash: 1 user\(s\) have external scrypt hashes/);
   });
 
+  it('counts lines that are not users in the summary line, so an exit code of 1 over valid records is explained', async () => {
+    const good = JSON.stringify({ id: 'g1', email: 'g1@example.com', password: { hash: BCRYPT } });
+    writeFileSync(
+      path('torn.ndjson'),
+      `${good}\n{"id": "broken\nnot json at all\n${JSON.stringify({ id: 'g2', email: 'g2@example.com', password: { hash: BCRYPT } })}\n`,
+    );
+    const { code, stdout } = await run([path('torn.ndjson')]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /^Validated 2 records from 1 file: 2 valid, 0 invalid; 2 items of the files could not be read as users \(listed below\)$/m,
+    );
+    const json = await run([path('torn.ndjson'), '--json']);
+    expect(JSON.parse(json.stdout).summary).toMatchObject({ valid: 2, unreadable: 2 });
+  });
+
   it('exits 1 when some records are invalid, names each problem, and counts late ones', async () => {
     const { code, stdout } = await run([path('mixed.ndjson')]);
     expect(code).toBe(1);

@@ -34,6 +34,17 @@ describe('verify', () => {
     expect(r.stderr + r.stdout).not.toContain(password);
   });
 
+  it('a credentials line for an email no source record has is said so and not tried', async () => {
+    const [email, password] = [...set.passwords][0]!;
+    writeFileSync(join(dir, 'stranger.csv'), `${email},${password}\nstranger@example.test,whatever-1\n`);
+    const r = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--credentials', 'stranger.csv', '--json'], dir);
+    expect(r.exitCode).toBe(1);
+    const out = JSON.parse(r.stdout) as { credentials: { checked: number; ok: number; failed: Array<{ email: string; status: string }> } };
+    expect(out.credentials).toEqual({ checked: 2, ok: 1, failed: [{ email: 'stranger@example.test', status: 'NOT_IN_SOURCE' }] });
+    const plain = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--credentials', 'stranger.csv'], dir);
+    expect(plain.stderr).toContain('credentials line 2: stranger@example.test is not a user of the source files (not tried)');
+  });
+
   it('a user whose links were planned but whose login methods are apart is a mismatch', async () => {
     // A record the core holds only in part: a second first factor that was never imported.
     const u = set.users.find((x) => x.externalUserId && x.password && !x.thirdParty)!;
