@@ -14,7 +14,7 @@ import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
-import { createPlainRenderer } from '../migration/render/plain.js';
+import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type RunSummary } from '../migration/runner.js';
 import type { RunEvent } from '../migration/events.js';
@@ -170,7 +170,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const paths = pathsBesideJournal(journalPath);
   const journal = await openJournal(journalPath, identity);
 
-  let listener: (e: RunEvent) => void = values['json-events'] ? createJsonLinesRenderer(err) : createPlainRenderer({ write: err });
+  // On a terminal the progress line is redrawn in place; on a pipe every progress line is a line of its own.
+  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
+  let listener: (e: RunEvent) => void = values['json-events']
+    ? createJsonLinesRenderer(err)
+    : createPlainRenderer(tty ? terminalLines(io.stderr) : { write: err });
   let connection: Connection | undefined;
   let summary: RunSummary | undefined;
   try {

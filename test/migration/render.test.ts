@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTotals, type RunEvent, type Totals } from '../../src/migration/events.js';
 import { createJsonLinesRenderer } from '../../src/migration/render/json.js';
-import { createPlainRenderer, formatProgress } from '../../src/migration/render/plain.js';
+import { createPlainRenderer, formatProgress, terminalLines } from '../../src/migration/render/plain.js';
 
 function userDone(done: number, at: number, totals: Totals, outcome: 'imported' | 'failed' = 'imported'): RunEvent {
   return {
@@ -66,5 +66,52 @@ describe('plain renderer while the core is down', () => {
     const waits = lines.filter((l) => l.startsWith('waiting for the core'));
     expect(waits.length).toBe(4);
     expect(waits[0]).toBe('waiting for the core: POST /recipe/userid/map failed with ECONNREFUSED; retry 1 in 1200 ms');
+  });
+});
+
+describe('progress on a terminal, and rates that mean something', () => {
+  it('redraws one progress line in place; other lines clear it first; the final line ends it', () => {
+    let out = '';
+    const stream = { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream;
+    let clock = 0;
+    const render = createPlainRenderer({ ...terminalLines(stream), now: () => clock, intervalMs: 1000 });
+    const totals = { total: 4, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 };
+    render({ type: 'run-started', total: 4, concurrency: 2, journal: 'j', at: 0 });
+    for (let i = 1; i <= 3; i++) {
+      clock = i * 1000;
+      render({
+        type: 'user-done',
+        result: { id: `u${i}`, outcome: 'imported', stepsRun: 1, stepsFromJournal: 0 },
+        done: i,
+        totals: { ...totals, imported: i },
+        at: clock,
+      });
+    }
+    render({ type: 'finished', totals: { ...totals, imported: 4 }, durationMs: 4000, at: 4000 });
+    const newlines = out.split('\n');
+    // run-started, then one physical line holding every redraw, which the final line clears and replaces.
+    expect(newlines).toHaveLength(2 + 1);
+    expect(newlines[1]).toContain('\r\x1b[2K1/4 users');
+    expect(newlines[1]).toContain('\r\x1b[2K3/4 users');
+    expect(newlines[1]).toMatch(/3\/4 users[^\n]*\r\x1b\[2Kfinished in 0m04s: imported 4/);
+  });
+
+  it('the rate leaves out paused time and users resumed from the journal', () => {
+    const lines: string[] = [];
+    let clock = 0;
+    const render = createPlainRenderer({ write: (l) => lines.push(l), now: () => clock, intervalMs: 0 });
+    render({ type: 'run-started', total: 100, concurrency: 2, journal: 'j', at: 0 });
+    render({ type: 'paused', at: 1000 });
+    render({ type: 'resumed', at: 9000 });
+    clock = 10_000;
+    // 50 resumed from the journal, 20 done by this run in 2 s of running (10 s less 8 s paused).
+    render({
+      type: 'user-done',
+      result: { id: 'x', outcome: 'imported', stepsRun: 1, stepsFromJournal: 0 },
+      done: 70,
+      totals: { total: 100, imported: 20, alreadyPresent: 50, failed: 0, skipped: 0, resumed: 50 },
+      at: clock,
+    });
+    expect(lines.at(-1)).toMatch(/^70\/100 users \(70%\), 10\.0\/s, ETA 0m03s/);
   });
 });

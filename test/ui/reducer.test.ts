@@ -176,7 +176,7 @@ describe('wizard reducer: data', () => {
         { type: 'user', outcome: 'skipped', sourceId: 'c' },
         ...[1, 2, 3, 4, 5, 6].map((i) => ({ type: 'user' as const, outcome: 'failed' as const, sourceId: `f${i}`, failure: 'HTTP 400' })),
         { type: 'retry', detail: 'POST /x: HTTP 503' },
-        { type: 'paused' },
+        { type: 'paused', at: 1000 },
       ],
     };
     const s = run([{ type: 'run-started', at: 1 }, updates]);
@@ -191,10 +191,21 @@ describe('wizard reducer: data', () => {
       retries: 1,
     });
     expect(s.run.latestFailures).toEqual(['f2: HTTP 400', 'f3: HTTP 400', 'f4: HTTP 400', 'f5: HTTP 400', 'f6: HTTP 400']);
-    const resumed = reducer(s, { type: 'run-updates', updates: [{ type: 'resumed' }] });
+    const resumed = reducer(s, { type: 'run-updates', updates: [{ type: 'resumed', at: 4000 }] });
     expect(resumed.run.status).toBe('running');
-    const stopping = reducer(resumed, { type: 'run-updates', updates: [{ type: 'stopping' }, { type: 'paused' }, { type: 'resumed' }] });
+    // The pause is kept apart, so the rate and elapsed time leave it out.
+    expect(resumed.run.pausedMs).toBe(3000);
+    const stopping = reducer(resumed, {
+      type: 'run-updates',
+      updates: [{ type: 'stopping' }, { type: 'paused', at: 5000 }, { type: 'resumed', at: 5500 }],
+    });
     expect(stopping.run.status).toBe('stopping');
+    // Users resumed from an earlier run's journal are counted apart (not in the rate).
+    const again = reducer(resumed, {
+      type: 'run-updates',
+      updates: [{ type: 'user', outcome: 'already-present', sourceId: 'r', resumed: true }],
+    });
+    expect(again.run).toMatchObject({ done: 10, resumed: 1 });
   });
 
   it('a run that ended on a fatal core answer is failed, with its outcome kept', () => {

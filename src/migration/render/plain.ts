@@ -9,6 +9,26 @@ export interface PlainRendererOptions {
   intervalMs?: number;
   /** Failure lines printed before they are only counted (default 20). */
   maxFailureLines?: number;
+  /** On a terminal: the progress line is redrawn in place (through this) instead of a new line each time. */
+  progress?: (line: string) => void;
+}
+
+/**
+ * A stderr that is a terminal: progress redraws one line in place; any other line first clears it. On a pipe the
+ * renderer writes plain lines instead (no control characters in logs).
+ */
+export function terminalLines(stream: NodeJS.WritableStream): { write: (line: string) => void; progress: (line: string) => void } {
+  let live = false;
+  return {
+    write(line) {
+      stream.write(`${live ? '\r\x1b[2K' : ''}${line}\n`);
+      live = false;
+    },
+    progress(line) {
+      stream.write(`\r\x1b[2K${line}`);
+      live = true;
+    },
+  };
 }
 
 function duration(ms: number): string {
@@ -24,10 +44,11 @@ export function formatTotals(t: Totals): string {
   return `imported ${t.imported}, already present ${t.alreadyPresent}${resumed}, failed ${t.failed}, skipped ${t.skipped}`;
 }
 
+/** `elapsedMs` is the time spent running (pauses left out); the rate counts only users this run did, not resumed ones. */
 export function formatProgress(t: Totals, elapsedMs: number, retries: number): string {
   const done = doneCount(t);
   const pct = t.total > 0 ? Math.floor((done / t.total) * 100) : 100;
-  const rate = elapsedMs > 0 ? done / (elapsedMs / 1000) : 0;
+  const rate = elapsedMs > 0 ? (done - t.resumed) / (elapsedMs / 1000) : 0;
   const eta = rate > 0 ? duration(((t.total - done) / rate) * 1000) : '?';
   const retried = retries > 0 ? `, ${retries} retries` : '';
   return `${done}/${t.total} users (${pct}%), ${rate.toFixed(1)}/s, ETA ${eta}, failed ${t.failed}${retried}`;
@@ -39,7 +60,10 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
   const interval = options.intervalMs ?? 1000;
   const maxFailures = options.maxFailureLines ?? 20;
   let started = now();
+  let pausedAt: number | undefined;
+  let pausedMs = 0;
   let lastProgress = -Infinity;
+  const progress = options.progress ?? options.write;
   let retries = 0;
   let failuresShown = 0;
   return (event) => {
@@ -70,14 +94,17 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         const t = now();
         if (t - lastProgress >= interval) {
           lastProgress = t;
-          options.write(formatProgress(event.totals, t - started, retries));
+          progress(formatProgress(event.totals, t - started - pausedMs, retries));
         }
         return;
       }
       case 'paused':
+        pausedAt = event.at;
         options.write('paused');
         return;
       case 'resumed':
+        if (pausedAt !== undefined) pausedMs += event.at - pausedAt;
+        pausedAt = undefined;
         options.write('resumed');
         return;
       case 'stopping':

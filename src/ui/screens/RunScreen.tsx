@@ -20,8 +20,10 @@ export function RunScreen() {
   const { state, actions, size } = useWizard();
   const run = state.run;
   useKeys(KEYS, (c) => (c === 'pause' ? actions.togglePause() : actions.stopRun()));
-  const elapsed = run.startedAt ? Date.now() - run.startedAt : 0;
-  const rate = elapsed > 0 ? run.done / (elapsed / 1000) : 0;
+  // Running time only (pauses left out), and only the users this run did (not those resumed from the journal).
+  const now = Date.now();
+  const elapsed = run.startedAt ? now - run.startedAt - run.pausedMs - (run.pausedAt !== undefined ? now - run.pausedAt : 0) : 0;
+  const rate = elapsed > 0 ? (run.done - run.resumed) / (elapsed / 1000) : 0;
   const eta = rate > 0 && run.total > run.done ? ((run.total - run.done) / rate) * 1000 : undefined;
   const status =
     run.status === 'paused'

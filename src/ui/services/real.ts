@@ -386,12 +386,13 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
         outcome,
         sourceId: r.id,
         failure: r.outcome === 'failed' ? `${r.step ?? ''} ${r.status ?? ''} ${r.message ?? ''}`.trim() : undefined,
+        ...(r.resumed ? { resumed: true } : {}),
       };
     }
     case 'paused':
-      return { type: 'paused' };
+      return { type: 'paused', at: e.at };
     case 'resumed':
-      return { type: 'resumed' };
+      return { type: 'resumed', at: e.at };
     case 'stopping':
       return { type: 'stopping' };
     default:

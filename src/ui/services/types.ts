@@ -116,10 +116,10 @@ export interface RunTotals {
 
 export type RunUpdate =
   | { type: 'started'; total: number }
-  | { type: 'user'; outcome: 'imported' | 'already-present' | 'failed' | 'skipped'; sourceId: string; failure?: string }
+  | { type: 'user'; outcome: 'imported' | 'already-present' | 'failed' | 'skipped'; sourceId: string; failure?: string; resumed?: boolean }
   | { type: 'retry'; detail: string }
-  | { type: 'paused' }
-  | { type: 'resumed' }
+  | { type: 'paused'; at: number }
+  | { type: 'resumed'; at: number }
   | { type: 'stopping' };
 
 export interface RunOutcome {

@@ -18,6 +18,8 @@ const idleRun: RunState = {
   failed: 0,
   skipped: 0,
   retries: 0,
+  resumed: 0,
+  pausedMs: 0,
   latestFailures: [],
 };
 const closedSignIn: SignInState = { open: false, running: false, results: [] };
@@ -73,7 +75,7 @@ function onRunUpdate(run: RunState, update: RunUpdate): RunState {
     case 'started':
       return { ...run, total: update.total };
     case 'user': {
-      const next = { ...run, done: run.done + 1 };
+      const next = { ...run, done: run.done + 1, resumed: run.resumed + (update.resumed ? 1 : 0) };
       if (update.outcome === 'imported') next.imported += 1;
       else if (update.outcome === 'already-present') next.alreadyPresent += 1;
       else if (update.outcome === 'skipped') next.skipped += 1;
@@ -86,9 +88,13 @@ function onRunUpdate(run: RunState, update: RunUpdate): RunState {
     case 'retry':
       return { ...run, retries: run.retries + 1 };
     case 'paused':
-      return run.status === 'stopping' ? run : { ...run, status: 'paused' };
-    case 'resumed':
-      return run.status === 'stopping' ? run : { ...run, status: 'running' };
+      return run.status === 'stopping' ? run : { ...run, status: 'paused', pausedAt: update.at };
+    case 'resumed': {
+      const pausedMs = run.pausedMs + (run.pausedAt !== undefined ? update.at - run.pausedAt : 0);
+      return run.status === 'stopping'
+        ? { ...run, pausedMs, pausedAt: undefined }
+        : { ...run, status: 'running', pausedMs, pausedAt: undefined };
+    }
     case 'stopping':
       return { ...run, status: 'stopping' };
   }

@@ -41,6 +41,11 @@ export interface RunState {
   failed: number;
   skipped: number;
   retries: number;
+  /** Users the journal of an earlier run already had (left out of the rate). */
+  resumed: number;
+  /** Time spent paused so far, and when the current pause began (both left out of the rate and elapsed time). */
+  pausedMs: number;
+  pausedAt?: number;
   latestFailures: string[];
   outcome?: RunOutcome;
   error?: string;
