@@ -93,6 +93,7 @@ describe('progress on a terminal, and rates that mean something', () => {
     expect(newlines).toHaveLength(2 + 1);
     expect(newlines[1]).toContain('\r\x1b[2K1/4 users');
     expect(newlines[1]).toContain('\r\x1b[2K3/4 users');
+    // eslint-disable-next-line no-control-regex -- the terminal's clear-line sequence is what is tested
     expect(newlines[1]).toMatch(/3\/4 users[^\n]*\r\x1b\[2Kfinished in 0m04s: imported 4/);
   });
 
