@@ -31,6 +31,9 @@ import {
   TARGET_OPTIONS,
 } from './target-options.js';
 
+/** Users whose steps `--dry-run` lists without --steps. */
+const DRY_RUN_SAMPLE = 10;
+
 export const RUN_HELP = `Usage: auth-migrate run <file>... [options]
 
 Validate the export files, then migrate every valid user into the target core.
@@ -45,7 +48,8 @@ Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --
             blocked in the source: left out by default, reported as skipped; import migrates them anyway)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
-Output:     --dry-run (print the steps, write nothing)  --json (one summary on stdout)  --json-events
+Output:     --dry-run (the plan's totals per step kind and the first ${DRY_RUN_SAMPLE} users' steps; with --steps every user's;
+            writes nothing)  --json (one summary on stdout)  --json-events
 Checks:     before any write the core is checked (reachable, api-key, CDI version, tenant, and the licence
             features the plan needs); --skip-preflight goes straight to the writes
 Exit codes: 0 all users ok, 1 some failed or were skipped, 2 bad usage / unreadable input / fatal core
@@ -67,6 +71,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
   'skip-preflight': { type: 'boolean' },
+  steps: { type: 'boolean' },
   skip: { type: 'string' },
   limit: { type: 'string' },
   only: { type: 'string', multiple: true },
@@ -161,7 +166,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (values['dry-run']) {
     early.remove();
     const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
-    const summary = await dryRun(sliceRecords(streamValidatedRecords(files, readOptions, report), slice), planOptions, out);
+    const summary = await dryRun(
+      sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
+      planOptions,
+      out,
+      values.steps ? undefined : DRY_RUN_SAMPLE,
+    );
     if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary, unreadable }) + '\n');
     return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }

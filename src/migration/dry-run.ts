@@ -21,7 +21,21 @@ export async function dryRun(
   inputs: AsyncIterable<MigrationInput>,
   options: PlanOptions,
   write: (line: string) => void,
+  /** Users whose lines are written (every user when undefined); the totals always cover every user. */
+  showUsers?: number,
 ): Promise<DryRunSummary> {
+  const full = write;
+  let shown = 0;
+  let current = '';
+  // Only the first `showUsers` users' lines go out; the user line decides for its step lines.
+  write = (line: string): void => {
+    if (showUsers === undefined) return full(line);
+    if (line.startsWith('user ')) {
+      current = line;
+      shown += 1;
+    }
+    if (shown <= showUsers && current !== '') full(line);
+  };
   const summary: DryRunSummary = { users: 0, planned: 0, skipped: 0, unplannable: 0, calls: 0, steps: 0, stepsByKind: {} };
   for await (const input of inputs) {
     summary.users += 1;
@@ -55,7 +69,11 @@ export async function dryRun(
       write(`user ${id}: cannot be planned: ${err.message}`);
     }
   }
-  write(
+  if (showUsers !== undefined && summary.users > showUsers) {
+    full(`... and ${summary.users - showUsers} more users (--steps lists every one)`);
+  }
+  for (const [kind, n] of Object.entries(summary.stepsByKind).sort(([a], [b]) => a.localeCompare(b))) full(`  ${kind}: ${n}`);
+  full(
     `dry run: ${summary.planned} users to migrate in ${summary.calls} calls (${summary.steps} steps); ` +
       `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
   );

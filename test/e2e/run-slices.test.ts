@@ -41,3 +41,20 @@ describe('slices', () => {
     expect((await run(['--limit', 'x'])).stderr).toContain('--limit must be a whole number');
   });
 });
+
+describe('dry run', () => {
+  it('lists the first ten users and totals per step kind; --steps lists every user', async () => {
+    const many = Array.from({ length: 25 }, (_, i) =>
+      JSON.stringify({ id: `d${i}`, email: `d${i}@example.test`, password: { hash: BCRYPT } }),
+    );
+    writeFileSync(join(dir, 'many.ndjson'), many.join('\n') + '\n');
+    const short = await cli(['run', 'many.ndjson', '--dry-run'], dir);
+    expect(short.exitCode, short.stderr).toBe(0);
+    expect(short.stdout.match(/^user d\d+:/gm)).toHaveLength(10);
+    expect(short.stdout).toContain('... and 15 more users (--steps lists every one)');
+    expect(short.stdout).toMatch(/^ {2}import-password: 25$/m);
+    expect(short.stdout).toContain('dry run: 25 users to migrate in 50 calls (25 steps)');
+    const full = await cli(['run', 'many.ndjson', '--dry-run', '--steps'], dir);
+    expect(full.stdout.match(/^user d\d+:/gm)).toHaveLength(25);
+  });
+});
