@@ -15,7 +15,7 @@ import { dryRun } from '../migration/dry-run.js';
 import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
-import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
+import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type RunSummary } from '../migration/runner.js';
 import type { RunEvent } from '../migration/events.js';
 import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
@@ -239,6 +239,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     );
   }
   if (connection?.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
+  if (summary.stopped) err(`resume command saved in ${await writeResumeCommand(paths.journal, resumeCommand)}`);
   if (summary.stopped === 'requested') err(`stopped; to resume: ${resumeCommand}`);
   if (values.json) {
     io.stdout.write(

@@ -38,7 +38,8 @@ export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStr
   const services = createRealServices({ env: io.env });
   const instance = render(React.createElement(App, { services, profile }), { exitOnCtrlC: false, stdout: io.stdout as NodeJS.WriteStream });
   await instance.waitUntilExit();
-  return 0;
+  // The same codes as `run` for the session's last run (0 when it ran nothing or everything went well).
+  return services.exitCode();
 }
 
 const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;

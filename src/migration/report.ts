@@ -1,7 +1,7 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { openPrivateSync } from '../files/private.js';
+import { openPrivate as openPrivateFile, openPrivateSync } from '../files/private.js';
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
@@ -48,6 +48,21 @@ function end(stream: WriteStream): Promise<void> {
     stream.once('error', reject);
     stream.end(() => resolve());
   });
+}
+
+/** `x.journal.ndjson` -> `x.resume.txt`: the command that resumes a stopped run, whole (0600: it names key variables, never keys). */
+export const resumeFileOf = (journal: string): string =>
+  `${pathsBesideJournal(journal).report.replace(/\.report\.ndjson$/, '')}.resume.txt`;
+
+export async function writeResumeCommand(journal: string, command: string): Promise<string> {
+  const path = resumeFileOf(journal);
+  const fh = await openPrivateFile(path, 'w');
+  try {
+    await fh.writeFile(command + '\n');
+  } finally {
+    await fh.close();
+  }
+  return path;
 }
 
 export function openRunFiles(paths: RunPaths): RunFiles {

@@ -1,6 +1,6 @@
 // End to end, the hard cases: `run` SIGKILLed mid-way then rerun; the sandbox killed and restarted during a
 // run; a proxy injecting 503/429/drops into 5% of requests; SIGINT then the printed resume command.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -137,6 +137,10 @@ describe('resilience', () => {
     expect(r.exitCode, run.stderr()).toBe(130);
     expect(run.stderr()).not.toContain(API_KEY);
     const resume = /to resume: (auth-migrate run .*)$/m.exec(run.stderr())?.[1];
+    // Also saved whole beside the journal (0600), to copy after the terminal is gone.
+    const saved = /resume command saved in (\S+)$/m.exec(run.stderr())?.[1];
+    expect(readFileSync(saved!, 'utf8')).toBe(`${resume}\n`);
+    expect(statSync(saved!).mode & 0o777).toBe(0o600);
     expect(resume).toContain('--api-key "$AUTH_MIGRATE_API_KEY"');
     expect(resume).toContain('--journal ');
     // Run the printed command through a shell, with the key in the environment as it says.

@@ -208,3 +208,15 @@ describe('profile options edited in the wizard', async () => {
     expect(stepOption(p, 'updateExisting', 1).updateExisting).toBe(true);
   });
 });
+
+describe('the wizard exit code', () => {
+  it('is the code run would give for the last run', async () => {
+    const { exitCodeOf } = await import('../../src/ui/services/real.js');
+    const totals = { total: 3, imported: 3, alreadyPresent: 0, failed: 0, skipped: 0 };
+    expect(exitCodeOf(undefined)).toBe(0);
+    expect(exitCodeOf({ totals, stopped: false, durationMs: 1 })).toBe(0);
+    expect(exitCodeOf({ totals: { ...totals, failed: 1 }, stopped: false, durationMs: 1 })).toBe(1);
+    expect(exitCodeOf({ totals, stopped: true, durationMs: 1 })).toBe(130);
+    expect(exitCodeOf({ totals, stopped: true, durationMs: 1, error: 'HTTP 402' })).toBe(2);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -91,7 +91,16 @@ describe('run screen controls', () => {
     const imported = Number(/imported (\d+)/.exec(results)![1]);
     expect(imported).toBeGreaterThan(settled);
     expect(imported).toBeLessThan(USERS);
-    const resume = /resume:\s+(auth-migrate run .*)/.exec(results)?.[1];
+    // The command is saved whole beside the journal, and shown whole on screen (wrapped, never cut).
+    const saved = readdirSync(dir).filter((f) => f.endsWith('.resume.txt'));
+    expect(saved).toHaveLength(1);
+    const resume = readFileSync(join(dir, saved[0]!), 'utf8').trim();
+    const shown = results
+      .slice(results.indexOf('resume:') + 'resume:'.length)
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' ');
+    expect(shown).toContain(resume);
     expect(resume).toContain('--profile ctl');
     expect(resume).toContain('--journal');
     await w.press('q');
@@ -101,7 +110,7 @@ describe('run screen controls', () => {
     done = undefined;
 
     // The printed command, run headlessly, finishes the job from the journal.
-    const args = resume!.replace(/^auth-migrate /, '').split(' ');
+    const args = resume.replace(/^auth-migrate /, '').split(' ');
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     let out = '';

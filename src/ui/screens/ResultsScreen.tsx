@@ -57,7 +57,7 @@ export function ResultsScreen() {
               {state.target.value.sandbox.temporary ? ' (temporary)' : ''}
             </Text>
           ) : null}
-          {o.stopped && o.resumeCommand ? <Text wrap="truncate-end">resume: {o.resumeCommand}</Text> : null}
+          {o.stopped && o.resumeCommand ? <Text wrap="wrap">resume: {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}
       {run.latestFailures.length > 0 && !signingIn ? (

@@ -10,7 +10,7 @@ import { dryRun } from '../../migration/dry-run.js';
 import { identityId, loadJournal, openJournal, type RunIdentity } from '../../migration/journal.js';
 import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
-import { openRunFiles, pathsBesideJournal } from '../../migration/report.js';
+import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
 import type { PlanOptions } from '../../migration/plan.js';
 import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
@@ -29,7 +29,16 @@ import { detectFormat, parseHashConfig, type ReadOptions } from '../../sources/i
 import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
 import { completePath } from './paths.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
-import type { MigrationInput, PlanSummary, PreflightResult, RunHandle, RunUpdate, TargetConnection, WizardServices } from './types.js';
+import type {
+  MigrationInput,
+  PlanSummary,
+  PreflightResult,
+  RunHandle,
+  RunOutcome,
+  RunUpdate,
+  TargetConnection,
+  WizardServices,
+} from './types.js';
 
 const STEP_CALLS: Record<StepKind, string> = {
   'import-password': 'POST /recipe/user/passwordhash/import',
@@ -92,6 +101,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   let cached: { key: string; prepared: Prepared } | undefined;
+  let lastRun: RunOutcome | undefined;
 
   const readOptionsFor = async (input: MigrationInput) => {
     const profile = { ...emptyProfile('wizard'), sources: input.sources, hashConfig: input.hashConfig, providerMap: input.providerMap };
@@ -111,6 +121,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   };
 
   return {
+    exitCode: () => exitCodeOf(lastRun),
     profiles: {
       list: () => store.listProfiles(env),
       load: (name) => store.loadProfile(name, env),
@@ -269,16 +280,19 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             at: new Date().toISOString(),
           });
           const t = summary.totals;
-          return {
+          const resumeCommand = printableCommand('run', args);
+          // Beside the journal too, whole, so it can be copied after the wizard is closed.
+          if (summary.stopped) await writeResumeCommand(paths.journal, resumeCommand);
+          return (lastRun = {
             totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
             stopped: summary.stopped !== undefined,
             durationMs: summary.durationMs,
             journal: paths.journal,
             failuresFile: paths.failures,
             report: paths.report,
-            resumeCommand: printableCommand('run', args),
+            resumeCommand,
             error: summary.fatal?.message,
-          };
+          });
         } finally {
           await journal.close();
           await files.close();
@@ -398,4 +412,12 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
     default:
       return undefined;
   }
+}
+
+/** The codes `run` exits with, for the wizard's last run (0 when nothing ran). */
+export function exitCodeOf(o: RunOutcome | undefined): number {
+  if (!o) return 0;
+  if (o.error) return 2;
+  if (o.stopped) return 130;
+  return o.totals.failed + o.totals.skipped > 0 ? 1 : 0;
 }

@@ -175,6 +175,8 @@ export interface CredentialsFileResult {
 
 export interface WizardServices {
   profiles: ProfileService;
+  /** The exit code of the session, as `run` would give for its last run: 0, 1 (failed or skipped users), 2 (fatal), 130 (stopped). */
+  exitCode(): number;
   completePath(partial: string): Promise<string[]>;
   /** An environment variable's value (for secrets kept as a variable name); never rendered. */
   readEnv(name: string): string | undefined;
