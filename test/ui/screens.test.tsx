@@ -295,3 +295,25 @@ describe('keys kept as environment variable names', () => {
     expect(w.frames.join('\n')).not.toContain(API_KEY);
   });
 });
+
+describe('a truncated export', () => {
+  it('says the file could not be read, c says what to do instead of waiting, and esc goes back to the sources', async () => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const whole = readFileSync(CANONICAL.replace(/users\.ndjson$/, 'users.json'), 'utf8');
+    const file = join(dir, 'cut.json');
+    writeFileSync(file, whole.slice(0, Math.floor(whole.length / 2)));
+    await saveProfile({ ...emptyProfile('cut'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
+    const w = start({ profile: 'cut' });
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'down', 'enter');
+    const screen = await w.until('could not be read to the end');
+    expect(screen).toContain('esc back to the sources');
+    expect(screen).not.toContain('wait for the validation');
+    await w.press('c');
+    await w.until('nothing can be migrated from them');
+    await w.press('escape');
+    await w.until('3/8 source files');
+  });
+});

@@ -37,7 +37,12 @@ export function PreviewScreen() {
       else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
       else if (c === 'filter') actions.setFilter(FILTERS[(FILTERS.indexOf(preview.filter) + 1) % FILTERS.length]!);
       else if (c === 'continue') {
-        if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
+        if (validation.status === 'failed') {
+          actions.notice(
+            'error',
+            'the files could not be read to the end, so nothing can be migrated from them: esc goes back to the sources to fix or remove the file',
+          );
+        } else if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
         else if (validation.value.summary.valid === 0) actions.notice('error', 'no valid record to migrate: fix the files first');
         else actions.go('target');
       } else if (c === 'back') actions.back();
@@ -101,7 +106,14 @@ export function PreviewScreen() {
   const widths = { id: Math.floor(w * 0.16), email: Math.floor(w * 0.3), first: 10, algorithm: 7, factors: 11 };
   const rest = w - widths.id - widths.email - widths.first - widths.algorithm - widths.factors - 5;
   return (
-    <Frame title="preview" help={`↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`}>
+    <Frame
+      title="preview"
+      help={
+        validation.status === 'failed'
+          ? 'esc back to the sources: fix or remove the file that could not be read · ↑/↓ enter: the records read before it'
+          : `↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`
+      }
+    >
       <SummaryLines />
       <Box marginTop={1} flexDirection="column">
         <Text {...theme.muted}>

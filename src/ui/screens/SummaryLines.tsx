@@ -8,7 +8,13 @@ export function SummaryLines() {
   const v = state.validation;
   if (v.status === 'running' || v.status === 'idle')
     return <Text {...theme.muted}>reading and validating… {state.preview.seen} records so far</Text>;
-  if (v.status === 'failed') return <Text {...theme.error}>validation failed: {v.error}</Text>;
+  if (v.status === 'failed') {
+    return (
+      <Text {...theme.error} wrap="wrap">
+        the files could not be read to the end ({state.preview.seen} records before the problem): {v.error}
+      </Text>
+    );
+  }
   const s = v.value.summary;
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
