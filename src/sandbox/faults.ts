@@ -5,6 +5,7 @@
 // creates no user, as seen on the reference core). Set with `auth-migrate core --faults SPEC` or
 // AUTH_MIGRATE_SANDBOX_FAULTS, SPEC = `after=0.05,before=0.05,partial=0.05,seed=7` (docs/sandbox.md).
 import { UserError } from '../errors.js';
+import { createRng } from '../generators/rng.js';
 
 export interface FaultConfig {
   after: number;
@@ -34,18 +35,6 @@ export function parseFaults(spec: string | undefined): FaultConfig | undefined {
   return out;
 }
 
-/** mulberry32: small, fast and seeded, so a faulty rehearsal can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type FaultDecision = 'none' | 'before' | 'after' | 'partial';
 
 /** Only writes a migration makes are faulted: never licence, tenants, the test hooks or reads. */
@@ -57,7 +46,7 @@ export interface FaultInjector {
 
 export function createFaultInjector(config: FaultConfig | undefined): FaultInjector | undefined {
   if (!config || config.after + config.before + config.partial === 0) return undefined;
-  const random = seeded(config.seed);
+  const random = createRng(config.seed).next; // seeded, so a faulty rehearsal can be replayed
   return {
     decide(method, path) {
       if (method === 'GET' || EXEMPT.test(path)) return 'none';

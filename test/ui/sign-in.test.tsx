@@ -7,12 +7,12 @@ import { CoreConfigError, CoreHttpError } from '../../src/core-client/errors.js'
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { describeSignInError } from '../../src/ui/services/sign-in.js';
-import type { MigrationInput, SandboxHandle, TargetConnection, WizardServices } from '../../src/ui/services/types.js';
+import type { SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
+import { reducer } from '../../src/ui/state/reducer.js';
 import { describeEntry } from '../../src/ui/screens/SignInPanel.js';
-import { initialState, reducer } from '../../src/ui/state/reducer.js';
-import type { Action, WizardState } from '../../src/ui/state/types.js';
-import { API_KEY, CANONICAL, LICENSE_KEY, PASSWORDS, SIGNER_KEY } from './fixture.js';
+import { API_KEY, LICENSE_KEY, PASSWORDS, SIGNER_KEY } from './fixture.js';
 import { renderWizard } from './harness.js';
+import { migrated } from './migrated.js';
 
 describe('sign-in check: what the screen says', () => {
   it('a missing signer key is said plainly; other errors keep their message', () => {
@@ -81,26 +81,6 @@ function slices(secret: string): string[] {
   return out;
 }
 
-/** The canonical fixture migrated into a real sandbox by the wizard's own services, then the results state. */
-async function migrated(
-  services: WizardServices,
-  opts: { store: string; signerKey?: string },
-): Promise<{ state: WizardState; target: TargetConnection }> {
-  const s = await services.startSandbox({ store: opts.store, apiKey: API_KEY, licenseKey: LICENSE_KEY, signerKey: opts.signerKey });
-  sandboxes.push(s);
-  const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
-  const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
-  const outcome = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
-  expect(outcome.totals.imported).toBe(6);
-  const actions: Action[] = [
-    { type: 'profile-opened', loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: {}, missing: [] } },
-    { type: 'target-ready', target },
-    { type: 'run-started', at: Date.now() },
-    { type: 'run-finished', outcome },
-  ];
-  return { state: actions.reduce(reducer, initialState()), target };
-}
-
 function checkFrames(frames: string[], secrets: string[]) {
   for (const frame of frames) {
     const lines = stripVTControlCharacters(frame).replace(/\n$/, '').split('\n');
@@ -116,7 +96,11 @@ describe('sign-in check on the results screen, against a real sandbox', () => {
   it('a right password signs in, a wrong one is refused, a credentials file is counted, and no frame shows a password', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
     const services = createRealServices({ env, cwd: dir });
-    const { state, target } = await migrated(services, { store: join(dir, 'store.json'), signerKey: SIGNER_KEY });
+    const { state, target } = await migrated(services, {
+      store: join(dir, 'store.json'),
+      signerKey: SIGNER_KEY,
+      track: (s) => sandboxes.push(s),
+    });
     const w = renderWizard(services, undefined, { columns: 80, rows: 24 }, state);
     unmounts.push(w.unmount);
     const wrong = 'Wr0ng-Guess-7qZx-kept-out';
@@ -174,7 +158,7 @@ describe('sign-in check on the results screen, against a real sandbox', () => {
     await saveProfile(emptyProfile('night'), {}, env);
     const services = createRealServices({ env, cwd: dir });
     const store = join(dir, 'store.json');
-    const { state } = await migrated(services, { store, signerKey: SIGNER_KEY });
+    const { state } = await migrated(services, { store, signerKey: SIGNER_KEY, track: (s) => sandboxes.push(s) });
     // The same store served by a core started without the signer key.
     await sandboxes.pop()!.stop();
     const bare = await services.startSandbox({ store, apiKey: API_KEY, licenseKey: LICENSE_KEY });

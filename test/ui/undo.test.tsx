@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import type { MigrationInput, SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
-import { initialState, reducer } from '../../src/ui/state/reducer.js';
-import type { Action } from '../../src/ui/state/types.js';
-import { API_KEY, CANONICAL, LICENSE_KEY, SIGNER_KEY } from './fixture.js';
+import type { SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
+import { API_KEY, SIGNER_KEY } from './fixture.js';
 import { renderWizard } from './harness.js';
+import { migrated } from './migrated.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -33,27 +32,12 @@ describe('undo on the results screen', () => {
   it('u shows what would be undone, esc keeps it all, u then y removes what the run created', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
     const services = createRealServices({ env, cwd: dir });
-    const s = await services.startSandbox({
+    const { state, target } = await migrated(services, {
       store: join(dir, 'store.json'),
-      apiKey: API_KEY,
-      licenseKey: LICENSE_KEY,
       signerKey: SIGNER_KEY,
+      track: (s) => sandboxes.push(s),
     });
-    sandboxes.push(s);
-    const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
-    const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
-    const outcome = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
-    expect(outcome.totals.imported).toBe(6);
-    const actions: Action[] = [
-      {
-        type: 'profile-opened',
-        loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: { signerKey: SIGNER_KEY }, missing: [] },
-      },
-      { type: 'target-ready', target },
-      { type: 'run-started', at: Date.now() },
-      { type: 'run-finished', outcome },
-    ];
-    const w = renderWizard(services, undefined, { columns: 80, rows: 24 }, actions.reduce(reducer, initialState()));
+    const w = renderWizard(services, undefined, { columns: 80, rows: 24 }, state);
     unmounts.push(w.unmount);
     expect(await w.until('8/8 results: finished')).toContain('u undo the run');
     const before = await userCount(target);
