@@ -11,7 +11,12 @@ export async function migrated(
   services: WizardServices,
   opts: { store: string; signerKey?: string; track: (s: SandboxHandle) => void },
 ): Promise<{ state: WizardState; target: TargetConnection }> {
-  const s = await services.startSandbox({ store: opts.store, apiKey: API_KEY, licenseKey: LICENSE_KEY, signerKey: opts.signerKey });
+  const s = await services.startSandbox({
+    store: opts.store || undefined,
+    apiKey: API_KEY,
+    licenseKey: LICENSE_KEY,
+    signerKey: opts.signerKey,
+  });
   opts.track(s);
   const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
   const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };

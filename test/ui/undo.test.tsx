@@ -56,3 +56,16 @@ describe('undo on the results screen', () => {
     expect(await userCount(target)).toBe(0);
   });
 });
+
+describe('a temporary sandbox store', () => {
+  it('is removed when no run used it, and kept when a journal of a run points at it', async () => {
+    const { existsSync } = await import('node:fs');
+    const services = createRealServices({ env, cwd: dir });
+    const unused = await services.startSandbox({ apiKey: API_KEY });
+    await unused.stop();
+    expect(existsSync(unused.storePath)).toBe(false);
+    const { target } = await migrated(services, { store: '', signerKey: SIGNER_KEY, track: (s) => sandboxes.push(s) });
+    await Promise.all(sandboxes.splice(0).map((s) => s.stop()));
+    expect(existsSync(target.sandbox!.storePath)).toBe(true);
+  });
+});

@@ -54,7 +54,7 @@ export function ResultsScreen() {
           {state.target.status === 'done' && state.target.value.sandbox ? (
             <Text wrap="truncate-start">
               store {state.target.value.sandbox.storePath}
-              {state.target.value.sandbox.temporary ? ' (temporary)' : ''}
+              {state.target.value.sandbox.temporary ? ' (temporary, kept: the journal points at it)' : ''}
             </Text>
           ) : null}
           {o.stopped && o.resumeCommand ? <Text wrap="wrap">resume: {o.resumeCommand}</Text> : null}

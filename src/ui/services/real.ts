@@ -1,8 +1,9 @@
 // The wizard's services, wired to the same modules as the headless commands (profiles, readers, validation,
 // spot-check, sandbox, core client, planner, runner, journal, report files). Orchestration only.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createCoreClient } from '../../core-client/client.js';
 import type { PlanNeeds } from '../../core-client/preflight.js';
 import type { CoreClient, RetryPolicy } from '../../core-client/types.js';
@@ -102,6 +103,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   const cwd = options.cwd ?? process.cwd();
   let cached: { key: string; prepared: Prepared } | undefined;
   let lastRun: RunOutcome | undefined;
+  /** Temporary sandbox stores a run's journal points at: never removed (the resume command needs them). */
+  const keptStores = new Set<string>();
 
   const readOptionsFor = async (input: MigrationInput) => {
     const profile = { ...emptyProfile('wizard'), sources: input.sources, hashConfig: input.hashConfig, providerMap: input.providerMap };
@@ -162,13 +165,22 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
     async startSandbox(o) {
+      // A store of its own in a temp folder when none is given; removed on stop unless a run wrote to it.
+      const tempDir = o.store ? undefined : mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-'));
       const s = await startSandbox({
-        store: o.store ? resolve(cwd, o.store) : undefined,
+        store: o.store ? resolve(cwd, o.store) : join(tempDir!, 'sandbox.json'),
         apiKeys: o.apiKey ? [o.apiKey] : [],
         licenseKey: o.licenseKey,
         signerKey: o.signerKey,
       });
-      return { url: s.url, storePath: s.storePath, stop: () => s.stop() };
+      return {
+        url: s.url,
+        storePath: s.storePath,
+        stop: async () => {
+          await s.stop();
+          if (tempDir && !keptStores.has(s.storePath)) await rm(tempDir, { recursive: true, force: true });
+        },
+      };
     },
     async preflight(target, input): Promise<PreflightResult> {
       const client = clientFor(target);
@@ -253,13 +265,23 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         }
         const journal = await openJournal(journalPath, identity);
         const files = openRunFiles(paths);
+        // The keys of this session go into the command as the variables to set (printableCommand never prints a
+        // value), so it works whether or not the profile stores them.
+        const keys = [
+          ...(target.apiKey ? ['--api-key', target.apiKey] : []),
+          ...(target.licenseKey ? ['--license-key', target.licenseKey] : []),
+          ...(input.signerKey ? ['--signer-key', input.signerKey] : []),
+        ];
         const args = [
           '--profile',
           opts.profileName,
           '--journal',
           journalPath,
-          ...(target.sandbox ? ['--store', target.sandbox.storePath] : ['--core', target.url]),
+          ...(target.sandbox ? ['--sandbox', '--store', target.sandbox.storePath] : ['--core', target.url]),
+          ...keys,
         ];
+        // A temporary sandbox store that a journal now points at is kept when the wizard ends.
+        if (target.sandbox) keptStores.add(target.sandbox.storePath);
         try {
           migration = startMigration({
             inputs: streamValidatedRecords(p.files, p.read, p.report),

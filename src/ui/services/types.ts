@@ -71,7 +71,7 @@ export interface TargetConnection {
   app?: string;
   apiKey?: string;
   licenseKey?: string;
-  /** `temporary`: a store in a temp folder, removed when the sandbox stops. */
+  /** `temporary`: a store in a temp folder, removed when the sandbox stops unless a run's journal points at it. */
   sandbox?: { storePath: string; temporary?: boolean };
 }
 
