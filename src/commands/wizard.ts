@@ -31,6 +31,9 @@ export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStr
     io.stderr.write(HEADLESS_HELP);
     return 2;
   }
+  // NO_COLOR (no-color.org) asks for no colour; chalk, which Ink draws with, reads only FORCE_COLOR, once at import.
+  const forced = colourOverride(io.env);
+  if (forced !== undefined) process.env.FORCE_COLOR = forced;
   // Loaded only on a terminal: headless runs never start Ink or React.
   const [{ render }, React, { App }, { createRealServices }] = await withInteractiveInk(() =>
     Promise.all([import('ink'), import('react'), import('../ui/App.js'), import('../ui/services/real.js')]),
@@ -40,6 +43,12 @@ export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStr
   await instance.waitUntilExit();
   // The same codes as `run` for the session's last run (0 when it ran nothing or everything went well).
   return services.exitCode();
+}
+
+/** The FORCE_COLOR the wizard's colours should obey: `0` for a non-empty NO_COLOR (FORCE_COLOR, when set, wins). */
+export function colourOverride(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR;
+  return env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? '0' : undefined;
 }
 
 const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;

@@ -220,3 +220,14 @@ describe('the wizard exit code', () => {
     expect(exitCodeOf({ totals, stopped: true, durationMs: 1, error: 'HTTP 402' })).toBe(2);
   });
 });
+
+describe('colours', () => {
+  it('NO_COLOR turns them off, FORCE_COLOR (when set) decides', async () => {
+    const { colourOverride } = await import('../../src/commands/wizard.js');
+    expect(colourOverride({})).toBeUndefined();
+    expect(colourOverride({ NO_COLOR: '1' })).toBe('0');
+    expect(colourOverride({ NO_COLOR: '' })).toBeUndefined();
+    expect(colourOverride({ NO_COLOR: '1', FORCE_COLOR: '2' })).toBe('2');
+    expect(colourOverride({ FORCE_COLOR: '0' })).toBe('0');
+  });
+});
