@@ -46,7 +46,7 @@ export async function openTotpCheckLog(path: string): Promise<TotpCheckLog> {
       // The core accepts current - skew .. current + skew; the newest steps stay valid longest.
       for (let d = skew; d >= -skew; d--) {
         const counter = current + d;
-        if (!spent?.has(counter)) return { code: totpAt(secret, counter), counter };
+        if (!spent?.has(counter)) return { code: totpAt(secret, counter, period), counter };
       }
       return undefined;
     },

@@ -1,6 +1,6 @@
-// RFC 6238 codes as the reference core checks them: HMAC-SHA1, 6 digits, windows -skew..+skew periods;
-// secrets decoded like commons-codec Base32 (case-insensitive, unknown characters skipped, stops at '=').
-import { createHmac } from 'node:crypto';
+// RFC 6238 codes as the reference core checks them: HMAC-SHA1, 6 digits, windows -skew..+skew periods (the codes
+// by otplib); secrets decoded like commons-codec Base32 (case-insensitive, unknown characters skipped, stops at '=').
+import { totpAt } from '../migration/totp-code.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -22,21 +22,13 @@ export function decodeBase32Lenient(secret: string): Buffer {
   return Buffer.from(out);
 }
 
-export function hotp(key: Buffer, counter: number): string {
-  const msg = Buffer.alloc(8);
-  msg.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', key).update(msg).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const bin = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
-  return String(bin % 1_000_000).padStart(6, '0');
-}
-
 /** Does `code` match the device at `nowMs`, within its skew? */
 export function totpMatches(secretKey: string, period: number, skew: number, code: string, nowMs: number): boolean {
   const key = decodeBase32Lenient(secretKey);
+  if (key.length === 0) return false;
   const counter = Math.floor(nowMs / 1000 / period);
   for (let i = -skew; i <= skew; i++) {
-    if (counter + i >= 0 && hotp(key, counter + i) === code) return true;
+    if (counter + i >= 0 && totpAt(new Uint8Array(key), counter + i, period) === code) return true;
   }
   return false;
 }

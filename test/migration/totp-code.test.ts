@@ -10,7 +10,7 @@ describe('totpAt', () => {
     [1111111109, '07081804'],
     [2000000000, '69279037'],
   ])('t=%i -> %s', (t, code) => {
-    expect(totpAt(SEED, Math.floor(t / 30), 8)).toBe(code);
+    expect(totpAt(SEED, Math.floor(t / 30), 30, 8)).toBe(code);
     expect(totpAt(SEED, Math.floor(t / 30))).toBe(code.slice(2));
   });
 
