@@ -68,7 +68,7 @@ export const KEYMAP: Record<Command, Binding> = {
   dryRun: letter('d', 'd', 'dry run'),
   verify: letter('v', 'v', 'verify'),
   signIn: letter('i', 'i', 'sign in'),
-  save: letter('s', 's', 'save profile'),
+  save: letter('s', 's', 'save now'),
   yes: letter('y', 'y', 'yes'),
   undo: letter('u', 'u', 'undo the run'),
 };

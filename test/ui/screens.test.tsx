@@ -317,3 +317,19 @@ describe('a truncated export', () => {
     await w.until('3/8 source files');
   });
 });
+
+describe('a file that cannot be added', () => {
+  it('is named in the error and leaves the field empty, so the next path is not appended to it', async () => {
+    await saveProfile(emptyProfile('bad-add'), {}, env);
+    const w = start({ profile: 'bad-add' });
+    await w.until('keys · profile bad-add');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press(join(dir, 'no-such-export.json'), 'enter');
+    await w.until(/no-such-export\.json: /);
+    await w.press(CANONICAL, 'enter');
+    const added = await w.until('[canonical]');
+    expect(added).toContain(CANONICAL);
+    expect(added).not.toContain(`no-such-export.json${CANONICAL}`);
+  });
+});

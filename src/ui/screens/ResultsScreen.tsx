@@ -91,8 +91,8 @@ export function ResultsScreen() {
           </>
         ) : null}
         {save.status === 'done' ? (
-          <Text {...theme.ok} wrap="truncate-start">
-            profile saved in {save.value}
+          <Text {...theme.ok} wrap="wrap">
+            profile saved in {save.value} (it is also saved at every move between screens; secrets only as chosen)
           </Text>
         ) : null}
         {save.status === 'failed' ? <Text {...theme.error}>save failed: {save.error}</Text> : null}

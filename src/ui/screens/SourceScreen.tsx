@@ -58,7 +58,9 @@ export function SourceScreen() {
       setPath('');
       actions.notice('info', `added ${p} (detected ${format})`);
     } catch (err) {
-      actions.notice('error', (err as Error).message);
+      // The field is emptied, so the next path is typed fresh instead of being appended to the one that failed.
+      setPath('');
+      actions.notice('error', `${value.trim()}: ${(err as Error).message}`);
     }
   };
   const parseHash = (text: string) => {
