@@ -121,6 +121,13 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
         thirdPartyUserId: input.thirdPartyUserId,
         doUnionOfAccountInfo: String(input.doUnionOfAccountInfo ?? false),
       }),
+    updateUserMetadata: (userId, metadataUpdate) =>
+      json({ method: 'PUT', path: '/recipe/user/metadata', scope: 'app', body: { userId, metadataUpdate } }),
+    getUserMetadata: (userId) => get('/recipe/user/metadata', 'app', { userId }),
+    createRole: (role, permissions) =>
+      json({ method: 'PUT', path: '/recipe/role', scope: 'app', body: { role, ...(permissions ? { permissions } : {}) } }),
+    addUserRole: (userId, role) => json({ method: 'PUT', path: '/recipe/user/role', scope: 'tenant', body: { userId, role } }),
+    getUserRoles: (userId) => get('/recipe/user/roles', 'tenant', { userId }),
     getTenantConfig: () => get<TenantConfigResult>('/recipe/multitenancy/tenant/v2', 'tenant'),
     signIn: (email, password) => post<SignInResult>('/recipe/signin', 'tenant', { email, password }),
 

@@ -332,6 +332,15 @@ export interface CoreClient {
   getTenantConfig(): Promise<TenantConfigResult>;
   signIn(email: string, password: string): Promise<SignInResult>;
 
+  /** User metadata (app-wide, by the user id as given): PUT merges (top-level keys replaced, null removes). */
+  updateUserMetadata(userId: string, metadataUpdate: Record<string, unknown>): Promise<{ status: 'OK'; metadata: Record<string, unknown> }>;
+  getUserMetadata(userId: string): Promise<{ status: 'OK'; metadata: Record<string, unknown> }>;
+  /** Creates the role, or adds the permissions to it. */
+  createRole(role: string, permissions?: string[]): Promise<{ status: 'OK'; createdNewRole: boolean }>;
+  /** Tenant-specific. */
+  addUserRole(userId: string, role: string): Promise<{ status: 'OK'; didUserAlreadyHaveRole: boolean } | { status: 'UNKNOWN_ROLE_ERROR' }>;
+  getUserRoles(userId: string): Promise<{ status: 'OK'; roles: string[] }>;
+
   /** `GET /hello`: the text answer (`Hello`). No api-key needed. */
   hello(): Promise<string>;
   apiVersion(): Promise<ApiVersionResult>;

@@ -146,6 +146,21 @@ export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}):
     for (const ref of toLink) steps.push({ kind: 'link-accounts', key: `link:${ref}`, user: ref, primary: primaryRef });
   }
 
+  // Profile data: metadata keys, then roles (each created once per run, then given to the user).
+  if (record.metadata && Object.keys(record.metadata).length > 0) {
+    steps.push({ kind: 'update-metadata', key: 'metadata', user: primaryRef, metadata: record.metadata });
+  }
+  for (const { role, tenantId } of roleAssignments(record)) {
+    if (!steps.some((s) => s.kind === 'create-role' && s.role === role)) steps.push({ kind: 'create-role', key: `role:${role}`, role });
+    steps.push({
+      kind: 'assign-role',
+      key: `user-role:${tenantId ?? ''}:${role}`,
+      user: primaryRef,
+      role,
+      ...(tenantId ? { tenantId } : {}),
+    });
+  }
+
   const names = deviceNames(record);
   (record.totp ?? []).forEach((device, i) => {
     let secretKey: string;
@@ -166,4 +181,21 @@ export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}):
     });
   });
   return steps;
+}
+
+/** Each (role, tenant) a record asks for; a bare name is on the run's tenant. */
+export function roleAssignments(record: CanonicalUser): Array<{ role: string; tenantId?: string }> {
+  const out: Array<{ role: string; tenantId?: string }> = [];
+  for (const r of record.roles ?? []) {
+    if (typeof r === 'string') out.push({ role: r });
+    else if (!r.tenantIds || r.tenantIds.length === 0) out.push({ role: r.role });
+    else for (const t of r.tenantIds) out.push({ role: r.role, tenantId: t });
+  }
+  const seen = new Set<string>();
+  return out.filter((a) => {
+    const k = `${a.tenantId ?? ''}\u0000${a.role}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

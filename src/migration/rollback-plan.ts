@@ -101,6 +101,8 @@ export function planUserRollback(user: string, steps: Map<string, JournalledStep
       else if (key.startsWith('verify-email:') && !created(key.slice('verify-email:'.length)))
         out.notUndone.push(`${key}: the email stays verified`);
       else if (key === 'otp-contact') out.notUndone.push('otp-contact: the contact added to an existing passwordless user stays');
+      else if (key === 'metadata') out.notUndone.push('metadata: the keys added to an existing user stay');
+      else if (key.startsWith('user-role:')) out.notUndone.push(`${key}: the role given to an existing user stays`);
     }
     if (external) out.actions.push({ kind: 'remove-mapping', externalUserId: external });
   }

@@ -36,6 +36,9 @@ function methodIn(users: CoreUser[], match: LoginMethodMatch): Found {
 
 type Rules = { [K in StepKind]: StepRule<Extract<Step, { kind: K }>> };
 
+/** Roles this process already made sure of, per client (a run's client). */
+const rolesMade = new WeakMap<CoreClient, Set<string>>();
+
 export const STEP_RULES: Rules = {
   'import-password': {
     findFirst: (step) => !step.updateExisting,
@@ -225,6 +228,46 @@ export const STEP_RULES: Rules = {
       });
       if (r.status === 'OK') return done(true, { deviceName: r.deviceName });
       return fail(r.status, `user ${userId} already has a TOTP device named "${step.deviceName}" with other settings`);
+    },
+  },
+
+  'update-metadata': {
+    async find(step, ids, core) {
+      const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
+      return Object.keys(step.metadata).every((k) => k in current) ? {} : undefined;
+    },
+    async send(step, ids, core) {
+      // Only the keys the core does not have: a rerun, or a delta, never undoes what users changed since.
+      const userId = resolveRef(ids, step.user);
+      const current = (await core.getUserMetadata(userId)).metadata;
+      const missing = Object.fromEntries(Object.entries(step.metadata).filter(([k, v]) => !(k in current) && v !== null));
+      if (Object.keys(missing).length === 0) return done(false);
+      await core.updateUserMetadata(userId, missing);
+      return done(true);
+    },
+  },
+
+  'create-role': {
+    async send(step, _ids, core) {
+      // Once per run: every user with the role plans this step, only the first sends it.
+      const made = rolesMade.get(core) ?? rolesMade.set(core, new Set()).get(core)!;
+      if (made.has(step.role)) return done(false);
+      const r = await core.createRole(step.role);
+      made.add(step.role);
+      return done(r.createdNewRole);
+    },
+  },
+
+  'assign-role': {
+    async find(step, ids, core) {
+      const on = step.tenantId ? core.forTenant(step.tenantId) : core;
+      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? {} : undefined;
+    },
+    async send(step, ids, core) {
+      const on = step.tenantId ? core.forTenant(step.tenantId) : core;
+      const r = await on.addUserRole(resolveRef(ids, step.user), step.role);
+      if (r.status !== 'OK') return fail(r.status, `the core does not know the role ${step.role}`);
+      return done(!r.didUserAlreadyHaveRole);
     },
   },
 };

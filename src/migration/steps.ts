@@ -51,7 +51,13 @@ export type Step =
       secretKey: string;
       period: number;
       skew: number;
-    };
+    }
+  /** Top-level metadata keys the core does not have yet (keys already there are left as they are). */
+  | { kind: 'update-metadata'; key: 'metadata'; user: StepRef; metadata: Record<string, unknown> }
+  /** The role exists in the app (created once per run). */
+  | { kind: 'create-role'; key: string; role: string }
+  /** The user has the role in a tenant (the run's tenant when none is given). */
+  | { kind: 'assign-role'; key: string; user: StepRef; role: string; tenantId?: string };
 
 export type StepKind = Step['kind'];
 
@@ -66,6 +72,8 @@ export function callCount(step: Step): number {
       return 2;
     case 'passwordless-signinup':
       return 3;
+    case 'update-metadata':
+      return 2; // read, then only the missing keys
     default:
       return 1;
   }
@@ -92,6 +100,12 @@ export function describeStep(step: Step): string {
       return `make the ${step.user} user primary: POST /recipe/accountlinking/user/primary`;
     case 'link-accounts':
       return `link the ${step.user} user to the ${step.primary} user: POST /recipe/accountlinking/user/link`;
+    case 'update-metadata':
+      return `add the metadata keys ${Object.keys(step.metadata).join(', ')} the core does not have yet to the ${step.user} user: GET and PUT /recipe/user/metadata`;
+    case 'create-role':
+      return `create the role ${step.role} (once per run): PUT /recipe/role`;
+    case 'assign-role':
+      return `give the ${step.user} user the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''}: PUT /recipe/user/role`;
     case 'import-totp':
       return `import TOTP device "${step.deviceName}" (period ${step.period}, skew ${step.skew}) under the ${step.user} user: POST /recipe/totp/device/import`;
   }

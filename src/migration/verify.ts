@@ -145,6 +145,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       }
     }
   }
+  differences.push(...(await profileDifferences(steps, user.id, core)));
   return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences };
 }
 
@@ -218,4 +219,28 @@ export function parseCredentials(text: string): Array<{ email: string; password:
 export async function checkCredential(core: CoreClient, email: string, password: string): Promise<CredentialCheck> {
   const r = await core.signIn(email, password);
   return { email, ok: r.status === 'OK', status: r.status };
+}
+
+/** Metadata keys and roles the plan carries, compared with the core (values are never printed: they may be personal). */
+async function profileDifferences(steps: Step[], userId: string, core: CoreClient): Promise<string[]> {
+  const out: string[] = [];
+  const meta = steps.find((s): s is Extract<Step, { kind: 'update-metadata' }> => s.kind === 'update-metadata');
+  if (meta) {
+    const current = (await core.getUserMetadata(userId)).metadata;
+    for (const [k, v] of Object.entries(meta.metadata)) {
+      if (v === null) continue;
+      if (!(k in current)) out.push(`metadata key "${k}" is missing`);
+      else if (JSON.stringify(current[k]) !== JSON.stringify(v))
+        out.push(`metadata key "${k}" differs from the source (changed since, or another value)`);
+    }
+  }
+  const byTenant = new Map<string, string[]>();
+  for (const s of steps) {
+    if (s.kind !== 'assign-role') continue;
+    const t = s.tenantId ?? '';
+    let roles = byTenant.get(t);
+    if (!roles) byTenant.set(t, (roles = (await (t ? core.forTenant(t) : core).getUserRoles(userId)).roles));
+    if (!roles.includes(s.role)) out.push(`role ${s.role} is missing${t ? ` in tenant ${t}` : ''}`);
+  }
+  return out;
 }

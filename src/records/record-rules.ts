@@ -5,7 +5,7 @@ import { checkPassword } from './password-rules.js';
 import { flag, text, type RuleContext } from './rule-context.js';
 import { checkSizes } from './size-rules.js';
 import { checkTotpDevices } from './totp-rules.js';
-import type { CanonicalOtpFactors, CanonicalThirdParty, CanonicalUser } from './types.js';
+import type { CanonicalOtpFactors, CanonicalRole, CanonicalThirdParty, CanonicalUser } from './types.js';
 
 export const MAX_EXTERNAL_USER_ID = 128;
 
@@ -81,6 +81,21 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   }
 
   if (typeof input.timeJoined === 'number' && Number.isFinite(input.timeJoined)) out.timeJoined = input.timeJoined;
+  if (input.metadata !== undefined && input.metadata !== null) {
+    if (typeof input.metadata !== 'object' || Array.isArray(input.metadata)) {
+      flag(
+        ctx,
+        'error',
+        'metadata.type',
+        'metadata',
+        '`metadata` must be a JSON object (its top-level keys go into the user metadata); fix the record',
+      );
+    } else out.metadata = input.metadata as Record<string, unknown>;
+  }
+  if (input.roles !== undefined && input.roles !== null) {
+    const roles = checkRoles(ctx, input.roles);
+    if (roles && roles.length > 0) out.roles = roles;
+  }
   if (input.disabled === true) {
     out.disabled = true;
     flag(
@@ -265,4 +280,38 @@ function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out:
       'the user has no way to sign in (no password, third-party or phone sign-in), so there is nothing to migrate; add one or leave the user out',
     );
   }
+}
+
+/** `roles`: role names, or `{ "role": name, "tenantIds": [...] }`; every name non-empty. */
+function checkRoles(ctx: RuleContext, value: unknown): CanonicalRole[] | undefined {
+  const bad = (i: number) =>
+    flag(
+      ctx,
+      'error',
+      'roles.type',
+      `roles[${i}]`,
+      'a role is a name, or `{ "role": "name", "tenantIds": ["t1"] }` with non-empty names; fix the record',
+    );
+  if (!Array.isArray(value)) {
+    flag(ctx, 'error', 'roles.type', 'roles', '`roles` must be a list of role names (or `{ "role", "tenantIds" }`); fix the record');
+    return undefined;
+  }
+  const out: CanonicalRole[] = [];
+  value.forEach((r, i) => {
+    if (typeof r === 'string' && r.trim() !== '') out.push(r.trim());
+    else if (
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as { role?: unknown }).role === 'string' &&
+      (r as { role: string }).role.trim() !== ''
+    ) {
+      const t = (r as { tenantIds?: unknown }).tenantIds;
+      if (t !== undefined && (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === ''))) return bad(i);
+      out.push({
+        role: (r as { role: string }).role.trim(),
+        ...(Array.isArray(t) ? { tenantIds: (t as string[]).map((x) => x.trim()) } : {}),
+      });
+    } else bad(i);
+  });
+  return out;
 }

@@ -23,6 +23,9 @@ const USER_KEYS = new Set([
   'otpFactors',
   'timeJoined',
   'disabled',
+  'metadata',
+  'roles',
+  'legacyPassword',
 ]);
 const PASSWORD_KEYS = new Set(['hash', 'algorithm']);
 const THIRD_PARTY_KEYS = new Set(['providerId', 'userId', 'email', 'emailVerified']);
@@ -71,6 +74,11 @@ export function canonicalItem(value: unknown, origin: RecordOrigin): SourceItem 
   if (timeJoined !== undefined) record.timeJoined = timeJoined;
   const disabled = bool(ctx, value, 'disabled');
   if (disabled !== undefined) record.disabled = disabled;
+  const metadata = obj(ctx, value, 'metadata');
+  if (metadata) record.metadata = metadata;
+  // Roles are checked by the validator (names, or {role, tenantIds}); the reader only carries the list.
+  const roles = arr(ctx, value, 'roles');
+  if (roles) record.roles = roles as CanonicalUser['roles'];
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }
 

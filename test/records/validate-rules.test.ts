@@ -34,6 +34,20 @@ interface Case {
 
 const cases: Case[] = [
   // identity
+  // Profile data.
+  { rule: 'metadata.type', severity: 'error', fires: [user({ metadata: ['x'] })], nearMiss: [user({ metadata: { displayName: 'Ada' } })] },
+  {
+    rule: 'roles.type',
+    severity: 'error',
+    fires: [user({ roles: [''] })],
+    nearMiss: [user({ roles: ['admin', { role: 'editor', tenantIds: ['t1'] }] })],
+  },
+  {
+    rule: 'roles.type',
+    severity: 'error',
+    fires: [user({ roles: [{ role: 'x', tenantIds: [''] }] })],
+    nearMiss: [user({ roles: [{ role: 'x' }] })],
+  },
   // Field sizes (size-rules.ts): the core's columns.
   {
     rule: 'field.too-long',

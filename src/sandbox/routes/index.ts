@@ -13,6 +13,7 @@ import { userIdMappingRoutes } from './useridmapping.js';
 import { userRoutes } from './users.js';
 import { byAccountInfoRoutes } from './by-accountinfo.js';
 import { removalRoutes } from './removal.js';
+import { metadataRoleRoutes } from './metadata-roles.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
@@ -26,6 +27,7 @@ export const ROUTES: Route[] = [
   ...userRoutes,
   ...byAccountInfoRoutes,
   ...removalRoutes,
+  ...metadataRoleRoutes,
   ...licenseRoutes,
   ...multitenancyRoutes,
 ];

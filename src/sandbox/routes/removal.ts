@@ -2,7 +2,7 @@
 // POST /user/remove (DeleteUserAPI: userId supertokens or external, removeAllLinkedAccounts default true, an unknown
 // user is OK), POST /recipe/accountlinking/user/unlink (UnlinkAccountAPI) and POST /recipe/userid/map/remove
 // (RemoveUserIdMappingAPI). Removing a login method removes what hangs on its ids: its mapping, its email
-// verification, its TOTP devices.
+// verification, its TOTP devices, its metadata and roles.
 import { commitThen, type Ctx, type Route } from '../context.js';
 import { HttpError, badRequest, bool, ok, str } from '../http.js';
 import { requireFeature } from '../license.js';
@@ -18,6 +18,8 @@ function removalOf(ctx: Ctx, m: LoginMethod): Change[] {
   for (const id of ids) {
     if (m.email && state.maps.verified.has(key(app, id, m.email))) changes.push({ c: 'verified', k: key(app, id, m.email) });
     if (state.maps.totp.has(key(app, id))) changes.push({ c: 'totp', k: key(app, id) });
+    if (state.maps.metadata.has(key(app, id))) changes.push({ c: 'metadata', k: key(app, id) });
+    for (const t of m.tenantIds) if (state.maps.userRoles.has(key(app, t, id))) changes.push({ c: 'userRoles', k: key(app, t, id) });
   }
   return changes;
 }

@@ -101,6 +101,28 @@ export interface EmailVerificationToken {
   expiresAt: number;
 }
 
+/** User metadata (UserMetadata recipe), keyed by (app, user id as given). */
+export interface UserMetadataRecord {
+  app: string;
+  userId: string;
+  metadata: Record<string, unknown>;
+}
+
+/** A role of an app and its permissions (UserRoles recipe). */
+export interface RoleRecord {
+  app: string;
+  role: string;
+  permissions: string[];
+}
+
+/** The roles of a user in a tenant, keyed by (app, tenant, user id as given). */
+export interface UserRolesRecord {
+  app: string;
+  tenant: string;
+  userId: string;
+  roles: string[];
+}
+
 /** Every collection of the store and the record type it holds. */
 export interface Collections {
   users: LoginMethod;
@@ -112,6 +134,9 @@ export interface Collections {
   totpUsed: TotpUsage;
   tenants: TenantConfig;
   meta: { value: string };
+  metadata: UserMetadataRecord;
+  roles: RoleRecord;
+  userRoles: UserRolesRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -125,6 +150,9 @@ export const COLLECTION_NAMES: CollectionName[] = [
   'totpUsed',
   'tenants',
   'meta',
+  'metadata',
+  'roles',
+  'userRoles',
 ];
 
 /** One change: put a record under a key, or delete it (`v` absent). */

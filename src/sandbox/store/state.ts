@@ -61,6 +61,9 @@ export class StoreState {
     totpUsed: new Map(),
     tenants: new Map(),
     meta: new Map(),
+    metadata: new Map(),
+    roles: new Map(),
+    userRoles: new Map(),
   };
   /** (app, tenant, email) -> emailpassword user id. */
   readonly epByEmail = new Map<string, string>();

@@ -51,6 +51,9 @@ const STEP_CALLS: Record<StepKind, string> = {
   'create-primary': 'POST /recipe/accountlinking/user/primary',
   'link-accounts': 'POST /recipe/accountlinking/user/link',
   'import-totp': 'POST /recipe/totp/device/import',
+  'update-metadata': 'GET + PUT /recipe/user/metadata',
+  'create-role': 'PUT /recipe/role',
+  'assign-role': 'PUT /recipe/user/role',
 };
 
 interface Prepared {
