@@ -8,6 +8,7 @@ import { normaliseEmail } from '../records/normalise.js';
 import { spotCheckPassword, type SpotCheckOutcome } from '../records/spot-check.js';
 import { DEFAULT_MAX_PROBLEMS, validateSources, type ValidatedRecord, type ValidationReport } from '../records/validate.js';
 import { formatProblem } from '../records/types.js';
+import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
 
 export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]
@@ -19,7 +20,8 @@ Sources:     --format canonical|firebase|auth0|totp  --hash-config FILE (the con
 Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
              the exported hash, locally. The password is never printed.
-Output:      --json (one JSON document: summary, problems, problemsOmitted, spotChecks)
+Output:      --json (one JSON document: summary (with summary.fields: the source fields mapped and those dropped,
+             and why), problems, problemsOmitted, spotChecks)
              --max-problems N (default ${DEFAULT_MAX_PROBLEMS}; the counts always cover every problem)
 Exit codes:  0 every record valid, 1 some invalid or a spot-check failed, 2 bad usage or unreadable input.
 `;
@@ -150,6 +152,7 @@ export function renderText(report: ValidationReport, spotChecks: SpotCheckResult
   lines.push(`  TOTP devices:         ${s.totpDevices}`);
   lines.push(`  email factors:        ${s.emailFactors}`);
   lines.push(`  SMS factors:          ${s.smsFactors}`);
+  lines.push(...renderFieldSummary(s.fields));
   lines.push(`  errors: ${s.errors}, warnings: ${s.warnings}`);
   if (report.problems.length > 0) {
     lines.push('', 'Problems:');

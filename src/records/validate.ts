@@ -1,6 +1,6 @@
 // Validation of canonical records: per-record rules, cross-record duplicate checks in bounded memory,
 // a summary for the preview screen and `validate`, and a second streaming pass for the runner.
-import { readSources, type ReadOptions } from '../sources/index.js';
+import { FieldReport, readSources, type FieldSummary, type ReadOptions } from '../sources/index.js';
 import { createCrossRecordIndex } from './cross-record.js';
 import { base64Length } from './password-rules.js';
 import { checkRecord } from './record-rules.js';
@@ -48,6 +48,8 @@ export interface ValidationSummary {
   totpDevices: number;
   emailFactors: number;
   smsFactors: number;
+  /** Source fields the readers carried over and those they could not (absent when no reader reported any). */
+  fields?: FieldSummary;
 }
 
 export interface ValidationReport {
@@ -161,7 +163,8 @@ export async function validateSources(
     }
   };
   const validator = createValidator(options);
-  for await (const item of readSources(paths, options)) {
+  const fields = options.fields ?? new FieldReport();
+  for await (const item of readSources(paths, { ...options, fields })) {
     if (item.kind === 'problem') {
       countProblems(summary, [item.problem]);
       keep([item.problem]);
@@ -175,6 +178,7 @@ export async function validateSources(
   const late = validator.finish();
   countProblems(summary, late);
   keep(late);
+  if (!fields.empty) summary.fields = fields.summary();
   summary.valid -= validator.lateInvalidated();
   summary.invalid += validator.lateInvalidated();
   for (const p of late) {

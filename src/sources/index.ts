@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { readAuth0 } from './auth0.js';
 import { readCanonical } from './canonical.js';
 import { detectFormat } from './detect.js';
+import type { FieldReport } from './field-report.js';
 import { readFirebase } from './firebase.js';
 import { providerLookup } from './providers.js';
 import { TotpJoin } from './totp-join.js';
@@ -13,6 +14,7 @@ import { readTotpFile } from './totp.js';
 export { DEFAULT_PROVIDER_MAP } from './providers.js';
 export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
+export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
 export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp';
 
@@ -30,6 +32,8 @@ export interface ReadOptions {
   hashConfig?: HashConfig;
   /** Source provider id -> third-party id; merged over DEFAULT_PROVIDER_MAP. */
   providerMap?: Record<string, string>;
+  /** Where readers note each source field they carried or dropped (validate shows it; see field-report.ts). */
+  fields?: FieldReport;
 }
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
