@@ -39,6 +39,11 @@ export function auth0FixtureUsers(rng: Rng): Auth0Fixture {
     email_verified: true,
     created_at: date(0),
     identities: [{ provider: 'auth0', user_id: gusId, connection: 'Username-Password-Authentication', isSocial: false }],
+    name: 'Gus Grant',
+    nickname: 'gus',
+    picture: 'https://example.com/avatars/gus.png',
+    user_metadata: { theme: 'dark', locale: 'en-GB' },
+    app_metadata: { plan: 'pro', authorization: { roles: ['editor'] } },
   });
   credentials.push({
     id: `auth0|${gusId}`,
@@ -68,6 +73,8 @@ export function auth0FixtureUsers(rng: Rng): Auth0Fixture {
     email_verified: false,
     created_at: date(1),
     identities: [{ provider: 'auth0', user_id: 'euclid', connection: 'Username-Password-Authentication', isSocial: false }],
+    nickname: 'hal',
+    roles: [{ id: 'rol_01', name: 'admin' }, 'editor'],
   });
   credentials.push({
     id: 'auth0|euclid',

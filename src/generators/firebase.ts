@@ -56,7 +56,11 @@ export async function firebaseFixtureUsers(rng: Rng, scrypt: ScryptConfig): Prom
     credentials.push({ id, email, password: pw, algorithm: 'external_scrypt', totp: [], notes });
   };
 
-  await withPassword('fb-ann', 'ann@example.com', 'scrypt password');
+  await withPassword('fb-ann', 'ann@example.com', 'scrypt password; profile (displayName, photoUrl, custom claims)', {
+    displayName: 'Ann Archer',
+    photoUrl: 'https://example.com/photos/ann.jpg',
+    customAttributes: '{"plan":"pro","admin":true}',
+  });
   await withPassword('fb-ben', 'ben@example.com', 'scrypt password and Google (two first factors)');
   (users[1]!['providerUserInfo'] as FirebaseUser[]).push({
     providerId: 'google.com',

@@ -240,7 +240,7 @@ async function profileDifferences(steps: Step[], userId: string, core: CoreClien
     const t = s.tenantId ?? '';
     let roles = byTenant.get(t);
     if (!roles) byTenant.set(t, (roles = (await (t ? core.forTenant(t) : core).getUserRoles(userId)).roles));
-    if (!roles.includes(s.role)) out.push(`role ${s.role} is missing${t ? ` in tenant ${t}` : ''}`);
+    if (!roles.includes(s.role)) out.push(`role "${s.role}" is missing${t ? ` in tenant ${t}` : ''}`);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { addProblem, arr, bool, isObject, sourceIdOf, str, type FieldContext } f
 import { readStart } from './input.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
+import { addRoles, keepMetaObject, keepMetaString, readRoleNames } from './profile.js';
 
 export type Auth0FileKind = 'passwords' | 'users';
 
@@ -178,7 +179,22 @@ export function auth0UserItem(value: unknown, origin: RecordOrigin, providers: P
       'warning',
     );
   }
+  readProfile(ctx, value, record);
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+/**
+ * name, nickname, picture, user_metadata and app_metadata -> metadata; roles from a `roles` list (strings or
+ * `{ name }`, as the Management API lists them) and from the Authorization Extension's `app_metadata.authorization.roles`.
+ */
+function readProfile(ctx: FieldContext, value: Record<string, unknown>, record: CanonicalUser): void {
+  for (const key of ['name', 'nickname', 'picture']) keepMetaString(ctx, record, value, key);
+  keepMetaObject(ctx, record, value, 'user_metadata');
+  keepMetaObject(ctx, record, value, 'app_metadata');
+  addRoles(record, readRoleNames(ctx, value['roles'], 'roles'));
+  const app = value['app_metadata'];
+  const authz = isObject(app) && isObject(app['authorization']) ? app['authorization'] : undefined;
+  if (authz) addRoles(record, readRoleNames(ctx, authz['roles'], 'app_metadata.authorization.roles'));
 }
 
 /** `google-oauth2|1035...` -> provider and user id, split on the FIRST `|` only. */

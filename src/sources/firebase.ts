@@ -7,6 +7,7 @@ import { normaliseBase64 } from './base64.js';
 import { addProblem, arr, bool, isObject, obj, sourceIdOf, str, type FieldContext } from './fields.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
+import { keepMeta, keepMetaObject, keepMetaString } from './profile.js';
 
 export interface FirebaseOptions {
   hashConfig?: HashConfig;
@@ -86,7 +87,26 @@ export function firebaseItem(value: unknown, origin: RecordOrigin, options: Fire
         'warning',
       );
   }
+  readProfile(ctx, value, record);
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+/** displayName, photoUrl, lastSignedInAt and the custom claims (`customAttributes`, JSON text) -> metadata. */
+function readProfile(ctx: FieldContext, value: Record<string, unknown>, record: CanonicalUser): void {
+  keepMetaString(ctx, record, value, 'displayName');
+  keepMetaString(ctx, record, value, 'photoUrl');
+  const last = value['lastSignedInAt'];
+  const lastMs = typeof last === 'number' ? last : typeof last === 'string' && /^\d+$/.test(last) ? Number(last) : undefined;
+  if (lastMs !== undefined) keepMeta(record, 'lastSignedInAt', lastMs);
+  else if (last !== undefined && last !== null && last !== '')
+    addProblem(
+      ctx,
+      'lastSignedInAt',
+      'lastSignedInAt must be epoch milliseconds; it is left out of the metadata',
+      'source.type',
+      'warning',
+    );
+  keepMetaObject(ctx, record, value, 'customAttributes');
 }
 
 function readProviders(

@@ -120,3 +120,38 @@ describe('Auth0 readers', () => {
     expect(sniffAuth0Kind('[{"_ID":"x"}]')).toBe('passwords');
   });
 });
+
+describe('Auth0 profile fields and roles', () => {
+  it('carries name, nickname, picture, user_metadata and app_metadata into metadata, and the roles', async () => {
+    const { records, all } = await collect([fixture('auth0/passwords.ndjson'), fixture('auth0/users.ndjson.gz')]);
+    expect(all).toEqual([]);
+    const gus = records.find((r) => r.record.email === 'gus@example.com')!.record;
+    expect(gus.metadata).toEqual({
+      name: 'Gus Grant',
+      nickname: 'gus',
+      picture: 'https://example.com/avatars/gus.png',
+      user_metadata: { theme: 'dark', locale: 'en-GB' },
+      app_metadata: { plan: 'pro', authorization: { roles: ['editor'] } },
+    });
+    // The Authorization Extension keeps roles in app_metadata.authorization.roles.
+    expect(gus.roles).toEqual(['editor']);
+    // A Management API `roles` list: objects with a name, or names; each role once.
+    const hal = byId(records).get('auth0|euclid')!.record;
+    expect(hal.metadata).toEqual({ nickname: 'hal' });
+    expect(hal.roles).toEqual(['admin', 'editor']);
+  });
+
+  it('names a roles field that is not a list of names', async () => {
+    const path = await tmp.file(
+      'roles.ndjson',
+      `${JSON.stringify({ user_id: 'auth0|r1', email: 'r1@example.com', roles: 'admin' })}\n${JSON.stringify({ user_id: 'auth0|r2', email: 'r2@example.com', roles: [{ id: 'x' }, 'ok'] })}\n`,
+    );
+    const { records } = await collect([path], { format: 'auth0' });
+    const r1 = byId(records).get('auth0|r1')!;
+    expect(r1.record.roles).toBeUndefined();
+    expect(r1.problems).toEqual([expect.objectContaining({ field: 'roles', severity: 'warning' })]);
+    const r2 = byId(records).get('auth0|r2')!;
+    expect(r2.record.roles).toEqual(['ok']);
+    expect(r2.problems).toEqual([expect.objectContaining({ field: 'roles[0]' })]);
+  });
+});

@@ -225,3 +225,41 @@ describe('parseHashConfig', () => {
     expect(message).not.toContain(SAMPLE.signerKey!.slice(0, 10));
   });
 });
+
+describe('Firebase profile fields', () => {
+  it('carries displayName, photoUrl, lastSignedInAt and the custom claims (parsed) into metadata', async () => {
+    const { records, all } = await collect([fixture('firebase/export.json')], { hashConfig });
+    expect(all).toEqual([]);
+    const ann = byId(records).get('fb-ann')!.record;
+    expect(ann.metadata).toEqual({
+      displayName: 'Ann Archer',
+      photoUrl: 'https://example.com/photos/ann.jpg',
+      lastSignedInAt: 1656633600000,
+      customAttributes: { plan: 'pro', admin: true },
+    });
+    expect(ann.timeJoined).toBe(1654041600000);
+    // A user with nothing but a displayName gets only that.
+    expect(byId(records).get('fb-col')!.record.metadata).toEqual({ displayName: 'Col' });
+    expect(byId(records).get('fb-dot')!.record.metadata).toBeUndefined();
+  });
+
+  it('names custom claims that are not a JSON object, and leaves them out', async () => {
+    const tmp = await tempDir();
+    try {
+      const users = [
+        { localId: 'c1', email: 'c1@example.com', customAttributes: '{"plan":' },
+        { localId: 'c2', email: 'c2@example.com', customAttributes: '[1,2]', displayName: 7 },
+      ];
+      const path = await tmp.file('claims.json', JSON.stringify({ users }));
+      const { records } = await collect([path], { hashConfig });
+      const [c1, c2] = [byId(records).get('c1')!, byId(records).get('c2')!];
+      expect(c1.record.metadata).toBeUndefined();
+      expect(c1.problems).toEqual([expect.objectContaining({ sourceId: 'c1', field: 'customAttributes', rule: 'source.json-field' })]);
+      expect(c1.problems[0]!.message).not.toContain('plan');
+      expect(c2.record.metadata).toBeUndefined();
+      expect(c2.problems.map((p) => p.field).sort()).toEqual(['customAttributes', 'displayName']);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

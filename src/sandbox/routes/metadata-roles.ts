@@ -1,7 +1,7 @@
 // User metadata and user roles, as the reference core's UserMetadataAPI (PUT merges: top-level keys replaced, a key
 // set to null removed; GET answers {} for a user with none), RemoveUserMetadataAPI, CreateRoleAPI (creates the role
 // or adds permissions; createdNewRole), GetRolesAPI, AddUserRoleAPI (tenant-specific; UNKNOWN_ROLE_ERROR,
-// didUserAlreadyHaveRole) and GetRolesForUserAPI. User ids are taken as given, as there (no mapping translation).
+// didUserAlreadyHaveRole), RemoveUserRoleAPI (didUserHaveRole) and GetRolesForUserAPI. User ids are taken as given, as there (no mapping translation).
 import { commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, ok, query, status, str } from '../http.js';
 import { key } from '../store/index.js';
@@ -72,6 +72,19 @@ function addUserRole(ctx: Ctx) {
   return commitThen(ctx, [{ c: 'userRoles', k, v: next }], () => ok({ didUserAlreadyHaveRole: false }));
 }
 
+/** RemoveUserRoleAPI: UNKNOWN_ROLE_ERROR for a role the app lacks, else didUserHaveRole. */
+function removeUserRole(ctx: Ctx) {
+  const body = ctx.body();
+  const userId = str(body, 'userId');
+  const role = nonEmpty(str(body, 'role'), 'role');
+  if (!ctx.state.maps.roles.has(key(ctx.app, role))) return status('UNKNOWN_ROLE_ERROR');
+  const k = key(ctx.app, ctx.tenant, userId);
+  const current = ctx.state.maps.userRoles.get(k)?.roles ?? [];
+  if (!current.includes(role)) return ok({ didUserHaveRole: false });
+  const next = { app: ctx.app, tenant: ctx.tenant, userId, roles: current.filter((r) => r !== role) };
+  return commitThen(ctx, [{ c: 'userRoles', k, v: next }], () => ok({ didUserHaveRole: true }));
+}
+
 function getUserRoles(ctx: Ctx) {
   const userId = query(ctx.query, 'userId');
   return ok({ roles: ctx.state.maps.userRoles.get(key(ctx.app, ctx.tenant, userId))?.roles ?? [] });
@@ -84,4 +97,5 @@ export const metadataRoleRoutes: Route[] = [
   { path: '/recipe/roles', scope: 'app', methods: { GET: getRoles } },
   { path: '/recipe/user/role', scope: 'tenant', methods: { PUT: addUserRole } },
   { path: '/recipe/user/roles', scope: 'tenant', methods: { GET: getUserRoles } },
+  { path: '/recipe/user/role/remove', scope: 'tenant', methods: { POST: removeUserRole } },
 ];
