@@ -9,7 +9,8 @@ import type { CommandIO } from '../cli.js';
 import { UsageError, UserError } from '../errors.js';
 import { isStandardBase64 } from '../hashes/verify.js';
 import { createApp } from '../sandbox/app.js';
-import { configFromEnv } from '../sandbox/config.js';
+import { configFromEnv, DEFAULT_BULK_IMPORT_BATCH_SIZE, DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
+import { startBulkImportJob } from '../sandbox/bulk/job.js';
 import { createFaultInjector, FAULTS_ENV, parseFaults } from '../sandbox/faults.js';
 import { openStore } from '../sandbox/store/index.js';
 import { acquireLock } from '../files/lock.js';
@@ -29,6 +30,10 @@ Options:
   --faults SPEC        rehearse the reference core's failures (off by default; also env AUTH_MIGRATE_SANDBOX_FAULTS):
                        after=RATE (apply a write, then answer 500), before=RATE (answer 500, apply nothing),
                        partial=RATE (a consume uses up the code, creates no user, answers 500), seed=N
+  --bulk-import-interval SECONDS
+                       how often the bulk-import job processes staged users (default 5; the reference core's is 300)
+  --bulk-import-batch-size N
+                       staged users the job takes at once (default 8000, the reference's bulk_migration_batch_size)
   -h, --help           show this help
 `;
 
@@ -76,6 +81,8 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
         'license-key': { type: 'string' },
         'signer-key': { type: 'string' },
         faults: { type: 'string' },
+        'bulk-import-interval': { type: 'string' },
+        'bulk-import-batch-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -91,6 +98,12 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const env = io.env;
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
+  const intervalSec = Number(values['bulk-import-interval'] ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC);
+  if (!Number.isFinite(intervalSec) || intervalSec <= 0 || intervalSec > 86_400) {
+    throw new UsageError('--bulk-import-interval must be a number of seconds above 0 (at most 86400)');
+  }
+  const batchRaw = values['bulk-import-batch-size'] ?? String(DEFAULT_BULK_IMPORT_BATCH_SIZE);
+  if (!/^\d+$/.test(batchRaw) || Number(batchRaw) < 1) throw new UsageError('--bulk-import-batch-size must be a whole number above 0');
   const apiKeys = parseApiKeys(values['api-key'] ?? [], env.API_KEYS);
   const signerKey = (
     values['signer-key'] ??
@@ -118,6 +131,8 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
   }
   const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
+  config.bulkImportIntervalMs = intervalSec * 1000;
+  config.bulkImportBatchSize = Number(batchRaw);
   const app = createApp(store, config, faults);
   const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
   let boundPort: number;
@@ -131,6 +146,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   if (faults)
     io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
+  const job = startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n'));
 
   return new Promise<number>((resolveExit) => {
     let stopping = false;
@@ -144,6 +160,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
       stopping = true;
       server.close();
       await app.idle();
+      await job.stop();
       server.closeAllConnections();
       clearInterval(watch);
       // Stop listening to the parent's pipe, or it would keep this process alive after the flush.

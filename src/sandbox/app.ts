@@ -79,7 +79,7 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -87,7 +87,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('data', (c: Buffer) => {
       if (tooBig) return;
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         tooBig = true;
         chunks.length = 0;
         resolve(null);
@@ -116,7 +116,8 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
   let idleWaiters: Array<() => void> = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
+    const rawPath = (req.url ?? '/').split('?')[0]!;
+    const raw = await readBody(req, matchPath(routes, rawPath)?.route.maxBodyBytes ?? MAX_BODY_BYTES);
     if (raw === null) {
       res.setHeader('Connection', 'close');
       return send(res, { kind: 'text', status: 413, body: 'Request body too large' });

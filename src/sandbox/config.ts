@@ -15,6 +15,10 @@ export interface SandboxConfig {
   totpCooldownSec: number;
   /** Cost of the bcrypt hashes the sandbox itself makes (sign-up, password update). */
   bcryptRounds: number;
+  /** Interval of the bulk-import processing job (`core --bulk-import-interval SECONDS`; default 5 s, the reference's is 300 s). */
+  bulkImportIntervalMs: number;
+  /** Staged users the job claims at once (`core --bulk-import-batch-size`; the reference's bulk_migration_batch_size, 8000). */
+  bulkImportBatchSize: number;
   /** Enables POST /sandbox-test/clock, which moves the clock forward. Tests only. */
   testHooks: boolean;
   /** Added to the system clock; only moved by the test hook. */
@@ -52,6 +56,10 @@ export const CDI_VERSIONS = [
 ];
 export const LATEST_CDI = '5.6';
 
+export const DEFAULT_BULK_IMPORT_INTERVAL_SEC = 5;
+export const REFERENCE_BULK_IMPORT_INTERVAL_SEC = 300;
+export const DEFAULT_BULK_IMPORT_BATCH_SIZE = 8000;
+
 /** The hidden test options, read from the environment (documented in docs/sandbox.md). */
 export const TEST_ENV = {
   codeLifetimeMs: 'AUTH_MIGRATE_SANDBOX_CODE_LIFETIME_MS',
@@ -77,6 +85,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, base: Pick<SandboxConfig, 
     totpMaxAttempts: num(TEST_ENV.totpMaxAttempts, 5),
     totpCooldownSec: num(TEST_ENV.totpCooldownSec, 900),
     bcryptRounds: num(TEST_ENV.bcryptRounds, 11),
+    bulkImportIntervalMs: DEFAULT_BULK_IMPORT_INTERVAL_SEC * 1000,
+    bulkImportBatchSize: DEFAULT_BULK_IMPORT_BATCH_SIZE,
     testHooks: env[TEST_ENV.testHooks] === '1',
     clockOffsetMs: 0,
     now: () => Date.now() + config.clockOffsetMs,

@@ -34,6 +34,8 @@ export interface Route {
   versioned?: boolean;
   /** false for /hello (no API key). */
   apiKey?: boolean;
+  /** Largest body this route takes (default MAX_BODY_BYTES, 1 MiB). */
+  maxBodyBytes?: number;
   methods: Partial<Record<Method, Handler>>;
 }
 

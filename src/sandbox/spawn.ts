@@ -17,6 +17,10 @@ export interface StartSandboxOptions {
   signerKey?: string;
   /** Fault modes (sandbox/faults.ts), e.g. `after=0.05,seed=7`; off when omitted. */
   faults?: string;
+  /** Seconds between two rounds of the bulk-import job (`core --bulk-import-interval`). */
+  bulkImportIntervalSec?: number;
+  /** Staged users the bulk-import job takes at once (`core --bulk-import-batch-size`). */
+  bulkImportBatchSize?: number;
   /** 0 (the default) takes a free port. */
   port?: number;
   /** Extra environment for the child (e.g. the sandbox's hidden test options). */
@@ -52,6 +56,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const tempDir = opts.store === undefined ? mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')) : undefined;
   const storePath = opts.store ?? join(tempDir!, 'sandbox.json');
   const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath];
+  if (opts.bulkImportIntervalSec !== undefined) args.push('--bulk-import-interval', String(opts.bulkImportIntervalSec));
+  if (opts.bulkImportBatchSize !== undefined) args.push('--bulk-import-batch-size', String(opts.bulkImportBatchSize));
   const env: Record<string, string> = {
     ...opts.env,
     // Set explicitly (possibly empty) so keys of the parent's environment never leak into the child.

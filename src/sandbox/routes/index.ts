@@ -14,6 +14,7 @@ import { userRoutes } from './users.js';
 import { byAccountInfoRoutes } from './by-accountinfo.js';
 import { removalRoutes } from './removal.js';
 import { metadataRoleRoutes } from './metadata-roles.js';
+import { bulkImportRoutes } from './bulk-import.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
@@ -28,6 +29,7 @@ export const ROUTES: Route[] = [
   ...byAccountInfoRoutes,
   ...removalRoutes,
   ...metadataRoleRoutes,
+  ...bulkImportRoutes,
   ...licenseRoutes,
   ...multitenancyRoutes,
 ];

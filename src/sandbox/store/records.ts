@@ -123,6 +123,22 @@ export interface UserRolesRecord {
   roles: string[];
 }
 
+export type BulkImportStatus = 'NEW' | 'PROCESSING' | 'FAILED';
+
+/**
+ * A user staged through POST /bulk-import/users (the reference's bulk_import_users row): `user` is the validated
+ * user as the reference keeps it in raw_data (sandbox/bulk/schema.ts), the rest are the row's columns.
+ */
+export interface BulkImportRecord {
+  app: string;
+  id: string;
+  status: BulkImportStatus;
+  user: Record<string, unknown>;
+  errorMessage?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** Every collection of the store and the record type it holds. */
 export interface Collections {
   users: LoginMethod;
@@ -137,6 +153,7 @@ export interface Collections {
   metadata: UserMetadataRecord;
   roles: RoleRecord;
   userRoles: UserRolesRecord;
+  bulkImport: BulkImportRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -153,6 +170,7 @@ export const COLLECTION_NAMES: CollectionName[] = [
   'metadata',
   'roles',
   'userRoles',
+  'bulkImport',
 ];
 
 /** One change: put a record under a key, or delete it (`v` absent). */

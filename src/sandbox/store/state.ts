@@ -64,6 +64,7 @@ export class StoreState {
     metadata: new Map(),
     roles: new Map(),
     userRoles: new Map(),
+    bulkImport: new Map(),
   };
   /** (app, tenant, email) -> emailpassword user id. */
   readonly epByEmail = new Map<string, string>();
