@@ -6,7 +6,7 @@ import { createCoreClient } from '../core-client/client.js';
 import type { CoreClient, RetryInfo, RetryPolicy } from '../core-client/types.js';
 import { UsageError } from '../errors.js';
 import { loadProfile, type LoadedProfile, type Profile } from '../profiles/index.js';
-import { parseHashConfig, type ReadOptions, type SourceFormat } from '../sources/index.js';
+import { parseHashConfig, SOURCE_FORMATS, type ReadOptions, type SourceFormat } from '../sources/index.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/spawn.js';
 
 /** node:util parseArgs definitions of the target options. */
@@ -195,7 +195,8 @@ export const SOURCE_OPTIONS = {
   'provider-map': { type: 'string' },
 } as const;
 
-const FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp'];
+/** Every reader's format (src/sources/index.ts keeps the one list). */
+const FORMATS: readonly SourceFormat[] = SOURCE_FORMATS;
 
 export function sourceFiles(positionals: string[], profile: Profile | undefined, cwd: string = process.cwd()): string[] {
   const files = positionals.length > 0 ? positionals : (profile?.sources.map((s) => s.path) ?? []);

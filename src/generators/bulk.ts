@@ -29,7 +29,7 @@ export interface BulkOptions {
 }
 
 /** Batches writes; waits for 'drain' when the stream's buffer is full. */
-class BatchWriter {
+export class BatchWriter {
   private parts: string[] = [];
   private size = 0;
   constructor(private readonly stream: WriteStream) {}
@@ -54,7 +54,7 @@ class BatchWriter {
   }
 }
 
-async function scryptPool(rng: Rng, scrypt: ScryptConfig, size: number): Promise<Array<FirebaseScryptUser & { password: string }>> {
+export async function scryptPool(rng: Rng, scrypt: ScryptConfig, size: number): Promise<Array<FirebaseScryptUser & { password: string }>> {
   const pool: Array<FirebaseScryptUser & { password: string }> = [];
   for (let k = 0; k < size; k++) {
     const password = `bench-scrypt-${k}`;

@@ -14,6 +14,7 @@ import {
   hashConfigJson,
   toWebSafeExport,
 } from './firebase.js';
+import { firebaseCsvFixtures } from './firebase-csv.js';
 import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
@@ -109,6 +110,10 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
   );
 
   const broken = await brokenFixtures(createRng(7), scrypt, canonicalJson, firebaseJson);
+  // The other sources' fixtures: files, sets and broken files from their own generators.
+  const more = [firebaseCsvFixtures(firebase.users, firebase.credentials)];
+  for (const m of more) for (const f of m.files) await put(f.path, f.content);
+  broken.push(...more.flatMap((m) => m.broken));
   for (const f of broken) await put(join('broken', f.name), f.content);
 
   const firebaseWithTotp = [...firebaseCreds.values()];
@@ -197,6 +202,7 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
       description: 'the password-hash export as one JSON array with `_ID`',
       credentials: auth0.credentials.filter((c) => c.password !== undefined),
     },
+    ...more.flatMap((m) => m.sets),
   ];
   await put(
     'sets.json',

@@ -1,6 +1,7 @@
 // Tell an export's format from its first bytes (and name): canonical, Firebase, Auth0 or a TOTP list.
 import { UserError } from '../errors.js';
-import type { SourceFormat } from './index.js';
+import { SOURCE_FORMATS, type SourceFormat } from './index.js';
+import { parseCsvLine } from './csv.js';
 import { checkReadable, readTextHead } from './input.js';
 
 export async function detectFormat(path: string): Promise<SourceFormat> {
@@ -10,8 +11,19 @@ export async function detectFormat(path: string): Promise<SourceFormat> {
   if (format) return format;
   // The content is not echoed: it could be a secret or a hash.
   throw new UserError(
-    `cannot tell the format of ${path} (it is not JSON, NDJSON, a CSV with a secret column or otpauth:// lines); pass --format canonical, firebase, auth0 or totp`,
+    `cannot tell the format of ${path} (it is not JSON, NDJSON, a CSV with a secret column, a Firebase CSV export or otpauth:// lines); pass --format ${SOURCE_FORMATS.slice(0, -1).join(', ')} or ${SOURCE_FORMATS[SOURCE_FORMATS.length - 1]}`,
   );
+}
+
+/**
+ * firebase-tools' headerless CSV: 28 columns and a trailing comma, the third `true` or `false`. Checked before the
+ * `.csv` name rule, which used to take it for a TOTP list.
+ */
+function isFirebaseCsvLine(line: string): boolean {
+  const parsed = parseCsvLine(line);
+  if (!parsed.ok) return false;
+  const f = parsed.fields;
+  return (f.length === 28 || (f.length === 29 && f[28] === '')) && (f[2] === 'true' || f[2] === 'false') && f[0] !== '';
 }
 
 /** The format a file's first bytes show, or null. */
@@ -25,6 +37,7 @@ export function sniffFormat(text: string, name = ''): SourceFormat | null {
     return 'canonical';
   }
   const firstLine = start.split(/\r?\n/, 1)[0]!.toLowerCase();
+  if (isFirebaseCsvLine(firstLine)) return 'firebase-csv';
   if (/\.csv$/i.test(name) || (firstLine.includes(',') && /(^|,)\s*"?secret"?\s*(,|$)/.test(firstLine))) return 'totp';
   return null;
 }

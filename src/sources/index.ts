@@ -1,4 +1,4 @@
-// Readers entry point: turn export files (canonical, Firebase, Auth0, TOTP lists) into canonical records,
+// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, TOTP lists) into canonical records,
 // streamed, with per-line problems as items and unreadable files as UserErrors.
 import type { Problem, SourceRecord } from '../records/types.js';
 import { UserError } from '../errors.js';
@@ -7,6 +7,7 @@ import { readCanonical } from './canonical.js';
 import { detectFormat } from './detect.js';
 import type { FieldReport } from './field-report.js';
 import { readFirebase } from './firebase.js';
+import { readFirebaseCsv } from './firebase-csv.js';
 import { providerLookup } from './providers.js';
 import { TotpJoin } from './totp-join.js';
 import { readTotpFile } from './totp.js';
@@ -16,7 +17,7 @@ export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
-export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp';
+export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv';
 
 /** Firebase scrypt parameters (the console's "Password hash parameters"). */
 export interface HashConfig {
@@ -38,7 +39,7 @@ export interface ReadOptions {
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
 
-export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp'];
+export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp', 'firebase-csv'];
 
 /**
  * Read every file as one set of records. TOTP lists are loaded first (the small side) and joined to the
@@ -82,6 +83,9 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
         break;
       case 'firebase':
         batches = readFirebase(path, { hashConfig: options.hashConfig, providers });
+        break;
+      case 'firebase-csv':
+        batches = readFirebaseCsv(path, { hashConfig: options.hashConfig, providers, fields: options.fields });
         break;
       default:
         batches = readCanonical(path);

@@ -26,7 +26,7 @@ import { spotCheckPassword } from '../../records/spot-check.js';
 import type { Problem } from '../../records/types.js';
 import { originKey, streamValidatedRecords, validateSources, type ValidationReport } from '../../records/validate.js';
 import { startSandbox } from '../../sandbox/spawn.js';
-import { detectFormat, parseHashConfig, type ReadOptions } from '../../sources/index.js';
+import { detectFormat, parseHashConfig, SOURCE_FORMATS, type ReadOptions } from '../../sources/index.js';
 import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
 import { completePath } from './paths.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
@@ -141,7 +141,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     readEnv: (name) => (env[name] ? env[name] : undefined),
     resolvePath: (path) => resolve(cwd, path.startsWith('~/') ? `${env.HOME ?? ''}/${path.slice(2)}` : path),
     detectFormat: (path) => detectFormat(resolve(cwd, path)),
-    formats: ['canonical', 'firebase', 'auth0', 'totp'],
+    formats: SOURCE_FORMATS,
     parseHashConfig: (text) => {
       const { signerKey, saltSeparator, rounds, memCost } = parseHashConfig(text);
       return { hashConfig: { algorithm: 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };

@@ -1,0 +1,40 @@
+// Large generated exports of the vendor formats (Firebase CSV, Clerk, Cognito) for the bounded-memory tests
+// and benchmarks: one hash (or none) reused, lines built as strings and written in batches.
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { BatchWriter, scryptPool } from './bulk.js';
+import { fixtureScryptConfig, hashConfigBlock } from './firebase.js';
+import { firebaseCsvLine } from './firebase-csv.js';
+import { createRng } from './rng.js';
+
+/** Write `count` lines (plus an optional first line) made by `line(i)`. */
+export async function writeLines(path: string, count: number, line: (i: number) => string, first?: string): Promise<void> {
+  const out = new BatchWriter(createWriteStream(path));
+  if (first !== undefined) await out.write(first + '\n');
+  for (let i = 0; i < count; i++) await out.write(line(i) + '\n');
+  await out.close();
+}
+
+/** A Firebase CSV export: every other user with a scrypt password, a third Google, every tenth a phone. */
+export async function writeFirebaseCsvExport(path: string, count: number): Promise<{ hashConfigPath: string }> {
+  const rng = createRng(13);
+  const scrypt = fixtureScryptConfig(rng);
+  const [pool] = await scryptPool(rng, scrypt, 1);
+  await writeLines(path, count, (i) => {
+    const email = `user${i}@example.com`;
+    return firebaseCsvLine({
+      localId: `fbc${i}`,
+      email,
+      emailVerified: true,
+      ...(i % 2 === 0 ? { passwordHash: pool!.passwordHash, salt: pool!.salt } : {}),
+      displayName: `User ${i}`,
+      providerUserInfo: i % 2 === 1 ? [{ providerId: 'google.com', rawId: `1080${i}`, email }] : [],
+      createdAt: String(1600000000000 + i * 1000),
+      ...(i % 10 === 0 ? { phoneNumber: `+1555${String(i).padStart(8, '0')}` } : {}),
+      customAttributes: `{"n":${i}}`,
+    });
+  });
+  const hashConfigPath = `${path}.hash-config.txt`;
+  await writeFile(hashConfigPath, hashConfigBlock(scrypt));
+  return { hashConfigPath };
+}

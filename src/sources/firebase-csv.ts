@@ -1,0 +1,143 @@
+// The Firebase `auth:export --format=csv` reader: headerless rows in firebase-tools' fixed column order
+// (accountExporter.ts transUserToArray, read back by accountImporter.ts transArrayToUser), turned into the JSON
+// export's user object and read by the same code (firebaseItem: scrypt with the hash config, providers, phone,
+// disabled). Profile columns go to metadata; what the core cannot hold is named in the field report.
+import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
+import type { SourceItem } from './index.js';
+import { csvBool, readCsvRows } from './csv-rows.js';
+import type { FieldReport } from './field-report.js';
+import { firebaseItem, type FirebaseOptions } from './firebase.js';
+
+export const FIREBASE_CSV = 'firebase-csv';
+
+/** Column positions (0-based); firebase-tools writes 28 columns and a trailing comma. */
+export const FIREBASE_CSV_COLUMNS = [
+  'localId',
+  'email',
+  'emailVerified',
+  'passwordHash',
+  'salt',
+  'displayName',
+  'photoUrl',
+  ...['google.com', 'facebook.com', 'twitter.com', 'github.com'].flatMap((p) =>
+    ['rawId', 'email', 'displayName', 'photoUrl'].map((k) => `${p}.${k}`),
+  ),
+  'createdAt',
+  'lastSignedInAt',
+  'phoneNumber',
+  'disabled',
+  'customAttributes',
+] as const;
+const COLUMNS = FIREBASE_CSV_COLUMNS.length; // 28
+const PROVIDERS: Array<[string, number]> = [
+  ['google.com', 7],
+  ['facebook.com', 11],
+  ['twitter.com', 15],
+  ['github.com', 19],
+];
+
+export interface FirebaseCsvOptions extends FirebaseOptions {
+  fields?: FieldReport;
+}
+
+export async function* readFirebaseCsv(path: string, options: FirebaseCsvOptions): AsyncGenerator<SourceItem[]> {
+  for await (const rows of readCsvRows(path)) {
+    yield rows.map((row) => (row.ok ? firebaseCsvItem(row.fields, row.origin, options) : { kind: 'problem', problem: row.problem }));
+  }
+}
+
+function rowProblem(origin: RecordOrigin, message: string, sourceId?: string): SourceItem {
+  const problem: Problem = { severity: 'error', rule: 'firebase-csv.columns', origin, message };
+  if (sourceId) problem.sourceId = sourceId;
+  return { kind: 'problem', problem };
+}
+
+export function firebaseCsvItem(fields: string[], origin: RecordOrigin, options: FirebaseCsvOptions): SourceItem {
+  const id = fields[0] ?? '';
+  // The exporter ends every row with a comma (29 fields, the last empty) and quotes only names with a comma: a
+  // comma in a photo URL shifts every later column, so any other count is refused rather than misread.
+  const shaped = fields.length === COLUMNS || (fields.length === COLUMNS + 1 && fields[COLUMNS] === '');
+  if (!shaped) {
+    return rowProblem(
+      origin,
+      `the row has ${fields.length} columns; a Firebase CSV export has ${COLUMNS} (and a trailing comma): a value with an unquoted comma (a photo URL?) or a cut line; quote it or export as JSON`,
+      id || undefined,
+    );
+  }
+  const col = (name: (typeof FIREBASE_CSV_COLUMNS)[number]): string => fields[FIREBASE_CSV_COLUMNS.indexOf(name)]!;
+  const user: Record<string, unknown> = { localId: id };
+  const problems: Problem[] = [];
+  const bad = (field: string, message: string): void => {
+    problems.push({ severity: 'error', rule: 'source.type', origin, field, message, ...(id ? { sourceId: id } : {}) });
+  };
+  for (const key of ['email', 'passwordHash', 'salt', 'phoneNumber', 'createdAt'] as const) if (col(key) !== '') user[key] = col(key);
+  for (const key of ['emailVerified', 'disabled'] as const) {
+    const b = csvBool(col(key));
+    if (b === null) bad(key, `${key} must be true or false`);
+    else if (b !== undefined) user[key] = b;
+  }
+  const providerUserInfo = PROVIDERS.filter(([, at]) => fields[at] !== '').map(([providerId, at]) => ({
+    providerId,
+    rawId: fields[at],
+    ...(fields[at + 1] ? { email: fields[at + 1] } : {}),
+  }));
+  if (providerUserInfo.length > 0) user['providerUserInfo'] = providerUserInfo;
+
+  const item = firebaseItem(user, origin, options);
+  if (item.kind === 'problem') return item;
+  const record = item.value.record;
+  addProfile(record, fields, col, bad);
+  item.value.problems.push(...problems);
+  if (options.fields) report(options.fields, record, fields, col);
+  return item;
+}
+
+type Col = (name: (typeof FIREBASE_CSV_COLUMNS)[number]) => string;
+
+/** displayName, photoUrl, lastSignedInAt and customAttributes (a JSON object) into metadata, unless already set. */
+function addProfile(record: CanonicalUser, fields: string[], col: Col, bad: (f: string, m: string) => void): void {
+  const metadata: Record<string, unknown> = { ...record.metadata };
+  for (const key of ['displayName', 'photoUrl'] as const) if (col(key) !== '' && metadata[key] === undefined) metadata[key] = col(key);
+  const last = col('lastSignedInAt');
+  if (last !== '' && metadata['lastSignedInAt'] === undefined) {
+    if (/^\d+$/.test(last)) metadata['lastSignedInAt'] = Number(last);
+    else bad('lastSignedInAt', 'lastSignedInAt must be epoch milliseconds (digits)');
+  }
+  const custom = col('customAttributes');
+  if (custom !== '' && metadata['customAttributes'] === undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(custom);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) metadata['customAttributes'] = parsed;
+    else bad('customAttributes', 'customAttributes must be a JSON object (the custom claims); fix the column or remove it');
+  }
+  if (Object.keys(metadata).length > 0) record.metadata = metadata;
+}
+
+const DROPPED_PROVIDER_PROFILE = "the core's third-party login keeps the provider's user id and email only";
+
+function report(fields: FieldReport, record: CanonicalUser, row: string[], col: Col): void {
+  const f = FIREBASE_CSV;
+  fields.mapped(f, 'localId', 'id');
+  if (col('email') !== '') fields.mapped(f, 'email', 'email');
+  if (col('emailVerified') !== '') fields.mapped(f, 'emailVerified', 'emailVerified');
+  if (record.password) {
+    fields.mapped(f, 'passwordHash', 'password.hash (with the hash config)');
+    fields.mapped(f, 'salt', 'password.hash (with the hash config)');
+  }
+  for (const key of ['displayName', 'photoUrl', 'lastSignedInAt', 'customAttributes'] as const)
+    if (col(key) !== '' && record.metadata?.[key] !== undefined) fields.mapped(f, key, `metadata.${key}`);
+  if (col('createdAt') !== '' && record.timeJoined !== undefined) fields.mapped(f, 'createdAt', 'timeJoined');
+  if (col('phoneNumber') !== '') fields.mapped(f, 'phoneNumber', 'phoneNumber');
+  if (col('disabled') !== '') fields.mapped(f, 'disabled', 'disabled');
+  for (const [provider, at] of PROVIDERS) {
+    if (row[at] === '') continue;
+    fields.mapped(f, `${provider}.rawId`, 'thirdParty[].userId');
+    if (row[at + 1] !== '') fields.mapped(f, `${provider}.email`, 'thirdParty[].email');
+    if (row[at + 2] !== '') fields.dropped(f, `${provider}.displayName`, DROPPED_PROVIDER_PROFILE);
+    if (row[at + 3] !== '') fields.dropped(f, `${provider}.photoUrl`, DROPPED_PROVIDER_PROFILE);
+  }
+}
