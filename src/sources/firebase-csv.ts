@@ -1,7 +1,7 @@
 // The Firebase `auth:export --format=csv` reader: headerless rows in firebase-tools' fixed column order
 // (accountExporter.ts transUserToArray, read back by accountImporter.ts transArrayToUser), turned into the JSON
 // export's user object and read by the same code (firebaseItem: scrypt with the hash config, providers, phone,
-// disabled). Profile columns go to metadata; what the core cannot hold is named in the field report.
+// disabled, the profile columns into metadata); what the core cannot hold is named in the field report.
 import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
 import type { SourceItem } from './index.js';
 import { csvBool, readCsvRows } from './csv-rows.js';
@@ -70,7 +70,18 @@ export function firebaseCsvItem(fields: string[], origin: RecordOrigin, options:
   const bad = (field: string, message: string): void => {
     problems.push({ severity: 'error', rule: 'source.type', origin, field, message, ...(id ? { sourceId: id } : {}) });
   };
-  for (const key of ['email', 'passwordHash', 'salt', 'phoneNumber', 'createdAt'] as const) if (col(key) !== '') user[key] = col(key);
+  const plain = [
+    'email',
+    'passwordHash',
+    'salt',
+    'displayName',
+    'photoUrl',
+    'createdAt',
+    'lastSignedInAt',
+    'phoneNumber',
+    'customAttributes',
+  ];
+  for (const key of plain as Array<(typeof FIREBASE_CSV_COLUMNS)[number]>) if (col(key) !== '') user[key] = col(key);
   for (const key of ['emailVerified', 'disabled'] as const) {
     const b = csvBool(col(key));
     if (b === null) bad(key, `${key} must be true or false`);
@@ -86,36 +97,12 @@ export function firebaseCsvItem(fields: string[], origin: RecordOrigin, options:
   const item = firebaseItem(user, origin, options);
   if (item.kind === 'problem') return item;
   const record = item.value.record;
-  addProfile(record, fields, col, bad);
   item.value.problems.push(...problems);
   if (options.fields) report(options.fields, record, fields, col);
   return item;
 }
 
 type Col = (name: (typeof FIREBASE_CSV_COLUMNS)[number]) => string;
-
-/** displayName, photoUrl, lastSignedInAt and customAttributes (a JSON object) into metadata, unless already set. */
-function addProfile(record: CanonicalUser, fields: string[], col: Col, bad: (f: string, m: string) => void): void {
-  const metadata: Record<string, unknown> = { ...record.metadata };
-  for (const key of ['displayName', 'photoUrl'] as const) if (col(key) !== '' && metadata[key] === undefined) metadata[key] = col(key);
-  const last = col('lastSignedInAt');
-  if (last !== '' && metadata['lastSignedInAt'] === undefined) {
-    if (/^\d+$/.test(last)) metadata['lastSignedInAt'] = Number(last);
-    else bad('lastSignedInAt', 'lastSignedInAt must be epoch milliseconds (digits)');
-  }
-  const custom = col('customAttributes');
-  if (custom !== '' && metadata['customAttributes'] === undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(custom);
-    } catch {
-      parsed = undefined;
-    }
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) metadata['customAttributes'] = parsed;
-    else bad('customAttributes', 'customAttributes must be a JSON object (the custom claims); fix the column or remove it');
-  }
-  if (Object.keys(metadata).length > 0) record.metadata = metadata;
-}
 
 const DROPPED_PROVIDER_PROFILE = "the core's third-party login keeps the provider's user id and email only";
 

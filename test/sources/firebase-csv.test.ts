@@ -104,10 +104,11 @@ describe('mapping', () => {
     expect(errors).toEqual([
       '2 fbc-url  firebase-csv.columns',
       '3 fbc-flag emailVerified source.type',
-      '4 fbc-claims customAttributes source.type',
       '5 fbc-nosalt salt firebase.salt-missing',
     ]);
     expect(records.map((r) => r.record.id)).toEqual(['fb-ann', 'fbc-flag', 'fbc-claims', 'fbc-nosalt']);
+    // Custom claims that are not an object are left out with a warning, as in the JSON export.
+    expect(all.find((p) => p.sourceId === 'fbc-claims' && p.field === 'customAttributes')?.severity).toBe('warning');
   });
 });
 
