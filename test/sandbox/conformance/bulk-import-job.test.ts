@@ -1,0 +1,102 @@
+// Conformance: the bulk-import processing job, as the reference core's ProcessBulkImportUsersCronJobTest
+// (shouldProcessBulkImportUsersInTheSameTenant, shouldProcessBulkImportUsersInMultipleTenantsWithDifferentStorages
+// reduced to one storage, shouldDeleteEverythingFromTheDBIfAnythingFails): staged users are imported with their
+// timeJoined and leave the list, a user the import refuses stays FAILED with the reference's message; and the
+// sandbox's own promise: a SIGKILL mid-processing then a restart imports each staged user exactly once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BCRYPT, LICENSE, call, client, startTestSandbox } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'am-bulk-job-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const waiting = async (url: string): Promise<number> => {
+  const n = await call(url, 'GET', '/bulk-import/users/count?status=NEW');
+  const p = await call(url, 'GET', '/bulk-import/users/count?status=PROCESSING');
+  return n.json.count + p.json.count;
+};
+
+describe('the bulk-import job (ProcessBulkImportUsersCronJobTest)', () => {
+  it('imports staged users with their timeJoined; a refused one stays FAILED with the E0xx message', async () => {
+    const sb = await startTestSandbox({ licenseKey: LICENSE, bulkImportIntervalSec: 0.2 });
+    const c = client(sb);
+    try {
+      await c.post('/recipe/signup', { email: 'taken@x.io', password: 'secret-123' });
+      const users = [0, 1, 2].map((i) => ({
+        externalUserId: `ext-${i}`,
+        loginMethods: [
+          {
+            recipeId: 'emailpassword',
+            email: i === 2 ? 'taken@x.io' : `u${i}@x.io`,
+            passwordHash: BCRYPT,
+            hashingAlgorithm: 'bcrypt',
+            isPrimary: true,
+            isVerified: true,
+            timeJoinedInMSSinceEpoch: 1_000_000_000_000 + i,
+          },
+          { recipeId: 'passwordless', phoneNumber: `+1415555010${i}`, timeJoinedInMSSinceEpoch: 900_000_000_000 + i },
+        ],
+      }));
+      expect((await c.post('/bulk-import/users', { users })).json).toEqual({ status: 'OK' });
+      await waitFor(async () => (await waiting(sb.url)) === 0);
+      for (const i of [0, 1]) {
+        const u = (await c.get(`/user/id?userId=ext-${i}`)).json.user;
+        expect(u.timeJoined).toBe(900_000_000_000 + i);
+        expect(u.loginMethods.map((m: { timeJoined: number }) => m.timeJoined)).toEqual([900_000_000_000 + i, 1_000_000_000_000 + i]);
+        expect((await c.post('/recipe/signin', { email: `u${i}@x.io`, password: 'U*U' })).json.user.id).toBe(`ext-${i}`);
+      }
+      const left = await c.get('/bulk-import/users');
+      expect(left.json.users).toHaveLength(1);
+      expect(left.json.users[0]).toMatchObject({
+        externalUserId: 'ext-2',
+        status: 'FAILED',
+        errorMessage: 'E003: A user with email taken@x.io already exists in emailpassword loginMethod.',
+      });
+      // Nothing of the failed user was written.
+      expect((await c.get('/user/id?userId=ext-2')).json.status).toBe('UNKNOWN_USER_ID_ERROR');
+      expect((await c.get('/users/count')).json.count).toBe(3);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('a SIGKILL in the middle of processing, then a restart: each staged user imported exactly once', async () => {
+    const store = join(dir, 'kill.json');
+    const total = 1500;
+    // Plain-text passwords make the job hash (bcrypt, 4 rounds here), so processing takes long enough to interrupt.
+    const users = Array.from({ length: total }, (_, i) => ({
+      loginMethods: [{ recipeId: 'emailpassword', email: `k${i}@x.io`, plainTextPassword: `pw-${i}`, timeJoinedInMSSinceEpoch: 1_000 + i }],
+    }));
+    const first = await startTestSandbox({ store, bulkImportIntervalSec: 0.1, bulkImportBatchSize: 200 });
+    expect((await call(first.url, 'POST', '/bulk-import/users', { users })).json).toEqual({ status: 'OK' });
+    await waitFor(async () => (await waiting(first.url)) < total - 100);
+    first.kill('SIGKILL');
+    const imported = await (async () => {
+      const again = await startTestSandbox({ store, bulkImportIntervalSec: 0.1 });
+      try {
+        const before = (await call(again.url, 'GET', '/users/count')).json.count;
+        await waitFor(async () => (await waiting(again.url)) === 0, 60_000);
+        expect((await call(again.url, 'GET', '/bulk-import/users/count')).json.count).toBe(0);
+        const signIn = await call(again.url, 'POST', '/recipe/signin', { email: 'k7@x.io', password: 'pw-7' });
+        expect(signIn.json.status).toBe('OK');
+        expect(signIn.json.user.timeJoined).toBe(1_007);
+        return { before, after: (await call(again.url, 'GET', '/users/count')).json.count };
+      } finally {
+        await again.stop();
+      }
+    })();
+    expect(imported.before).toBeGreaterThan(0);
+    expect(imported.before).toBeLessThan(total);
+    expect(imported.after).toBe(total);
+  }, 90_000);
+});
