@@ -5,6 +5,9 @@ import { writeFile } from 'node:fs/promises';
 import { BatchWriter, scryptPool } from './bulk.js';
 import { fixtureScryptConfig, hashConfigBlock } from './firebase.js';
 import { firebaseCsvLine } from './firebase-csv.js';
+import { CLERK_HEADER, clerkCsvLine } from './clerk.js';
+import { bcryptHash } from './hashes.js';
+import { encodeSecret } from './totp.js';
 import { createRng } from './rng.js';
 
 /** Write `count` lines (plus an optional first line) made by `line(i)`. */
@@ -37,4 +40,31 @@ export async function writeFirebaseCsvExport(path: string, count: number): Promi
   const hashConfigPath = `${path}.hash-config.txt`;
   await writeFile(hashConfigPath, hashConfigBlock(scrypt));
   return { hashConfigPath };
+}
+
+/** A Clerk export: bcrypt digests (one hash reused), a TOTP secret on every fifth user, names and metadata. */
+export async function writeClerkExport(path: string, count: number): Promise<void> {
+  const rng = createRng(14);
+  const digest = bcryptHash('bench-clerk', rng, 4);
+  const secret = encodeSecret(rng.bytes(20), 'base32');
+  await writeLines(
+    path,
+    count,
+    (i) => {
+      const email = `user${i}@example.com`;
+      return clerkCsvLine({
+        id: `user_${i.toString(36)}`,
+        first_name: `First${i}`,
+        last_name: `Last${i}`,
+        primary_email_address: email,
+        verified_email_addresses: email,
+        password_digest: digest,
+        password_hasher: 'bcrypt',
+        ...(i % 5 === 0 ? { totp_secret: secret } : {}),
+        public_metadata: `{"n":${i},"plan":"free"}`,
+        created_at: String(1700000000000 + i),
+      });
+    },
+    CLERK_HEADER.join(','),
+  );
 }

@@ -1,7 +1,7 @@
 // Write fixtures/: small, readable examples of every format made by the generators, the broken examples,
 // sets.json (which files go together) and README.md (every password, secret and the hash config).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { auth0FixtureUsers, auth0PasswordArray, ndjson } from './auth0.js';
 import { brokenFixtures } from './broken.js';
@@ -15,6 +15,7 @@ import {
   toWebSafeExport,
 } from './firebase.js';
 import { firebaseCsvFixtures } from './firebase-csv.js';
+import { clerkFixtures } from './clerk.js';
 import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
@@ -111,8 +112,15 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
 
   const broken = await brokenFixtures(createRng(7), scrypt, canonicalJson, firebaseJson);
   // The other sources' fixtures: files, sets and broken files from their own generators.
-  const more = [firebaseCsvFixtures(firebase.users, firebase.credentials)];
-  for (const m of more) for (const f of m.files) await put(f.path, f.content);
+  const more = [firebaseCsvFixtures(firebase.users, firebase.credentials), await clerkFixtures(createRng(21))];
+  const ownDirs = new Set(more.flatMap((m) => m.files.map((f) => f.path.split('/')[0]!)));
+  for (const sub of ownDirs)
+    if (!['canonical', 'firebase', 'auth0', 'totp', 'broken'].includes(sub)) await rm(join(dir, sub), { recursive: true, force: true });
+  for (const m of more)
+    for (const f of m.files) {
+      await mkdir(join(dir, dirname(f.path)), { recursive: true });
+      await put(f.path, f.content);
+    }
   broken.push(...more.flatMap((m) => m.broken));
   for (const f of broken) await put(join('broken', f.name), f.content);
 

@@ -1,6 +1,7 @@
-// Tell an export's format from its first bytes (and name): canonical, Firebase, Auth0 or a TOTP list.
+// Tell an export's format from its first bytes (and name): canonical, Firebase (JSON, CSV), Auth0, Clerk or a TOTP list.
 import { UserError } from '../errors.js';
 import { SOURCE_FORMATS, type SourceFormat } from './index.js';
+import { isClerkHeader } from './clerk.js';
 import { parseCsvLine } from './csv.js';
 import { checkReadable, readTextHead } from './input.js';
 
@@ -11,7 +12,7 @@ export async function detectFormat(path: string): Promise<SourceFormat> {
   if (format) return format;
   // The content is not echoed: it could be a secret or a hash.
   throw new UserError(
-    `cannot tell the format of ${path} (it is not JSON, NDJSON, a CSV with a secret column, a Firebase CSV export or otpauth:// lines); pass --format ${SOURCE_FORMATS.slice(0, -1).join(', ')} or ${SOURCE_FORMATS[SOURCE_FORMATS.length - 1]}`,
+    `cannot tell the format of ${path} (it is not JSON, NDJSON, a CSV with a secret column, a Firebase or Clerk CSV export or otpauth:// lines); pass --format ${SOURCE_FORMATS.slice(0, -1).join(', ')} or ${SOURCE_FORMATS[SOURCE_FORMATS.length - 1]}`,
   );
 }
 
@@ -38,6 +39,9 @@ export function sniffFormat(text: string, name = ''): SourceFormat | null {
   }
   const firstLine = start.split(/\r?\n/, 1)[0]!.toLowerCase();
   if (isFirebaseCsvLine(firstLine)) return 'firebase-csv';
+  // Clerk's header may follow `#` comment lines (its samples carry one).
+  const headerLine = start.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  if (headerLine !== undefined && isClerkHeader(headerLine)) return 'clerk';
   if (/\.csv$/i.test(name) || (firstLine.includes(',') && /(^|,)\s*"?secret"?\s*(,|$)/.test(firstLine))) return 'totp';
   return null;
 }

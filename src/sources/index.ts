@@ -1,4 +1,4 @@
-// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, TOTP lists) into canonical records,
+// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, Clerk, TOTP lists) into canonical records,
 // streamed, with per-line problems as items and unreadable files as UserErrors.
 import type { Problem, SourceRecord } from '../records/types.js';
 import { UserError } from '../errors.js';
@@ -8,6 +8,7 @@ import { detectFormat } from './detect.js';
 import type { FieldReport } from './field-report.js';
 import { readFirebase } from './firebase.js';
 import { readFirebaseCsv } from './firebase-csv.js';
+import { readClerk } from './clerk.js';
 import { providerLookup } from './providers.js';
 import { TotpJoin } from './totp-join.js';
 import { readTotpFile } from './totp.js';
@@ -17,7 +18,7 @@ export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
-export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv';
+export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk';
 
 /** Firebase scrypt parameters (the console's "Password hash parameters"). */
 export interface HashConfig {
@@ -39,7 +40,7 @@ export interface ReadOptions {
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
 
-export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp', 'firebase-csv'];
+export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp', 'firebase-csv', 'clerk'];
 
 /**
  * Read every file as one set of records. TOTP lists are loaded first (the small side) and joined to the
@@ -86,6 +87,9 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
         break;
       case 'firebase-csv':
         batches = readFirebaseCsv(path, { hashConfig: options.hashConfig, providers, fields: options.fields });
+        break;
+      case 'clerk':
+        batches = readClerk(path, options.fields);
         break;
       default:
         batches = readCanonical(path);
