@@ -1,10 +1,14 @@
 // Preloaded (node --import) into a client process to count the HTTP requests it really sends, retries
-// included; at exit, {requests, cpuMs} is written to BENCH_REQUEST_COUNT_FILE.
+// included; at exit, {requests, cpuMs} is written to BENCH_REQUEST_COUNT_FILE. The core client sends through
+// undici, whose every request is published on the 'undici:request:create' diagnostics channel; node:http
+// requests (if any) are counted too.
 import http from 'node:http';
+import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 
 let count = 0;
+subscribe('undici:request:create', () => count++);
 const original = http.request;
 http.request = function countedRequest(...args) {
   count++;

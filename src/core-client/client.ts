@@ -3,7 +3,7 @@
 import { DEFAULT_RETRY } from './retry.js';
 import { normaliseAppId, normaliseTenantId, parseBaseUrl } from './paths.js';
 import { sendJson, sendRequest, type RequestContext } from './request.js';
-import { createAgent } from './transport.js';
+import { createPool } from './transport.js';
 import type {
   ApiVersionResult,
   ConsumeCodeResult,
@@ -41,23 +41,24 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function createCoreClient(options: CoreClientOptions): CoreClient {
   const base = parseBaseUrl(options.url);
-  const ownsAgent = !options.agent;
+  const ownsPool = !options.dispatcher;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const ctx: RequestContext = {
     base,
-    agent: options.agent ?? createAgent(base, options.maxSockets ?? 64),
+    pool: options.dispatcher ?? createPool(base, options.maxSockets ?? 64, timeoutMs, options.tls),
     apiKey: options.apiKey || undefined,
     appId: normaliseAppId(options.appId),
     cdiVersion: options.cdiVersion ?? DEFAULT_CDI_VERSION,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     retry: options.retry ?? DEFAULT_RETRY,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
     onRetry: options.onRetry,
     random: Math.random,
   };
-  return clientFor(ctx, normaliseTenantId(options.tenantId), ownsAgent);
+  return clientFor(ctx, normaliseTenantId(options.tenantId), ownsPool);
 }
 
-function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): CoreClient {
+function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): CoreClient {
   const json = <T>(req: RawRequest, needsStatus = true) => sendJson<T>(ctx, tenantId, req, needsStatus);
   const post = <T>(path: string, scope: 'tenant' | 'app', body: unknown) => json<T>({ method: 'POST', path, scope, body });
   const get = <T>(path: string, scope: 'tenant' | 'app' | 'none', query?: RawRequest['query']) =>
@@ -140,7 +141,8 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsAgent: boolean): C
 
     raw: (req) => sendRequest(ctx, tenantId, req),
     close: () => {
-      if (ownsAgent) ctx.agent.destroy();
+      // Sockets are closed at once; requests still in flight fail (the callers have stopped by then).
+      if (ownsPool) void ctx.pool.destroy().catch(() => {});
     },
   };
 }

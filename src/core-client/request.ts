@@ -1,6 +1,5 @@
 // The request pipeline shared by every method: headers, prefix, attempts with retries, and mapping of
 // non-200 answers to typed errors. Business statuses (HTTP 200) are returned, never thrown.
-import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CoreAuthError,
@@ -14,13 +13,15 @@ import {
 } from './errors.js';
 import { prefixFor, queryString, type BaseUrl } from './paths.js';
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, networkReason, parseRetryAfter } from './retry.js';
+import type { Dispatcher } from 'undici';
 import { sendAttempt } from './transport.js';
 import type { RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
 
 /** Everything a request needs that does not change per call (shared between tenants of one client). */
 export interface RequestContext {
   base: BaseUrl;
-  agent: http.Agent;
+  /** The origin's connection pool (undici). */
+  pool: Dispatcher;
   apiKey?: string;
   appId: string;
   cdiVersion: string;
@@ -52,7 +53,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
     let reason: string;
     let minDelay = 0;
     try {
-      const res = await sendAttempt(ctx.base, ctx.agent, { method, path, headers, body, timeoutMs: ctx.timeoutMs });
+      const res = await sendAttempt(ctx.pool, { method, path, headers, body, timeoutMs: ctx.timeoutMs });
       const status = res.status;
       if (status >= 200 && status < 300) {
         return { status, contentType: String(res.headers['content-type'] ?? ''), text: res.text };

@@ -1,6 +1,7 @@
 // Types of the core's HTTP interface (CDI 5.4) as the reference core answers it (see shared core-api.md),
 // and the shape of the typed client. Business statuses are values (discriminated unions), never exceptions.
-import type { Agent } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { TlsOptions } from './transport.js';
 
 // ---------------------------------------------------------------------------------------------
 // The user object (§2, CDI >= 4.0)
@@ -75,10 +76,12 @@ export interface CoreClientOptions {
   /** Upper bound for a honoured `Retry-After` (default 60000 ms). */
   maxRetryAfterMs?: number;
   onRetry?: (info: RetryInfo) => void;
-  /** A caller-supplied agent (then `close()` leaves it alone). */
-  agent?: Agent;
-  /** Sockets per host of the internal keep-alive agent; size it to the concurrency (default 64). */
+  /** A caller-supplied undici dispatcher, e.g. a Pool shared by clients (then `close()` leaves it alone). */
+  dispatcher?: Dispatcher;
+  /** Connections of the internal keep-alive pool; size it to the concurrency (default 64). */
   maxSockets?: number;
+  /** TLS settings for an https:// core (a private CA...); Node's defaults (and NODE_EXTRA_CA_CERTS) otherwise. */
+  tls?: TlsOptions;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,6 +355,6 @@ export interface CoreClient {
   /** Any request with the same headers, retries and error mapping; non-2xx answers still throw typed errors. */
   raw(request: RawRequest): Promise<RawResponse>;
 
-  /** Destroys the internal keep-alive agent's sockets (not a caller-supplied agent). */
+  /** Destroys the internal keep-alive pool's sockets (not a caller-supplied dispatcher). */
   close(): void;
 }
