@@ -40,7 +40,7 @@ Validate the export files, then migrate every valid user into the target core.
 Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profile NAME
 Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
-Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|totp  --hash-config FILE  --provider-map FILE
+Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|totp  --hash-config FILE  --provider-map FILE
 Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;

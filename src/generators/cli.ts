@@ -1,8 +1,9 @@
-// Generator commands: `fixtures [DIR]` writes fixtures/; `firebase FILE N` and `canonical FILE N` write large
-// generated exports quickly (for benchmarks).
+// Generator commands: `fixtures [DIR]` writes fixtures/; `firebase FILE N`, `canonical FILE N`, `supabase FILE N`
+// and `keycloak FILE N` write large generated exports quickly (for benchmarks and streaming tests).
 import { resolve } from 'node:path';
 import { writeFixtures } from './fixtures.js';
 import { writeCanonicalNdjson, writeFirebaseExport } from './bulk.js';
+import { writeKeycloakRealm, writeSupabaseExport } from './bulk-tables.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -22,11 +23,21 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
+  if ((command === 'supabase' || command === 'keycloak') && rest.length >= 2) {
+    const count = Number(rest[1]);
+    if (!Number.isInteger(count) || count < 0) return usage();
+    if (command === 'supabase') await writeSupabaseExport(rest[0]!, count, rest[2]);
+    else await writeKeycloakRealm(rest[0]!, count);
+    process.stdout.write(`wrote ${count} ${command} users to ${rest[0]}\n`);
+    return 0;
+  }
   return usage();
 }
 
 function usage(): number {
-  process.stderr.write('usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT\n');
+  process.stderr.write(
+    'usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT | supabase USERS.csv COUNT [FACTORS.csv] | keycloak FILE COUNT\n',
+  );
   return 2;
 }
 

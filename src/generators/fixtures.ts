@@ -20,6 +20,7 @@ import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
 import { renderReadme } from './readme.js';
+import { sourceFixtures } from './source-fixtures.js';
 
 export interface FixtureSet {
   name: string;
@@ -122,6 +123,8 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
       await put(f.path, f.content);
     }
   broken.push(...more.flatMap((m) => m.broken));
+  const tables = await sourceFixtures(dir);
+  broken.push(...tables.broken);
   for (const f of broken) await put(join('broken', f.name), f.content);
 
   const firebaseWithTotp = [...firebaseCreds.values()];
@@ -211,6 +214,7 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
       credentials: auth0.credentials.filter((c) => c.password !== undefined),
     },
     ...more.flatMap((m) => m.sets),
+    ...tables.sets,
   ];
   await put(
     'sets.json',

@@ -1,9 +1,11 @@
-// Tell an export's format from its first bytes (and name): canonical, Firebase (JSON, CSV), Auth0, Clerk or a TOTP list.
+// Tell an export's format from its first bytes (and name): canonical, Firebase (JSON, CSV), Auth0, Clerk, Supabase, Keycloak or a TOTP
+// list.
 import { UserError } from '../errors.js';
 import { SOURCE_FORMATS, type SourceFormat } from './index.js';
 import { isClerkHeader } from './clerk.js';
 import { parseCsvLine } from './csv.js';
 import { checkReadable, readTextHead } from './input.js';
+import { supabaseTableOf } from './supabase.js';
 
 export async function detectFormat(path: string): Promise<SourceFormat> {
   await checkReadable(path);
@@ -34,14 +36,24 @@ export function sniffFormat(text: string, name = ''): SourceFormat | null {
   if (/^otpauth:\/\//i.test(start)) return 'totp';
   if (start[0] === '[' || start[0] === '{') {
     if (/"localId"\s*:/.test(text)) return 'firebase';
+    if (/"(?:encrypted_password|raw_user_meta_data|raw_app_meta_data|identity_data|factor_type)"\s*:/.test(text)) return 'supabase';
+    if (isKeycloak(start, text)) return 'keycloak';
     if (/"(?:_id|_ID|user_id|alt_id)"\s*:|"identities"\s*:|"\$oid"\s*:/.test(text)) return 'auth0';
     return 'canonical';
   }
   const firstLine = start.split(/\r?\n/, 1)[0]!.toLowerCase();
+  const header = parseCsvLine(firstLine);
+  if (header.ok && supabaseTableOf(header.fields.map((f) => f.trim())) !== null) return 'supabase';
   if (isFirebaseCsvLine(firstLine)) return 'firebase-csv';
   // Clerk's header may follow `#` comment lines (its samples carry one).
   const headerLine = start.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   if (headerLine !== undefined && isClerkHeader(headerLine)) return 'clerk';
   if (/\.csv$/i.test(name) || (firstLine.includes(',') && /(^|,)\s*"?secret"?\s*(,|$)/.test(firstLine))) return 'totp';
   return null;
+}
+
+/** A realm export names its realm near the top; users (split files, the admin API) have createdTimestamp and username. */
+function isKeycloak(start: string, text: string): boolean {
+  const realm = /"realm"\s*:\s*"/.test(start.slice(0, 4096)) && /"(?:users|sslRequired|realmRoles|createdTimestamp)"\s*:/.test(text);
+  return realm || (/"createdTimestamp"\s*:/.test(text) && /"username"\s*:/.test(text));
 }

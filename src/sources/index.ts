@@ -1,5 +1,5 @@
-// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, Clerk, TOTP lists) into canonical records,
-// streamed, with per-line problems as items and unreadable files as UserErrors.
+// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, Clerk, Supabase, Keycloak, TOTP
+// lists) into canonical records, streamed, with per-line problems as items and unreadable files as UserErrors.
 import type { Problem, SourceRecord } from '../records/types.js';
 import { UserError } from '../errors.js';
 import { readAuth0 } from './auth0.js';
@@ -9,7 +9,9 @@ import type { FieldReport } from './field-report.js';
 import { readFirebase } from './firebase.js';
 import { readFirebaseCsv } from './firebase-csv.js';
 import { readClerk } from './clerk.js';
+import { readKeycloak } from './keycloak.js';
 import { providerLookup } from './providers.js';
+import { readSupabase } from './supabase.js';
 import { TotpJoin } from './totp-join.js';
 import { readTotpFile } from './totp.js';
 
@@ -18,7 +20,7 @@ export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
-export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk';
+export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk' | 'supabase' | 'keycloak';
 
 /** Firebase scrypt parameters (the console's "Password hash parameters"). */
 export interface HashConfig {
@@ -40,7 +42,16 @@ export interface ReadOptions {
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
 
-export const SOURCE_FORMATS: readonly SourceFormat[] = ['canonical', 'firebase', 'auth0', 'totp', 'firebase-csv', 'clerk'];
+export const SOURCE_FORMATS: readonly SourceFormat[] = [
+  'canonical',
+  'firebase',
+  'auth0',
+  'totp',
+  'firebase-csv',
+  'clerk',
+  'supabase',
+  'keycloak',
+];
 
 /**
  * Read every file as one set of records. TOTP lists are loaded first (the small side) and joined to the
@@ -71,6 +82,9 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
 
   const auth0Files = paths.filter((_, i) => formats[i] === 'auth0');
   let auth0Done = false;
+  // Supabase's auth tables are read together too: identities and factors join their users.
+  const supabaseFiles = paths.filter((_, i) => formats[i] === 'supabase');
+  let supabaseDone = false;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
     let batches: AsyncIterable<SourceItem[]>;
@@ -81,6 +95,14 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
         if (auth0Done) continue;
         auth0Done = true;
         batches = readAuth0(auth0Files, providers);
+        break;
+      case 'supabase':
+        if (supabaseDone) continue;
+        supabaseDone = true;
+        batches = readSupabase(supabaseFiles, { providers, fields: options.fields });
+        break;
+      case 'keycloak':
+        batches = readKeycloak(path, { providers, fields: options.fields });
         break;
       case 'firebase':
         batches = readFirebase(path, { hashConfig: options.hashConfig, providers });

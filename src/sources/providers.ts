@@ -20,6 +20,12 @@ export const DEFAULT_PROVIDER_MAP: Record<string, string> = {
   gitlab: 'gitlab',
   bitbucket: 'bitbucket',
   discord: 'discord',
+  // Supabase provider names and Keycloak's default identity provider aliases.
+  google: 'google',
+  microsoft: 'microsoft',
+  azure: 'microsoft',
+  linkedin_oidc: 'linkedin',
+  'linkedin-openid-connect': 'linkedin',
 };
 
 export type ProviderLookup = (sourceProviderId: string) => string | undefined;
