@@ -1,0 +1,143 @@
+// End to end for the Supabase and Keycloak readers: their fixture exports run into a real sandbox core; users
+// sign in with the fixtures' passwords, TOTP codes computed here from the secrets as the source stores them
+// verify, metadata and roles sit under the source's id (kept as the external id), a rerun changes nothing, and
+// Keycloak users whose only password is pbkdf2 are reported, not imported (no --unusable-hashes yet).
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import base32 from 'hi-base32';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+
+const ENV = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const fx = (p: string): string => join(FIXTURES, p);
+const SUPABASE = ['supabase/users.csv', 'supabase/identities.csv', 'supabase/mfa_factors.csv'].map(fx);
+const KEYCLOAK_SPLIT = ['keycloak/acme-users-0.json', 'keycloak/acme-users-1.json'].map(fx);
+const readme = readFileSync(fx('README.md'), 'utf8');
+
+/** RFC 6238 (HMAC-SHA1, 6 digits, 30 s) written out here, independent of the workbench's own code. */
+function totp(key: Buffer, now = Date.now()): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** The CSV cell of `column` in the row of `file` whose `key` column is `value` (simple rows: no quoted commas). */
+function cell(file: string, key: string, value: string, column: string): string {
+  const [header, ...rows] = readFileSync(file, 'utf8').trim().split('\n');
+  const names = header!.split(',');
+  const row = rows.map((r) => r.split(',')).find((r) => r[names.indexOf(key)] === value)!;
+  return row[names.indexOf(column)]!;
+}
+
+const passwordOf = (email: string): string => new RegExp(`\\| ${email.replace('.', '\\.')} \\| \`([^\`]+)\``).exec(readme)![1]!;
+
+let dir: string;
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'am-e2e-sbkc-'));
+  sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Supabase and Keycloak exports into the sandbox', () => {
+  it('Supabase: passwords sign in, the TOTP secret verifies, metadata and roles under the Supabase id; a rerun changes nothing', async () => {
+    const run = await cli(
+      ['run', ...SUPABASE, '--core', sandbox.url, '--journal', 'sb.ndjson', '--disabled', 'import', '--json'],
+      dir,
+      ENV,
+    );
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 5, failed: 0, skipped: 0 });
+    const core = client(sandbox.url);
+    const adaId = cell(fx('supabase/users.csv'), 'email', 'ada.sb@example.com', 'id');
+    const signIn = await core.signIn('ada.sb@example.com', passwordOf('ada.sb@example.com'));
+    expect(signIn.status).toBe('OK');
+    expect((await core.signIn('ada.sb@example.com', 'not-the-password')).status).toBe('WRONG_CREDENTIALS_ERROR');
+    expect((await core.signIn('ed.sb@example.com', passwordOf('ed.sb@example.com'))).status).toBe('OK');
+    // The TOTP factor's secret as auth.mfa_factors holds it (base32), its code computed here.
+    const secret = cell(fx('supabase/mfa_factors.csv'), 'friendly_name', 'Ada phone', 'secret');
+    const code = totp(Buffer.from(base32.decode.asBytes(secret)));
+    expect((await core.verifyTotp(adaId, code)).status).toBe('OK');
+    expect((await core.getUserMetadata(adaId)).metadata).toEqual({
+      user_metadata: { full_name: 'Ada Lovelace', plan: 'pro' },
+      app_metadata: { provider: 'email', providers: ['email'], roles: ['admin', 'editor'] },
+    });
+    expect((await core.getUserRoles(adaId)).roles.sort()).toEqual(['admin', 'editor']);
+    const again = await cli(
+      ['run', ...SUPABASE, '--core', sandbox.url, '--journal', 'sb2.ndjson', '--disabled', 'import', '--json'],
+      dir,
+      ENV,
+    );
+    expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 5, failed: 0 });
+    core.close();
+  });
+
+  it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2-only users are reported', async () => {
+    const run = await cli(['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--journal', 'kc.ndjson', '--json'], dir, ENV);
+    // Two users cannot be imported (pbkdf2 only) and the disabled one is left out by default.
+    expect(run.exitCode).toBe(1);
+    expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 2, failed: 0, skipped: 3 });
+    const report = readFileSync(join(dir, 'kc.report.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; outcome: string; status?: string });
+    const realm = JSON.parse(readFileSync(fx('keycloak/realm-export.json'), 'utf8')) as {
+      users: Array<{ id: string; username: string; credentials?: Array<{ type: string; secretData: string }> }>;
+    };
+    const [ann, ben, cy] = realm.users;
+    expect(report.find((r) => r.id === cy!.id)).toMatchObject({ outcome: 'skipped', status: 'DISABLED' });
+    expect(report.filter((r) => r.status === 'factors.no-first-factor')).toHaveLength(2);
+    const core = client(sandbox.url);
+    expect((await core.signIn('ann.kc@example.com', passwordOf('ann.kc@example.com'))).status).toBe('OK');
+    // Keycloak keys the HMAC with the UTF-8 bytes of the secret text (ann) or the base32 value (ben, secretEncoding).
+    const otpValue = (u: typeof ann): string =>
+      (JSON.parse(u!.credentials!.find((c) => c.type === 'otp')!.secretData) as { value: string }).value;
+    expect((await core.verifyTotp(ann!.id, totp(Buffer.from(otpValue(ann), 'utf8')))).status).toBe('OK');
+    expect((await core.verifyTotp(ben!.id, totp(Buffer.from(base32.decode.asBytes(otpValue(ben)))))).status).toBe('OK');
+    expect((await core.getUserRoles(ann!.id)).roles).toEqual(['admin']);
+    expect((await core.getUserMetadata(ann!.id)).metadata).toMatchObject({ username: 'ann', firstName: 'Ann', lastName: 'Kay' });
+    core.close();
+
+    // validate names each pbkdf2 hash as not importable, and what was carried and dropped.
+    const v = await cli(['validate', ...KEYCLOAK_SPLIT, '--json'], dir);
+    const out = JSON.parse(v.stdout) as {
+      problems: Array<{ rule: string; sourceId?: string; message: string }>;
+      summary: { fields: { mapped: Array<{ field: string; to: string }>; dropped: Array<{ field: string; reason: string }> } };
+    };
+    expect(out.problems.filter((p) => p.rule === 'password.unusable').map((p) => p.message.split(' password hash')[0])).toEqual([
+      'the pbkdf2-sha256',
+      'the pbkdf2-sha256',
+      'the pbkdf2-sha512',
+    ]);
+    expect(out.summary.fields.mapped.find((e) => e.field === 'credentials (password, pbkdf2-sha512)')?.to).toMatch(/^legacyPassword/);
+    expect(out.summary.fields.dropped.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['clientRoles', 'groups', 'realmRoles (default-roles-<realm>, offline_access, uma_authorization)']),
+    );
+    expect(v.stdout).not.toMatch(/secretData|"salt"/);
+  });
+
+  it('validate --json on the Supabase fixtures lists what was mapped, what was dropped and why', async () => {
+    const v = await cli(['validate', ...SUPABASE, '--json'], dir);
+    expect(v.exitCode, v.stdout).toBe(0);
+    const fields = (JSON.parse(v.stdout) as { summary: { fields: { mapped: unknown[]; dropped: Array<Record<string, unknown>> } } }).summary
+      .fields;
+    expect(fields.mapped.length).toBeGreaterThan(10);
+    expect(fields.dropped).toContainEqual({
+      format: 'supabase',
+      field: 'users.last_sign_in_at',
+      reason: 'the core keeps no last sign-in time',
+      records: 5,
+    });
+  });
+});
