@@ -49,11 +49,16 @@ export function helpText(): string {
     'auth-migrate: move users, passwords and second factors into a SuperTokens-compatible core',
     '',
     'Usage:',
-    '  auth-migrate                 open the interactive workbench (needs a terminal)',
+    '  auth-migrate [--profile NAME] [--out DIR]',
+    '                               open the interactive workbench (needs a terminal)',
     '  auth-migrate <command> [options]',
     '',
     'Commands:',
     ...lines,
+    '',
+    'Files: each run (wizard or `run`) writes its journal, report, failures file and resume command into one',
+    'folder named for the profile (or "run") and the UTC time, e.g. ./night-2026-11-23T09-35-08Z/, under the',
+    'current folder or --out DIR; the folder is printed when the run starts.',
     '',
     'Run `auth-migrate <command> --help` for the options of a command.',
     '',
@@ -76,7 +81,7 @@ export async function main(
       io.stdout.write(`${pkg.version}\n`);
       return 0;
     }
-    if (first === undefined || first.startsWith('--profile')) {
+    if (first === undefined || first.startsWith('--profile') || first.startsWith('--out')) {
       const { wizardCommand } = await import('./commands/wizard.js');
       return await wizardCommand(argv, io);
     }

@@ -12,7 +12,8 @@ import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
 import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
-import { identityId, openJournal, type RunIdentity } from '../migration/journal.js';
+import { openJournal, type RunIdentity } from '../migration/journal.js';
+import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../migration/report.js';
@@ -41,7 +42,12 @@ Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profi
 Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|totp  --hash-config FILE  --provider-map FILE
-Migration:  --journal FILE  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
+Files:      each run writes its journal, report, failures file and resume command into one folder named for
+            the profile (or "run") and the UTC time, e.g. ./night-2026-11-23T09-35-08Z/, printed at start;
+            --out DIR puts that folder under DIR instead of the current folder. The same command run again
+            (same files, same target) carries on in the newest folder of that migration. --journal FILE
+            instead: the journal at FILE, the other files beside it (FILE minus .journal.ndjson + .report.ndjson...)
+Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
             by default they are found first and left unchanged)  --disabled skip|import (users disabled or
@@ -62,6 +68,7 @@ const OPTIONS = {
   ...TARGET_OPTIONS,
   ...SOURCE_OPTIONS,
   journal: { type: 'string' },
+  out: { type: 'string' },
   concurrency: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'keep-source-ids': { type: 'boolean' },
@@ -141,7 +148,13 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
   // The journal and the command that resumes the run are known before anything is read.
   const identity: RunIdentity | undefined = resolved ? { sources: files, target: describeTarget(resolved.target) } : undefined;
-  const journalPath = identity ? resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`) : undefined;
+  // By default a folder of its own per run (run-folder.ts); the same migration run again finds its earlier folder.
+  const choice =
+    identity && !values['dry-run']
+      ? await chooseRunJournal({ journal: values.journal, out: values.out, cwd, label: profile?.name, identity })
+      : undefined;
+  const journalPath = choice?.journal ?? (identity && values.journal !== undefined ? resolve(cwd, values.journal) : undefined);
+  if (choice?.folder) err(`run folder ${choice.folder}${choice.found ? ' (carrying on from the earlier run of this migration)' : ''}`);
   const resumeArgs = [...argv];
   if (journalPath && values.journal === undefined) resumeArgs.push('--journal', journalPath);
   if (resolved?.target.kind === 'sandbox' && values.store === undefined) resumeArgs.push('--store', resolved.target.store);
@@ -178,6 +191,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (!resolved || !identity || !journalPath) throw new UsageError('say where to migrate: --core URL or --sandbox');
 
   const paths = pathsBesideJournal(journalPath);
+  await ensureRunFolder(journalPath);
   const journal = await openJournal(journalPath, identity);
 
   // On a terminal the progress line is redrawn in place; on a pipe every progress line is a line of its own.
@@ -231,6 +245,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
   listener = () => {};
   const t = summary.totals;
+  if (choice?.folder) err(`run folder ${choice.folder}`);
   err(`journal ${paths.journal}`);
   err(`report ${paths.report}`);
   if (t.failed > 0) {
@@ -255,6 +270,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         journal: paths.journal,
         failuresFile: paths.failures,
         reportFile: paths.report,
+        ...(choice?.folder ? { runFolder: choice.folder } : {}),
         ...(connection?.sandbox ? { sandboxStore: connection.sandbox.storePath } : {}),
         ...(summary.stopped ? { stopped: summary.stopped, resumeCommand } : {}),
         ...(summary.fatal ? { error: summary.fatal.message } : {}),

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
 import { identityId, loadJournal, type RunIdentity } from '../migration/journal.js';
+import { findRunJournal } from '../migration/run-folder.js';
 import { forEachPooled } from '../migration/pool.js';
 import {
   checkCredential,
@@ -32,7 +33,8 @@ Sources:  --format F  --hash-config FILE  --provider-map FILE  --keep-source-ids
 Checks:   --credentials FILE   lines "email,password": each must sign in
           --totp-codes         verify each TOTP device with a code from its source secret (always on for
                                --sandbox; on a real core it spends codes and counts failed attempts)
-          --journal FILE       the run's journal, to find users by the ids it recorded
+          --journal FILE       the run's journal, to find users by the ids it recorded (default: the journal
+                               of the newest run folder of this migration under --out DIR or the current folder)
 Slice:    --skip N  --limit N  --only ID[,ID...]   check only that slice, as given to run
 Output:   --json (one JSON document on stdout)  --concurrency N (default 8)
 Exit codes: 0 every user ok, 1 some missing, mismatched, skipped or refused a credential, 2 bad usage or fatal.
@@ -44,6 +46,7 @@ const OPTIONS = {
   credentials: { type: 'string' },
   'totp-codes': { type: 'boolean' },
   journal: { type: 'string' },
+  out: { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
   'scrypt-algorithm-name': { type: 'string' },
   concurrency: { type: 'string' },
@@ -103,7 +106,13 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   }
 
   const identity: RunIdentity = { sources: files, target: describeTarget(resolved.target) };
-  const journalPath = resolve(cwd, values.journal ?? `auth-migrate-${identityId(identity)}.journal.ndjson`);
+  // The run's journal: as given, else the one its run folder holds (run-folder.ts); the TOTP checks log sits beside it.
+  const journalPath = resolve(
+    cwd,
+    values.journal ??
+      (await findRunJournal(resolve(cwd, values.out ?? '.'), identity)) ??
+      `auth-migrate-${identityId(identity)}.journal.ndjson`,
+  );
   const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
   if (values.journal !== undefined && !journal) throw new UsageError(`--journal ${values.journal} does not exist`);
 

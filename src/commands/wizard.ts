@@ -22,10 +22,11 @@ interface TtyStream {
 
 export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStream = process.stdin): Promise<number> {
   let profile: string | undefined;
+  let out: string | undefined;
   try {
-    profile = parseArgs({ args: argv, options: { profile: { type: 'string' } }, strict: true }).values.profile;
+    ({ profile, out } = parseArgs({ args: argv, options: { profile: { type: 'string' }, out: { type: 'string' } }, strict: true }).values);
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. The wizard takes only --profile NAME; see \`auth-migrate --help\`.`);
+    throw new UsageError(`${(err as Error).message}. The wizard takes only --profile NAME and --out DIR; see \`auth-migrate --help\`.`);
   }
   if (!stdin.isTTY || !(io.stdout as TtyStream).isTTY) {
     io.stderr.write(HEADLESS_HELP);
@@ -38,7 +39,7 @@ export async function wizardCommand(argv: string[], io: CommandIO, stdin: TtyStr
   const [{ render }, React, { App }, { createRealServices }] = await withInteractiveInk(() =>
     Promise.all([import('ink'), import('react'), import('../ui/App.js'), import('../ui/services/real.js')]),
   );
-  const services = createRealServices({ env: io.env });
+  const services = createRealServices({ env: io.env, out });
   const instance = render(React.createElement(App, { services, profile }), { exitOnCtrlC: false, stdout: io.stdout as NodeJS.WriteStream });
   await instance.waitUntilExit();
   // The same codes as `run` for the session's last run (0 when it ran nothing or everything went well).

@@ -1,6 +1,7 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { openPrivate as openPrivateFile, openPrivateSync } from '../files/private.js';
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
@@ -12,8 +13,12 @@ export interface RunPaths {
   failures: string;
 }
 
-/** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`. */
+/** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`; in a run folder `journal.ndjson` -> `report.ndjson`, `failures.ndjson`. */
 export function pathsBesideJournal(journal: string): RunPaths {
+  if (basename(journal) === 'journal.ndjson') {
+    const dir = dirname(journal);
+    return { journal, report: join(dir, 'report.ndjson'), failures: join(dir, 'failures.ndjson') };
+  }
   const base = journal.replace(/\.journal\.ndjson$/, '').replace(/\.ndjson$|\.jsonl$/, '');
   return { journal, report: `${base}.report.ndjson`, failures: `${base}.failures.ndjson` };
 }
@@ -50,9 +55,11 @@ function end(stream: WriteStream): Promise<void> {
   });
 }
 
-/** `x.journal.ndjson` -> `x.resume.txt`: the command that resumes a stopped run, whole (0600: it names key variables, never keys). */
+/** `x.journal.ndjson` -> `x.resume.txt` (in a run folder: `resume.txt`): the command that resumes a stopped run, whole (0600: it names key variables, never keys). */
 export const resumeFileOf = (journal: string): string =>
-  `${pathsBesideJournal(journal).report.replace(/\.report\.ndjson$/, '')}.resume.txt`;
+  basename(journal) === 'journal.ndjson'
+    ? join(dirname(journal), 'resume.txt')
+    : `${pathsBesideJournal(journal).report.replace(/\.report\.ndjson$/, '')}.resume.txt`;
 
 export async function writeResumeCommand(journal: string, command: string): Promise<string> {
   const path = resumeFileOf(journal);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -70,7 +70,11 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     await w.press('r');
     const results = await w.until('8/8 results: finished', 60_000);
     expect(results).toMatch(/total 6 · imported 6 · already present 0 · failed 0 · skipped 0/);
-    expect(results).toMatch(/journal\s+\S+\.journal\.ndjson/);
+    // Its own run folder, named for the profile and the time, with every file the screen lists.
+    const folder = /run folder (\S+)/.exec(results)![1]!;
+    expect(folder).toMatch(new RegExp(`^${dir}/night-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ$`));
+    expect(results).toContain('journal.ndjson · report.ndjson · failures.ndjson');
+    for (const f of ['journal.ndjson', 'report.ndjson', 'failures.ndjson']) expect(existsSync(join(folder, f))).toBe(true);
     await w.press('v');
     await w.until('verify: 6/6 users ok, 0 with problems, 0 skipped (TOTP codes checked)', 30_000);
     await w.press('s');

@@ -91,10 +91,12 @@ describe('run screen controls', () => {
     const imported = Number(/imported (\d+)/.exec(results)![1]);
     expect(imported).toBeGreaterThan(settled);
     expect(imported).toBeLessThan(USERS);
-    // The command is saved whole beside the journal, and shown whole on screen (wrapped, never cut).
-    const saved = readdirSync(dir).filter((f) => f.endsWith('.resume.txt'));
-    expect(saved).toHaveLength(1);
-    const resume = readFileSync(join(dir, saved[0]!), 'utf8').trim();
+    // The command is saved whole in the run's folder (named for the profile), and shown whole on screen (wrapped, never cut).
+    const folders = readdirSync(dir).filter((f) => f.startsWith('ctl-'));
+    expect(folders).toHaveLength(1);
+    expect(results).toContain(`run folder ${join(dir, folders[0]!)}`);
+    expect(results).toMatch(/journal\.ndjson · report\.ndjson · failures\.ndjson · resume\.txt/);
+    const resume = readFileSync(join(dir, folders[0]!, 'resume.txt'), 'utf8').trim();
     const shown = results
       .slice(results.indexOf('resume:') + 'resume:'.length)
       .split('\n')
@@ -164,9 +166,9 @@ describe('a run with a failed user', () => {
     expect(results).toMatch(/total 1 · imported 0 · already present 0 · failed 1 · skipped 0/);
     expect(results).toContain('latest failures');
     expect(results).toMatch(/clash: map USER_ID_MAPPING_ALREADY_EXISTS_ERROR/);
-    expect(results).toMatch(/failures \S+\.failures\.ndjson/);
-    const failuresFile = /failures (\S+\.failures\.ndjson)/.exec(results)![1]!;
-    expect(readFileSync(failuresFile, 'utf8')).toContain('"id":"clash"');
+    const folder = /run folder (\S+)/.exec(results)![1]!;
+    expect(results).toMatch(/journal\.ndjson · report\.ndjson · failures\.ndjson/);
+    expect(readFileSync(join(folder, 'failures.ndjson'), 'utf8')).toContain('"id":"clash"');
     for (const frame of w.frames) {
       const lines = stripVTControlCharacters(frame).replace(/\n$/, '').split('\n');
       expect(lines.length).toBeLessThanOrEqual(24);

@@ -144,7 +144,7 @@ describe('sign-in check on the results screen, against a real sandbox', () => {
 
     await w.press('escape');
     const back = await w.until('v verify · i sign in');
-    expect(back).toMatch(/journal\s+\S+\.journal\.ndjson/);
+    expect(back).toMatch(/run folder \S+\n\s+journal\.ndjson · report\.ndjson · failures\.ndjson/);
     await w.press('i');
     await w.until('2/3 signed in, 1 failed');
     await w.press('down', 'down', join(dir, 'missing.txt'), 'enter');

@@ -9,6 +9,31 @@ import { formatDuration } from './RunScreen.js';
 import { SIGN_IN_HELP, SignInPanel } from './SignInPanel.js';
 import { UNDO_HELP, UndoPanel } from './UndoPanel.js';
 import { useState } from 'react';
+import { sep } from 'node:path';
+import type { RunOutcome, TargetConnection, VerifySummary } from '../services/types.js';
+import type { Task } from '../state/types.js';
+
+/**
+ * Where every file the run (and verify) wrote is, and the sandbox store, as lines to wrap (never cut): with a run
+ * folder, the folder then the names inside it on one line; otherwise each path.
+ */
+export function runFileLines(o: RunOutcome, sandbox: TargetConnection['sandbox'], verify: Task<VerifySummary>): string[] {
+  if (!o.journal) return ['files: none, nothing was written (no run folder, no journal)'];
+  const files: [string, string | undefined][] = [
+    ['journal', o.journal],
+    ['report', o.report],
+    ['failures', o.failuresFile],
+    ['resume command', o.resumeFile],
+    ['TOTP checks', verify.status === 'done' ? verify.value.totpChecksFile : undefined],
+  ];
+  const store = sandbox ? [`store ${sandbox.storePath}${sandbox.temporary ? ' (temporary, kept: the journal points at it)' : ''}`] : [];
+  const folder = o.folder;
+  const present = files.filter((f): f is [string, string] => f[1] !== undefined);
+  if (folder && present.every(([, p]) => p.startsWith(folder + sep))) {
+    return [`run folder ${folder}`, `  ${present.map(([, p]) => p.slice(folder.length + 1)).join(' · ')}`, ...store];
+  }
+  return [...present.map(([what, p]) => `${what} ${p}`), ...store];
+}
 
 const KEYS: Command[] = ['verify', 'signIn', 'undo', 'save', 'quit', 'back'];
 
@@ -48,15 +73,11 @@ export function ResultsScreen() {
       {signingIn ? <SignInPanel /> : null}
       {o && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text wrap="truncate-start">journal {o.journal}</Text>
-          <Text wrap="truncate-start">failures {o.failuresFile}</Text>
-          <Text wrap="truncate-start">report {o.report}</Text>
-          {state.target.status === 'done' && state.target.value.sandbox ? (
-            <Text wrap="truncate-start">
-              store {state.target.value.sandbox.storePath}
-              {state.target.value.sandbox.temporary ? ' (temporary, kept: the journal points at it)' : ''}
+          {runFileLines(o, state.target.status === 'done' ? state.target.value.sandbox : undefined, verify).map((line, i) => (
+            <Text key={i} wrap="wrap">
+              {line}
             </Text>
-          ) : null}
+          ))}
           {o.stopped && o.resumeCommand ? <Text wrap="wrap">resume: {o.resumeCommand}</Text> : null}
         </Box>
       ) : null}

@@ -9,6 +9,7 @@ import type { PlanNeeds } from '../../core-client/preflight.js';
 import type { CoreClient, RetryPolicy } from '../../core-client/types.js';
 import { dryRun } from '../../migration/dry-run.js';
 import { identityId, loadJournal, openJournal, type RunIdentity } from '../../migration/journal.js';
+import { chooseRunJournal, ensureRunFolder, findRunJournal } from '../../migration/run-folder.js';
 import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../../migration/report.js';
@@ -73,8 +74,10 @@ const planOf = (input: MigrationInput): PlanOptions => ({
 
 export interface RealServicesOptions {
   env?: NodeJS.ProcessEnv;
-  /** Where journals and reports go, and relative paths are resolved (default: the current folder). */
+  /** Where relative paths are resolved (default: the current folder). */
   cwd?: string;
+  /** Where each run's folder (journal, report, failures, resume command) is made (default: cwd), as `run --out`. */
+  out?: string;
 }
 
 function asTarget(t: TargetConnection): Target {
@@ -104,6 +107,12 @@ function clientFor(
 export function createRealServices(options: RealServicesOptions = {}): WizardServices {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
+  const out = resolve(cwd, options.out ?? '.');
+  /** The journal of this input's latest run on this target (its run folder's, or an older hash-named one), if any. */
+  const journalOf = async (p: Prepared, target: TargetConnection) => {
+    const identity = { sources: p.files, target: describeTarget(asTarget(target)) };
+    return { identity, journal: await findRunJournal(out, identity) };
+  };
   let cached: { key: string; prepared: Prepared } | undefined;
   let lastRun: RunOutcome | undefined;
   /** Temporary sandbox stores a run's journal points at: never removed (the resume command needs them). */
@@ -243,8 +252,6 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const done = (async () => {
         const p = await prepare(input);
         const identity: RunIdentity = { sources: p.files, target: describeTarget(asTarget(target)) };
-        const journalPath = resolve(cwd, `auth-migrate-${identityId(identity)}.journal.ndjson`);
-        const paths = pathsBesideJournal(journalPath);
         const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
         const client = clientFor(target, { concurrency, onRetry: (detail) => opts.onUpdate({ type: 'retry', detail }) });
         // The same check as `run`, right before the first write: what stops `run` stops the wizard, journal unwritten.
@@ -255,17 +262,14 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         if (check.refusal) {
           client.close();
           const t = { total: p.report.summary.records, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0 };
-          return {
-            totals: t,
-            stopped: true,
-            durationMs: 0,
-            journal: journalPath,
-            failuresFile: paths.failures,
-            report: paths.report,
-            resumeCommand: '',
-            error: check.refusal.message,
-          };
+          // Nothing was written: no run folder, no journal.
+          return (lastRun = { totals: t, stopped: true, durationMs: 0, resumeCommand: '', error: check.refusal.message });
         }
+        // The run's folder (run-folder.ts, as `run` chooses it): the earlier one of this migration, or a new one.
+        const choice = await chooseRunJournal({ out, cwd, label: opts.profileName, identity });
+        const journalPath = choice.journal;
+        const paths = pathsBesideJournal(journalPath);
+        await ensureRunFolder(journalPath);
         const journal = await openJournal(journalPath, identity);
         const files = openRunFiles(paths);
         // The keys of this session go into the command as the variables to set (printableCommand never prints a
@@ -307,8 +311,10 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           const t = summary.totals;
           const resumeCommand = printableCommand('run', args);
           // Beside the journal too, whole, so it can be copied after the wizard is closed.
-          if (summary.stopped) await writeResumeCommand(paths.journal, resumeCommand);
+          const resumeFile = summary.stopped ? await writeResumeCommand(paths.journal, resumeCommand) : undefined;
           return (lastRun = {
+            ...(choice.folder ? { folder: choice.folder } : {}),
+            ...(resumeFile ? { resumeFile } : {}),
             totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
             stopped: summary.stopped !== undefined,
             durationMs: summary.durationMs,
@@ -333,9 +339,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     async rollback(input, target, dryRun) {
       const p = await prepare(input);
-      const identity = { sources: p.files, target: describeTarget(asTarget(target)) };
-      const journalPath = resolve(cwd, `auth-migrate-${identityId(identity)}.journal.ndjson`);
-      if (!existsSync(journalPath)) throw new Error(`no journal of this run at ${journalPath}: nothing to undo`);
+      const { identity, journal: journalPath } = await journalOf(p, target);
+      if (!journalPath || !existsSync(journalPath)) throw new Error(`no journal of this migration under ${out}: nothing to undo`);
       const prepared = await prepareRollback(journalPath, identity.target, 'the auth-migrate wizard (rollback)');
       try {
         const actions = prepared.plans.reduce((n, u) => n + u.actions.length, 0);
@@ -354,17 +359,17 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     async verify(input, target) {
       const p = await prepare(input);
-      const journalPath = resolve(
-        cwd,
-        `auth-migrate-${identityId({ sources: p.files, target: describeTarget(asTarget(target)) })}.journal.ndjson`,
-      );
-      const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
+      const found = await journalOf(p, target);
+      // Without a run (nothing to read ids from), the TOTP checks log goes where older versions kept it.
+      const journalPath = found.journal ?? resolve(out, `auth-migrate-${identityId(found.identity)}.journal.ndjson`);
+      const journal = found.journal ? (await loadJournal(found.journal)).users : undefined;
       const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
       const client = clientFor(target, { concurrency });
       const lookup = createAccountLookup(client);
-      const totpLog = target.sandbox !== undefined ? await openTotpCheckLog(`${journalPath}.totp-checks.ndjson`) : undefined;
+      const totpChecksFile = target.sandbox !== undefined ? `${journalPath}.totp-checks.ndjson` : undefined;
+      const totpLog = totpChecksFile ? await openTotpCheckLog(totpChecksFile) : undefined;
       const plan = planOf(input);
-      const summary = { checked: 0, ok: 0, failed: 0, skipped: 0, lines: [] as string[] };
+      const summary = { checked: 0, ok: 0, failed: 0, skipped: 0, lines: [] as string[], ...(totpChecksFile ? { totpChecksFile } : {}) };
       try {
         await forEachPooled(streamValidatedRecords(p.files, p.read, p.report), concurrency, async (i) => {
           // On the sandbox, TOTP codes computed from the source secrets are tried too (as `verify --sandbox` does).

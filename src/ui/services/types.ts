@@ -126,11 +126,15 @@ export interface RunOutcome {
   totals: RunTotals;
   stopped: boolean;
   durationMs: number;
+  /** The run's folder (journal, report, failures file and resume command inside); none when nothing was written. */
+  folder?: string;
   journal?: string;
   failuresFile?: string;
   report?: string;
   /** The command that resumes or reruns this migration headlessly. */
   resumeCommand?: string;
+  /** Where the resume command was saved whole (a stopped run only). */
+  resumeFile?: string;
   /** Why the run stopped early (401, 402, unreachable core...): the journal still shows what was done. */
   error?: string;
 }
@@ -159,6 +163,8 @@ export interface VerifySummary {
   /** Invalid records, not migrated, so not checked. */
   skipped: number;
   lines: string[];
+  /** The TOTP checks log (the time steps spent, no code or secret), beside the journal; sandbox only. */
+  totpChecksFile?: string;
 }
 
 /** What the core said to one `POST /recipe/signin` (the password itself is never part of it). */
