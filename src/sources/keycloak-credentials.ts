@@ -91,7 +91,7 @@ function readPassword(ctx: FieldContext, cred: Obj, path: string, record: Canoni
     ctx,
     `${path}`,
     `the ${algorithm} password hash cannot be imported into the core; it is carried as a legacy hash for migration at first sign-in (docs/migration.md), otherwise the user resets the password`,
-    'password.unusable',
+    'keycloak.password-legacy',
     'warning',
   );
 }

@@ -14,7 +14,7 @@ const MAPPED: Record<string, string> = {
   id: 'id, externalUserId',
   email: 'email',
   email_confirmed_at: 'emailVerified',
-  encrypted_password: 'password.hash',
+  encrypted_password: 'password.hash (bcrypt, argon2; another hash to legacyPassword)',
   phone: 'phoneNumber',
   phone_confirmed_at: 'phoneNumber (a phone never confirmed is not carried)',
   raw_user_meta_data: 'metadata.user_metadata',
@@ -93,7 +93,7 @@ export function supabaseUserItem(
     record.emailVerified = text('email_confirmed_at') !== undefined;
   }
   const hash = text('encrypted_password');
-  if (hash !== undefined) record.password = { hash };
+  if (hash !== undefined) readHash(ctx, hash, record);
   const phone = text('phone');
   if (phone !== undefined) {
     if (text('phone_confirmed_at') !== undefined) record.phoneNumber = supabasePhone(phone);
@@ -141,6 +141,26 @@ export function supabaseUserItem(
     );
   }
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+/**
+ * GoTrue writes bcrypt; users imported into Supabase may carry argon2 (taken as they are) or its `$fbscrypt$`
+ * Firebase form and others, which the core cannot take: those go to legacyPassword for the sign-in migration.
+ */
+function readHash(ctx: FieldContext, hash: string, record: CanonicalUser): void {
+  if (/^\$(?:2[abxy]?|argon2(?:id|i|d))\$/.test(hash)) {
+    record.password = { hash };
+    return;
+  }
+  const algorithm = /^\$([A-Za-z0-9_-]{1,20})\$/.exec(hash)?.[1] ?? 'unknown';
+  record.legacyPassword = { algorithm, hash };
+  addProblem(
+    ctx,
+    'encrypted_password',
+    `the ${algorithm} password hash cannot be imported into the core; it is carried as a legacy hash for migration at first sign-in (docs/migration.md), otherwise the user resets the password`,
+    'supabase.password-legacy',
+    'warning',
+  );
 }
 
 /**

@@ -115,7 +115,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
       problems: Array<{ rule: string; sourceId?: string; message: string }>;
       summary: { fields: { mapped: Array<{ field: string; to: string }>; dropped: Array<{ field: string; reason: string }> } };
     };
-    expect(out.problems.filter((p) => p.rule === 'password.unusable').map((p) => p.message.split(' password hash')[0])).toEqual([
+    expect(out.problems.filter((p) => p.rule === 'keycloak.password-legacy').map((p) => p.message.split(' password hash')[0])).toEqual([
       'the pbkdf2-sha256',
       'the pbkdf2-sha256',
       'the pbkdf2-sha512',

@@ -77,7 +77,9 @@ describe('Keycloak reader', () => {
     const cyPw = await known(/legacy pbkdf2-sha256 password `([^`]+)`/);
     const derived = pbkdf2Sync(cyPw, Buffer.from(legacyPassword!.salt!, 'base64'), 27500, 64, 'sha256').toString('base64');
     expect(derived).toBe(legacyPassword!.hash);
-    expect(records[2]!.problems.map((p) => [p.rule, p.severity, p.field])).toEqual([['password.unusable', 'warning', 'credentials[0]']]);
+    expect(records[2]!.problems.map((p) => [p.rule, p.severity, p.field])).toEqual([
+      ['keycloak.password-legacy', 'warning', 'credentials[0]'],
+    ]);
   });
 
   it('reads split user files like the realm export, and leaves service accounts out with a warning', async () => {
