@@ -102,6 +102,7 @@ describe('wizard reducer: data', () => {
             { key: 'a', problem: dup },
             { key: 'c', problem: warn },
           ],
+          lineProblems: [],
         },
       },
     ]);

@@ -333,3 +333,49 @@ describe('a file that cannot be added', () => {
     expect(added).not.toContain(`no-such-export.json${CANONICAL}`);
   });
 });
+
+describe('lines that cannot be read as users', () => {
+  it('are counted under the summary and listed one by one (file:line and why) on the lines filter, at 80x24', async () => {
+    const bad = join(REPO, 'fixtures/broken/bad-lines.ndjson');
+    const totp = join(REPO, 'fixtures/broken/totp-bad.csv');
+    await saveProfile(
+      {
+        ...emptyProfile('lines'),
+        sources: [
+          { path: bad, format: 'canonical' },
+          { path: totp, format: 'totp' },
+        ],
+      },
+      {},
+      env,
+    );
+    const tracked = trackSandboxes(createRealServices({ env, cwd: dir }));
+    sandboxes.push(tracked);
+    const w = renderWizard(tracked.services, 'lines', { columns: 80, rows: 24 });
+    cleanup.push(() => w.unmount());
+    await w.until('2/8 keys');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.until('3/8 source files');
+    await w.press('down', 'down', 'down', 'down', 'down', 'enter');
+    const summary = await w.until(/lines? could not be read as users: f/);
+    const count = Number(/(\d+) lines? could not be read as users: f/.exec(summary)![1]);
+    // The three bad NDJSON lines at least, and the CSV rows that match no user or do not parse.
+    expect(count).toBeGreaterThanOrEqual(5);
+    // f: errors, warnings, then the lines.
+    await w.press('f', 'f', 'f');
+    const listed = await w.until(`${count} lines could not be read as users (not migrated)`);
+    expect(listed).toContain('f filter (lines)');
+    // The whole frame fits: title, summary and footer are all there.
+    expect(listed).toMatch(/^auth-migrate · 4\/8 preview/);
+    expect(listed).toMatch(/records \d+ · valid 2/);
+    for (const line of [2, 3, 4]) expect(listed.replace(/\n\s*/g, ' ')).toContain(`bad-lines.ndjson:${line}`);
+    // ↓ scrolls to the CSV rows, each named by file and line.
+    for (let i = 0; i < count; i += 1) await w.press('down');
+    const later = await w.until('totp-bad.csv:');
+    expect(later).toMatch(/error: \S*totp-bad\.csv:\d+/);
+    for (const frame of w.frames) expect(frame.split('\n').length).toBeLessThanOrEqual(24);
+    // And back to the records.
+    await w.press('f');
+    await w.until('f filter (all)');
+  });
+});

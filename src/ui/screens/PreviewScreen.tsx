@@ -12,10 +12,11 @@ import { visibleRows } from '../state/reducer.js';
 import type { PreviewFilter } from '../state/types.js';
 import { theme } from '../theme.js';
 import { SummaryLines } from './SummaryLines.js';
+import { LineProblems } from './LineProblems.js';
 
 const TABLE_KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'select', 'filter', 'continue', 'back'];
 const DETAIL_KEYS: Command[] = ['spotCheck', 'back'];
-const FILTERS: PreviewFilter[] = ['all', 'errors', 'warnings'];
+const FILTERS: PreviewFilter[] = ['all', 'errors', 'warnings', 'lines'];
 
 function cut(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -28,14 +29,22 @@ export function PreviewScreen() {
   const rows = visibleRows(preview);
   const detail = preview.detail !== undefined ? preview.rows.find((r) => r.key === preview.detail) : undefined;
   const pageSize = Math.max(3, size.rows - 12);
+  const lineProblems = validation.status === 'done' ? validation.value.lineProblems : [];
+  // The `lines` filter is offered only when some line could not be read as a user.
+  const filters = lineProblems.length > 0 ? FILTERS : FILTERS.filter((f) => f !== 'lines');
+  const [lineFirst, setLineFirst] = useState(0);
+  // In the lines view the table's rows hold the wrapped problems (title, summary, notice and footer take the rest).
+  const lineRows = Math.max(4, size.rows - 10);
 
   useKeys(
     TABLE_KEYS,
     (c) => {
-      if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
+      if ((c === 'up' || c === 'down') && preview.filter === 'lines') {
+        setLineFirst((f) => Math.max(0, Math.min(lineProblems.length - 1, f + (c === 'up' ? -1 : 1))));
+      } else if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
       else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
       else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
-      else if (c === 'filter') actions.setFilter(FILTERS[(FILTERS.indexOf(preview.filter) + 1) % FILTERS.length]!);
+      else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
       else if (c === 'continue') {
         if (validation.status === 'failed') {
           actions.notice(
@@ -115,7 +124,18 @@ export function PreviewScreen() {
       }
     >
       <SummaryLines />
-      <Box marginTop={1} flexDirection="column">
+      {preview.filter === 'lines' ? (
+        <Box marginTop={1} flexDirection="column">
+          <LineProblems
+            problems={lineProblems}
+            first={lineFirst}
+            rows={lineRows}
+            width={Math.max(40, size.columns)}
+            omitted={validation.status === 'done' ? (validation.value.problemsOmitted ?? 0) : 0}
+          />
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column" display={preview.filter === 'lines' ? 'none' : 'flex'}>
         <Text {...theme.muted}>
           {'  '}
           {cut('id', widths.id)} {cut('email/phone', widths.email)} {cut('first', widths.first)} {cut('algo', widths.algorithm)}{' '}

@@ -2,6 +2,7 @@
 import { Text } from 'ink';
 import { useWizard } from '../context.js';
 import { theme } from '../theme.js';
+import { lineProblemsHint } from './LineProblems.js';
 
 export function SummaryLines() {
   const { state } = useWizard();
@@ -16,6 +17,7 @@ export function SummaryLines() {
     );
   }
   const s = v.value.summary;
+  const hint = lineProblemsHint(v.value.lineProblems.length);
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
       .filter(([, n]) => n > 0)
@@ -35,6 +37,11 @@ export function SummaryLines() {
       <Text wrap="truncate-end">
         TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}
       </Text>
+      {hint ? (
+        <Text {...theme.error} wrap="wrap">
+          {hint}
+        </Text>
+      ) : null}
     </>
   );
 }

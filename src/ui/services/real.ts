@@ -160,20 +160,25 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       const read = await readOptionsFor(input);
       const id = (p: Problem) => `${originKey(p.origin)}|${p.rule}|${p.field ?? ''}|${p.message}`;
       const delivered = new Set<string>();
+      const recordKeys = new Set<string>();
       const needs = noNeeds();
       const report = await validateSources(files, {
         ...read,
         onRecord: (v) => {
+          recordKeys.add(originKey(v.origin));
           for (const p of v.problems) delivered.add(id(p));
           if (v.valid) noteNeeds(v.record, planOf(input), needs);
           onRecord({ key: originKey(v.origin), ...v });
         },
       });
       cached = { key: keyOf(input), prepared: { files, read, report, needs } };
-      const lateProblems = report.problems
-        .filter((p) => !delivered.has(id(p)))
+      const undelivered = report.problems.filter((p) => !delivered.has(id(p)));
+      const lateProblems = undelivered
+        .filter((p) => recordKeys.has(originKey(p.origin)))
         .map((problem) => ({ key: originKey(problem.origin), problem }));
-      return { summary: report.summary, problems: report.problems, lateProblems };
+      // Problems of no record: lines or rows that could not become a user (bad JSON, a CSV row with too few cells...).
+      const lineProblems = undelivered.filter((p) => !recordKeys.has(originKey(p.origin)));
+      return { summary: report.summary, problems: report.problems, lateProblems, lineProblems, problemsOmitted: report.problemsOmitted };
     },
     spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
     async startSandbox(o) {

@@ -57,6 +57,10 @@ export interface PreviewReport {
    * the preview attaches them to rows already shown, and an error there makes the row invalid.
    */
   lateProblems: { key: string; problem: Problem }[];
+  /** Problems of no record: lines or rows that could not be read as users at all (listed on their own). */
+  lineProblems: Problem[];
+  /** Problems beyond the validator's bound (`auth-migrate validate` lists them). */
+  problemsOmitted?: number;
 }
 
 export interface SpotCheckResult {

@@ -62,6 +62,7 @@ export function visibleRows(preview: PreviewState): PreviewRecord[] {
 
 export function filterRows(rows: PreviewRecord[], filter: PreviewFilter): PreviewRecord[] {
   if (filter === 'all') return rows;
+  if (filter === 'lines') return [];
   const severity = filter === 'errors' ? 'error' : 'warning';
   return rows.filter((r) => r.problems.some((p) => p.severity === severity));
 }

@@ -19,7 +19,8 @@ export type Step = (typeof STEPS)[number];
 
 export type Task<T> = { status: 'idle' } | { status: 'running' } | { status: 'done'; value: T } | { status: 'failed'; error: string };
 
-export type PreviewFilter = 'all' | 'errors' | 'warnings';
+/** `lines`: the lines or rows that could not be read as users (no record to show), listed instead of the table. */
+export type PreviewFilter = 'all' | 'errors' | 'warnings' | 'lines';
 
 export interface PreviewState {
   rows: PreviewRecord[];
