@@ -3,24 +3,31 @@
 // report those users as present while the core has none of them.
 import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
-import { journalledRecipeUserIds, type Journal } from './journal.js';
+import { journalledRecipeUserIds, type Journal, type JournalledUser } from './journal.js';
 
 /** How many finished users to look up, spread over the journal. */
 export const JOURNAL_SAMPLE = 5;
 
 export async function checkJournalAgainstCore(journal: Journal, core: CoreClient, sample = JOURNAL_SAMPLE): Promise<UserError | undefined> {
-  const done: Array<[string, string]> = [];
-  for (const [user, entry] of journal.users) {
-    if (entry.outcome !== 'imported' && entry.outcome !== 'alreadyPresent') continue;
-    const id = journalledRecipeUserIds(entry.steps)[0];
-    if (id !== undefined) done.push([user, id]);
-  }
+  // Two walks over the users instead of a list of every finished one (millions, on a large resume).
+  const finishedWithId = (entry: JournalledUser): string | undefined =>
+    entry.outcome === 'imported' || entry.outcome === 'alreadyPresent' ? journalledRecipeUserIds(entry.steps)[0] : undefined;
+  let doneCount = 0;
+  for (const [, entry] of journal.users) if (finishedWithId(entry) !== undefined) doneCount++;
+  const done = { length: doneCount };
   if (done.length === 0) return undefined;
   const picks = new Set<number>();
   for (let i = 0; i < Math.min(sample, done.length); i++) picks.add(Math.floor((i * (done.length - 1)) / Math.max(1, sample - 1)));
+  const picked: Array<[string, string]> = [];
+  let at = 0;
+  for (const [user, entry] of journal.users) {
+    const id = finishedWithId(entry);
+    if (id === undefined) continue;
+    if (picks.has(at)) picked.push([user, id]);
+    at++;
+  }
   const missing: string[] = [];
-  for (const i of picks) {
-    const [user, id] = done[i]!;
+  for (const [user, id] of picked) {
     const answer = await core.getUserById(id);
     if (answer.status !== 'OK') missing.push(user);
   }

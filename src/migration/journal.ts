@@ -7,6 +7,9 @@ import { acquireLock } from '../files/lock.js';
 import { openPrivate } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
+import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
+
+export type { JournalUsersView } from './journal-users.js';
 
 export interface RunIdentity {
   /** Absolute paths of the source files, in the order given. */
@@ -35,26 +38,6 @@ export interface JournalledSteps {
   readonly size: number;
 }
 
-/** A finished user's steps, kept small: only the recipe user ids (verify finds users by them), packed in one string. */
-class FinishedSteps implements JournalledSteps {
-  constructor(
-    /** `key\u0000recipeUserId\u0000key\u0000recipeUserId...` */
-    private readonly packed: string,
-    readonly size: number,
-  ) {}
-  get(key: string): JournalledStep | undefined {
-    const parts = this.packed.split('\u0000');
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      if (parts[i] === key) return { result: 'already', ids: { recipeUserId: parts[i + 1]! } };
-    }
-    return undefined;
-  }
-  recipeUserIds(): string[] {
-    const parts = this.packed === '' ? [] : this.packed.split('\u0000');
-    return parts.filter((_, i) => i % 2 === 1);
-  }
-}
-
 /** The recipe user ids a user's journalled steps produced, finished or not. */
 export function journalledRecipeUserIds(steps: JournalledSteps): string[] {
   if (steps instanceof FinishedSteps) return steps.recipeUserIds();
@@ -62,15 +45,6 @@ export function journalledRecipeUserIds(steps: JournalledSteps): string[] {
   for (const step of (steps as Map<string, JournalledStep>).values())
     if (step.ids.recipeUserId !== undefined) ids.push(step.ids.recipeUserId);
   return ids;
-}
-
-function finished(steps: JournalledSteps): JournalledSteps {
-  if (!(steps instanceof Map)) return steps;
-  const parts: string[] = [];
-  for (const [key, step] of steps as Map<string, JournalledStep>) {
-    if (step.ids.recipeUserId !== undefined) parts.push(key, step.ids.recipeUserId);
-  }
-  return new FinishedSteps(parts.join('\u0000'), steps.size);
 }
 
 export interface JournalledUser {
@@ -88,10 +62,8 @@ export function describeIdentity(identity: RunIdentity): string {
 }
 
 /** Read a journal into per-user state; a torn last line (a crash mid-write) is ignored. */
-export async function loadJournal(
-  path: string,
-): Promise<{ identity?: RunIdentity; users: Map<string, JournalledUser>; endsWithNewline: boolean }> {
-  const users = new Map<string, JournalledUser>();
+export async function loadJournal(path: string): Promise<{ identity?: RunIdentity; users: JournalUsers; endsWithNewline: boolean }> {
+  const users = new JournalUsers();
   let identity: RunIdentity | undefined;
   let endsWithNewline = true;
   if (!existsSync(path)) return { users, endsWithNewline };
@@ -119,17 +91,11 @@ export async function loadJournal(
     if (entry.type === 'run') {
       identity ??= entry.identity;
     } else if (entry.type === 'step') {
-      let u = users.get(entry.user);
-      if (!u) users.set(entry.user, (u = { steps: new Map() }));
-      if (!(u.steps instanceof Map)) u.steps = new Map(); // steps after a finish: a later run redid the user
-      (u.steps as Map<string, JournalledStep>).set(entry.step, { result: entry.result, ids: entry.ids });
+      users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
     } else if (entry.type === 'user') {
-      let u = users.get(entry.user);
-      if (!u) users.set(entry.user, (u = { steps: new Map() }));
-      u.outcome = entry.outcome;
-      // A finished user is never run again from this journal: keep it small, so that the journal of
-      // millions of users fits in memory.
-      if (entry.outcome === 'imported' || entry.outcome === 'alreadyPresent') u.steps = finished(u.steps);
+      // A finished user is never run again from this journal: it is kept as one string (journal-users.ts),
+      // so that the journal of millions of users fits in memory.
+      users.outcome(entry.user, entry.outcome);
     }
   }
   endsWithNewline = await lastByteIsNewline(path);
@@ -175,7 +141,7 @@ async function lastByteIsNewline(path: string): Promise<boolean> {
 
 export interface Journal {
   readonly path: string;
-  readonly users: Map<string, JournalledUser>;
+  readonly users: JournalUsersView;
   /** Queue an entry; it reaches the disk with the next group commit. */
   append(entry: JournalEntry): void;
   /** Write and fsync everything queued. */

@@ -2,7 +2,7 @@
 // linked as planned, with the planned TOTP devices; optionally TOTP codes and known passwords are tried.
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';
-import type { JournalledUser } from './journal.js';
+import type { JournalledUser, JournalUsersView } from './journal.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import type { Step } from './steps.js';
@@ -26,7 +26,7 @@ export interface UserVerification {
 export interface VerifyUserOptions {
   plan?: PlanOptions;
   /** Journal of the run, to find users by the recipe user id it recorded. */
-  journal?: Map<string, JournalledUser>;
+  journal?: JournalUsersView;
   /** Verify every TOTP device with a code computed from the source secret (sandbox: it spends codes). */
   checkTotpCodes?: boolean;
   /** The codes earlier checks spent: never offered again (a replay would be refused and count as a failure). */

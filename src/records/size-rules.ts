@@ -27,32 +27,49 @@ export const FIELD_LIMITS: FieldLimit[] = [
 /** The core refuses request bodies over 1 MiB; user metadata goes in one request with a few ids around it. */
 export const MAX_METADATA_BYTES = 512 * 1024;
 
-function valuesAt(input: unknown, parts: string[], prefix: string, out: Array<[string, unknown]>): void {
-  if (parts.length === 0) {
-    out.push([prefix, input]);
+interface PathPart {
+  name: string;
+  list: boolean;
+}
+
+/** Each limit's path split once (this runs on every record of every pass). */
+const PARSED = FIELD_LIMITS.map((limit) => ({
+  limit,
+  parts: limit.path.split('.').map((p): PathPart => (p.endsWith('[]') ? { name: p.slice(0, -2), list: true } : { name: p, list: false })),
+}));
+
+/** The field's name as messages give it, e.g. `thirdParty[1].userId`: built only for a value over its limit. */
+function fieldName(parts: PathPart[], indexes: number[]): string {
+  let k = 0;
+  return parts.map((p) => (p.list ? `${p.name}[${indexes[k++]}]` : p.name)).join('.');
+}
+
+/** Calls `over` for every string at `parts` longer than `max` (lists walked), with the list indexes on the way. */
+function walk(input: unknown, parts: PathPart[], at: number, max: number, indexes: number[], over: (value: string) => void): void {
+  if (at === parts.length) {
+    if (typeof input === 'string' && input.length > max) over(input);
     return;
   }
   if (typeof input !== 'object' || input === null) return;
-  const [head, ...rest] = parts;
-  if (head!.endsWith('[]')) {
-    const name = head!.slice(0, -2);
-    const list = (input as Record<string, unknown>)[name];
-    if (!Array.isArray(list)) return;
-    list.forEach((item, i) => valuesAt(item, rest, `${prefix}${prefix ? '.' : ''}${name}[${i}]`, out));
-    return;
+  const part = parts[at]!;
+  const value = (input as Record<string, unknown>)[part.name];
+  if (!part.list) return walk(value, parts, at + 1, max, indexes, over);
+  if (!Array.isArray(value)) return;
+  for (let i = 0; i < value.length; i++) {
+    indexes.push(i);
+    walk(value[i], parts, at + 1, max, indexes, over);
+    indexes.pop();
   }
-  valuesAt((input as Record<string, unknown>)[head!], rest, `${prefix}${prefix ? '.' : ''}${head}`, out);
 }
 
 /** Flags every field over its limit; true when the record has one (its other rules are then not run). */
 export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): boolean {
   let over = false;
-  for (const limit of FIELD_LIMITS) {
-    const found: Array<[string, unknown]> = [];
-    valuesAt(input, limit.path.split('.'), '', found);
-    for (const [field, value] of found) {
-      if (typeof value !== 'string' || value.length <= limit.max) continue;
+  const indexes: number[] = [];
+  for (const { limit, parts } of PARSED) {
+    walk(input, parts, 0, limit.max, indexes, (value) => {
       over = true;
+      const field = fieldName(parts, indexes);
       flag(
         ctx,
         'error',
@@ -60,7 +77,7 @@ export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): bo
         field,
         `${field} is ${value.length} characters; at most ${limit.max} can be stored (${limit.why}): fix the record`,
       );
-    }
+    });
   }
   const metadata = input.metadata;
   if (metadata !== undefined && metadata !== null) {

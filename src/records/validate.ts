@@ -1,5 +1,6 @@
 // Validation of canonical records: per-record rules, cross-record duplicate checks in bounded memory,
 // a summary for the preview screen and `validate`, and a second streaming pass for the runner.
+import { statSync } from 'node:fs';
 import { FieldReport, readSources, type FieldSummary, type ReadOptions } from '../sources/index.js';
 import { createCrossRecordIndex } from './cross-record.js';
 import { base64Length } from './password-rules.js';
@@ -61,6 +62,20 @@ export interface ValidationReport {
   invalidKeys: Set<string>;
   /** Late error problems by originKey, so a second pass can attach them to their record. */
   lateProblems?: Map<string, Problem[]>;
+  /** What the runner's second pass needs to skip the cross-record checks (see streamValidatedRecords). */
+  replay?: ReplayState;
+}
+
+/**
+ * The first pass's verdicts, one bit per record (late problems applied), the cross-record problems each record
+ * got in its own pass (only records that have some), and the files' size and mtime, so a second pass over the
+ * same unchanged files needs only the per-record rules (normalisation) and no duplicate tables.
+ */
+export interface ReplayState {
+  validBits: Uint8Array;
+  count: number;
+  crossProblems: Map<number, Problem[]>;
+  files: string;
 }
 
 export const DEFAULT_MAX_PROBLEMS = 1000;
@@ -82,6 +97,18 @@ function signerKeyLength(signerKey: string | undefined): number | undefined {
 export interface RecordValidator extends Validator {
   /** After finish(): how many records looked valid on their own but are invalid because of a late problem. */
   lateInvalidated(): number;
+  /** After finish(): the verdicts and cross-record problems a replaying second pass needs. */
+  replayState(files: string): ReplayState;
+}
+
+/** The per-record rules of one item (its reader's problems first); cross-record checks are the caller's. */
+function checkOne(item: SourceRecord, signerKeyBytes: number | undefined): { record: CanonicalUser; ctx: RuleContext } {
+  const problems = item.problems.length > 0 ? item.problems.slice() : [];
+  const ctx: RuleContext = { origin: item.origin, problems };
+  const rawId = (item.record as { id?: unknown } | undefined)?.id;
+  if (typeof rawId === 'string' && rawId.trim() !== '') ctx.sourceId = rawId.trim();
+  else if (typeof rawId === 'number') ctx.sourceId = String(rawId);
+  return { record: checkRecord(ctx, item.record ?? ({} as CanonicalUser), { signerKeyBytes }), ctx };
 }
 
 export function createValidator(options: ValidateOptions = {}): RecordValidator {
@@ -93,17 +120,16 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
   let scryptUsers = 0;
   let firstScrypt: number | undefined;
   let lateInvalidated = 0;
+  const crossProblems = new Map<number, Problem[]>();
   const wasValid = (ordinal: number): boolean => ordinal < count && (validBits[ordinal >> 3]! & (1 << (ordinal & 7))) !== 0;
 
   return {
     add(item) {
-      const problems = item.problems.length > 0 ? item.problems.slice() : [];
-      const ctx: RuleContext = { origin: item.origin, problems };
-      const rawId = (item.record as { id?: unknown } | undefined)?.id;
-      if (typeof rawId === 'string' && rawId.trim() !== '') ctx.sourceId = rawId.trim();
-      else if (typeof rawId === 'number') ctx.sourceId = String(rawId);
-      const record = checkRecord(ctx, item.record ?? ({} as CanonicalUser), { signerKeyBytes });
+      const { record, ctx } = checkOne(item, signerKeyBytes);
+      const problems = ctx.problems;
+      const own = problems.length;
       const ordinal = index.check(ctx, record);
+      if (problems.length > own) crossProblems.set(ordinal, problems.slice(own));
       let valid = true;
       for (const p of problems) if (p.severity === 'error') valid = false;
       if (ordinal >= validBits.length * 8) {
@@ -144,7 +170,22 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
       return problems;
     },
     lateInvalidated: () => lateInvalidated,
+    replayState: (files) => ({ validBits: validBits.slice(0, (count + 7) >> 3), count, crossProblems, files }),
   };
+}
+
+/** Size and mtime of every file, or undefined when one cannot be read (then no second pass replays). */
+function filesSignature(paths: string[]): string | undefined {
+  try {
+    return paths
+      .map((p) => {
+        const st = statSync(p);
+        return st.isFile() ? `${p}\u0000${st.ino}\u0000${st.size}\u0000${st.mtimeMs}` : '?';
+      })
+      .join('\u0001');
+  } catch {
+    return undefined;
+  }
 }
 
 type SourceValidateOptions = ReadOptions & ValidateOptions;
@@ -163,6 +204,7 @@ export async function validateSources(
     }
   };
   const validator = createValidator(options);
+  const signature = filesSignature(paths);
   const fields = options.fields ?? new FieldReport();
   for await (const item of readSources(paths, { ...options, fields })) {
     if (item.kind === 'problem') {
@@ -189,18 +231,28 @@ export async function validateSources(
     if (list) list.push(p);
     else report.lateProblems!.set(key, [p]);
   }
+  if (signature !== undefined && !signature.includes('?') && signature === filesSignature(paths)) {
+    report.replay = validator.replayState(signature);
+  }
   return report;
 }
 
 /**
  * The runner's pass: re-read the files and yield every record, normalised, with the late problems the
- * report found attached (so `valid` is false for records a later record conflicts with).
+ * report found attached (so `valid` is false for records a later record conflicts with). When the files are
+ * unchanged since `report` was made, the first pass's verdicts are replayed: only the per-record rules run
+ * again (they normalise the record), without the cross-record tables; otherwise everything is validated again.
  */
 export async function* streamValidatedRecords(
   paths: string[],
   options: SourceValidateOptions,
   report: ValidationReport,
 ): AsyncIterable<ValidatedRecord> {
+  const replay = report.replay;
+  if (replay && replay.files === filesSignature(paths)) {
+    yield* replayValidatedRecords(paths, options, report, replay);
+    return;
+  }
   const validator = createValidator(options);
   const checkLate = report.invalidKeys.size > 0;
   for await (const item of readSources(paths, options)) {
@@ -215,5 +267,32 @@ export async function* streamValidatedRecords(
       }
     }
     yield validated;
+  }
+}
+
+async function* replayValidatedRecords(
+  paths: string[],
+  options: SourceValidateOptions,
+  report: ValidationReport,
+  replay: ReplayState,
+): AsyncIterable<ValidatedRecord> {
+  const signerKeyBytes = signerKeyLength(options.signerKey);
+  const late = report.lateProblems;
+  const hasLate = late !== undefined && late.size > 0;
+  let ordinal = 0;
+  for await (const item of readSources(paths, options)) {
+    if (item.kind !== 'record') continue;
+    const { record, ctx } = checkOne(item.value, signerKeyBytes);
+    const problems = ctx.problems;
+    const cross = replay.crossProblems.get(ordinal);
+    if (cross) problems.push(...cross);
+    // Past the first pass's count the file grew after all: such a record was never validated, so it is not valid.
+    const valid = ordinal < replay.count && (replay.validBits[ordinal >> 3]! & (1 << (ordinal & 7))) !== 0;
+    ordinal++;
+    if (hasLate) {
+      const lateOnes = late.get(originKey(item.value.origin));
+      if (lateOnes) problems.push(...lateOnes);
+    }
+    yield { record, origin: item.value.origin, problems, valid };
   }
 }

@@ -1,5 +1,5 @@
 // validateSources over real files (through the readers) and the runner's second pass.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,36 @@ describe('validateSources', () => {
     expect(out[0]!.problems.map((p) => p.rule)).toEqual(['id.duplicate']);
     expect(out[1]!.problems.map((p) => p.rule)).toEqual(['otp.conflict']);
     expect(out[3]!.record.thirdParty).toEqual([{ providerId: 'google', userId: 'g', email: 'c@example.com' }]);
+  });
+
+  it('the second pass replays the first pass verdicts on unchanged files: the same records, problems and verdicts', async () => {
+    const report = await validateSources([file], {});
+    expect(report.replay?.count).toBe(5);
+    const replayed: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([file], {}, report)) replayed.push(r);
+    const full: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([file], {}, { ...report, replay: undefined })) full.push(r);
+    expect(replayed).toEqual(full);
+    // Line 4's duplicate id is a cross-record problem of its own pass: replayed from the first pass.
+    expect(replayed[2]!.problems.map((p) => p.rule)).toEqual(['id.duplicate']);
+  });
+
+  it('a file changed between the passes is validated again in full, never replayed', async () => {
+    const copy = join(dir, 'changed.ndjson');
+    copyFileSync(file, copy);
+    const report = await validateSources([copy], {});
+    expect(report.replay).toBeDefined();
+    appendFileSync(copy, JSON.stringify({ id: 'd', email: 'e@example.com', password: { hash: BCRYPT } }) + '\n');
+    const out: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([copy], {}, report)) out.push(r);
+    expect(out.map((r) => [r.origin.line, r.record.id, r.valid])).toEqual([
+      [1, 'a', false],
+      [3, 'b', false],
+      [4, 'a', false],
+      [5, 'c', true],
+      [6, 'd', true],
+      [7, 'd', false],
+    ]);
+    expect(out[5]!.problems.map((p) => p.rule)).toEqual(['id.duplicate']);
   });
 });

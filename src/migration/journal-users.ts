@@ -1,0 +1,103 @@
+// The per-user state a journal holds, sized for millions of users: a finished user (imported or already
+// present) is one string in one map (its outcome and the recipe user ids its steps produced), never run again
+// from this journal; users with steps in progress or a failure keep their full step map.
+import type { JournalledStep, JournalledSteps, JournalledUser, UserOutcome } from './journal.js';
+
+const SEP = '\u0000';
+const OUTCOME_CODE = { imported: 'i', alreadyPresent: 'a' } as const;
+
+/** A finished user's steps, unpacked on demand from `key\0recipeUserId\0key\0recipeUserId...`. */
+export class FinishedSteps implements JournalledSteps {
+  constructor(
+    readonly packed: string,
+    readonly size: number,
+  ) {}
+  get(key: string): JournalledStep | undefined {
+    const parts = this.packed.split(SEP);
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      if (parts[i] === key) return { result: 'already', ids: { recipeUserId: parts[i + 1]! } };
+    }
+    return undefined;
+  }
+  recipeUserIds(): string[] {
+    const parts = this.packed === '' ? [] : this.packed.split(SEP);
+    return parts.filter((_, i) => i % 2 === 1);
+  }
+}
+
+/** Read-only view the runner, verify and the journal check use. */
+export interface JournalUsersView extends Iterable<[string, JournalledUser]> {
+  get(user: string): JournalledUser | undefined;
+  readonly size: number;
+}
+
+export class JournalUsers implements JournalUsersView {
+  /** Users not finished (steps in progress, or failed): their step maps. */
+  private readonly open = new Map<string, JournalledUser>();
+  /** Finished users: outcome code, step count, then the packed step keys and recipe user ids. */
+  private readonly done = new Map<string, string>();
+
+  get size(): number {
+    return this.open.size + this.done.size;
+  }
+
+  get(user: string): JournalledUser | undefined {
+    const open = this.open.get(user);
+    if (open) return open;
+    const packed = this.done.get(user);
+    return packed === undefined ? undefined : unpack(packed);
+  }
+
+  /** A step entry: a finished user with new steps is being redone by a later run, so its steps start afresh. */
+  step(user: string, key: string, step: JournalledStep): void {
+    let u = this.open.get(user);
+    if (!u) {
+      this.done.delete(user);
+      this.open.set(user, (u = { steps: new Map() }));
+    }
+    (u.steps as Map<string, JournalledStep>).set(key, step);
+  }
+
+  /** A user entry: a finished user is packed into one string; any other outcome keeps the steps. */
+  outcome(user: string, outcome: UserOutcome): void {
+    if (outcome === 'imported' || outcome === 'alreadyPresent') {
+      const u = this.open.get(user);
+      this.open.delete(user);
+      this.done.set(user, pack(outcome, u?.steps));
+      return;
+    }
+    let u = this.open.get(user);
+    if (!u) {
+      const was = this.done.get(user);
+      this.done.delete(user);
+      u = { steps: was === undefined ? new Map() : unpack(was).steps };
+      this.open.set(user, u);
+    }
+    u.outcome = outcome;
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, JournalledUser]> {
+    yield* this.open;
+    for (const [user, packed] of this.done) yield [user, unpack(packed)];
+  }
+}
+
+/** Built with join, which gives a flat string (a template or + would keep a tree of pieces alive per user). */
+function pack(outcome: 'imported' | 'alreadyPresent', steps: JournalledSteps | undefined): string {
+  const head = OUTCOME_CODE[outcome] + String(steps?.size ?? 0);
+  if (steps instanceof FinishedSteps) return steps.packed === '' ? [head, ''].join(SEP) : [head, steps.packed].join(SEP);
+  const parts: string[] = [head];
+  for (const [key, step] of (steps as Map<string, JournalledStep> | undefined) ?? []) {
+    if (step.ids.recipeUserId !== undefined) parts.push(key, step.ids.recipeUserId);
+  }
+  if (parts.length === 1) parts.push('');
+  return parts.join(SEP);
+}
+
+function unpack(packed: string): JournalledUser {
+  const sep = packed.indexOf(SEP);
+  return {
+    outcome: packed[0] === 'i' ? 'imported' : 'alreadyPresent',
+    steps: new FinishedSteps(packed.slice(sep + 1), Number(packed.slice(1, sep))),
+  };
+}
