@@ -23,7 +23,7 @@ export function isDefaultRealmRole(role: string): boolean {
 }
 
 const MAPPED: Record<string, string> = {
-  id: 'id, externalUserId',
+  id: 'id (run --keep-source-ids keeps it as the core user id)',
   username: 'metadata.username',
   email: 'email',
   emailVerified: 'emailVerified',
@@ -94,8 +94,8 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
     else if (key !== 'self' && key !== 'origin')
       fields?.dropped(FORMAT, key, 'not a UserRepresentation field this reader knows; it is not carried');
   }
-  // Applications hold Keycloak's user id (the `sub` of its tokens): the core keeps it as the external id.
-  const record: CanonicalUser = { id, externalUserId: id };
+  // Applications hold Keycloak's user id (the `sub` of its tokens): `run --keep-source-ids` keeps it.
+  const record: CanonicalUser = { id };
   const email = str(ctx, value, 'email');
   if (email !== undefined && email !== '') record.email = email;
   const verified = bool(ctx, value, 'emailVerified');

@@ -11,7 +11,7 @@ const FORMAT = 'supabase';
 
 /** auth.users columns that are read, and where they go (for the FieldReport). */
 const MAPPED: Record<string, string> = {
-  id: 'id, externalUserId',
+  id: 'id (run --keep-source-ids keeps it as the core user id)',
   email: 'email',
   email_confirmed_at: 'emailVerified',
   encrypted_password: 'password.hash (bcrypt, argon2; another hash to legacyPassword)',
@@ -75,8 +75,8 @@ export function supabaseUserItem(
     return { kind: 'problem', problem: ctx.problems[0]! };
   }
   ctx.sourceId = id;
-  // The app's own tables and row level security point at auth.users.id: the core keeps it as the external id.
-  const record: CanonicalUser = { id, externalUserId: id };
+  // The app's tables and row level security point at auth.users.id: `run --keep-source-ids` keeps it (docs/formats.md).
+  const record: CanonicalUser = { id };
   for (const [column, value] of Object.entries(values)) {
     if (value === null || value === undefined || value === '') continue;
     if (MAPPED[column] !== undefined) fields?.mapped(FORMAT, `users.${column}`, MAPPED[column]);

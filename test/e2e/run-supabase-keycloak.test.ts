@@ -1,6 +1,6 @@
 // End to end for the Supabase and Keycloak readers: their fixture exports run into a real sandbox core; users
 // sign in with the fixtures' passwords, TOTP codes computed here from the secrets as the source stores them
-// verify, metadata and roles sit under the source's id (kept as the external id), a rerun changes nothing, and
+// verify, metadata and roles sit under the source's id (kept with --keep-source-ids), a rerun changes nothing, and
 // Keycloak users whose only password is pbkdf2 are reported, not imported (no --unusable-hashes yet).
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -51,9 +51,9 @@ afterAll(async () => {
 });
 
 describe('Supabase and Keycloak exports into the sandbox', () => {
-  it('Supabase: passwords sign in, the TOTP secret verifies, metadata and roles under the Supabase id; a rerun changes nothing', async () => {
+  it('Supabase: passwords sign in, the TOTP secret verifies, metadata and roles under the Supabase id (--keep-source-ids); a rerun changes nothing', async () => {
     const run = await cli(
-      ['run', ...SUPABASE, '--core', sandbox.url, '--journal', 'sb.ndjson', '--disabled', 'import', '--json'],
+      ['run', ...SUPABASE, '--core', sandbox.url, '--keep-source-ids', '--journal', 'sb.ndjson', '--disabled', 'import', '--json'],
       dir,
       ENV,
     );
@@ -75,7 +75,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
     });
     expect((await core.getUserRoles(adaId)).roles.sort()).toEqual(['admin', 'editor']);
     const again = await cli(
-      ['run', ...SUPABASE, '--core', sandbox.url, '--journal', 'sb2.ndjson', '--disabled', 'import', '--json'],
+      ['run', ...SUPABASE, '--core', sandbox.url, '--keep-source-ids', '--journal', 'sb2.ndjson', '--disabled', 'import', '--json'],
       dir,
       ENV,
     );
@@ -84,7 +84,11 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
   });
 
   it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2-only users are reported', async () => {
-    const run = await cli(['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--journal', 'kc.ndjson', '--json'], dir, ENV);
+    const run = await cli(
+      ['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--keep-source-ids', '--journal', 'kc.ndjson', '--json'],
+      dir,
+      ENV,
+    );
     // Two users cannot be imported (pbkdf2 only) and the disabled one is left out by default.
     expect(run.exitCode).toBe(1);
     expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 2, failed: 0, skipped: 3 });

@@ -35,7 +35,6 @@ describe('Keycloak reader', () => {
     const [ann, ben, cy] = records.map((r) => r.record);
     expect(ann).toEqual({
       id: ann!.id,
-      externalUserId: ann!.id,
       email: 'ann.kc@example.com',
       emailVerified: true,
       timeJoined: Date.UTC(2023, 5, 1, 8),

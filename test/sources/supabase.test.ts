@@ -34,7 +34,6 @@ describe('Supabase reader', () => {
     const ada = byEmail(records, 'ada.sb@example.com');
     expect(ada).toEqual({
       id: ada.id,
-      externalUserId: ada.id,
       email: 'ada.sb@example.com',
       emailVerified: true,
       password: { hash: expect.stringMatching(/^\$2a\$10\$/) },
