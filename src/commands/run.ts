@@ -41,7 +41,7 @@ Validate the export files, then migrate every valid user into the target core.
 Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profile NAME
 Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
-Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|totp  --hash-config FILE  --provider-map FILE
+Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
 Files:      each run writes its journal, report, failures file and resume command into one folder named for
             the profile (or "run") and the UTC time, e.g. ./night-2026-11-23T09-35-08Z/, printed at start;
             --out DIR puts that folder under DIR instead of the current folder. The same command run again

@@ -15,7 +15,7 @@ export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]
 
 Read export files (canonical JSON/NDJSON, Firebase, Auth0, TOTP lists), check every record and print a
 summary and every problem. Nothing is written anywhere.
-Sources:     --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|totp  --hash-config FILE (the console's hash_config block or JSON)
+Sources:     --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE (the console's hash_config block or JSON)
              --provider-map FILE (JSON: {"google.com": "google"})  --profile NAME (files and settings of a profile)
 Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against

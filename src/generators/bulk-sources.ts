@@ -1,4 +1,4 @@
-// Large generated exports of the vendor formats (Firebase CSV, Clerk, Cognito) for the bounded-memory tests
+// Large generated exports of the vendor formats (Firebase CSV, Clerk, Cognito list-users) for the bounded-memory tests
 // and benchmarks: one hash (or none) reused, lines built as strings and written in batches.
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import { BatchWriter, scryptPool } from './bulk.js';
 import { fixtureScryptConfig, hashConfigBlock } from './firebase.js';
 import { firebaseCsvLine } from './firebase-csv.js';
 import { CLERK_HEADER, clerkCsvLine } from './clerk.js';
+import { federatedUser } from './cognito.js';
 import { bcryptHash } from './hashes.js';
 import { encodeSecret } from './totp.js';
 import { createRng } from './rng.js';
@@ -67,4 +68,34 @@ export async function writeClerkExport(path: string, count: number): Promise<voi
     },
     CLERK_HEADER.join(','),
   );
+}
+
+/** A list-users output: `{"Users": [...]}` of Google users (every third a native user), one per line. */
+export async function writeCognitoExport(path: string, count: number): Promise<void> {
+  const out = new BatchWriter(createWriteStream(path));
+  await out.write('{\n    "Users": [\n');
+  for (let i = 0; i < count; i++) {
+    const sub = `00000000-0000-4000-a000-${i.toString(16).padStart(12, '0')}`;
+    const email = `user${i}@example.com`;
+    const created = `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}+00:00`;
+    const user =
+      i % 3 === 2
+        ? {
+            Username: `u${i}`,
+            Attributes: [
+              { Name: 'sub', Value: sub },
+              { Name: 'email', Value: email },
+              { Name: 'email_verified', Value: 'true' },
+              { Name: 'phone_number', Value: `+1555${String(i).padStart(8, '0')}` },
+              { Name: 'phone_number_verified', Value: 'true' },
+            ],
+            UserCreateDate: created,
+            Enabled: true,
+            UserStatus: 'CONFIRMED',
+          }
+        : federatedUser(sub, 'Google', `1080${i}`, email, created, { email_verified: 'true', name: `User ${i}`, 'custom:n': String(i) });
+    await out.write(JSON.stringify(user) + (i + 1 < count ? ',\n' : '\n'));
+  }
+  await out.write('    ]\n}\n');
+  await out.close();
 }

@@ -16,6 +16,7 @@ import {
 } from './firebase.js';
 import { firebaseCsvFixtures } from './firebase-csv.js';
 import { clerkFixtures } from './clerk.js';
+import { cognitoFixtures } from './cognito.js';
 import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
@@ -113,7 +114,11 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
 
   const broken = await brokenFixtures(createRng(7), scrypt, canonicalJson, firebaseJson);
   // The other sources' fixtures: files, sets and broken files from their own generators.
-  const more = [firebaseCsvFixtures(firebase.users, firebase.credentials), await clerkFixtures(createRng(21))];
+  const more = [
+    firebaseCsvFixtures(firebase.users, firebase.credentials),
+    await clerkFixtures(createRng(21)),
+    cognitoFixtures(createRng(22)),
+  ];
   const ownDirs = new Set(more.flatMap((m) => m.files.map((f) => f.path.split('/')[0]!)));
   for (const sub of ownDirs)
     if (!['canonical', 'firebase', 'auth0', 'totp', 'broken'].includes(sub)) await rm(join(dir, sub), { recursive: true, force: true });

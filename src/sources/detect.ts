@@ -1,8 +1,9 @@
-// Tell an export's format from its first bytes (and name): canonical, Firebase (JSON, CSV), Auth0, Clerk, Supabase, Keycloak or a TOTP
-// list.
+// Tell an export's format from its first bytes (and name): canonical, Firebase (JSON, CSV), Auth0, Clerk, Supabase, Keycloak,
+// Cognito or a TOTP list.
 import { UserError } from '../errors.js';
 import { SOURCE_FORMATS, type SourceFormat } from './index.js';
 import { isClerkHeader } from './clerk.js';
+import { isCognitoJson } from './cognito.js';
 import { parseCsvLine } from './csv.js';
 import { checkReadable, readTextHead } from './input.js';
 import { supabaseTableOf } from './supabase.js';
@@ -35,6 +36,7 @@ export function sniffFormat(text: string, name = ''): SourceFormat | null {
   if (start === '') return null;
   if (/^otpauth:\/\//i.test(start)) return 'totp';
   if (start[0] === '[' || start[0] === '{') {
+    if (isCognitoJson(text)) return 'cognito';
     if (/"localId"\s*:/.test(text)) return 'firebase';
     if (/"(?:encrypted_password|raw_user_meta_data|raw_app_meta_data|identity_data|factor_type)"\s*:/.test(text)) return 'supabase';
     if (isKeycloak(start, text)) return 'keycloak';

@@ -1,5 +1,5 @@
-// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, Clerk, Supabase, Keycloak, TOTP
-// lists) into canonical records, streamed, with per-line problems as items and unreadable files as UserErrors.
+// Readers entry point: turn export files (canonical, Firebase JSON and CSV, Auth0, Clerk, Supabase, Keycloak, Cognito,
+// TOTP lists) into canonical records, streamed, with per-line problems as items and unreadable files as UserErrors.
 import type { Problem, SourceRecord } from '../records/types.js';
 import { UserError } from '../errors.js';
 import { readAuth0 } from './auth0.js';
@@ -10,6 +10,7 @@ import { readFirebase } from './firebase.js';
 import { readFirebaseCsv } from './firebase-csv.js';
 import { readClerk } from './clerk.js';
 import { readKeycloak } from './keycloak.js';
+import { readCognito } from './cognito.js';
 import { providerLookup } from './providers.js';
 import { readSupabase } from './supabase.js';
 import { TotpJoin } from './totp-join.js';
@@ -20,7 +21,7 @@ export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
-export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk' | 'supabase' | 'keycloak';
+export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk' | 'supabase' | 'keycloak' | 'cognito';
 
 /** Firebase scrypt parameters (the console's "Password hash parameters"). */
 export interface HashConfig {
@@ -51,6 +52,7 @@ export const SOURCE_FORMATS: readonly SourceFormat[] = [
   'clerk',
   'supabase',
   'keycloak',
+  'cognito',
 ];
 
 /**
@@ -112,6 +114,9 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
         break;
       case 'clerk':
         batches = readClerk(path, options.fields);
+        break;
+      case 'cognito':
+        batches = readCognito(path, { providers, fields: options.fields });
         break;
       default:
         batches = readCanonical(path);

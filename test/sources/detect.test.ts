@@ -43,7 +43,7 @@ describe('format detection', () => {
   it('asks for --format when it cannot tell', async () => {
     const path = await tmp.file('notes.txt', 'hello world\n');
     await expect(detectFormat(path)).rejects.toThrow(
-      /cannot tell the format of .*notes\.txt \(it is not JSON, NDJSON, a CSV with a secret column, a Firebase or Clerk CSV export or otpauth:\/\/ lines\); pass --format canonical, firebase, auth0, totp, firebase-csv, clerk, supabase or keycloak/,
+      /cannot tell the format of .*notes\.txt \(it is not JSON, NDJSON, a CSV with a secret column, a Firebase or Clerk CSV export or otpauth:\/\/ lines\); pass --format canonical, firebase, auth0, totp, firebase-csv, clerk, supabase, keycloak or cognito/,
     );
   });
 
