@@ -70,6 +70,15 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
   const ctx: FieldContext = { origin, problems: [] };
   const id = sourceIdOf(ctx, value, 'id');
   if (id === undefined) return { kind: 'problem', problem: ctx.problems[0]! };
+  if (typeof value['realm'] === 'string' || Array.isArray(value['users'])) {
+    addProblem(
+      ctx,
+      'realm',
+      'this element is a whole realm (an export of several realms): export one realm with --realm NAME and give that file',
+      'keycloak.realm-list',
+    );
+    return { kind: 'problem', problem: ctx.problems[0]! };
+  }
   if (typeof value['serviceAccountClientId'] === 'string') {
     addProblem(
       ctx,

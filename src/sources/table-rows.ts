@@ -20,9 +20,11 @@ export type TableItem = { ok: true; row: TableRow } | { ok: false; problem: Prob
 export async function tableColumns(path: string): Promise<string[]> {
   const head = (await readTextHead(path)).toString('utf8').trimStart();
   const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
-  if (head.startsWith('{')) {
-    // Only the keys are needed: a cut line still shows them.
-    return [...firstLine.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map((m) => m[1]!);
+  if (head.startsWith('{') || head.startsWith('[')) {
+    // Only the keys are needed: a cut line still shows them. A JSON array (the SQL editor's JSON download) may be
+    // pretty-printed, so its whole head is looked at.
+    const text = head.startsWith('{') ? firstLine : head;
+    return [...new Set([...text.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map((m) => m[1]!))];
   }
   const parsed = parseCsvLine(firstLine);
   return parsed.ok ? parsed.fields.map((f) => f.trim()) : [];

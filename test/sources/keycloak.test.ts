@@ -146,6 +146,19 @@ describe('Keycloak reader', () => {
       salt: 'c2FsdA==',
       params: { iterations: 20000 },
     });
+    // `kc.sh export --file` without --realm: an array of realms, each refused by name.
+    const realms = await tmp.file(
+      'all.json',
+      JSON.stringify([
+        { id: 'master', realm: 'master', users: [] },
+        { id: 'acme', realm: 'acme' },
+      ]),
+    );
+    const many = await collect([realms], { format: 'keycloak' });
+    expect(many.problems.map((p) => [p.sourceId, p.rule])).toEqual([
+      ['master', 'keycloak.realm-list'],
+      ['acme', 'keycloak.realm-list'],
+    ]);
     const realmOnly = await tmp.file('acme-realm.json', JSON.stringify({ id: 'acme', realm: 'acme', sslRequired: 'external', roles: {} }));
     expect((await readUntilError([realmOnly], { format: 'keycloak' })).error.message).toMatch(
       /acme-realm\.json is a Keycloak realm export without users .* give the <realm>-users-N\.json files instead/,

@@ -162,6 +162,18 @@ describe('Supabase reader', () => {
     expect(records[1]!.problems[0]!.message).not.toContain('c2lnbmVy');
   });
 
+  it('reads a pretty-printed JSON array (the SQL editor download) as well', async () => {
+    const rows = [
+      { id: 'j1', email: 'j1@example.com', encrypted_password: BCRYPT, email_confirmed_at: null, raw_user_meta_data: { a: 1 } },
+    ];
+    const users = await tmp.file('users.json', JSON.stringify(rows, null, 2));
+    const { records, all } = await collect([users]);
+    expect(all).toEqual([]);
+    expect(records.map((r) => r.record)).toEqual([
+      { id: 'j1', email: 'j1@example.com', emailVerified: false, password: { hash: BCRYPT }, metadata: { user_metadata: { a: 1 } } },
+    ]);
+  });
+
   it('reports broken rows by line and refuses files it cannot place', async () => {
     const { records, problems } = await collect([fixture('broken/supabase-users.csv'), fixture('broken/supabase-mfa_factors.csv')]);
     expect(problems.map((p) => [p.origin.line, p.rule])).toEqual([
