@@ -7,7 +7,7 @@ import { HttpError, badRequest, json, ok, query, queryInt } from '../http.js';
 import { key, type BulkImportRecord, type BulkImportStatus, type Change } from '../store/index.js';
 import { userJson } from '../users.js';
 import { ImportError, hashPlainTextPasswords, importChanges } from '../bulk/importer.js';
-import { parseBulkUser } from '../bulk/schema.js';
+import { parseBulkUser, type BulkUser } from '../bulk/schema.js';
 import { InvalidTokenError, STATUSES, countStaged, listStaged, schemaEnv, stagedJson } from '../bulk/staging.js';
 
 export const MAX_USERS_TO_ADD = 10_000;
@@ -68,7 +68,22 @@ function addUsers(ctx: Ctx) {
   if (errors.length > 0) {
     throw jsonError({ error: 'Data has missing or invalid fields. Please check the users field for more details.', users: errors });
   }
-  return commitThen(ctx, changes, () => ok());
+  return commitThen(ctx, changes, () => ok({ users: changes.map((c) => responseJson(c.v as BulkImportRecord)) }));
+}
+
+/** BulkImportUser.toResponseJson: what was staged, with the ids the import will give (note `thirdpartyId`). */
+function responseJson(r: BulkImportRecord): Record<string, unknown> {
+  const user = r.user as unknown as BulkUser;
+  return {
+    userId: user.externalUserId ?? user.id,
+    loginMethods: user.loginMethods.map((m) => {
+      const lm: Record<string, unknown> = { recipeId: m.recipeId, userId: m.externalUserId ?? m.superTokensUserId, tenants: m.tenantIds };
+      if (m.email !== undefined) lm.email = m.email;
+      if (m.recipeId === 'thirdparty') Object.assign(lm, { thirdpartyId: m.thirdPartyId, thirdpartyUserId: m.thirdPartyUserId });
+      if (m.phoneNumber !== undefined) lm.phoneNumber = m.phoneNumber;
+      return lm;
+    }),
+  };
 }
 
 function statusParam(ctx: Ctx): BulkImportStatus | undefined {

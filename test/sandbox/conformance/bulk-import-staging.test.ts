@@ -165,7 +165,7 @@ describe('GET /bulk-import/users, /count, POST /bulk-import/users/remove (GetBul
   });
 
   it('shouldReturn200Response: the staged row as the reference shows it, pages newest first', async () => {
-    expect((await c.post('/bulk-import/users', { users: [pless('JohnDoe@gmail.com')] })).json).toEqual({ status: 'OK' });
+    const staged = await c.post('/bulk-import/users', { users: [pless('JohnDoe@gmail.com')] });
     const a = await c.get('/bulk-import/users');
     expect(a.json.status).toBe('OK');
     expect(a.json.users).toHaveLength(1);
@@ -189,6 +189,13 @@ describe('GET /bulk-import/users, /count, POST /bulk-import/users/remove (GetBul
       updatedAt: row.createdAt,
     });
     expect(a.json.nextPaginationToken).toBeUndefined();
+    // The OK answer lists what was staged (BulkImportUser.toResponseJson), ids included.
+    expect(staged.json).toEqual({
+      status: 'OK',
+      users: [
+        { userId: row.id, loginMethods: [{ recipeId: 'passwordless', userId: row.id, tenants: ['public'], email: 'johndoe@gmail.com' }] },
+      ],
+    });
 
     await c.post('/bulk-import/users', { users: Array.from({ length: 6 }, (_, i) => pless(`p${i}@x.io`)) });
     const seen: string[] = [];
