@@ -48,7 +48,7 @@ export function isEmailVerified(ctx: Ctx, u: LoginMethod): boolean {
   return v.has(key(ctx.app, u.id, u.email)) || v.has(key(ctx.app, externalId(ctx, u.id), u.email));
 }
 
-export function markVerified(ctx: Ctx, userId: string, email: string): Change[] {
+export function markVerified(ctx: Pick<Ctx, 'app' | 'state'>, userId: string, email: string): Change[] {
   const k = key(ctx.app, userId, email);
   return ctx.state.maps.verified.has(k) ? [] : [{ c: 'verified', k, v: { app: ctx.app, userId, email } }];
 }

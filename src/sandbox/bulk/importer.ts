@@ -7,7 +7,9 @@ import type { Ctx } from '../context.js';
 import { enabledFeatures } from '../license.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod, type TotpDevice } from '../store/index.js';
-import { putUser } from '../users.js';
+import { markVerified, putUser } from '../users.js';
+import { metadataUpdate } from '../routes/metadata-roles.js';
+import { defaultName } from '../routes/totp.js';
 import { primaryMethod, type BulkLoginMethod, type BulkUser } from './schema.js';
 
 export type ImportCtx = Pick<Ctx, 'app' | 'state' | 'config' | 'now'>;
@@ -169,29 +171,18 @@ export function importChanges(ctx: ImportCtx, user: BulkUser): { changes: Change
   }
   // The primary method is known by its external id from here on (verification, TOTP, metadata, roles).
   const idOf = (m: BulkLoginMethod) => (m === primary && ext !== undefined ? ext : m.superTokensUserId);
-  for (const m of user.loginMethods) {
-    if (!m.isVerified || m.email === undefined) continue;
-    const k = key(app, idOf(m), m.email);
-    if (!ctx.state.maps.verified.has(k)) changes.push({ c: 'verified', k, v: { app, userId: idOf(m), email: m.email } });
-  }
+  for (const m of user.loginMethods) if (m.isVerified && m.email !== undefined) changes.push(...markVerified(ctx, idOf(m), m.email));
   const userId = idOf(primary);
   if (user.totpDevices && user.totpDevices.length > 0) {
     const devices: TotpDevice[] = [...(ctx.state.maps.totp.get(key(app, userId))?.devices ?? [])];
     for (const d of user.totpDevices) {
-      const name = d.deviceName ?? defaultDeviceName(devices);
+      const name = d.deviceName ?? defaultName(devices);
       if (devices.some((x) => x.name === name)) fail(`E036: java.sql.SQLException: a TOTP device named ${name} already exists`, false);
       devices.push({ name, secretKey: d.secretKey, period: d.period, skew: d.skew, verified: true, createdAt: ctx.now });
     }
     changes.push({ c: 'totp', k: key(app, userId), v: { app, userId, devices } });
   }
-  if (user.userMetadata !== undefined) {
-    const metadata = { ...(ctx.state.maps.metadata.get(key(app, userId))?.metadata ?? {}) };
-    for (const [f, v] of Object.entries(user.userMetadata)) {
-      if (v === null) delete metadata[f];
-      else metadata[f] = v;
-    }
-    changes.push({ c: 'metadata', k: key(app, userId), v: { app, userId, metadata } });
-  }
+  if (user.userMetadata !== undefined) changes.push(metadataUpdate(ctx, userId, user.userMetadata).change);
   for (const r of user.userRoles ?? []) {
     if (!ctx.state.maps.roles.has(key(app, r.role)))
       fail('E034: Role does not exist! You need to pre-create the role before assigning it to the user.');
@@ -207,10 +198,4 @@ export function importChanges(ctx: ImportCtx, user: BulkUser): { changes: Change
     }
   }
   return { changes, primaryId: primary.superTokensUserId };
-}
-
-function defaultDeviceName(devices: TotpDevice[]): string {
-  let n = devices.filter((d) => d.verified).length;
-  while (devices.some((d) => d.name === `TOTP Device ${n}`)) n++;
-  return `TOTP Device ${n}`;
 }

@@ -4,12 +4,23 @@
 // didUserAlreadyHaveRole), RemoveUserRoleAPI (didUserHaveRole) and GetRolesForUserAPI. User ids are taken as given, as there (no mapping translation).
 import { commitThen, type Ctx, type Route } from '../context.js';
 import { badRequest, ok, query, status, str } from '../http.js';
-import { key } from '../store/index.js';
+import { key, type Change } from '../store/index.js';
 
 function nonEmpty(value: string, field: string): string {
   const t = value.trim();
   if (t === '') throw badRequest(`Field name '${field}' cannot be an empty String`);
   return t;
+}
+
+/** The merge rule of UserMetadata.updateUserMetadata (top-level keys replaced, null removes): the change to write. */
+export function metadataUpdate(ctx: Pick<Ctx, 'app' | 'state'>, userId: string, update: Record<string, unknown>) {
+  const k = key(ctx.app, userId);
+  const metadata = { ...(ctx.state.maps.metadata.get(k)?.metadata ?? {}) };
+  for (const [field, value] of Object.entries(update)) {
+    if (value === null) delete metadata[field];
+    else metadata[field] = value;
+  }
+  return { change: { c: 'metadata', k, v: { app: ctx.app, userId, metadata } } satisfies Change, metadata };
 }
 
 function putMetadata(ctx: Ctx) {
@@ -18,13 +29,8 @@ function putMetadata(ctx: Ctx) {
   const update = body.metadataUpdate;
   if (typeof update !== 'object' || update === null || Array.isArray(update))
     throw badRequest("Field name 'metadataUpdate' is invalid in JSON input");
-  const k = key(ctx.app, userId);
-  const metadata = { ...(ctx.state.maps.metadata.get(k)?.metadata ?? {}) };
-  for (const [field, value] of Object.entries(update as Record<string, unknown>)) {
-    if (value === null) delete metadata[field];
-    else metadata[field] = value;
-  }
-  return commitThen(ctx, [{ c: 'metadata', k, v: { app: ctx.app, userId, metadata } }], () => ok({ metadata }));
+  const { change, metadata } = metadataUpdate(ctx, userId, update as Record<string, unknown>);
+  return commitThen(ctx, [change], () => ok({ metadata }));
 }
 
 function getMetadata(ctx: Ctx) {

@@ -15,7 +15,8 @@ const putDevices = (ctx: Ctx, userId: string, devices: TotpDevice[]) =>
     ? { c: 'totp' as const, k: devicesKey(ctx, userId), v: { app: ctx.app, userId, devices } satisfies TotpDevices }
     : { c: 'totp' as const, k: devicesKey(ctx, userId) };
 
-function defaultName(devices: TotpDevice[]): string {
+/** The reference's default device name: `TOTP Device <n>`, n from the number of verified devices. */
+export function defaultName(devices: TotpDevice[]): string {
   let n = devices.filter((d) => d.verified).length;
   while (devices.some((d) => d.name === `TOTP Device ${n}`)) n++;
   return `TOTP Device ${n}`;
