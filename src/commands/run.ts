@@ -6,7 +6,8 @@ import type { CommandIO } from '../cli.js';
 import { parseHashingAlgorithmName } from '../hashes/formats.js';
 import { UsageError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
-import type { DisabledPolicy, PlanOptions } from '../migration/plan.js';
+import type { PlanOptions } from '../migration/plan.js';
+import { parseDisabledPolicy } from '../migration/policies.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
@@ -42,6 +43,7 @@ Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profi
 Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
+            --unusable-hashes skip|without-password (see Migration)
 Files:      each run writes its journal, report, failures file and resume command into one folder named for
             the profile (or "run") and the UTC time, e.g. ./night-2026-11-23T09-35-08Z/, printed at start;
             --out DIR puts that folder under DIR instead of the current folder. The same command run again
@@ -50,8 +52,13 @@ Files:      each run writes its journal, report, failures file and resume comman
 Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
-            by default they are found first and left unchanged)  --disabled skip|import (users disabled or
-            blocked in the source: left out by default, reported as skipped; import migrates them anyway)
+            by default they are found first and left unchanged)  --disabled skip|import|role:NAME (users disabled
+            or blocked in the source: left out by default, reported as skipped; import migrates them anyway;
+            role:NAME migrates them with the role NAME, so the app can refuse them)
+            --unusable-hashes skip|without-password (users whose password hash the core cannot take, md5,
+            sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password imports
+            the rest of them). Either way such users are listed, with their hash, in signin-migration.ndjson of the run folder
+            (0600) for migration at first sign-in (docs/migration.md)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Output:     --dry-run (the plan's totals per step kind and the first ${DRY_RUN_SAMPLE} users' steps; with --steps every user's;
@@ -74,6 +81,7 @@ const OPTIONS = {
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
+  'unusable-hashes': { type: 'string' },
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },
@@ -101,12 +109,6 @@ function parseConcurrency(text: string | undefined, fallback: number): number {
 }
 
 /** The name sent as hashingAlgorithm for the scrypt variant: one the core reads as that variant. */
-function disabledPolicy(value: string | undefined): DisabledPolicy {
-  if (value === undefined || value === 'skip') return 'skip';
-  if (value === 'import') return 'import';
-  throw new UsageError(`--disabled must be skip (the default: disabled or blocked users are left out) or import (got "${value}")`);
-}
-
 function scryptName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   if (parseHashingAlgorithmName(name) !== 'external_scrypt') {
@@ -140,7 +142,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const planOptions: PlanOptions = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     updateExisting: values['update-existing'] ?? profile?.updateExisting ?? false,
-    disabled: disabledPolicy(values.disabled),
+    disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);

@@ -4,12 +4,14 @@ import type { LoadedProfile } from '../profiles/index.js';
 import type { ReadOptions } from '../sources/index.js';
 import type { ValidateOptions } from '../records/validate.js';
 import { UsageError } from '../errors.js';
+import { parseUnusableHashPolicy } from '../migration/policies.js';
 import { SOURCE_OPTIONS as READER_OPTIONS, SECRET_ENV, sourceFiles, sourceReadOptions } from './target-options.js';
 
 /** node:util parseArgs definitions: the reader options plus --signer-key. */
 export const SOURCE_OPTIONS = {
   ...READER_OPTIONS,
   'signer-key': { type: 'string' },
+  'unusable-hashes': { type: 'string' },
 } as const;
 
 export interface SourceOptionValues {
@@ -17,6 +19,7 @@ export interface SourceOptionValues {
   'hash-config'?: string;
   'provider-map'?: string;
   'signer-key'?: string;
+  'unusable-hashes'?: string;
 }
 
 export { sourceFiles };
@@ -45,6 +48,7 @@ export async function resolveSourceOptions(
   profile?: LoadedProfile,
 ): Promise<ReadOptions & ValidateOptions> {
   const options: ReadOptions & ValidateOptions = await sourceReadOptions(values, profile?.profile, undefined);
+  options.unusableHashes = parseUnusableHashPolicy(values['unusable-hashes'] ?? profile?.profile.unusableHashes);
   const candidates: Array<[string | undefined, string]> = [
     [values['signer-key'], '--signer-key'],
     [env[SECRET_ENV['signer-key']], SECRET_ENV['signer-key']],

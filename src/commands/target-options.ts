@@ -223,8 +223,8 @@ export async function sourceReadOptions(
     const text = await readText(values['hash-config'], '--hash-config');
     options.hashConfig = parseHashConfig(text);
   } else if (profile?.hashConfig) {
-    const { saltSeparator, rounds, memCost } = profile.hashConfig;
-    options.hashConfig = { saltSeparator, rounds, memCost };
+    const { algorithm, saltSeparator, rounds, memCost } = profile.hashConfig;
+    options.hashConfig = { saltSeparator, rounds, memCost, ...(algorithm && algorithm !== 'SCRYPT' ? { algorithm } : {}) };
   }
   if (signerKey) {
     options.signerKey = signerKey;

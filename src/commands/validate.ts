@@ -18,6 +18,9 @@ summary and every problem. Nothing is written anywhere.
 Sources:     --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE (the console's hash_config block or JSON)
              --provider-map FILE (JSON: {"google.com": "google"})  --profile NAME (files and settings of a profile)
 Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
+Hashes:      --unusable-hashes skip|without-password: how run treats users whose hash the core cannot take
+             (md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...): skip (default) makes them errors;
+             without-password makes them warnings, as run then imports the rest of them
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
              the exported hash, locally. The password is never printed.
 Output:      --json (one JSON document: summary (with summary.fields: the source fields mapped and those dropped,
@@ -134,6 +137,22 @@ async function spotCheck(found: ValidatedRecord | undefined, password: string, s
   return spotCheckPassword(found.record, password, { signerKey });
 }
 
+/** Users whose hash the core cannot take: how many, which kinds, and what `run` does with them. */
+export function unusableLines(u: NonNullable<ValidationReport['summary']['unusableHashes']>): string[] {
+  const kinds = Object.entries(u.byAlgorithm)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
+  const users = `${u.users} user${u.users === 1 ? '' : 's'}`;
+  return [
+    `  hash the core cannot take: ${users} (${kinds})`,
+    u.policy === 'skip'
+      ? '    run leaves them out; --unusable-hashes without-password imports the rest of each user (sign-in methods, factors, profile)'
+      : '    run imports them without a password (a user with nothing but the password is not created)',
+    '    either way run lists them with their hash in <journal>.signin-migration.ndjson for migration at first sign-in (docs/migration.md)',
+  ];
+}
+
 export function renderText(report: ValidationReport, spotChecks: SpotCheckResult[], fileCount: number, unreadable = 0): string {
   const s = report.summary;
   const lines: string[] = [];
@@ -146,6 +165,7 @@ export function renderText(report: ValidationReport, spotChecks: SpotCheckResult
   lines.push(
     `  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`,
   );
+  if (s.unusableHashes) lines.push(...unusableLines(s.unusableHashes));
   const providers = Object.entries(s.thirdPartyUsers).sort(([a], [b]) => a.localeCompare(b));
   lines.push(`  third-party users:    ${providers.length === 0 ? 'none' : providers.map(([p, n]) => `${p} ${n}`).join(', ')}`);
   lines.push(`  phone sign-in users:  ${s.phoneSignInUsers}`);

@@ -1,5 +1,6 @@
 // `auth-migrate verify`: read the same sources and check the target: users present with the planned login
 // methods, links and TOTP devices; known passwords sign in; on the sandbox, TOTP codes verify.
+import { parseDisabledPolicy } from '../migration/policies.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -29,7 +30,8 @@ export const VERIFY_HELP = `Usage: auth-migrate verify <file>... [options]
 Check that the users of the export files are in the target core as planned.
 Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME
 Keys:     --api-key KEY  --license-key KEY  --signer-key B64 (or the AUTH_MIGRATE_* variables)
-Sources:  --format F  --hash-config FILE  --provider-map FILE  --keep-source-ids  --disabled skip|import (as given to run)
+Sources:  --format F  --hash-config FILE  --provider-map FILE  --keep-source-ids  --disabled skip|import|role:NAME
+          --unusable-hashes skip|without-password (as given to run)
 Checks:   --credentials FILE   lines "email,password": each must sign in
           --totp-codes         verify each TOTP device with a code from its source secret (always on for
                                --sandbox; on a real core it spends codes and counts failed attempts)
@@ -54,6 +56,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   only: { type: 'string', multiple: true },
   disabled: { type: 'string' },
+  'unusable-hashes': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -82,10 +85,8 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const plan = {
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
-    disabled: values.disabled === 'import' ? ('import' as const) : ('skip' as const),
+    disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
   };
-  if (values.disabled !== undefined && values.disabled !== 'skip' && values.disabled !== 'import')
-    throw new UsageError('--disabled must be skip or import, as given to run');
   const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 512)
     throw new UsageError('--concurrency must be a whole number from 1 to 512');

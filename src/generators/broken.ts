@@ -78,12 +78,13 @@ export async function brokenFixtures(rng: Rng, scrypt: ScryptConfig, validCanoni
       user('h-argon2-no-v', { password: { hash: argon.replace('$v=19', '') } }),
       user('h-argon2-padded', { password: { hash: argon + '=' } }),
       user('h-md5', { password: { hash: '5f4dcc3b5aa765d61d8327deb882cf99' } }),
+      user('h-unknown', { password: { hash: 'not-a-hash-format-anyone-uses' } }),
       user('h-scrypt-6-parts', { password: { hash: scryptString.replace(/\$s=[^$]*$/, '') } }),
       user('h-scrypt-bad-m', { password: { hash: scryptString.replace(/m=\d+/, 'm=fourteen') } }),
       user('h-scrypt-websafe', { password: { hash: scryptString.replace(/\+/g, '-').replace(/\//g, '_') } }),
       user('h-wrong-algorithm', { password: { hash: bcrypt, algorithm: 'argon2' } }),
     ]),
-    'hashes: short bcrypt, $2x$, exporter prefixes ({bcrypt}, argon2$), argon2 v=16 / no v / padded, an md5 hex, scrypt strings with 6 parts, a non-integer m, web-safe base64, an algorithm that contradicts the hash',
+    'hashes: short bcrypt, $2x$, exporter prefixes ({bcrypt}, argon2$), argon2 v=16 / no v / padded, an md5 hex (a hash the core cannot take), a hash of no known format, scrypt strings with 6 parts, a non-integer m, web-safe base64, an algorithm that contradicts the hash',
   );
   const s = (encoding: 'base32' | 'base64' | 'hex', size = 20): string => generateSecret(rng, encoding, size).secret;
   add(

@@ -49,7 +49,7 @@ export async function dryRun(
     const out = leftOut(input.record, options);
     if (out) {
       summary.skipped += 1;
-      write(`user ${id}: skipped (${out})`);
+      write(`user ${id}: skipped (${out.message})`);
       continue;
     }
     try {

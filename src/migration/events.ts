@@ -25,6 +25,8 @@ export interface UserResult {
   stepsFromJournal: number;
   /** Complete in the journal of an earlier run: nothing was sent for this user. */
   resumed?: boolean;
+  /** The id the core knows the user by (the external id when mapped), when the run knows it. */
+  userId?: string;
 }
 
 export type RunEvent =

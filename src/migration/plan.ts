@@ -11,18 +11,39 @@ export interface PlanOptions {
   keepSourceIds?: boolean;
   /** Replace the password hash of users that already exist (default: found first and left unchanged). */
   updateExisting?: boolean;
-  /** Users disabled or blocked in the source: `skip` (the default: reported, never migrated) or `import`. */
+  /**
+   * Users disabled or blocked in the source: `skip` (the default: reported, never migrated), `import`, or
+   * `{ role }`: imported and given that role, so the app can refuse them.
+   */
   disabled?: DisabledPolicy;
 }
 
-export type DisabledPolicy = 'skip' | 'import';
+export type DisabledPolicy = 'skip' | 'import' | { role: string };
 
-/** Why a valid record is left out by the run's settings (a disabled user under the default), or undefined. */
-export function leftOut(record: CanonicalUser, options: PlanOptions): string | undefined {
+/** Why a valid record is left out by the run's settings, as the report's status and a sentence; or undefined. */
+export function leftOut(record: CanonicalUser, options: PlanOptions): { status: string; message: string } | undefined {
   if (record.disabled && (options.disabled ?? 'skip') === 'skip') {
-    return 'disabled or blocked in the source: not migrated, so it cannot sign in (--disabled import migrates such users anyway)';
+    return {
+      status: 'DISABLED',
+      message:
+        'disabled or blocked in the source: not migrated, so it cannot sign in (--disabled import or --disabled role:NAME migrates such users)',
+    };
+  }
+  if (record.legacyPassword && !record.password && !record.thirdParty?.length && !record.phoneNumber) {
+    return {
+      status: 'SIGN_IN_MIGRATION',
+      message:
+        'its only sign-in method is a password hash the core cannot take: nothing is created now; the sign-in migration file lists it for migration at first sign-in',
+    };
   }
   return undefined;
+}
+
+/** The record as the plan sees it: a disabled user imported under `--disabled role:NAME` also gets that role. */
+export function effectiveRecord(record: CanonicalUser, options: PlanOptions): CanonicalUser {
+  const policy = options.disabled;
+  if (!record.disabled || typeof policy !== 'object') return record;
+  return { ...record, roles: [...(record.roles ?? []), policy.role] };
 }
 
 /** A record the planner cannot turn into steps (the validator should have caught it). */
@@ -107,7 +128,8 @@ function verifyEmailSteps(record: CanonicalUser, step: Step): Step[] {
   return [{ kind: 'verify-email', key: `verify-email:${target.user}`, ...target }];
 }
 
-export function planUserSteps(record: CanonicalUser, options: PlanOptions = {}): Step[] {
+export function planUserSteps(source: CanonicalUser, options: PlanOptions = {}): Step[] {
+  const record = effectiveRecord(source, options);
   const first = firstFactorSteps(record, options);
   if (first.length === 0) throw new PlanError('the record has no first factor (password, third-party login or phone sign-in)');
   const primaryRef: StepRef = first[0]!.key;

@@ -6,21 +6,30 @@ import { openPrivate as openPrivateFile, openPrivateSync } from '../files/privat
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
+import { signInMigrationFile } from './signin-migration.js';
 
 export interface RunPaths {
   journal: string;
   report: string;
   failures: string;
+  /** Users whose hash the core cannot take (signin-migration.ts); written only when there are some. */
+  signIn?: string;
 }
 
-/** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`; in a run folder `journal.ndjson` -> `report.ndjson`, `failures.ndjson`. */
+/** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`, `x.signin-migration.ndjson`; in a run folder
+ * `journal.ndjson` -> `report.ndjson`, `failures.ndjson`, `signin-migration.ndjson`. */
 export function pathsBesideJournal(journal: string): RunPaths {
   if (basename(journal) === 'journal.ndjson') {
     const dir = dirname(journal);
-    return { journal, report: join(dir, 'report.ndjson'), failures: join(dir, 'failures.ndjson') };
+    return {
+      journal,
+      report: join(dir, 'report.ndjson'),
+      failures: join(dir, 'failures.ndjson'),
+      signIn: join(dir, 'signin-migration.ndjson'),
+    };
   }
   const base = journal.replace(/\.journal\.ndjson$/, '').replace(/\.ndjson$|\.jsonl$/, '');
-  return { journal, report: `${base}.report.ndjson`, failures: `${base}.failures.ndjson` };
+  return { journal, report: `${base}.report.ndjson`, failures: `${base}.failures.ndjson`, signIn: `${base}.signin-migration.ndjson` };
 }
 
 export interface ReportLine {
@@ -75,6 +84,7 @@ export async function writeResumeCommand(journal: string, command: string): Prom
 export function openRunFiles(paths: RunPaths): RunFiles {
   const report = openPrivate(paths.report);
   const failures = openPrivate(paths.failures);
+  const signIn = paths.signIn !== undefined ? signInMigrationFile(paths.signIn) : undefined;
   return {
     async write(result, input) {
       const line: ReportLine = { id: result.id, outcome: result.outcome, source: describeOrigin(input.origin) };
@@ -83,9 +93,10 @@ export function openRunFiles(paths: RunPaths): RunFiles {
       if (result.message !== undefined) line.message = result.message;
       await put(report, JSON.stringify(line));
       if (result.outcome === 'failed') await put(failures, JSON.stringify(input.record));
+      await signIn?.write(result, input);
     },
     async close() {
-      await Promise.all([end(report), end(failures)]);
+      await Promise.all([end(report), end(failures), signIn?.close()]);
     },
   };
 }

@@ -6,8 +6,8 @@ import { UserError } from '../errors.js';
 import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
 import { formatProblem } from '../records/types.js';
 import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserResult } from './events.js';
-import { applyStepIds, executeStep, newUserIds } from './execute.js';
-import type { Journal } from './journal.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef } from './execute.js';
+import type { Journal, JournalledSteps } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 
@@ -55,6 +55,18 @@ export interface MigrationRun {
 
 export const DEFAULT_CONCURRENCY = 16;
 
+/** The core's id of a user the journal holds complete: its steps replayed for their ids. */
+function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {
+  try {
+    const steps = planUserSteps(record, plan);
+    const map = steps.find((s) => s.kind === 'map-user-id');
+    if (map?.kind === 'map-user-id') return map.externalUserId;
+    return journalSteps.get(steps[0]!.key)?.ids.recipeUserId;
+  } catch {
+    return undefined;
+  }
+}
+
 export function startMigration(options: RunnerOptions): MigrationRun {
   const emit: RunEventListener = options.onEvent ?? (() => {});
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
@@ -84,16 +96,22 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
     }
     const out = leftOut(input.record, options.plan ?? {});
-    if (out) return { ...base, outcome: 'skipped', status: 'DISABLED', message: out };
+    if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
     const journalled = options.journal.users.get(id);
     if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') {
-      return {
+      const result: UserResult = {
         ...base,
         outcome: 'alreadyPresent',
         resumed: true,
         message: `completed by an earlier run (${journalled.outcome})`,
         stepsFromJournal: journalled.steps.size,
       };
+      // The sign-in migration file names the core's id of such a user: rebuilt from the journal.
+      if (input.record.legacyPassword) {
+        const userId = journalledUserId(input.record, journalled.steps, options.plan);
+        if (userId !== undefined) result.userId = userId;
+      }
+      return result;
     }
     let steps;
     try {
@@ -145,7 +163,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     }
     const outcome = created ? 'imported' : 'alreadyPresent';
     options.journal.append({ type: 'user', user: id, outcome });
-    return { ...base, outcome, stepsRun, stepsFromJournal: fromJournal };
+    return { ...base, outcome, stepsRun, stepsFromJournal: fromJournal, userId: resolveRef(ids, steps[0]!.key) };
   };
 
   const record = async (result: UserResult, input: MigrationInput): Promise<void> => {

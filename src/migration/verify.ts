@@ -78,7 +78,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   }
   // Left out by the run's settings (a disabled user): not expected in the core, so not checked.
   const out = leftOut(input.record, options.plan ?? {});
-  if (out) return { id, outcome: 'skipped', differences: [out] };
+  if (out) return { id, outcome: 'skipped', differences: [out.message] };
   let steps: Step[];
   try {
     steps = planUserSteps(input.record, options.plan);

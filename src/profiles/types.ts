@@ -45,6 +45,10 @@ export interface Profile {
   keepSourceIds?: boolean;
   /** Replace the password hash of users already in the core (`run --update-existing`). */
   updateExisting?: boolean;
+  /** Users disabled in the source: `skip` (default), `import` or `role:NAME` (`run --disabled`). */
+  disabled?: string;
+  /** Users whose hash the core cannot take: `skip` (default) or `without-password` (`run --unusable-hashes`). */
+  unusableHashes?: 'skip' | 'without-password';
   scryptAlgorithmName?: string;
   secrets: Record<SecretName, SecretSource>;
   createdAt?: string;

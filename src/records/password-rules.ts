@@ -1,15 +1,24 @@
 // Password hash rules: bcrypt structure and cost, argon2 PHC strings, the external scrypt 7-part string,
 // exporter prefixes, stated vs detected algorithm. Returns the normalised password, ready to import.
 import { buildExternalScrypt, parseHashingAlgorithmName, stripExporterPrefix, WRAPPING_PREFIXES } from '../hashes/formats.js';
+import { detectLegacyHash } from '../hashes/legacy.js';
 import { flag, type RuleContext } from './rule-context.js';
-import type { CanonicalPassword, PasswordAlgorithm } from './types.js';
+import type { CanonicalLegacyPassword, CanonicalPassword, PasswordAlgorithm } from './types.js';
+
+/** Told of a hash recognised as one the core cannot take (legacy-rules.ts decides what that means for the record). */
+export type OnLegacyHash = (legacy: CanonicalLegacyPassword, rule: string, why: string) => void;
 
 const FIELD = 'password.hash';
 const KNOWN_ALGORITHMS = new Set<string>(['bcrypt', 'argon2', 'external_scrypt']);
 const SHAPES = '`$2a$`/`$2b$`/`$2y$` bcrypt, an argon2 PHC string (`$argon2id$v=19$...`) or the external scrypt string (`$f_scrypt$...`)';
 
 /** The password after normalisation, or undefined when there is no usable hash (the reason is flagged). */
-export function checkPassword(ctx: RuleContext, password: unknown, signerKeyBytes: number | undefined): CanonicalPassword | undefined {
+export function checkPassword(
+  ctx: RuleContext,
+  password: unknown,
+  signerKeyBytes: number | undefined,
+  onLegacy?: OnLegacyHash,
+): CanonicalPassword | undefined {
   if (typeof password !== 'object' || password === null || Array.isArray(password)) {
     flag(ctx, 'error', 'password.type', 'password', 'password must be an object `{ "hash": "...", "algorithm": "..." }`; fix the record');
     return undefined;
@@ -27,6 +36,11 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
         : KNOWN_ALGORITHMS.has(rawAlgorithm)
           ? (rawAlgorithm as PasswordAlgorithm)
           : parseHashingAlgorithmName(rawAlgorithm);
+    const legacy = parsed ? undefined : onLegacy && detectLegacyHash(rawHash);
+    if (legacy) {
+      onLegacy!(legacy, 'password.unusable', `the password hash is ${legacy.algorithm}`);
+      return undefined;
+    }
     if (!parsed) {
       flag(
         ctx,
@@ -42,6 +56,11 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   // Every exporter prefix starts with something other than `$`; most hashes skip the prefix search.
   const trimmed = rawHash.trim();
   const wrapped = trimmed.startsWith('$') ? undefined : WRAPPING_PREFIXES.find((w) => w.pattern.test(trimmed));
+  const wrappedLegacy = wrapped && onLegacy ? detectLegacyHash(trimmed) : undefined;
+  if (wrapped && wrappedLegacy) {
+    onLegacy!(wrappedLegacy, 'password.prefix.wrapped', `the hash starts with \`${wrapped.label}\`: ${wrapped.what}`);
+    return undefined;
+  }
   if (wrapped) {
     flag(
       ctx,
@@ -67,6 +86,11 @@ export function checkPassword(ctx: RuleContext, password: unknown, signerKeyByte
   else if (unprefixed.startsWith('$2')) result = checkBcrypt(ctx, unprefixed);
   else if (unprefixed.startsWith('$argon2')) result = checkArgon2(ctx, unprefixed);
   else {
+    const legacy = onLegacy && detectLegacyHash(unprefixed);
+    if (legacy) {
+      onLegacy!(legacy, 'password.unusable', `the password hash is ${legacy.algorithm}`);
+      return undefined;
+    }
     flag(
       ctx,
       'error',

@@ -1,6 +1,7 @@
 // Per-record rules (everything knowable from one record): id, external id, emails, phones, third-party
 // identities, one-time-code factors, first factors, disabled users. Builds the normalised record.
 import { isValidEmail, normaliseEmail, normalisePhone } from './normalise.js';
+import { checkLegacyPassword, unusableHash, type UnusableHashPolicy } from './legacy-rules.js';
 import { checkPassword } from './password-rules.js';
 import { flag, text, type RuleContext } from './rule-context.js';
 import { checkSizes } from './size-rules.js';
@@ -12,6 +13,8 @@ export const MAX_EXTERNAL_USER_ID = 128;
 export interface RecordRuleOptions {
   /** Decoded length of the signer key, to catch scrypt hashes that can never verify. */
   signerKeyBytes?: number;
+  /** Users whose hash the core cannot take: `skip` (default: an error, left out) or `without-password`. */
+  unusableHashes?: UnusableHashPolicy;
 }
 
 export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: RecordRuleOptions): CanonicalUser {
@@ -47,7 +50,9 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   }
 
   if (input.password !== undefined && input.password !== null) {
-    const password = checkPassword(ctx, input.password, options.signerKeyBytes);
+    const password = checkPassword(ctx, input.password, options.signerKeyBytes, (legacy, rule, why) =>
+      unusableHash(ctx, out, legacy, rule, why, options.unusableHashes),
+    );
     if (password) out.password = password;
     if (isBlank(input.email)) {
       flag(
@@ -57,6 +62,22 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
         'email',
         'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out',
       );
+    }
+  }
+
+  if (input.legacyPassword !== undefined && input.legacyPassword !== null) {
+    if (out.password || out.legacyPassword) {
+      flag(
+        ctx,
+        'warning',
+        'password.legacy.ignored',
+        'legacyPassword',
+        'the record has a password as well as legacyPassword; the password is used and legacyPassword ignored',
+      );
+    } else {
+      checkLegacyPassword(ctx, input.legacyPassword, out, options.unusableHashes);
+      if (isBlank(input.email))
+        flag(ctx, 'error', 'email.missing', 'email', 'a user with a legacy password needs an email (it signs in by email); add the email');
     }
   }
 
@@ -253,7 +274,7 @@ function checkOtpFactors(ctx: RuleContext, value: unknown): CanonicalOtpFactors 
 /** Second factors attach to a first factor: a password, a third-party sign-in or phone sign-in. */
 function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out: CanonicalUser): void {
   // Judge on what the source states, so a first factor with its own error is not reported twice.
-  const hasPassword = input.password !== undefined && input.password !== null;
+  const hasPassword = (input.password !== undefined && input.password !== null) || out.legacyPassword !== undefined;
   const hasThirdParty = Array.isArray(input.thirdParty) && input.thirdParty.length > 0;
   const hasPhone = !isBlank(input.phoneNumber);
   if (hasPassword || hasThirdParty || hasPhone) return;

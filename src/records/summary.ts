@@ -33,6 +33,11 @@ export function countRecord(summary: ValidationSummary, validated: ValidatedReco
       }
     }
   }
+  if (r.legacyPassword && !r.password) {
+    const u = (summary.unusableHashes ??= { policy: 'skip', users: 0, byAlgorithm: {} });
+    u.users++;
+    u.byAlgorithm[r.legacyPassword.algorithm] = (u.byAlgorithm[r.legacyPassword.algorithm] ?? 0) + 1;
+  }
   if (r.phoneNumber !== undefined) summary.phoneSignInUsers++;
   if (r.totp) summary.totpDevices += r.totp.length;
   if (r.otpFactors?.email !== undefined) summary.emailFactors++;

@@ -1,10 +1,11 @@
 // Validation of canonical records: per-record rules, cross-record duplicate checks in bounded memory,
 // a summary for the preview screen and `validate`, and a second streaming pass for the runner.
 import { statSync } from 'node:fs';
+import type { UnusableHashPolicy } from './legacy-rules.js';
 import { FieldReport, readSources, type FieldSummary, type ReadOptions } from '../sources/index.js';
 import { createCrossRecordIndex } from './cross-record.js';
 import { base64Length } from './password-rules.js';
-import { checkRecord } from './record-rules.js';
+import { checkRecord, type RecordRuleOptions } from './record-rules.js';
 import type { RuleContext } from './rule-context.js';
 import { countProblems, countRecord, emptySummary } from './summary.js';
 import { type CanonicalUser, type Problem, type RecordOrigin, type SourceRecord } from './types.js';
@@ -12,6 +13,8 @@ import { type CanonicalUser, type Problem, type RecordOrigin, type SourceRecord 
 export interface ValidateOptions {
   /** base64 signer key of the external scrypt variant: lets validation catch hashes that can never verify. */
   signerKey?: string;
+  /** Users whose hash the core cannot take (legacy-rules.ts): `skip` (default) or `without-password`. */
+  unusableHashes?: UnusableHashPolicy;
 }
 
 export interface ValidatedRecord {
@@ -49,6 +52,12 @@ export interface ValidationSummary {
   totpDevices: number;
   emailFactors: number;
   smsFactors: number;
+  /**
+   * Users whose password hash the core cannot take, per algorithm, and what the run does with them (absent when
+   * there are none): `skip` leaves them out, `without-password` imports the rest; both list them for migration at
+   * first sign-in.
+   */
+  unusableHashes?: { policy: UnusableHashPolicy; users: number; byAlgorithm: Record<string, number> };
   /** Source fields the readers carried over and those they could not (absent when no reader reported any). */
   fields?: FieldSummary;
 }
@@ -102,13 +111,13 @@ export interface RecordValidator extends Validator {
 }
 
 /** The per-record rules of one item (its reader's problems first); cross-record checks are the caller's. */
-function checkOne(item: SourceRecord, signerKeyBytes: number | undefined): { record: CanonicalUser; ctx: RuleContext } {
+function checkOne(item: SourceRecord, rules: RecordRuleOptions): { record: CanonicalUser; ctx: RuleContext } {
   const problems = item.problems.length > 0 ? item.problems.slice() : [];
   const ctx: RuleContext = { origin: item.origin, problems };
   const rawId = (item.record as { id?: unknown } | undefined)?.id;
   if (typeof rawId === 'string' && rawId.trim() !== '') ctx.sourceId = rawId.trim();
   else if (typeof rawId === 'number') ctx.sourceId = String(rawId);
-  return { record: checkRecord(ctx, item.record ?? ({} as CanonicalUser), { signerKeyBytes }), ctx };
+  return { record: checkRecord(ctx, item.record ?? ({} as CanonicalUser), rules), ctx };
 }
 
 export function createValidator(options: ValidateOptions = {}): RecordValidator {
@@ -125,7 +134,7 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
 
   return {
     add(item) {
-      const { record, ctx } = checkOne(item, signerKeyBytes);
+      const { record, ctx } = checkOne(item, { signerKeyBytes, unusableHashes: options.unusableHashes });
       const problems = ctx.problems;
       const own = problems.length;
       const ordinal = index.check(ctx, record);
@@ -221,6 +230,7 @@ export async function validateSources(
   countProblems(summary, late);
   keep(late);
   if (!fields.empty) summary.fields = fields.summary();
+  if (summary.unusableHashes) summary.unusableHashes.policy = options.unusableHashes ?? 'skip';
   summary.valid -= validator.lateInvalidated();
   summary.invalid += validator.lateInvalidated();
   for (const p of late) {
@@ -282,7 +292,7 @@ async function* replayValidatedRecords(
   let ordinal = 0;
   for await (const item of readSources(paths, options)) {
     if (item.kind !== 'record') continue;
-    const { record, ctx } = checkOne(item.value, signerKeyBytes);
+    const { record, ctx } = checkOne(item.value, { signerKeyBytes, unusableHashes: options.unusableHashes });
     const problems = ctx.problems;
     const cross = replay.crossProblems.get(ordinal);
     if (cross) problems.push(...cross);

@@ -51,6 +51,15 @@ export function firebaseItem(value: unknown, origin: RecordOrigin, options: Fire
         'the user has a passwordHash but no salt; the password cannot be migrated — export the user again',
         'firebase.salt-missing',
       );
+    } else if (options.hashConfig.algorithm !== undefined && options.hashConfig.algorithm !== 'SCRYPT') {
+      // A hash the core cannot take: kept for migration at first sign-in (the key stays in the hash config).
+      const hc = options.hashConfig;
+      record.legacyPassword = {
+        algorithm: `firebase_${hc.algorithm!.toLowerCase()}`,
+        hash: normaliseBase64(passwordHash),
+        salt: normaliseBase64(salt),
+        ...(hc.rounds > 0 ? { params: { rounds: hc.rounds } } : {}),
+      };
     } else {
       const hc = options.hashConfig;
       const hash = buildExternalScrypt({

@@ -30,9 +30,7 @@ export function parseHashConfig(input: string): HashConfig {
     const name = ALIASES[key.toLowerCase()];
     if (name) found[name] = value;
   }
-  if (found.algorithm !== undefined && found.algorithm.toUpperCase() !== 'SCRYPT') {
-    throw new UserError(`the hash config's algorithm is ${found.algorithm.slice(0, 20)}, but only Firebase SCRYPT exports can be read`);
-  }
+  if (found.algorithm !== undefined && found.algorithm.toUpperCase() !== 'SCRYPT') return otherAlgorithm(found);
   const missing = (['saltSeparator', 'rounds', 'memCost'] as const).filter((k) => found[k] === undefined);
   if (missing.length > 0) {
     const names = missing.map((k) => ({ saltSeparator: 'base64_salt_separator', rounds: 'rounds', memCost: 'mem_cost' })[k]);
@@ -48,6 +46,39 @@ export function parseHashConfig(input: string): HashConfig {
     if (!isBase64Text(signerKey)) throw new UserError(`the hash config's base64_signer_key is not base64; ${HOW}`);
     config.signerKey = signerKey;
   }
+  return config;
+}
+
+/** Firebase's other hash algorithms: the core takes none of them, so their users go to migration at first sign-in. */
+const OTHER_ALGORITHMS = new Set([
+  'HMAC_SHA512',
+  'HMAC_SHA256',
+  'HMAC_SHA1',
+  'HMAC_MD5',
+  'MD5',
+  'SHA1',
+  'SHA256',
+  'SHA512',
+  'PBKDF_SHA1',
+  'PBKDF2_SHA256',
+  'BCRYPT',
+  'STANDARD_SCRYPT',
+]);
+
+function otherAlgorithm(found: Partial<Record<keyof HashConfig | 'algorithm', string>>): HashConfig {
+  const algorithm = found.algorithm!.toUpperCase();
+  if (!OTHER_ALGORITHMS.has(algorithm)) {
+    throw new UserError(
+      `the hash config's algorithm ${found.algorithm!.slice(0, 20)} is not one Firebase uses (SCRYPT, HMAC_SHA256, MD5, PBKDF2_SHA256, ...); ${HOW}`,
+    );
+  }
+  const config: HashConfig = {
+    algorithm,
+    saltSeparator: '',
+    rounds: found.rounds !== undefined ? toInt(found.rounds, 'rounds') : 0,
+    memCost: 0,
+  };
+  if (found.signerKey !== undefined && found.signerKey !== '') config.signerKey = normaliseBase64(found.signerKey);
   return config;
 }
 

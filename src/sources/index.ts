@@ -25,6 +25,11 @@ export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'fireba
 
 /** Firebase scrypt parameters (the console's "Password hash parameters"). */
 export interface HashConfig {
+  /**
+   * `SCRYPT` when absent. Other Firebase algorithms (HMAC_SHA256, MD5, PBKDF2_SHA256...) are hashes the core
+   * cannot take: their users get a `legacyPassword` (see --unusable-hashes), and only `rounds` and the key matter.
+   */
+  algorithm?: string;
   signerKey?: string;
   saltSeparator: string;
   rounds: number;

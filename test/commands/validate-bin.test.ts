@@ -42,6 +42,7 @@ describe('node bin/auth-migrate.js validate', () => {
     const doc = JSON.parse(r.stdout) as { summary: { invalid: number; errors: number }; problems: Array<{ rule: string }> };
     expect(doc.summary.invalid).toBeGreaterThan(0);
     expect(doc.problems.map((p) => p.rule)).toContain('password.format.unknown');
+    expect(doc.problems.map((p) => p.rule)).toContain('password.unusable');
   });
 
   it('exits 2 with one line and no stack trace on unreadable input', async () => {

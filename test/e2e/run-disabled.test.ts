@@ -46,11 +46,34 @@ describe('disabled users', () => {
     expect((await cli(['run', 'users.ndjson', '--dry-run', '--disabled', 'maybe'], dir)).stderr).toContain('--disabled must be skip');
   });
 
+  it('--disabled role:NAME migrates them with that role (created once), so the app can refuse them; verify checks it', async () => {
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j3.ndjson', '--disabled', 'role:blocked', '--json'],
+      dir,
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const core = client(sandbox.url);
+    const off = (await core.listUsersByAccountInfo({ email: 'off@example.test' })).users[0]!.id;
+    const on = (await core.listUsersByAccountInfo({ email: 'on@example.test' })).users[0]!.id;
+    expect((await core.getUserRoles(off)).roles).toEqual(['blocked']);
+    expect((await core.getUserRoles(on)).roles).toEqual([]);
+    const v = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--disabled', 'role:blocked', '--json'], dir);
+    expect(v.exitCode, v.stdout).toBe(0);
+    await core.raw({ method: 'POST', path: '/recipe/user/role/remove', scope: 'tenant', body: { userId: off, role: 'blocked' } });
+    const v2 = await cli(['verify', 'users.ndjson', '--core', sandbox.url, '--disabled', 'role:blocked', '--json'], dir);
+    expect(v2.exitCode).toBe(1);
+    expect(v2.stdout).toContain('role \\"blocked\\" is missing');
+    expect((await cli(['run', 'users.ndjson', '--dry-run', '--disabled', 'role:'], dir)).stderr).toContain('role:NAME');
+    core.close();
+  });
+
   it('a Django bcrypt_sha256$ hash is an error naming the record, never stripped and imported', async () => {
     const v = await cli(['validate', 'django.ndjson'], dir);
     expect(v.exitCode).toBe(1);
     expect(v.stdout + v.stderr).toMatch(
       /\(id dj\) password\.hash: the hash starts with `bcrypt_sha256\$`: Django's bcrypt_sha256 hashes bcrypt the SHA-256/,
     );
+    expect(v.stdout).toContain('--unusable-hashes without-password');
+    expect(v.stdout).not.toContain(BCRYPT);
   });
 });

@@ -225,8 +225,30 @@ const cases: Case[] = [
   { rule: 'password.algorithm.unknown', severity: 'error', fires: [pw(BCRYPT, 'md5')], nearMiss: [pw(BCRYPT, ' BCRYPT ')] },
   { rule: 'password.algorithm.mismatch', severity: 'error', fires: [pw(BCRYPT, 'argon2')], nearMiss: [pw(ARGON2, 'argon2')] },
   { rule: 'password.algorithm.mismatch', severity: 'error', fires: [pw(SCRYPT, 'bcrypt')], nearMiss: [pw(SCRYPT, 'firebase_scrypt')] },
-  { rule: 'password.format.unknown', severity: 'error', fires: [pw('pbkdf2_sha256$260000$abc$def')], nearMiss: [pw(`bcrypt$${BCRYPT}`)] },
-  { rule: 'password.format.unknown', severity: 'error', fires: [pw('{SSHA}abcdef')], nearMiss: [pw(`{bcrypt}${BCRYPT}`)] },
+  { rule: 'password.format.unknown', severity: 'error', fires: [pw('not-a-hash-format')], nearMiss: [pw(`bcrypt$${BCRYPT}`)] },
+  { rule: 'password.format.unknown', severity: 'error', fires: [pw('abc123def')], nearMiss: [pw(`{bcrypt}${BCRYPT}`)] },
+  // Hashes the core cannot take (legacy-rules.ts): errors under the default --unusable-hashes skip.
+  { rule: 'password.unusable', severity: 'error', fires: [pw('pbkdf2_sha256$260000$abc$def')], nearMiss: [pw(`bcrypt$${BCRYPT}`)] },
+  { rule: 'password.unusable', severity: 'error', fires: [pw('{SSHA}abcdef')], nearMiss: [pw(`{bcrypt}${BCRYPT}`)] },
+  { rule: 'password.unusable', severity: 'error', fires: [pw('5f4dcc3b5aa765d61d8327deb882cf99')], nearMiss: [pw(BCRYPT)] },
+  {
+    rule: 'password.unusable',
+    severity: 'error',
+    fires: [{ id: 'u1', email: 'a@example.com', legacyPassword: { algorithm: 'md5', hash: '5f4dcc3b5aa765d61d8327deb882cf99' } }],
+    nearMiss: [user()],
+  },
+  {
+    rule: 'password.legacy.type',
+    severity: 'error',
+    fires: [{ id: 'u1', email: 'a@example.com', legacyPassword: { algorithm: 'md5' } }],
+    nearMiss: [user()],
+  },
+  {
+    rule: 'password.legacy.ignored',
+    severity: 'warning',
+    fires: [user({ legacyPassword: { algorithm: 'md5', hash: '5f4dcc3b5aa765d61d8327deb882cf99' } })],
+    nearMiss: [user()],
+  },
   { rule: 'password.prefix-stripped', severity: 'warning', fires: [pw(`{bcrypt}${BCRYPT}`)], nearMiss: [pw(BCRYPT)] },
   { rule: 'password.prefix-stripped', severity: 'warning', fires: [pw(`argon2${ARGON2}`)], nearMiss: [pw(ARGON2)] },
   // Django's bcrypt_sha256$ wraps a bcrypt of SHA-256(password): never stripped, an error.

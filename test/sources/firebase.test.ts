@@ -204,7 +204,7 @@ describe('parseHashConfig', () => {
 
   it.each([
     ['', /empty/],
-    ['algorithm: HMAC_SHA256, rounds: 8', /only Firebase SCRYPT/],
+    ['algorithm: ROT13, rounds: 8', /is not one Firebase uses/],
     ['algorithm: SCRYPT, rounds: 8, base64_signer_key: abc', /no base64_salt_separator, mem_cost/],
     ['base64_salt_separator: Bw==, rounds: eight, mem_cost: 14', /rounds must be a whole number/],
     ['{"rounds": 8', /not valid JSON/],

@@ -152,8 +152,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     detectFormat: (path) => detectFormat(resolve(cwd, path)),
     formats: SOURCE_FORMATS,
     parseHashConfig: (text) => {
-      const { signerKey, saltSeparator, rounds, memCost } = parseHashConfig(text);
-      return { hashConfig: { algorithm: 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };
+      const { signerKey, algorithm, saltSeparator, rounds, memCost } = parseHashConfig(text);
+      return { hashConfig: { algorithm: algorithm ?? 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };
     },
     async validate(input, onRecord) {
       const files = filesOf(input);

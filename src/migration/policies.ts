@@ -1,0 +1,36 @@
+// The run's two policies for users the core cannot take as they are, parsed once for the headless commands and
+// the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password`.
+import { UsageError } from '../errors.js';
+import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../records/legacy-rules.js';
+import type { DisabledPolicy } from './plan.js';
+
+export type { UnusableHashPolicy } from '../records/legacy-rules.js';
+
+const ROLE_NAME = /^[^\s,][^,]{0,99}$/;
+
+/** `skip` (default), `import`, or `role:NAME` (imported, and given that role so the app can refuse them). */
+export function parseDisabledPolicy(value: string | undefined): DisabledPolicy {
+  if (value === undefined || value === 'skip') return 'skip';
+  if (value === 'import') return 'import';
+  if (value.startsWith('role:')) {
+    const role = value.slice(5).trim();
+    if (ROLE_NAME.test(role)) return { role };
+  }
+  throw new UsageError(
+    `--disabled must be skip (the default: disabled or blocked users are left out), import, or role:NAME (imported and given the role NAME, so the app can refuse them) (got "${value.slice(0, 60)}")`,
+  );
+}
+
+export function disabledPolicyText(policy: DisabledPolicy | undefined): string {
+  if (policy === undefined || policy === 'skip') return 'skip';
+  return policy === 'import' ? 'import' : `role:${policy.role}`;
+}
+
+/** `skip` (default: such users are left out and listed) or `without-password` (the rest of them imported). */
+export function parseUnusableHashPolicy(value: string | undefined): UnusableHashPolicy {
+  if (value === undefined) return 'skip';
+  if ((UNUSABLE_HASH_POLICIES as readonly string[]).includes(value)) return value as UnusableHashPolicy;
+  throw new UsageError(
+    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out) or without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) (got "${value.slice(0, 60)}")`,
+  );
+}

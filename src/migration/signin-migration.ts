@@ -1,0 +1,65 @@
+// The sign-in migration file: one JSON line per user whose password hash the core cannot take, with the source
+// id, the core's user id when the run created or found the user, and the legacy hash with its parameters. The
+// app's backend reads it to check such a password once at first sign-in, then sets it in the core
+// (docs/migration.md, "Migration at first sign-in"). It holds hashes: 0600, never through a link, created only
+// when there is a line to write, and rewritten whole by every run of the journal (resumed users included).
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { openPrivateSync } from '../files/private.js';
+import type { UserResult } from './events.js';
+import type { MigrationInput } from './runner.js';
+
+export interface SignInMigrationLine {
+  sourceId: string;
+  email?: string;
+  /** The id to sign the user in as (the external id when mapped); absent when nothing was created. */
+  userId?: string;
+  /** imported / alreadyPresent: the rest of the user is in the core; skipped: nothing was created (see reason). */
+  outcome: UserResult['outcome'];
+  reason?: string;
+  algorithm: string;
+  hash: string;
+  salt?: string;
+  params?: Record<string, string | number>;
+}
+
+export function signInLine(result: UserResult, input: MigrationInput): SignInMigrationLine | undefined {
+  const legacy = input.record.legacyPassword;
+  if (!legacy || input.record.password) return undefined;
+  const line: SignInMigrationLine = { sourceId: result.id, outcome: result.outcome, algorithm: legacy.algorithm, hash: legacy.hash };
+  if (input.record.email !== undefined) line.email = input.record.email;
+  if (result.userId !== undefined) line.userId = result.userId;
+  if (result.outcome === 'skipped' || result.outcome === 'failed') line.reason = result.status ?? 'skipped';
+  if (legacy.salt !== undefined) line.salt = legacy.salt;
+  if (legacy.params !== undefined) line.params = legacy.params;
+  return line;
+}
+
+export function signInMigrationFile(path: string): {
+  write(result: UserResult, input: MigrationInput): Promise<void>;
+  close(): Promise<void>;
+  readonly lines: number;
+} {
+  let stream: WriteStream | undefined;
+  let lines = 0;
+  return {
+    get lines() {
+      return lines;
+    },
+    async write(result, input) {
+      const line = signInLine(result, input);
+      if (!line) return;
+      stream ??= createWriteStream(path, { fd: openPrivateSync(path, 'w') });
+      lines += 1;
+      const s = stream;
+      await new Promise<void>((resolve) => (s.write(JSON.stringify(line) + '\n') ? resolve() : s.once('drain', resolve)));
+    },
+    async close() {
+      const s = stream;
+      if (!s) return;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.end(() => resolve());
+      });
+    },
+  };
+}

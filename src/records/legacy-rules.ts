@@ -1,0 +1,60 @@
+// Users whose password hash the core cannot take (docs/migration.md, "Migration at first sign-in"): under the
+// default `--unusable-hashes skip` such a record is an error and the user is left out; under `without-password`
+// it is a warning, the hash is set aside as `legacyPassword` (for the sign-in migration file) and the rest of
+// the user is imported. Messages never contain the hash.
+import { flag, text, type RuleContext } from './rule-context.js';
+import type { CanonicalLegacyPassword, CanonicalUser } from './types.js';
+
+export type UnusableHashPolicy = 'skip' | 'without-password';
+export const UNUSABLE_HASH_POLICIES: readonly UnusableHashPolicy[] = ['skip', 'without-password'];
+
+/** Flag a recognised hash the core cannot import, by the run's policy, and keep it aside on the record. */
+export function unusableHash(
+  ctx: RuleContext,
+  out: CanonicalUser,
+  legacy: CanonicalLegacyPassword,
+  rule: string,
+  why: string,
+  policy: UnusableHashPolicy = 'skip',
+): void {
+  out.legacyPassword = legacy;
+  if (policy === 'without-password') {
+    flag(
+      ctx,
+      'warning',
+      rule,
+      'password.hash',
+      `${why}: the user is imported without a password (its other sign-in methods, factors and profile are), and the hash goes to the sign-in migration file for migration at first sign-in`,
+    );
+  } else {
+    flag(
+      ctx,
+      'error',
+      rule,
+      'password.hash',
+      `${why}, and the core cannot import it: the user is left out. --unusable-hashes without-password imports the rest of the user and lists the hash in the sign-in migration file (the app checks it once at first sign-in)`,
+    );
+  }
+}
+
+/** `legacyPassword` as a reader or a canonical record gives it: `{ algorithm, hash, salt?, params? }`. */
+export function checkLegacyPassword(ctx: RuleContext, value: unknown, out: CanonicalUser, policy: UnusableHashPolicy | undefined): void {
+  const o = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const algorithm = o ? text(o.algorithm) : undefined;
+  const hash = o && typeof o.hash === 'string' && o.hash.trim() !== '' ? o.hash : undefined;
+  if (!o || algorithm === undefined || hash === undefined) {
+    flag(
+      ctx,
+      'error',
+      'password.legacy.type',
+      'legacyPassword',
+      '`legacyPassword` must be `{ "algorithm": "md5", "hash": "...", "salt"?: "...", "params"?: {...} }` with a non-empty algorithm and hash; fix the record',
+    );
+    return;
+  }
+  const legacy: CanonicalLegacyPassword = { algorithm, hash };
+  if (typeof o.salt === 'string' && o.salt !== '') legacy.salt = o.salt;
+  if (typeof o.params === 'object' && o.params !== null && !Array.isArray(o.params))
+    legacy.params = o.params as CanonicalLegacyPassword['params'];
+  unusableHash(ctx, out, legacy, 'password.unusable', `the password hash is ${algorithm.slice(0, 40)}`, policy);
+}
