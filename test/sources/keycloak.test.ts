@@ -136,6 +136,7 @@ describe('Keycloak reader', () => {
               { type: 'password', hashedSaltedValue: 'aGFzaA==', salt: 'c2FsdA==', hashIterations: 20000, algorithm: 'pbkdf2' },
             ],
           },
+          { id: 'l1', username: 'ldap', email: 'l@example.com', federationLink: 'ldap-provider-id' },
         ],
       }),
     );
@@ -146,6 +147,8 @@ describe('Keycloak reader', () => {
       salt: 'c2FsdA==',
       params: { iterations: 20000 },
     });
+    // A user of an LDAP or Kerberos federation: its password is in that directory.
+    expect(records[1]!.problems.map((p) => [p.rule, p.severity])).toEqual([['keycloak.federated', 'warning']]);
     // `kc.sh export --file` without --realm: an array of realms, each refused by name.
     const realms = await tmp.file(
       'all.json',
