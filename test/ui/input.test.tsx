@@ -82,3 +82,35 @@ describe('Input with keys read before a re-render', () => {
     expect(submitted).toEqual(['/tmp/file.jsonx']);
   });
 });
+
+describe('keys read in the same chunk as the arrow that moved the focus', () => {
+  it('land in the field that has the focus now, not the one it left, and none is lost', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { emptyProfile, saveProfile } = await import('../../src/profiles/index.js');
+    const { createRealServices } = await import('../../src/ui/services/real.js');
+    const { renderWizard } = await import('./harness.js');
+    const dir = mkdtempSync(join(tmpdir(), 'am-handover-'));
+    const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+    try {
+      await saveProfile(emptyProfile('quick'), {}, env);
+      const w = renderWizard(createRealServices({ env, cwd: dir }), 'quick', { columns: 80, rows: 24 });
+      await w.until('2/8 keys');
+      const api = 'k'.repeat(24);
+      const licence = 'l'.repeat(21);
+      // One read: the api key, two arrows (to the licence key's field, past the row of where it is kept), the licence key.
+      w.stdin.write(`${api}\u001b[B\u001b[B${licence}`);
+      const frame = await w.until('✓ 21 chars');
+      expect(frame).toMatch(/api key\s+•+\s+✓ 24 chars/);
+      expect(frame).toMatch(/licence key\s+•+\s+✓ 21 chars/);
+      // And an arrow then text again in one read: back up to the api key, two more characters at its end.
+      w.stdin.write('\u001b[A\u001b[Azz');
+      await w.until('✓ 26 chars');
+      expect(w.frame()).toMatch(/licence key\s+•+\s+✓ 21 chars/);
+      w.unmount();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

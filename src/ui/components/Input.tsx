@@ -1,9 +1,14 @@
 // The wizard's one-line text field. Its text and cursor live in a ref that every key updates at once, so keys
 // read before React re-renders (a held backspace, fast typing, a paste split across reads) build on each
 // other; ink-text-input computes each key from the last rendered value and loses them.
-import { Text, useInput } from 'ink';
-import { useReducer, useRef } from 'react';
+// Keys read in the same chunk as an arrow that moved the focus (`↓abc` in one read) reach the field that had the
+// focus, whose listener React removes only later (passive effects), or to no field at all: the relay
+// (focus-handover.ts) gives them to the field that has the focus once the move is committed, so they are neither
+// lost nor typed into the wrong field.
+import { Text, useInput, useStdin, type Key } from 'ink';
+import { useLayoutEffect, useReducer, useRef } from 'react';
 import { editText, isFieldKey, type TextState } from './text-edit.js';
+import { focusedInput, handedOver } from './focus-handover.js';
 
 export interface InputProps {
   value: string;
@@ -29,16 +34,28 @@ export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus
   // A cursor move changes nothing the parent holds, so the field asks for its own render.
   const [, redraw] = useReducer((n: number) => n + 1, 0);
 
+  const apply = (input: string, key: Key) => {
+    const { state, submit } = editText(edit.current, input, key, joinLines);
+    edit.current = state;
+    if (state.value !== emitted.current) {
+      emitted.current = state.value;
+      handlers.current.onChange(state.value);
+    } else redraw();
+    if (submit) handlers.current.onSubmit?.(state.value);
+  };
+  const applyRef = useRef(apply);
+  applyRef.current = apply;
+  // The focused field as of the commit (a layout effect), not as of the key listeners (passive effects, later).
+  const { internal_eventEmitter: events } = useStdin();
+  useLayoutEffect(() => {
+    if (!focus) return undefined;
+    return focusedInput(events, (input, key) => applyRef.current(input, key));
+  }, [focus, events]);
+
   useInput(
     (input, key) => {
       if (isFieldKey(input, key)) return;
-      const { state, submit } = editText(edit.current, input, key, joinLines);
-      edit.current = state;
-      if (state.value !== emitted.current) {
-        emitted.current = state.value;
-        handlers.current.onChange(state.value);
-      } else redraw();
-      if (submit) handlers.current.onSubmit?.(state.value);
+      if (!handedOver(events)) apply(input, key);
     },
     { isActive: focus },
   );
