@@ -8,6 +8,7 @@ import { ChangeLog } from './changelog.js';
 import { COLLECTION_NAMES, type Change } from './records.js';
 import { emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
 import { StoreState } from './state.js';
+import { NotStreamable, streamSnapshot } from './snapshot-stream.js';
 
 export { StoreState, evTokenOwner } from './state.js';
 export * from './records.js';
@@ -37,12 +38,7 @@ export const oldLogPathOf = (path: string): string => `${path}.log.old`;
 
 export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
   const file = snapshotFile(path);
-  const data = await file.read();
-  const state = new StoreState();
-  for (const c of COLLECTION_NAMES) {
-    for (const [k, v] of data.collections[c]) state.apply({ c, k, v } as Change);
-  }
-  state.seq = data.seq;
+  const state = await loadSnapshot(path, file);
   const replayed = (await replayLog(oldLogPathOf(path), state)) + (await replayLog(logPathOf(path), state));
   if (replayed > 0 || file.bytes() === 0) {
     // Fold the logs into the snapshot before serving, so the log can start empty.
@@ -53,6 +49,34 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   await removeStaleTempFiles(path);
   const log = await ChangeLog.open(logPathOf(path));
   return new DurableStore(path, state, log, file, options.minCompactBytes ?? 8 << 20);
+}
+
+/** The snapshot's records applied to a new state one by one as they are read (streamed), or read whole for another layout. */
+async function loadSnapshot(path: string, file: SnapshotFile): Promise<StoreState> {
+  let state = new StoreState();
+  try {
+    const streamed = await streamSnapshot(path, (c, k, v) => state.apply({ c, k, v } as Change));
+    if (streamed) {
+      state.seq = streamed.seq;
+      file.noteBytes(streamed.bytes);
+    }
+    return state;
+  } catch (err) {
+    if (!(err instanceof NotStreamable)) {
+      if (err instanceof UserError) throw err;
+      throw new UserError(
+        `the sandbox store ${path} is not readable (${(err as Error).message}); refusing to start and leaving it untouched`,
+      );
+    }
+  }
+  state = new StoreState();
+  const data = await file.read();
+  for (const c of COLLECTION_NAMES) {
+    for (const [k, v] of data.collections[c]) state.apply({ c, k, v } as Change);
+    data.collections[c].clear();
+  }
+  state.seq = data.seq;
+  return state;
 }
 
 /** Snapshot temp files left by a crash in the middle of a rewrite (never the store itself). */

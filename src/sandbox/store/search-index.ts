@@ -15,6 +15,15 @@ export function emailDomains(email: string): string[] {
 
 export class SearchIndex {
   private readonly indexes = new Map<string, PrefixIndex>();
+  /** Email domains repeat across many users: one string each (bounded, in case every user has their own). */
+  private readonly domains = new Map<string, string>();
+
+  private domain(d: string): string {
+    const had = this.domains.get(d);
+    if (had !== undefined) return had;
+    if (this.domains.size < 100_000) this.domains.set(d, d);
+    return d;
+  }
 
   get(app: string, tenant: string, recipeId: string, kind: SearchKind): PrefixIndex | undefined {
     return this.indexes.get(key(app, tenant, recipeId, kind));
@@ -36,7 +45,7 @@ export class SearchIndex {
       if (u.email) {
         const email = u.email.toLowerCase();
         put('e', email);
-        for (const d of emailDomains(email)) put('d', d);
+        for (const d of emailDomains(email)) put('d', this.domain(d));
       }
       if (u.phoneNumber) put('p', u.phoneNumber.toLowerCase());
       if (u.thirdParty) put('t', u.thirdParty.id.toLowerCase());

@@ -123,6 +123,8 @@ export interface SnapshotFile {
   read(): Promise<SnapshotData>;
   write(data: SnapshotData): Promise<void>;
   bytes(): number;
+  /** The size of the file when it was read another way (streamed: snapshot-stream.ts). */
+  noteBytes(bytes: number): void;
 }
 
 export function snapshotFile(path: string): SnapshotFile {
@@ -131,13 +133,23 @@ export function snapshotFile(path: string): SnapshotFile {
   return {
     async read() {
       await db.read();
-      return db.data;
+      const data = db.data;
+      // Not kept here: the state holds the records, and a second set of maps would double the store's memory.
+      db.data = emptySnapshot();
+      return data;
     },
     async write(data) {
       db.data = data;
-      await db.write();
+      try {
+        await db.write();
+      } finally {
+        db.data = emptySnapshot();
+      }
     },
     bytes: () => adapter.bytes,
+    noteBytes: (bytes) => {
+      adapter.bytes = bytes;
+    },
   };
 }
 

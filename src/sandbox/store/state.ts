@@ -40,6 +40,37 @@ class MultiIndex {
 }
 const EMPTY: ReadonlySet<string> = new Set();
 
+/**
+ * Strings that repeat across millions of login methods (app, recipe, tenant ids, provider ids) and whole tenant
+ * lists, shared instead of held once per record. Records are never mutated in place, so sharing is safe.
+ */
+const strings = new Map<string, string>();
+const tenantLists = new Map<string, string[]>();
+const INTERN_LIMIT = 100_000;
+
+function intern(s: string): string {
+  const had = strings.get(s);
+  if (had !== undefined) return had;
+  if (strings.size < INTERN_LIMIT) strings.set(s, s);
+  return s;
+}
+
+/** Shares the login method's repeated strings; returns the key to store it under (its own id when equal). */
+function internUser(u: LoginMethod, k: string): string {
+  u.app = intern(u.app);
+  u.recipeId = intern(u.recipeId) as LoginMethod['recipeId'];
+  const t = u.tenantIds;
+  const tk = t.length === 1 ? t[0]! : t.join('\u0000');
+  let list = tenantLists.get(tk);
+  if (!list && tenantLists.size < INTERN_LIMIT) {
+    list = t.map(intern);
+    tenantLists.set(tk, list);
+  }
+  if (list && list.length === t.length) u.tenantIds = list;
+  if (u.thirdParty) u.thirdParty = { id: intern(u.thirdParty.id), userId: u.thirdParty.userId };
+  return u.id === k ? u.id : k;
+}
+
 /** The index key of a token's owner: the tokens of one (tenant, user id, email) are deleted together. */
 export const evTokenOwner = (t: Pick<EmailVerificationToken, 'app' | 'tenant' | 'userId' | 'email'>): string =>
   key(t.app, t.tenant, t.userId, t.email);
@@ -96,8 +127,10 @@ export class StoreState {
     if (old !== undefined) this.unindex(change.c, change.k, old);
     if (change.v === undefined) map.delete(change.k);
     else {
-      map.set(change.k, change.v);
-      this.index(change.c, change.k, change.v);
+      // A login method's key is its id: the record's own string serves as the key (one copy, not two).
+      const k = change.c === 'users' ? internUser(change.v as LoginMethod, change.k) : change.k;
+      map.set(k, change.v);
+      this.index(change.c, k, change.v);
     }
     if (change.c === 'users') this.updateOrder(old as LoginMethod | undefined, change.v);
   }
