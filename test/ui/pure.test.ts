@@ -206,6 +206,16 @@ describe('profile options edited in the wizard', async () => {
     expect(stepOption(once, 'scryptAlgorithmName', 1).scryptAlgorithmName).toBe('firebase_scrypt');
     expect('scryptAlgorithmName' in stepOption(stepOption(once, 'scryptAlgorithmName', 1), 'scryptAlgorithmName', 1)).toBe(false);
     expect(stepOption(p, 'updateExisting', 1).updateExisting).toBe(true);
+    // --disabled: skip -> import -> role:disabled -> skip; a role name the profile has is kept.
+    const d1 = stepOption(p, 'disabled', 1);
+    expect([d1.disabled, stepOption(d1, 'disabled', 1).disabled]).toEqual(['import', 'role:disabled']);
+    expect(stepOption(p, 'disabled', -1).disabled).toBe('role:disabled');
+    expect(stepOption({ ...p, disabled: 'role:blocked' }, 'disabled', 1).disabled).toBe('skip');
+    expect(stepOption({ ...p, disabled: 'import' }, 'disabled', 1).disabled).toBe('role:disabled');
+    expect(stepOption({ ...p, disabled: 'skip' }, 'disabled', -1).disabled).toBe('role:disabled');
+    // --unusable-hashes toggles.
+    expect(stepOption(p, 'unusableHashes', 1).unusableHashes).toBe('without-password');
+    expect(stepOption(stepOption(p, 'unusableHashes', 1), 'unusableHashes', 1).unusableHashes).toBe('skip');
   });
 });
 

@@ -70,6 +70,8 @@ export function migrationInput(state: WizardState): MigrationInput {
     providerMap: p.providerMap,
     keepSourceIds: p.keepSourceIds,
     updateExisting: p.updateExisting,
+    disabled: p.disabled,
+    unusableHashes: p.unusableHashes,
     scryptAlgorithmName: p.scryptAlgorithmName,
     concurrency: p.concurrency,
   };

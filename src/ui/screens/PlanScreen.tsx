@@ -14,8 +14,14 @@ const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', '
 /** Default of the runner, shown when the profile does not set one. */
 const DEFAULT_CONCURRENCY = 16;
 
-type Option = 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'scryptAlgorithmName';
-const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'scryptAlgorithmName'];
+type Option = 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'disabled', 'unusableHashes', 'scryptAlgorithmName'];
+/** `run --disabled`: the role choice keeps a role name the profile already has, else `disabled`. */
+const disabledChoices = (profile: Profile): string[] => [
+  'skip',
+  'import',
+  profile.disabled?.startsWith('role:') ? profile.disabled : 'role:disabled',
+];
 
 /** The profile with one option stepped left or right. */
 export function stepOption(profile: Profile, option: Option, direction: 1 | -1): Profile {
@@ -29,6 +35,13 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
       return { ...profile, keepSourceIds: !profile.keepSourceIds };
     case 'updateExisting':
       return { ...profile, updateExisting: !profile.updateExisting };
+    case 'disabled': {
+      const choices = disabledChoices(profile);
+      const i = Math.max(0, choices.indexOf(profile.disabled ?? 'skip'));
+      return { ...profile, disabled: choices[(i + choices.length + direction) % choices.length]! };
+    }
+    case 'unusableHashes':
+      return { ...profile, unusableHashes: profile.unusableHashes === 'without-password' ? 'skip' : 'without-password' };
     case 'scryptAlgorithmName': {
       const i = Math.max(0, SCRYPT_NAMES.indexOf(profile.scryptAlgorithmName));
       const next = SCRYPT_NAMES[(i + SCRYPT_NAMES.length + direction) % SCRYPT_NAMES.length];
@@ -64,12 +77,24 @@ export function PlanScreen() {
     updateExisting: profile.updateExisting
       ? 'yes: replace the password hash of users already in the core'
       : 'no: leave existing users unchanged',
+    disabled:
+      (profile.disabled ?? 'skip') === 'skip'
+        ? 'skip: users disabled in the source are left out'
+        : profile.disabled === 'import'
+          ? 'import: they are migrated and could sign in'
+          : `give them the role ${profile.disabled!.slice(5)} (the app refuses them); another name: run --disabled role:NAME`,
+    unusableHashes:
+      profile.unusableHashes === 'without-password'
+        ? 'import the rest of those users; hashes listed for first sign-in'
+        : 'skip: users whose hash the core cannot take are left out (listed for first sign-in)',
     scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };
   const labels: Record<Option, string> = {
     concurrency: 'concurrency',
     keepSourceIds: 'keep source ids',
     updateExisting: 'update existing',
+    disabled: 'disabled users',
+    unusableHashes: 'unusable hashes',
     scryptAlgorithmName: 'scrypt name',
   };
   return (

@@ -37,6 +37,15 @@ export function SummaryLines() {
       <Text wrap="truncate-end">
         TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}
       </Text>
+      {s.unusableHashes ? (
+        <Text {...(s.unusableHashes.policy === 'skip' ? theme.error : {})} wrap="wrap">
+          hash the core cannot take: {s.unusableHashes.users} ({list(s.unusableHashes.byAlgorithm)}):{' '}
+          {s.unusableHashes.policy === 'skip'
+            ? 'left out; the plan screen\'s "unusable hashes" imports the rest of them'
+            : 'imported without a password'}
+          ; listed for migration at first sign-in
+        </Text>
+      ) : null}
       {hint ? (
         <Text {...theme.error} wrap="wrap">
           {hint}

@@ -25,7 +25,8 @@ import * as store from '../../profiles/index.js';
 import { emptyProfile } from '../../profiles/index.js';
 import { spotCheckPassword } from '../../records/spot-check.js';
 import type { Problem } from '../../records/types.js';
-import { originKey, streamValidatedRecords, validateSources, type ValidationReport } from '../../records/validate.js';
+import { originKey, streamValidatedRecords, validateSources, type ValidateOptions, type ValidationReport } from '../../records/validate.js';
+import { parseDisabledPolicy, parseUnusableHashPolicy } from '../../migration/policies.js';
 import { startSandbox } from '../../sandbox/spawn.js';
 import { detectFormat, parseHashConfig, SOURCE_FORMATS, type ReadOptions } from '../../sources/index.js';
 import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
@@ -59,7 +60,7 @@ const STEP_CALLS: Record<StepKind, string> = {
 
 interface Prepared {
   files: string[];
-  read: ReadOptions & { signerKey?: string };
+  read: ReadOptions & ValidateOptions;
   report: ValidationReport;
   /** What the plan needs from the target (the same rule as `run`: migration/prepare.ts). */
   needs: Required<PlanNeeds>;
@@ -70,6 +71,7 @@ const planOf = (input: MigrationInput): PlanOptions => ({
   keepSourceIds: input.keepSourceIds ?? false,
   scryptAlgorithmName: input.scryptAlgorithmName,
   updateExisting: input.updateExisting ?? false,
+  disabled: parseDisabledPolicy(input.disabled),
 });
 
 export interface RealServicesOptions {
@@ -120,7 +122,9 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
 
   const readOptionsFor = async (input: MigrationInput) => {
     const profile = { ...emptyProfile('wizard'), sources: input.sources, hashConfig: input.hashConfig, providerMap: input.providerMap };
-    return sourceReadOptions({}, profile, input.signerKey);
+    const read: ReadOptions & ValidateOptions = await sourceReadOptions({}, profile, input.signerKey);
+    read.unusableHashes = parseUnusableHashPolicy(input.unusableHashes);
+    return read;
   };
   const filesOf = (input: MigrationInput) => input.sources.map((s) => resolve(cwd, s.path));
   const keyOf = (input: MigrationInput) => JSON.stringify(input);

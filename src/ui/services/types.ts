@@ -23,6 +23,10 @@ export interface MigrationInput {
   scryptAlgorithmName?: string;
   /** Replace the password hash of users that already exist (`run --update-existing`); default: left unchanged. */
   updateExisting?: boolean;
+  /** Users disabled in the source: `skip` (default), `import` or `role:NAME`, as `run --disabled`. */
+  disabled?: string;
+  /** Users whose hash the core cannot take: `skip` (default) or `without-password`, as `run --unusable-hashes`. */
+  unusableHashes?: 'skip' | 'without-password';
   concurrency?: number;
 }
 
@@ -46,6 +50,8 @@ export interface PreviewSummary {
   totpDevices: number;
   emailFactors: number;
   smsFactors: number;
+  /** Users whose hash the core cannot take, and what the run does with them (records/validate.ts). */
+  unusableHashes?: { policy: 'skip' | 'without-password'; users: number; byAlgorithm: Record<string, number> };
 }
 
 export interface PreviewReport {
