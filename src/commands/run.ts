@@ -36,7 +36,7 @@ import {
 /** Users whose steps `--dry-run` lists without --steps. */
 const DRY_RUN_SAMPLE = 10;
 
-export const RUN_HELP = `Usage: auth-migrate run <file>... [options]
+export const RUN_HELP = `Usage: auth-migrate run <file>... [options]     (a file named - is standard input)
 
 Validate the export files, then migrate every valid user into the target core.
 Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profile NAME

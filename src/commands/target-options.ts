@@ -6,7 +6,7 @@ import { createCoreClient } from '../core-client/client.js';
 import type { CoreClient, RetryInfo, RetryPolicy } from '../core-client/types.js';
 import { UsageError } from '../errors.js';
 import { loadProfile, type LoadedProfile, type Profile } from '../profiles/index.js';
-import { parseHashConfig, SOURCE_FORMATS, type ReadOptions, type SourceFormat } from '../sources/index.js';
+import { parseHashConfig, SOURCE_FORMATS, STDIN, type ReadOptions, type SourceFormat } from '../sources/index.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/spawn.js';
 
 /** node:util parseArgs definitions of the target options. */
@@ -201,7 +201,8 @@ const FORMATS: readonly SourceFormat[] = SOURCE_FORMATS;
 export function sourceFiles(positionals: string[], profile: Profile | undefined, cwd: string = process.cwd()): string[] {
   const files = positionals.length > 0 ? positionals : (profile?.sources.map((s) => s.path) ?? []);
   if (files.length === 0) throw new UsageError('give at least one export file (or a --profile that lists its sources)');
-  return files.map((f) => resolve(cwd, f));
+  // `-` is standard input, not a file named "-" in the current folder.
+  return files.map((f) => (f === STDIN ? f : resolve(cwd, f)));
 }
 
 export async function sourceReadOptions(

@@ -11,7 +11,7 @@ import { formatProblem } from '../records/types.js';
 import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
 
-export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]
+export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]     (a file named - is standard input)
 
 Read export files (canonical JSON/NDJSON, Firebase, Auth0, TOTP lists), check every record and print a
 summary and every problem. Nothing is written anywhere.

@@ -25,7 +25,7 @@ import { QUICK_RETRY } from '../core-client/preflight.js';
 import { resolveSourceOptions } from './source-options.js';
 import { connectTarget, describeTarget, resolveTarget, SOURCE_OPTIONS, sourceFiles, TARGET_OPTIONS } from './target-options.js';
 
-export const VERIFY_HELP = `Usage: auth-migrate verify <file>... [options]
+export const VERIFY_HELP = `Usage: auth-migrate verify <file>... [options]     (a file named - is standard input)
 
 Check that the users of the export files are in the target core as planned.
 Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME

@@ -13,12 +13,14 @@ import { readKeycloak } from './keycloak.js';
 import { readCognito } from './cognito.js';
 import { providerLookup } from './providers.js';
 import { readSupabase } from './supabase.js';
+import { checkStdinOnce } from './stdin.js';
 import { TotpJoin } from './totp-join.js';
 import { readTotpFile } from './totp.js';
 
 export { DEFAULT_PROVIDER_MAP } from './providers.js';
 export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
+export { STDIN } from './stdin.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
 
 export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk' | 'supabase' | 'keycloak' | 'cognito';
@@ -72,6 +74,7 @@ export async function* readSources(paths: string[], options: ReadOptions = {}): 
 /** The same items as readSources, one array per chunk read: fewer async steps for callers that count speed. */
 export async function* readSourceBatches(paths: string[], options: ReadOptions = {}): AsyncGenerator<SourceItem[]> {
   if (paths.length === 0) throw new UserError('no input files; give at least one export file');
+  checkStdinOnce(paths);
   const formats: SourceFormat[] = [];
   for (const path of paths) formats.push(options.format ?? (await detectFormat(path)));
   const providers = providerLookup(options.providerMap);

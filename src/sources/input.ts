@@ -1,9 +1,10 @@
 // Open an export file as a stream of bytes: gunzip `.gz` (or gzip-magic) files, drop a UTF-8 BOM, and turn
-// every way a file can be unreadable into a UserError naming the file and what to do.
+// every way a file can be unreadable into a UserError naming the file and what to do. `-` is standard input (stdin.ts).
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
+import { physicalPath, sourceName } from './stdin.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const BOM = [0xef, 0xbb, 0xbf];
@@ -14,7 +15,7 @@ export const SNIFF_BYTES = 64 * 1024;
 export async function checkReadable(path: string): Promise<void> {
   let size: number;
   try {
-    const info = await stat(path);
+    const info = await stat(await physicalPath(path));
     if (info.isDirectory()) throw new UserError(`${path} is a directory; give the path of an export file`);
     size = info.size;
   } catch (err) {
@@ -24,11 +25,11 @@ export async function checkReadable(path: string): Promise<void> {
     if (code === 'EACCES') throw new UserError(`${path}: permission denied; make the file readable`);
     throw new UserError(`${path}: cannot be read (${code ?? (err as Error).message})`);
   }
-  if (size === 0) throw new UserError(`${path} is empty (0 bytes); export the users again or remove it from the list`);
+  if (size === 0) throw new UserError(`${sourceName(path)} is empty (0 bytes); export the users again or remove it from the list`);
 }
 
 async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  const handle = await open(await physicalPath(path), 'r');
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);
@@ -59,7 +60,7 @@ export async function isGzipFile(path: string): Promise<boolean> {
 export async function* openBytes(path: string, chunkSize = 256 * 1024): AsyncGenerator<Buffer> {
   await checkReadable(path);
   const gzip = await isGzipFile(path);
-  const file = createReadStream(path, { highWaterMark: chunkSize });
+  const file = createReadStream(await physicalPath(path), { highWaterMark: chunkSize });
   const stream = gzip ? file.pipe(createGunzip({ chunkSize })) : file;
   if (gzip) file.on('error', (err) => stream.destroy(err));
   let first = true;
