@@ -138,28 +138,29 @@ export async function keycloakFixtureUsers(rng: Rng): Promise<KeycloakFixture> {
     notes: 'Google login (federatedIdentities); otp secret stored as base32 (secretEncoding BASE32)',
   });
 
-  // A disabled GitHub user with a legacy pbkdf2-sha256 password too (carried for the sign-in migration file).
+  // A disabled GitHub user.
   const cyId = uuid(rng);
-  const cyPw = `cy-${rng.word(8)}`;
   users.push(
     user(cyId, 'cy', 4, {
       enabled: false,
       email: 'cy.kc@example.com',
       emailVerified: false,
       federatedIdentities: [{ identityProvider: 'github', userId: '5500401', userName: 'cy-gh' }],
-      credentials: [pbkdf2Credential(cyPw, rng, 'pbkdf2-sha256', 27500, 4)],
     }),
   );
   credentials.push({
     id: cyId,
     email: 'cy.kc@example.com',
     totp: [],
-    notes: `disabled (enabled false); GitHub login; legacy pbkdf2-sha256 password \`${cyPw}\` (not importable: sign-in migration)`,
+    notes: 'disabled (enabled false); GitHub login (userName not an email: the user email is used)',
   });
   return { realm, users, credentials };
 }
 
-/** Users whose only password is pbkdf2: nothing the core can import as a first factor today. */
+/**
+ * Users with pbkdf2 passwords, which the core cannot take (the sign-in migration file): `dee` has nothing else to
+ * sign in with; `eve` also has a Microsoft login, so `--unusable-hashes without-password` imports the rest of her.
+ */
 export async function keycloakLegacyUsers(rng: Rng, realm: string): Promise<KeycloakFixture> {
   const users: KcUser[] = [];
   const credentials: KnownCredential[] = [];
@@ -183,13 +184,14 @@ export async function keycloakLegacyUsers(rng: Rng, realm: string): Promise<Keyc
         otpCredential(secret, rng, `${spec.name} phone`, 11),
       ],
       realmRoles: [`default-roles-${realm}`],
+      ...(i === 1 ? { federatedIdentities: [{ identityProvider: 'microsoft', userId: 'ms-eve-1', userName: 'eve.kc@example.com' }] } : {}),
     });
     const secretB32 = b32(Buffer.from(secret, 'utf8'));
     credentials.push({
       id,
       email: `${spec.name}.kc@example.com`,
       totp: [{ secret: secretB32, encoding: 'base32', base32: secretB32, deviceName: `${spec.name} phone` }],
-      notes: `legacy ${spec.algorithm} (${spec.iterations} iterations) password \`${pw}\` (sign-in migration); otp secret text \`${secret}\``,
+      notes: `legacy ${spec.algorithm} (${spec.iterations} iterations) password \`${pw}\` (sign-in migration)${i === 1 ? '; Microsoft login' : ''}; otp secret text \`${secret}\``,
     });
   }
   return { realm, users, credentials };

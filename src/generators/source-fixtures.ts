@@ -68,9 +68,8 @@ export async function sourceFixtures(dir: string): Promise<{ sets: FixtureSet[];
       name: 'keycloak',
       files: ['keycloak/realm-export.json'],
       valid: true,
-      warnings: true,
       description:
-        'a Keycloak realm export (`kc.sh export --file`): argon2 and pbkdf2 passwords, otp credentials (secret text and base32), Google and GitHub logins, realm roles, attributes, a disabled user',
+        'a Keycloak realm export (`kc.sh export --file`): an argon2 password, otp credentials (secret text and base32), Google and GitHub logins, realm roles, attributes, a disabled user',
       credentials: kc.credentials,
     },
     {
@@ -79,7 +78,7 @@ export async function sourceFixtures(dir: string): Promise<{ sets: FixtureSet[];
       valid: false,
       warnings: true,
       description:
-        'the same users split into `<realm>-users-N.json` files (`kc.sh export --dir --users different_files`), plus two users whose only password is pbkdf2 (not importable: sign-in migration) and a service account (left out)',
+        'the same users split into `<realm>-users-N.json` files (`kc.sh export --dir --users different_files`), plus two users with pbkdf2 passwords (not importable: `--unusable-hashes without-password` and the sign-in migration file; one also has a Microsoft login) and a service account (left out)',
       credentials: [...kc.credentials, ...legacy.credentials],
     },
   ];

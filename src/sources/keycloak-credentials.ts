@@ -85,15 +85,9 @@ function readPassword(ctx: FieldContext, cred: Obj, path: string, record: Canoni
     if (v !== undefined) params[key] = v;
   }
   if (Object.keys(params).length > 0) legacy.params = params;
+  // The validator names it (password.unusable) and the run's --unusable-hashes decides.
   record.legacyPassword = legacy;
   fields?.mapped(FORMAT, `credentials (password, ${algorithm})`, 'legacyPassword (the core cannot verify it: sign-in migration file)');
-  addProblem(
-    ctx,
-    `${path}`,
-    `the ${algorithm} password hash cannot be imported into the core; it is carried as a legacy hash for migration at first sign-in (docs/migration.md), otherwise the user resets the password`,
-    'keycloak.password-legacy',
-    'warning',
-  );
 }
 
 /** Keycloak's argon2 (secretData value and salt in base64, parameters in credentialData) as a PHC string. */

@@ -153,14 +153,8 @@ function readHash(ctx: FieldContext, hash: string, record: CanonicalUser): void 
     return;
   }
   const algorithm = /^\$([A-Za-z0-9_-]{1,20})\$/.exec(hash)?.[1] ?? 'unknown';
+  // The validator names it (password.unusable) and the run's --unusable-hashes decides.
   record.legacyPassword = { algorithm, hash };
-  addProblem(
-    ctx,
-    'encrypted_password',
-    `the ${algorithm} password hash cannot be imported into the core; it is carried as a legacy hash for migration at first sign-in (docs/migration.md), otherwise the user resets the password`,
-    'supabase.password-legacy',
-    'warning',
-  );
 }
 
 /**

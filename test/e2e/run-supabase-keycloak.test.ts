@@ -1,8 +1,9 @@
 // End to end for the Supabase and Keycloak readers: their fixture exports run into a real sandbox core; users
 // sign in with the fixtures' passwords, TOTP codes computed here from the secrets as the source stores them
 // verify, metadata and roles sit under the source's id (kept with --keep-source-ids), a rerun changes nothing, and
-// Keycloak users whose only password is pbkdf2 are reported, not imported (no --unusable-hashes yet).
-import { createHmac } from 'node:crypto';
+// Keycloak's pbkdf2 users are left out by default and, with --unusable-hashes without-password, imported without
+// a password and listed in the sign-in migration file, whose hash checks the known password.
+import { createHmac, pbkdf2Sync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,52 +84,100 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
     core.close();
   });
 
-  it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2-only users are reported', async () => {
+  it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2 users wait for --unusable-hashes', async () => {
     const run = await cli(
       ['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--keep-source-ids', '--journal', 'kc.ndjson', '--json'],
       dir,
       ENV,
     );
-    // Two users cannot be imported (pbkdf2 only) and the disabled one is left out by default.
+    // By default the two pbkdf2 users and the disabled one are left out.
     expect(run.exitCode).toBe(1);
     expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 2, failed: 0, skipped: 3 });
     const report = readFileSync(join(dir, 'kc.report.ndjson'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; outcome: string; status?: string });
-    const realm = JSON.parse(readFileSync(fx('keycloak/realm-export.json'), 'utf8')) as {
-      users: Array<{ id: string; username: string; credentials?: Array<{ type: string; secretData: string }> }>;
-    };
-    const [ann, ben, cy] = realm.users;
+    type KcUser = { id: string; username: string; credentials?: Array<{ type: string; secretData: string }> };
+    const users = (f: string): KcUser[] => (JSON.parse(readFileSync(fx(f), 'utf8')) as { users: KcUser[] }).users;
+    const [ann, ben, cy] = users('keycloak/realm-export.json');
+    const [, dee, eve] = users('keycloak/acme-users-1.json');
     expect(report.find((r) => r.id === cy!.id)).toMatchObject({ outcome: 'skipped', status: 'DISABLED' });
-    expect(report.filter((r) => r.status === 'factors.no-first-factor')).toHaveLength(2);
+    expect(report.filter((r) => r.id === dee!.id || r.id === eve!.id).map((r) => r.status)).toEqual([
+      'password.unusable',
+      'password.unusable',
+    ]);
     const core = client(sandbox.url);
     expect((await core.signIn('ann.kc@example.com', passwordOf('ann.kc@example.com'))).status).toBe('OK');
     // Keycloak keys the HMAC with the UTF-8 bytes of the secret text (ann) or the base32 value (ben, secretEncoding).
-    const otpValue = (u: typeof ann): string =>
+    const otpValue = (u: KcUser | undefined): string =>
       (JSON.parse(u!.credentials!.find((c) => c.type === 'otp')!.secretData) as { value: string }).value;
     expect((await core.verifyTotp(ann!.id, totp(Buffer.from(otpValue(ann), 'utf8')))).status).toBe('OK');
     expect((await core.verifyTotp(ben!.id, totp(Buffer.from(base32.decode.asBytes(otpValue(ben)))))).status).toBe('OK');
     expect((await core.getUserRoles(ann!.id)).roles).toEqual(['admin']);
     expect((await core.getUserMetadata(ann!.id)).metadata).toMatchObject({ username: 'ann', firstName: 'Ann', lastName: 'Kay' });
+
+    // without-password: eve comes in with her Microsoft login and TOTP; dee (password only) is listed, not created;
+    // both pbkdf2 hashes go to the sign-in migration file, where the app's check of the known password succeeds.
+    const wp = await cli(
+      [
+        'run',
+        ...KEYCLOAK_SPLIT,
+        '--core',
+        sandbox.url,
+        '--keep-source-ids',
+        '--unusable-hashes',
+        'without-password',
+        '--disabled',
+        'import',
+        '--journal',
+        'kc-wp.ndjson',
+        '--json',
+      ],
+      dir,
+      ENV,
+    );
+    expect(summaryOf(wp.stdout)).toMatchObject({ total: 5, imported: 2, alreadyPresent: 2, failed: 0, skipped: 1 });
+    const lines = readFileSync(join(dir, 'kc-wp.signin-migration.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            sourceId: string;
+            userId?: string;
+            outcome: string;
+            algorithm: string;
+            hash: string;
+            salt: string;
+            params: { iterations: number };
+          },
+      );
+    const byId = new Map(lines.map((l) => [l.sourceId, l]));
+    expect(byId.get(dee!.id)).toMatchObject({ outcome: 'skipped', reason: 'SIGN_IN_MIGRATION', algorithm: 'pbkdf2-sha256' });
+    expect(byId.get(dee!.id)!.userId).toBeUndefined();
+    const eveLine = byId.get(eve!.id)!;
+    expect(eveLine).toMatchObject({ outcome: 'imported', userId: eve!.id, algorithm: 'pbkdf2-sha512', params: { iterations: 210000 } });
+    const evePw = /legacy pbkdf2-sha512 \(210000 iterations\) password `([^`]+)`/.exec(readme)![1]!;
+    const derived = pbkdf2Sync(evePw, Buffer.from(eveLine.salt, 'base64'), eveLine.params.iterations, 64, 'sha512').toString('base64');
+    expect(derived).toBe(eveLine.hash);
+    expect((await core.verifyTotp(eve!.id, totp(Buffer.from(otpValue(eve), 'utf8')))).status).toBe('OK');
     core.close();
 
-    // validate names each pbkdf2 hash as not importable, and what was carried and dropped.
+    // validate names each pbkdf2 hash with the option, and what was carried and dropped.
     const v = await cli(['validate', ...KEYCLOAK_SPLIT, '--json'], dir);
     const out = JSON.parse(v.stdout) as {
       problems: Array<{ rule: string; sourceId?: string; message: string }>;
       summary: { fields: { mapped: Array<{ field: string; to: string }>; dropped: Array<{ field: string; reason: string }> } };
     };
-    expect(out.problems.filter((p) => p.rule === 'keycloak.password-legacy').map((p) => p.message.split(' password hash')[0])).toEqual([
-      'the pbkdf2-sha256',
-      'the pbkdf2-sha256',
-      'the pbkdf2-sha512',
-    ]);
+    const unusable = out.problems.filter((p) => p.rule === 'password.unusable');
+    expect(unusable.map((p) => p.sourceId)).toEqual([dee!.id, eve!.id]);
+    for (const p of unusable) expect(p.message).toMatch(/--unusable-hashes without-password/);
     expect(out.summary.fields.mapped.find((e) => e.field === 'credentials (password, pbkdf2-sha512)')?.to).toMatch(/^legacyPassword/);
     expect(out.summary.fields.dropped.map((e) => e.field)).toEqual(
       expect.arrayContaining(['clientRoles', 'groups', 'realmRoles (default-roles-<realm>, offline_access, uma_authorization)']),
     );
     expect(v.stdout).not.toMatch(/secretData|"salt"/);
+    expect(v.stdout).not.toContain(eveLine.hash);
   });
 
   it('validate --json on the Supabase fixtures lists what was mapped, what was dropped and why', async () => {
