@@ -1,10 +1,10 @@
 // Preloaded (node --import) into a client process to count the HTTP requests it really sends, retries
-// included; at exit, {requests, cpuMs} is written to BENCH_REQUEST_COUNT_FILE. The core client sends through
+// included; at exit, {requests, cpuMs, peakRssMb} is written to BENCH_REQUEST_COUNT_FILE. The core client sends through
 // undici, whose every request is published on the 'undici:request:create' diagnostics channel; node:http
 // requests (if any) are counted too.
 import http from 'node:http';
 import { subscribe } from 'node:diagnostics_channel';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 
 let count = 0;
@@ -18,5 +18,11 @@ syncBuiltinESMExports();
 process.on('exit', () => {
   if (!process.env.BENCH_REQUEST_COUNT_FILE) return;
   const { user, system } = process.cpuUsage();
-  writeFileSync(process.env.BENCH_REQUEST_COUNT_FILE, JSON.stringify({ requests: count, cpuMs: (user + system) / 1000 }));
+  let peakRssMb;
+  try {
+    peakRssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+  } catch {
+    // not Linux: no peak figure
+  }
+  writeFileSync(process.env.BENCH_REQUEST_COUNT_FILE, JSON.stringify({ requests: count, cpuMs: (user + system) / 1000, peakRssMb }));
 });

@@ -11,6 +11,7 @@ import { benchValidate } from './sections/validate.js';
 import { benchRehearsal } from './sections/rehearsal.js';
 import { benchLatency } from './sections/latency.js';
 import { benchGrowing } from './sections/growing.js';
+import { benchMillion } from './sections/million.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -38,6 +39,7 @@ const plan = {
   'email-password': () => benchRehearsal(ctx, 'email-password'),
   latency: () => benchLatency(ctx),
   growing: () => benchGrowing(ctx),
+  million: () => benchMillion(ctx),
 };
 
 const rows = [];

@@ -9,7 +9,7 @@ const int = (name, fallback) => {
   return n;
 };
 
-export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'latency', 'growing'];
+export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'latency', 'growing', 'million'];
 
 export function loadConfig() {
   const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : SECTIONS;
@@ -26,6 +26,7 @@ export function loadConfig() {
     growBatch: quick ? 2_000 : 10_000,
     growSizes: quick ? [0, 10_000, 50_000] : [0, 100_000, 500_000],
     growRepeats: int('BENCH_GROW_REPEATS', 3),
+    millionUsers: int('BENCH_MILLION_USERS', quick ? 20_000 : 1_000_000),
     loopbackRequests: quick ? 10_000 : 50_000,
     cpuProf: process.env.BENCH_CPU_PROF === '1',
   };

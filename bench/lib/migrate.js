@@ -11,10 +11,10 @@ const BIN = join(ROOT, 'bin/auth-migrate.js');
 const COUNTER = join(ROOT, 'bench/count-requests.js');
 
 /**
- * Migrate `file` into the core at `url`. Secrets go through the environment, never argv.
+ * Migrate `file` into the core at `url` (or, with command 'verify', check it; `journal` keeps the journal where given). Secrets go through the environment, never argv.
  * Returns {summary, wallMs, requests, cpuMs (the command's own CPU time), code}. Throws with the command's stderr if it produced no summary.
  */
-export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir, extraArgs = [] }) {
+export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir, extraArgs = [], journal, command = 'run', onStderr }) {
   const dir = mkdtempSync(join(tmpdir(), 'auth-migrate-bench-run-'));
   const countFile = join(dir, 'requests');
   const nodeArgs = ['--import', COUNTER];
@@ -22,17 +22,29 @@ export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir,
   try {
     const result = await runNode(
       BIN,
-      ['run', file, '--core', url, '--concurrency', String(concurrency), '--journal', join(dir, 'journal.jsonl'), '--json', ...extraArgs],
+      [
+        command,
+        file,
+        '--core',
+        url,
+        '--concurrency',
+        String(concurrency),
+        '--journal',
+        journal ?? join(dir, 'journal.jsonl'),
+        '--json',
+        ...extraArgs,
+      ],
       {
         nodeArgs,
         cwd: dir,
         env: { AUTH_MIGRATE_API_KEY: apiKey ?? '', BENCH_REQUEST_COUNT_FILE: countFile },
+        onStderr,
       },
     );
     const summary = lastJson(result.stdout);
     if (!summary || typeof summary.total !== 'number') {
       throw new Error(
-        `auth-migrate run exited ${result.code} without a JSON summary: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`,
+        `auth-migrate ${command} exited ${result.code} without a JSON summary: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`,
       );
     }
     let counted = {};
@@ -46,6 +58,7 @@ export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir,
       wallMs: result.wallMs,
       requests: counted.requests,
       cpuMs: counted.cpuMs,
+      peakRssMb: counted.peakRssMb,
       code: result.code,
       stderrTail: result.stderr.trim().split('\n').slice(-3),
     };

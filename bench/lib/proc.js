@@ -15,7 +15,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-function track(child) {
+export function track(child) {
   live.add(child);
   child.on('exit', () => live.delete(child));
   return child;

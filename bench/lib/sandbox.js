@@ -21,8 +21,19 @@ export function processCpuMs(pid) {
   }
 }
 
-export async function startBenchSandbox({ store, cpuProfDir } = {}) {
+/** Resident set of a live process now and at its peak (MB), from /proc (Linux); undefined elsewhere. */
+export function processRssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)[1]);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startBenchSandbox({ store, cpuProfDir, port } = {}) {
   // --cpu-prof is refused in NODE_OPTIONS, so the profiler is started by a preloaded module instead.
   const env = cpuProfDir ? { NODE_OPTIONS: `--import ${PROFILER}`, BENCH_CPU_PROF_DIR: cpuProfDir } : {};
-  return startSandbox({ store, apiKeys: [BENCH_API_KEY], licenseKey: LICENSE_KEY, signerKey: SCRYPT_CONFIG.signerKey, env });
+  return startSandbox({ store, port, apiKeys: [BENCH_API_KEY], licenseKey: LICENSE_KEY, signerKey: SCRYPT_CONFIG.signerKey, env });
 }
