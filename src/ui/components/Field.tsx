@@ -19,9 +19,12 @@ export interface FieldProps {
 export function Field({ label, value, focus, onChange, onSubmit, secret, placeholder, status, labelWidth = 14, joinLines }: FieldProps) {
   return (
     <Box>
-      <Text {...(focus ? theme.selected : {})}>
-        {focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}
-      </Text>
+      {/* The label and the status keep their width; a long value wraps in between. */}
+      <Box flexShrink={0}>
+        <Text {...(focus ? theme.selected : {})}>
+          {focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}
+        </Text>
+      </Box>
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
         {focus ? (
           <Input
@@ -39,10 +42,12 @@ export function Field({ label, value, focus, onChange, onSubmit, secret, placeho
         )}
       </Box>
       {status ? (
-        <Text {...(status.ok ? theme.ok : theme.error)}>
-          {' '}
-          {status.ok ? theme.symbols.ok : theme.symbols.fail} {status.text}
-        </Text>
+        <Box flexShrink={0}>
+          <Text {...(status.ok ? theme.ok : theme.error)}>
+            {' '}
+            {status.ok ? theme.symbols.ok : theme.symbols.fail} {status.text}
+          </Text>
+        </Box>
       ) : null}
     </Box>
   );
