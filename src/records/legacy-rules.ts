@@ -37,11 +37,18 @@ export function unusableHash(
   }
 }
 
+/**
+ * Sources that export no hash at all, so only the source itself can check the password at first sign-in: an
+ * empty `hash` is expected there (AWS Cognito: `aws_cognito`, with the user's `params.username`).
+ */
+export const HASHLESS_ALGORITHMS: ReadonlySet<string> = new Set(['aws_cognito']);
+
 /** `legacyPassword` as a reader or a canonical record gives it: `{ algorithm, hash, salt?, params? }`. */
 export function checkLegacyPassword(ctx: RuleContext, value: unknown, out: CanonicalUser, policy: UnusableHashPolicy | undefined): void {
   const o = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   const algorithm = o ? text(o.algorithm) : undefined;
-  const hash = o && typeof o.hash === 'string' && o.hash.trim() !== '' ? o.hash : undefined;
+  const hashless = algorithm !== undefined && HASHLESS_ALGORITHMS.has(algorithm);
+  const hash = o && typeof o.hash === 'string' && (o.hash.trim() !== '' || hashless) ? o.hash : undefined;
   if (!o || algorithm === undefined || hash === undefined) {
     flag(
       ctx,
@@ -56,5 +63,8 @@ export function checkLegacyPassword(ctx: RuleContext, value: unknown, out: Canon
   if (typeof o.salt === 'string' && o.salt !== '') legacy.salt = o.salt;
   if (typeof o.params === 'object' && o.params !== null && !Array.isArray(o.params))
     legacy.params = o.params as CanonicalLegacyPassword['params'];
-  unusableHash(ctx, out, legacy, 'password.unusable', `the password hash is ${algorithm.slice(0, 40)}`, policy);
+  const why = hashless
+    ? `the password is kept by ${algorithm} (which exports no hash; the app checks it there at first sign-in)`
+    : `the password hash is ${algorithm.slice(0, 40)}`;
+  unusableHash(ctx, out, legacy, 'password.unusable', why, policy);
 }
