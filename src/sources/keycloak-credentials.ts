@@ -138,7 +138,13 @@ function readOtp(ctx: FieldContext, cred: Obj, path: string, record: CanonicalUs
   if (typeof data['period'] === 'number') totp.period = data['period'];
   if (typeof data['digits'] === 'number') totp.digits = data['digits'];
   if (typeof data['algorithm'] === 'string') totp.algorithm = data['algorithm'].replace(/^Hmac/i, '').toUpperCase();
-  if (typeof cred['userLabel'] === 'string' && cred['userLabel'] !== '') totp.deviceName = cred['userLabel'];
+  if (typeof cred['userLabel'] === 'string' && cred['userLabel'] !== '') {
+    // Keycloak lets two otp credentials share a label; the core's device names are unique per user.
+    const taken = new Set((record.totp ?? []).map((t) => t.deviceName));
+    let name = cred['userLabel'];
+    for (let n = 2; taken.has(name); n++) name = `${cred['userLabel']} (${n})`;
+    totp.deviceName = name;
+  }
   (record.totp ??= []).push(totp);
   fields?.mapped(FORMAT, 'credentials (otp)', 'totp[] (secret, digits, period, algorithm; userLabel as deviceName)');
 }

@@ -138,6 +138,16 @@ describe('Keycloak reader', () => {
             ],
           },
           { id: 'l1', username: 'ldap', email: 'l@example.com', federationLink: 'ldap-provider-id' },
+          {
+            id: 't1',
+            username: 'two-phones',
+            credentials: [1, 2, 3].map((n) => ({
+              type: 'otp',
+              userLabel: 'Phone',
+              secretData: JSON.stringify({ value: `secret-text-${n}-0123456789` }),
+              credentialData: JSON.stringify({ subType: 'totp', digits: 6, period: 30, algorithm: 'HmacSHA1' }),
+            })),
+          },
         ],
       }),
     );
@@ -150,6 +160,8 @@ describe('Keycloak reader', () => {
     });
     // A user of an LDAP or Kerberos federation: its password is in that directory.
     expect(records[1]!.problems.map((p) => [p.rule, p.severity])).toEqual([['keycloak.federated', 'warning']]);
+    // Otp credentials sharing a label get distinct device names (the core's are unique per user).
+    expect(records[2]!.record.totp!.map((t) => t.deviceName)).toEqual(['Phone', 'Phone (2)', 'Phone (3)']);
     // `kc.sh export --file` without --realm: an array of realms, each refused by name.
     const realms = await tmp.file(
       'all.json',
