@@ -71,6 +71,46 @@ describe('the bulk-import job (ProcessBulkImportUsersCronJobTest)', () => {
     }
   });
 
+  it('shouldThrowTenantDoesNotExistError: a user that no longer validates fails with the errors as a Java list', async () => {
+    const sb = await startTestSandbox({ licenseKey: LICENSE, bulkImportIntervalSec: 1.5 });
+    const c = client(sb);
+    try {
+      await c.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1' });
+      for (const role of ['role1', 'role2']) await c.put('/recipe/role', { role });
+      const tenants = ['public', 't1'];
+      const user = {
+        userRoles: [
+          { role: 'role1', tenantIds: tenants },
+          { role: 'role2', tenantIds: tenants },
+        ],
+        loginMethods: [
+          {
+            tenantIds: tenants,
+            recipeId: 'emailpassword',
+            email: 'a@x.io',
+            passwordHash: BCRYPT,
+            hashingAlgorithm: 'bcrypt',
+            isPrimary: true,
+          },
+          { tenantIds: tenants, recipeId: 'thirdparty', email: 'a@x.io', thirdPartyId: 'google', thirdPartyUserId: 'g-a' },
+          { tenantIds: tenants, recipeId: 'passwordless', email: 'a@x.io' },
+        ],
+      };
+      expect((await c.post('/bulk-import/users', { users: [user] })).status).toBe(200);
+      // The tenant goes before the job's next round (the one at start-up had nothing to do).
+      expect((await c.post('/recipe/multitenancy/tenant/remove', { tenantId: 't1' })).json.didExist).toBe(true);
+      await waitFor(async () => (await waiting(sb.url)) === 0);
+      const row = (await c.get('/bulk-import/users')).json.users[0];
+      expect(row.status).toBe('FAILED');
+      expect(row.errorMessage).toBe(
+        '[Invalid tenantId: t1 for a user role., Invalid tenantId: t1 for a user role., Invalid tenantId: t1 for emailpassword recipe., Invalid tenantId: t1 for thirdparty recipe., Invalid tenantId: t1 for passwordless recipe.]',
+      );
+      expect((await c.get('/users/count')).json.count).toBe(0);
+    } finally {
+      await sb.stop();
+    }
+  });
+
   it('a SIGKILL in the middle of processing, then a restart: each staged user imported exactly once', async () => {
     const store = join(dir, 'kill.json');
     const total = 1500;

@@ -140,6 +140,60 @@ describe('POST /bulk-import/import (ImportUserTest)', () => {
   });
 });
 
+describe('POST /bulk-import/import: account info of other users (BulkImport.processUsersLoginMethods, createPrimaryUsersAndLinkAccounts)', () => {
+  let sb: RunningSandbox;
+  let c: ReturnType<typeof client>;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ licenseKey: LICENSE });
+    c = client(sb);
+    await c.put('/recipe/multitenancy/tenant/v2', { tenantId: 't1', firstFactors: ['emailpassword'] });
+  });
+  afterAll(() => sb.stop());
+
+  const ep = (email: string, extra: Record<string, unknown> = {}) => ({
+    recipeId: 'emailpassword',
+    email,
+    passwordHash: BCRYPT,
+    hashingAlgorithm: 'bcrypt',
+    ...extra,
+  });
+
+  it('the same email in a further tenant (E014)', async () => {
+    const t1Only = await c.post('/t1/recipe/user/passwordhash/import', { email: 'dup@x.io', passwordHash: BCRYPT });
+    expect(t1Only.json.status).toBe('OK');
+    const a = await c.post('/bulk-import/import', { loginMethods: [ep('dup@x.io', { tenantIds: ['public', 't1'] })] });
+    expect(a.status).toBe(400);
+    const error: string = JSON.parse(a.text).errors[0];
+    expect(error).toMatch(
+      /^E014: We tried to add the userId [0-9a-f-]{36} to the tenantId t1 but another user with email dup@x.io already exists\.$/,
+    );
+  });
+
+  it("a primary user whose account info another primary user holds (E022), and a link's (E027)", async () => {
+    const first = await c.post('/bulk-import/import', { loginMethods: [ep('p@x.io', { isPrimary: true })] });
+    expect(first.json.user.isPrimaryUser).toBe(true);
+    const a = await c.post('/bulk-import/import', {
+      loginMethods: [{ recipeId: 'passwordless', email: 'p@x.io', isPrimary: true }],
+    });
+    expect(a.status).toBe(400);
+    expect(JSON.parse(a.text).errors[0]).toMatch(
+      /^E022: We tried to create the primary user for the userId [0-9a-f-]{36} but the account info is already associated with another primary user\.$/,
+    );
+    const b = await c.post('/bulk-import/import', {
+      loginMethods: [
+        ep('q@x.io', { isPrimary: true }),
+        { recipeId: 'thirdparty', email: 'p@x.io', thirdPartyId: 'google', thirdPartyUserId: 'g-p' },
+      ],
+    });
+    expect(b.status).toBe(400);
+    expect(JSON.parse(b.text).errors[0]).toMatch(
+      /^E027: We tried to link the userId [0-9a-f-]{36} to the primary userId [0-9a-f-]{36} but the account info/,
+    );
+    // dup@x.io (in t1) and p@x.io: nothing of the refused users was written.
+    expect((await c.get('/users/count?includeAllTenants=true')).json.count).toBe(2);
+  });
+});
+
 describe('POST /bulk-import/import without a licence (ImportUserTest)', () => {
   let sb: RunningSandbox;
   let c: ReturnType<typeof client>;
