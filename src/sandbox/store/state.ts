@@ -9,29 +9,43 @@ import {
   type LoginMethod,
   type PasswordlessDevice,
 } from './records.js';
+import { ScopedMap } from './scoped-map.js';
 import { SearchIndex } from './search-index.js';
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 
 /** A multimap index: key -> record keys. Most keys hold one value, kept as a plain string (no Set). */
 class MultiIndex {
-  private readonly map = new Map<string, string | Set<string>>();
+  /** With scopeParts, keys are held per scope (scoped-map.ts): see addIn/removeIn. */
+  private readonly map: ScopedMap<string | Set<string>>;
+  constructor(scopeParts = 0) {
+    this.map = new ScopedMap(scopeParts);
+  }
   add(k: string, v: string): void {
-    const cur = this.map.get(k);
-    if (cur === undefined) this.map.set(k, v);
-    else if (typeof cur === 'string') {
-      if (cur !== v) this.map.set(k, new Set([cur, v]));
-    } else cur.add(v);
+    const [scope, value] = this.map.splitKey(k);
+    this.addIn(scope, value, v);
   }
   remove(k: string, v: string): void {
-    const cur = this.map.get(k);
+    const [scope, value] = this.map.splitKey(k);
+    this.removeIn(scope, value, v);
+  }
+  /** `scope` and `value` as `key()` would join them; `value` is stored as given (the record's own string). */
+  addIn(scope: string, value: string, v: string): void {
+    const cur = this.map.getIn(scope, value);
+    if (cur === undefined) this.map.setIn(scope, value, v);
+    else if (typeof cur === 'string') {
+      if (cur !== v) this.map.setIn(scope, value, new Set([cur, v]));
+    } else cur.add(v);
+  }
+  removeIn(scope: string, value: string, v: string): void {
+    const cur = this.map.getIn(scope, value);
     if (cur === undefined) return;
     if (typeof cur === 'string') {
-      if (cur === v) this.map.delete(k);
+      if (cur === v) this.map.deleteIn(scope, value);
       return;
     }
     cur.delete(v);
-    if (cur.size === 1) this.map.set(k, cur.values().next().value!);
+    if (cur.size === 1) this.map.setIn(scope, value, cur.values().next().value!);
   }
   get(k: string): ReadonlySet<string> {
     const cur = this.map.get(k);
@@ -97,15 +111,15 @@ export class StoreState {
     userRoles: new Map(),
     bulkImport: new Map(),
   };
-  /** (app, tenant, email) -> emailpassword user id. */
-  readonly epByEmail = new Map<string, string>();
+  /** (app, tenant, email) -> emailpassword user id. Scoped maps: the value part is the record's own string. */
+  readonly epByEmail = new ScopedMap<string>(2);
   /** (app, tenant, thirdPartyId, thirdPartyUserId) -> thirdparty user id. */
-  readonly tpById = new Map<string, string>();
+  readonly tpById = new ScopedMap<string>(3);
   /** (app, tenant, email|phone) -> passwordless user id. */
-  readonly plessByEmail = new Map<string, string>();
-  readonly plessByPhone = new Map<string, string>();
+  readonly plessByEmail = new ScopedMap<string>(2);
+  readonly plessByPhone = new ScopedMap<string>(2);
   /** (app, 'e'|'p'|'t', value) -> login method ids holding that account info (any recipe, any tenant). */
-  readonly byAccountInfo = new MultiIndex();
+  readonly byAccountInfo = new MultiIndex(2);
   /** primary id -> ids of its login methods (itself included). */
   readonly linked = new MultiIndex();
   /** (app, external id) -> supertokens id. */
@@ -153,23 +167,28 @@ export class StoreState {
   }
 
   private indexUser(u: LoginMethod, add: boolean): void {
-    const set = <V>(m: Map<string, V>, k: string, v: V): void => {
-      if (add) m.set(k, v);
-      else if (m.get(k) === v) m.delete(k);
+    const set = (m: ScopedMap<string>, scope: string, value: string, v: string): void => {
+      if (add) m.setIn(scope, value, v);
+      else if (m.getIn(scope, value) === v) m.deleteIn(scope, value);
     };
     for (const t of u.tenantIds) {
-      if (u.recipeId === 'emailpassword' && u.email) set(this.epByEmail, key(u.app, t, u.email), u.id);
-      if (u.recipeId === 'thirdparty' && u.thirdParty) set(this.tpById, key(u.app, t, u.thirdParty.id, u.thirdParty.userId), u.id);
+      const scope = key(u.app, t);
+      if (u.recipeId === 'emailpassword' && u.email) set(this.epByEmail, scope, u.email, u.id);
+      if (u.recipeId === 'thirdparty' && u.thirdParty) set(this.tpById, key(scope, u.thirdParty.id), u.thirdParty.userId, u.id);
       if (u.recipeId === 'passwordless') {
-        if (u.email) set(this.plessByEmail, key(u.app, t, u.email), u.id);
-        if (u.phoneNumber) set(this.plessByPhone, key(u.app, t, u.phoneNumber), u.id);
+        if (u.email) set(this.plessByEmail, scope, u.email, u.id);
+        if (u.phoneNumber) set(this.plessByPhone, scope, u.phoneNumber, u.id);
       }
     }
-    const multi = (idx: MultiIndex, k: string, v: string): void => (add ? idx.add(k, v) : idx.remove(k, v));
-    if (u.email) multi(this.byAccountInfo, key(u.app, 'e', u.email), u.id);
-    if (u.phoneNumber) multi(this.byAccountInfo, key(u.app, 'p', u.phoneNumber), u.id);
-    if (u.thirdParty) multi(this.byAccountInfo, key(u.app, 't', u.thirdParty.id, u.thirdParty.userId), u.id);
-    if (u.primaryUserId) multi(this.linked, u.primaryUserId, u.id);
+    const multi = (scope: string, value: string): void =>
+      add ? this.byAccountInfo.addIn(scope, value, u.id) : this.byAccountInfo.removeIn(scope, value, u.id);
+    if (u.email) multi(key(u.app, 'e'), u.email);
+    if (u.phoneNumber) multi(key(u.app, 'p'), u.phoneNumber);
+    if (u.thirdParty) multi(key(u.app, 't'), key(u.thirdParty.id, u.thirdParty.userId));
+    if (u.primaryUserId) {
+      if (add) this.linked.add(u.primaryUserId, u.id);
+      else this.linked.remove(u.primaryUserId, u.id);
+    }
     this.search.update(u, add);
   }
 
