@@ -13,6 +13,8 @@ import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
 import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
+import { dryRunBulk } from '../migration/bulk-dry-run.js';
+import { parseVia, VIA_EXPLAINED, type Via } from '../migration/via.js';
 import { openJournal, type RunIdentity } from '../migration/journal.js';
 import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
@@ -59,6 +61,10 @@ Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password imports
             the rest of them). Either way such users are listed, with their hash, in signin-migration.ndjson of the run folder
             (0600) for migration at first sign-in (docs/migration.md)
+Via:        --via steps|bulk|bulk-staged (default steps)
+            steps: ${VIA_EXPLAINED.steps}
+            bulk: ${VIA_EXPLAINED.bulk}
+            bulk-staged: ${VIA_EXPLAINED['bulk-staged']}
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Output:     --dry-run (the plan's totals per step kind and the first ${DRY_RUN_SAMPLE} users' steps; with --steps every user's;
@@ -78,6 +84,7 @@ const OPTIONS = {
   out: { type: 'string' },
   concurrency: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  via: { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
@@ -145,6 +152,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
+  const via: Via = parseVia(values.via);
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
   const slice = parseSlice(values);
 
@@ -181,16 +189,17 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (values['dry-run']) {
     early.remove();
     const out = values.json ? () => {} : (line: string) => io.stdout.write(line + '\n');
-    const summary = await dryRun(
-      sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
-      planOptions,
-      out,
-      values.steps ? undefined : DRY_RUN_SAMPLE,
-    );
+    const inputs = sliceRecords(streamValidatedRecords(files, readOptions, report), slice);
+    const sample = values.steps ? undefined : DRY_RUN_SAMPLE;
+    const summary =
+      via === 'steps'
+        ? await dryRun(inputs, planOptions, out, sample)
+        : await dryRunBulk(inputs, { ...planOptions, tenantId: resolved?.target.tenant }, via, out, sample);
     if (values.json) io.stdout.write(JSON.stringify({ dryRun: true, ...summary, unreadable }) + '\n');
     return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }
   if (!resolved || !identity || !journalPath) throw new UsageError('say where to migrate: --core URL or --sandbox');
+  if (via === 'bulk-staged') throw new UsageError('--via bulk-staged is not available yet: use --via bulk or --via steps');
 
   const paths = pathsBesideJournal(journalPath);
   await ensureRunFolder(journalPath);
@@ -209,7 +218,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       onRetry: (info) => listener({ type: 'retry', ...info, at: Date.now() }),
       onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
     });
-    const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, planOptions, err);
+    const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, planOptions, via, err);
     if (refusal) summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
     else summary = await migrate(connection);
   } finally {
@@ -231,6 +240,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       core: conn.client,
       journal,
       plan: planOptions,
+      via: via === 'bulk' ? 'bulk' : 'steps',
       concurrency,
       onEvent: (e) => listener(e),
       onUserResult: (result, input) => runFiles.write(result, input),
@@ -294,8 +304,14 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
  * features and login methods this plan needs, and takes its scrypt hashes (name learnt, signer key present).
  * Returns the reason to refuse, or undefined to go ahead; adjusts the plan to the target.
  */
-async function checkTarget(conn: Connection, needs: PlanNeeds, plan: PlanOptions, err: (line: string) => void): Promise<Error | undefined> {
-  const check = await checkTargetForPlan(conn.client, needs, plan);
+async function checkTarget(
+  conn: Connection,
+  needs: PlanNeeds,
+  plan: PlanOptions,
+  via: Via,
+  err: (line: string) => void,
+): Promise<Error | undefined> {
+  const check = await checkTargetForPlan(conn.client, needs, plan, via);
   for (const f of check.report.findings) if (f.level !== 'info') err(`preflight ${f.level}: ${f.message}`);
   if (!plan.scryptAlgorithmName && check.plan.scryptAlgorithmName)
     err(`preflight: the core takes external scrypt hashes as "${check.plan.scryptAlgorithmName}"`);

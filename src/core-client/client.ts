@@ -4,6 +4,7 @@ import { DEFAULT_RETRY } from './retry.js';
 import { normaliseAppId, normaliseTenantId, parseBaseUrl } from './paths.js';
 import { sendJson, sendRequest, type RequestContext } from './request.js';
 import { createPool } from './transport.js';
+import type { BulkImportUserResult, ListStagedUsersResult } from './bulk-types.js';
 import type {
   ApiVersionResult,
   ConsumeCodeResult,
@@ -138,6 +139,19 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
     getLicense: () => get<GetLicenseResult>('/ee/license', 'app'),
     setLicense: (licenseKey) => json<SetLicenseResult>({ method: 'PUT', path: '/ee/license', scope: 'app', body: { licenseKey } }),
     deleteLicense: () => json<DeleteLicenseResult>({ method: 'DELETE', path: '/ee/license', scope: 'app' }),
+
+    bulkImport: {
+      importUser: (user) => post<BulkImportUserResult>('/bulk-import/import', 'app', user),
+      addUsers: (users) => post('/bulk-import/users', 'app', { users }),
+      listUsers: (input) =>
+        get<ListStagedUsersResult>('/bulk-import/users', 'app', {
+          status: input.status,
+          limit: input.limit,
+          paginationToken: input.paginationToken,
+        }),
+      countUsers: (status) => get('/bulk-import/users/count', 'app', { status }),
+      removeUsers: (ids) => json({ method: 'POST', path: '/bulk-import/users/remove', scope: 'app', body: { ids } }, false),
+    },
 
     raw: (req) => sendRequest(ctx, tenantId, req),
     close: () => {

@@ -29,7 +29,9 @@ export type FindingCode =
   | 'login-method-disabled'
   | 'tenant-config-unknown'
   | 'insecure-transport'
-  | 'core-error';
+  | 'core-error'
+  /** `run --via bulk|bulk-staged` against a core without the bulk-import API. */
+  | 'bulk-import-unavailable';
 
 export interface PreflightFinding {
   level: FindingLevel;

@@ -2,6 +2,7 @@
 // and the shape of the typed client. Business statuses are values (discriminated unions), never exceptions.
 import type { Dispatcher } from 'undici';
 import type { TlsOptions } from './transport.js';
+import type { BulkImportClient } from './bulk-types.js';
 
 // ---------------------------------------------------------------------------------------------
 // The user object (§2, CDI >= 4.0)
@@ -351,6 +352,9 @@ export interface CoreClient {
   getLicense(): Promise<GetLicenseResult>;
   setLicense(licenseKey: string): Promise<SetLicenseResult>;
   deleteLicense(): Promise<DeleteLicenseResult>;
+
+  /** The bulk-import API (core 10.0+; refused by cores without it, and by the reference on in-memory storage). */
+  readonly bulkImport: BulkImportClient;
 
   /** Any request with the same headers, retries and error mapping; non-2xx answers still throw typed errors. */
   raw(request: RawRequest): Promise<RawResponse>;

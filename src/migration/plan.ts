@@ -97,7 +97,7 @@ function firstFactorSteps(record: CanonicalUser, options: PlanOptions): Step[] {
  * Names for devices the source left unnamed, in the core's own style (`TOTP Device N`), fixed up front: left
  * out, the core would number a repeated import anew and a rerun would add a second device.
  */
-function deviceNames(record: CanonicalUser): string[] {
+export function deviceNames(record: CanonicalUser): string[] {
   const taken = new Set((record.totp ?? []).map((d) => d.deviceName).filter((n): n is string => !!n));
   let next = 0;
   return (record.totp ?? []).map((d) => {

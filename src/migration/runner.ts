@@ -10,6 +10,8 @@ import { applyStepIds, executeStep, newUserIds, resolveRef } from './execute.js'
 import type { Journal, JournalledSteps } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import { migrateBulkUser } from './bulk-user.js';
+import type { Via } from './via.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -26,6 +28,8 @@ export interface RunnerOptions {
   core: CoreClient;
   journal: Journal;
   plan?: PlanOptions;
+  /** How each user is written: `steps` (the default, per-user endpoints) or `bulk` (POST /bulk-import/import). */
+  via?: Exclude<Via, 'bulk-staged'>;
   /** Users migrated at the same time (default 16). */
   concurrency?: number;
   onEvent?: RunEventListener;
@@ -112,6 +116,19 @@ export function startMigration(options: RunnerOptions): MigrationRun {
         if (userId !== undefined) result.userId = userId;
       }
       return result;
+    }
+    if (options.via === 'bulk') {
+      await gate;
+      if (stopped) return undefined;
+      try {
+        return await migrateBulkUser(input.record, options.core, options.journal, options.plan ?? {}, journalled);
+      } catch (err) {
+        if (err instanceof CoreClientError && err.fatal) {
+          requestStop('fatal', err);
+          return undefined;
+        }
+        throw err;
+      }
     }
     let steps;
     try {

@@ -1,0 +1,61 @@
+// `run --via bulk|bulk-staged --dry-run`: the bulk-import body of each user (password hashes and TOTP secrets
+// masked), without contacting a core or writing a file; the same totals as the steps dry run.
+import { formatProblem } from '../records/types.js';
+import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './bulk-plan.js';
+import type { DryRunSummary } from './dry-run.js';
+import { leftOut, PlanError } from './plan.js';
+import type { MigrationInput } from './runner.js';
+import type { Via } from './via.js';
+
+/** Requests per user when all goes well: the look-up, then the import (bulk); staged: the look-up, a share of a batch. */
+const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 1 };
+
+export async function dryRunBulk(
+  inputs: AsyncIterable<MigrationInput>,
+  options: BulkPlanOptions,
+  via: Exclude<Via, 'steps'>,
+  write: (line: string) => void,
+  showUsers?: number,
+): Promise<DryRunSummary> {
+  const summary: DryRunSummary = { users: 0, planned: 0, skipped: 0, unplannable: 0, calls: 0, steps: 0, stepsByKind: {} };
+  const show = (line: string): void => {
+    if (showUsers === undefined || summary.users <= showUsers) write(line);
+  };
+  for await (const input of inputs) {
+    summary.users += 1;
+    const id = input.record.id;
+    if (!input.valid) {
+      summary.skipped += 1;
+      const first = input.problems.find((p) => p.severity === 'error');
+      show(`user ${id}: skipped (invalid record${first ? `: ${formatProblem(first)}` : ''})`);
+      continue;
+    }
+    const out = leftOut(input.record, options);
+    if (out) {
+      summary.skipped += 1;
+      show(`user ${id}: skipped (${out.message})`);
+      continue;
+    }
+    try {
+      const body = planBulkUser(input.record, options);
+      summary.planned += 1;
+      summary.steps += 1;
+      summary.calls += CALLS[via];
+      const where = via === 'bulk' ? 'POST /bulk-import/import' : 'staged in POST /bulk-import/users';
+      show(`user ${id}: ${body.loginMethods.length} login method(s), ${where}`);
+      show(`  ${JSON.stringify(maskBulkUser(body))}`);
+    } catch (err) {
+      if (!(err instanceof PlanError)) throw err;
+      summary.unplannable += 1;
+      show(`user ${id}: cannot be planned: ${err.message}`);
+    }
+  }
+  if (showUsers !== undefined && summary.users > showUsers)
+    write(`... and ${summary.users - showUsers} more users (--steps lists every one)`);
+  write(
+    `dry run (--via ${via}): ${summary.planned} users to migrate in about ${summary.calls} requests` +
+      `${via === 'bulk-staged' ? " plus one upload per batch and the job's progress" : ''}; ` +
+      `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
+  );
+  return summary;
+}

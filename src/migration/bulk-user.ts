@@ -1,0 +1,150 @@
+// `--via bulk`: one user through POST /bulk-import/import, exactly once. As for the steps (execute.ts): look the
+// user up first (its primary login method's account info): found = already present, left unchanged; send; after a
+// refusal or an attempt without a clear answer (a 500 after the core applied it, a reply that is not JSON), look
+// again: found = imported by us; an unclear attempt with nothing found is sent again, a bounded number of times.
+// Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
+import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
+import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
+import type { CoreClient } from '../core-client/types.js';
+import type { CanonicalUser } from '../records/types.js';
+import { bulkRoles, planBulkUser } from './bulk-plan.js';
+import type { UserResult } from './events.js';
+import type { Journal, JournalledUser } from './journal.js';
+import { PlanError, type PlanOptions } from './plan.js';
+import { MAX_STEP_ATTEMPTS } from './execute.js';
+import { done, fail, type StepOutcome } from './step-ids.js';
+
+const norm = (email: string): string => email.trim().toLowerCase();
+
+/** The id of the user holding this login method (its external id where mapped), or undefined. */
+export async function findBulkMethod(core: CoreClient, m: BulkLoginMethodBody): Promise<string | undefined> {
+  const tenant = m.tenantIds?.[0];
+  const c = tenant && tenant !== core.tenantId ? core.forTenant(tenant) : core;
+  let r;
+  if (m.recipeId === 'thirdparty')
+    r = await c.listUsersByAccountInfo({ thirdPartyId: m.thirdPartyId, thirdPartyUserId: m.thirdPartyUserId });
+  else if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) r = await c.listUsersByAccountInfo({ phoneNumber: m.phoneNumber });
+  else r = await c.listUsersByAccountInfo({ email: norm(m.email ?? '') });
+  const user = r.users.find((u) =>
+    u.loginMethods.some((lm) => {
+      if (lm.recipeId !== m.recipeId) return false;
+      if (m.recipeId === 'thirdparty') return lm.thirdParty?.id === m.thirdPartyId && lm.thirdParty?.userId === m.thirdPartyUserId;
+      if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) return lm.phoneNumber === m.phoneNumber;
+      return lm.email === norm(m.email ?? '');
+    }),
+  );
+  return user?.id;
+}
+
+/** The user's primary login method: the one looked up (first in the plan). */
+export const findBulkUser = (core: CoreClient, body: BulkUserBody): Promise<string | undefined> =>
+  findBulkMethod(core, body.loginMethods[0]!);
+
+/** The core's texts with this user's hashes and secrets taken out (the reference echoes a too-long TOTP secret). */
+export function redactBulkMessage(message: string, body: BulkUserBody): string {
+  let out = message;
+  const secrets = [...body.loginMethods.map((m) => m.passwordHash), ...(body.totpDevices ?? []).map((d) => d.secretKey)];
+  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
+  return out;
+}
+
+/** The errors of a refused user, from the 400 body `{"errors": [...]}` (or the text as it is). */
+export function bulkErrors(text: string): string[] {
+  try {
+    const parsed = JSON.parse(text) as { errors?: unknown; error?: unknown };
+    if (Array.isArray(parsed.errors)) return parsed.errors.map(String);
+    if (typeof parsed.error === 'string') return [parsed.error];
+  } catch {
+    // not JSON: the text as it is
+  }
+  return [text];
+}
+
+const isUnclear = (err: unknown): boolean =>
+  err instanceof CoreProtocolError || (err instanceof CoreHttpError && !err.fatal && err.status >= 500);
+
+/** Roles this process already made sure of, per client. */
+const rolesMade = new WeakMap<CoreClient, Set<string>>();
+
+export async function ensureRoles(core: CoreClient, roles: string[]): Promise<void> {
+  const made = rolesMade.get(core) ?? new Set<string>();
+  rolesMade.set(core, made);
+  for (const role of roles) {
+    if (made.has(role)) continue;
+    await core.createRole(role);
+    made.add(role);
+  }
+}
+
+/** Import one bulk user exactly once; ids: `userId` (the external id where given). Fatal errors propagate. */
+export async function importBulkUser(core: CoreClient, body: BulkUserBody): Promise<StepOutcome> {
+  const existing = await findBulkUser(core, body);
+  if (existing !== undefined) return done(false, { userId: existing });
+  try {
+    await ensureRoles(core, bulkRoles(body));
+  } catch (err) {
+    if (err instanceof CoreHttpError && !err.fatal) return fail(`HTTP ${err.status}`, `creating a role: ${err.body}`);
+    throw err;
+  }
+  let last: unknown;
+  for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+    let refusal: string[] | undefined;
+    try {
+      const r = await core.bulkImport.importUser(body);
+      return done(true, { userId: r.user.id });
+    } catch (err) {
+      if (err instanceof CoreHttpError && !err.fatal && err.status === 400) refusal = bulkErrors(err.body);
+      else if (!isUnclear(err)) throw err;
+      last = err;
+    }
+    // A refusal or an unclear answer: an earlier attempt of ours may have imported the user.
+    const found = await findBulkUser(core, body);
+    if (found !== undefined) return done(true, { userId: found });
+    if (refusal) return fail('BULK_IMPORT_REFUSED', redactBulkMessage(refusal.join('; '), body));
+  }
+  if (last instanceof CoreProtocolError) {
+    throw new CoreClientError(`${last.message} (${MAX_STEP_ATTEMPTS} times in a row for one user: stopping the run)`, true);
+  }
+  if (last instanceof CoreHttpError) return fail(`HTTP ${last.status}`, redactBulkMessage(last.body, body));
+  return fail('UNCLEAR', `the core never gave a clear answer to POST /bulk-import/import after ${MAX_STEP_ATTEMPTS} attempts`);
+}
+
+/** The journal key of the one step a bulk user is. */
+export const BULK_STEP = 'bulk';
+
+/**
+ * One valid, not left-out record through POST /bulk-import/import, journalled like a user of the steps path
+ * (one `bulk` step, then the user's outcome). Fatal client errors propagate (the runner stops the run).
+ */
+export async function migrateBulkUser(
+  record: CanonicalUser,
+  core: CoreClient,
+  journal: Journal,
+  plan: PlanOptions,
+  journalled: JournalledUser | undefined,
+): Promise<UserResult> {
+  const base = { id: record.id, stepsRun: 0, stepsFromJournal: 0 };
+  const prev = journalled?.steps.get(BULK_STEP);
+  if (prev) {
+    // Imported by an earlier run that ended before writing the user's outcome.
+    const outcome = prev.result === 'created' ? 'imported' : 'alreadyPresent';
+    journal.append({ type: 'user', user: record.id, outcome });
+    return { ...base, outcome, stepsFromJournal: 1 };
+  }
+  let body;
+  try {
+    body = planBulkUser(record, { ...plan, tenantId: core.tenantId });
+  } catch (err) {
+    if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
+    throw err;
+  }
+  const out = await importBulkUser(core, body);
+  if (!out.ok) {
+    journal.append({ type: 'user', user: record.id, outcome: 'failed', step: BULK_STEP, status: out.status });
+    return { ...base, outcome: 'failed', step: BULK_STEP, status: out.status, message: out.message, stepsRun: 1 };
+  }
+  journal.append({ type: 'step', user: record.id, step: BULK_STEP, result: out.result, ids: out.ids });
+  const outcome = out.result === 'created' ? 'imported' : 'alreadyPresent';
+  journal.append({ type: 'user', user: record.id, outcome });
+  return { ...base, outcome, stepsRun: 1 };
+}
