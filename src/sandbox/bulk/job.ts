@@ -30,6 +30,8 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
     v: { ...r, status: 'FAILED', errorMessage: message, updatedAt: now },
   });
 
+  const tally = { imported: 0, failed: 0 };
+
   async function processBatch(app: string, batch: BulkImportRecord[]): Promise<void> {
     const now = config.now();
     const claim: Change[] = batch.map((r) => ({ c: 'bulkImport', k: key(app, r.id), v: { ...r, status: 'PROCESSING', updatedAt: now } }));
@@ -46,6 +48,7 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
       const parsed = parseBulkUser(env, row.user, 'READ_STORED');
       if (!parsed.ok) {
         writes.push(store.commit([failed(row, javaList(parsed.errors), now)]));
+        tally.failed++;
         continue;
       }
       const user: BulkUser = parsed.user;
@@ -57,15 +60,28 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
       try {
         const { changes } = importChanges(ctx, user);
         writes.push(store.commit([...changes, { c: 'bulkImport', k }]));
+        tally.imported++;
       } catch (err) {
         if (!(err instanceof ImportError)) throw err;
         writes.push(store.commit([failed(row, err.message, now)]));
+        tally.failed++;
       }
     }
     await Promise.all(writes);
   }
 
   async function round(): Promise<void> {
+    tally.imported = 0;
+    tally.failed = 0;
+    try {
+      await processApps();
+    } finally {
+      // Counts only: staged users hold hashes and TOTP secrets, which never reach a log line.
+      if (tally.imported + tally.failed > 0) log(`auth-migrate core: bulk import: ${tally.imported} imported, ${tally.failed} failed`);
+    }
+  }
+
+  async function processApps(): Promise<void> {
     const apps = new Map<string, number>();
     for (const r of store.state.maps.bulkImport.values()) if (waiting(r)) apps.set(r.app, (apps.get(r.app) ?? 0) + 1);
     // As the reference: this round handles as many users per app as were waiting when it started.
