@@ -182,6 +182,13 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const { report, needs, unreadable } = prepared;
   err(validationLine(report));
+  // Source fields the readers could not carry: named once here too, so a run alone never drops data silently.
+  const dropped = report.summary.fields?.dropped ?? [];
+  if (dropped.length > 0) {
+    err(
+      `source fields not carried over: ${dropped.map((e) => `${e.format} ${e.field} (${e.records})`).join(', ')}; \`auth-migrate validate\` says why`,
+    );
+  }
   if (unreadable > 0) {
     err(`${unreadable} source items could not be read as users and are not migrated; \`auth-migrate validate\` lists them`);
   }

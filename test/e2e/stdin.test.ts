@@ -84,6 +84,8 @@ describe('run - and verify - into a sandbox', () => {
     const run = await piped(['run', ...common, '--json'], clerk, env);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 5, failed: 0, skipped: 0 });
+    // The fields Clerk has and the core cannot hold are named by run too.
+    expect(run.stderr).toContain('source fields not carried over: clerk backup_codes (1), clerk backup_codes_enabled (1),');
     const section = readme.split(/^### /m).find((s) => s.startsWith('clerk\n'))!;
     const creds = [...section.matchAll(/^\|\s*`[^`]*`\s*\|\s*(\S+@\S+)\s*\|\s*`([^`]+)`/gm)].map((m) => `${m[1]},${m[2]}`);
     expect(creds).toHaveLength(4);
