@@ -20,8 +20,9 @@ import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../migration/report.js';
-import { DEFAULT_CONCURRENCY, startMigration, type RunSummary } from '../migration/runner.js';
-import type { RunEvent } from '../migration/events.js';
+import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput, type RunSummary } from '../migration/runner.js';
+import { startStagedMigration } from '../migration/staged-runner.js';
+import type { RunEvent, UserResult } from '../migration/events.js';
 import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
 import {
@@ -65,6 +66,7 @@ Via:        --via steps|bulk|bulk-staged (default steps)
             steps: ${VIA_EXPLAINED.steps}
             bulk: ${VIA_EXPLAINED.bulk}
             bulk-staged: ${VIA_EXPLAINED['bulk-staged']}
+            --batch-size N (bulk-staged: users per upload, default 1000, at most 10000)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Output:     --dry-run (the plan's totals per step kind and the first ${DRY_RUN_SAMPLE} users' steps; with --steps every user's;
@@ -85,6 +87,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   'dry-run': { type: 'boolean' },
   via: { type: 'string' },
+  'batch-size': { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
@@ -112,6 +115,15 @@ function parseConcurrency(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 512) throw new UsageError(`--concurrency must be a whole number from 1 to 512 (got "${text}")`);
+  return n;
+}
+
+/** Users per upload of --via bulk-staged: 1 to 10,000 (the core's limit per request), default 1,000. */
+function parseBatchSize(text: string | undefined): number {
+  if (text === undefined) return 1000;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--batch-size must be a whole number from 1 to 10000 (got "${text}")`);
   return n;
 }
 
@@ -153,6 +165,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
   const via: Via = parseVia(values.via);
+  const batchSize = parseBatchSize(values['batch-size']);
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
   const slice = parseSlice(values);
 
@@ -206,7 +219,6 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return summary.skipped + summary.unplannable + unreadable > 0 ? 1 : 0;
   }
   if (!resolved || !identity || !journalPath) throw new UsageError('say where to migrate: --core URL or --sandbox');
-  if (via === 'bulk-staged') throw new UsageError('--via bulk-staged is not available yet: use --via bulk or --via steps');
 
   const paths = pathsBesideJournal(journalPath);
   await ensureRunFolder(journalPath);
@@ -241,17 +253,20 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
   async function migrate(conn: Connection): Promise<RunSummary> {
     const runFiles = openRunFiles(paths);
-    const run = startMigration({
+    const runOptions = {
       inputs: sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
       total: sliceTotal(report.summary.records, slice),
       core: conn.client,
       journal,
       plan: planOptions,
-      via: via === 'bulk' ? 'bulk' : 'steps',
       concurrency,
-      onEvent: (e) => listener(e),
-      onUserResult: (result, input) => runFiles.write(result, input),
-    });
+      onEvent: (e: RunEvent) => listener(e),
+      onUserResult: (result: UserResult, input: MigrationInput) => runFiles.write(result, input),
+    };
+    const run =
+      via === 'bulk-staged'
+        ? startStagedMigration({ ...runOptions, batchSize })
+        : startMigration({ ...runOptions, via: via === 'bulk' ? 'bulk' : 'steps' });
     early.remove();
     const stopOnSignal = stopOnSignals(err, () => run.stop());
     try {

@@ -33,6 +33,10 @@ export type RunEvent =
   | { type: 'run-started'; total: number; concurrency: number; journal: string; at: number }
   | { type: 'user-done'; result: UserResult; done: number; totals: Totals; at: number }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
+  /** `--via bulk-staged`: the core's staging list (every row) and this run's users imported so far. */
+  | { type: 'staged-progress'; staged: number; processing: number; failed: number; imported: number; at: number }
+  /** `--via bulk-staged` stopping: rows of this run removed before the job claimed them, and those left to it. */
+  | { type: 'staged-removed'; removed: number; left: number; at: number }
   | { type: 'paused'; at: number }
   | { type: 'resumed'; at: number }
   | { type: 'stopping'; reason: 'requested' | 'fatal'; message?: string; at: number }

@@ -98,6 +98,21 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         }
         return;
       }
+      case 'staged-progress': {
+        const t = now();
+        if (t - lastProgress >= interval) {
+          lastProgress = t;
+          options.write(
+            `core's bulk-import job: ${event.staged} staged, ${event.processing} processing, ${event.failed} failed in the staging list; ${event.imported} of this run's users imported`,
+          );
+        }
+        return;
+      }
+      case 'staged-removed':
+        options.write(
+          `removed ${event.removed} staged users the core's job had not started; ${event.left} left to the job (the same command carries on)`,
+        );
+        return;
       case 'paused':
         pausedAt = event.at;
         options.write('paused');

@@ -1,0 +1,263 @@
+// `--via bulk-staged`: the users go to the core's staging list in batches (POST /bulk-import/users) and the core's
+// own job imports them; this follows it (staged, processing, imported, failed), maps every FAILED row back to its
+// source record, and can stop (removing what it staged and the job has not claimed) and resume from the journal.
+// Per user: look it up first (found = already present); a batch the core refuses names its invalid users by
+// index: they fail with the core's messages and the rest is uploaded again. Users leave the staging list when
+// imported, so one that is gone is looked up again to confirm. Rows of this run are found by their first login
+// method (staged-index.ts), so a run killed at any point finds what it staged when started again.
+import type { BulkUserBody, RefusedBatch } from '../core-client/bulk-types.js';
+import { CoreClientError, CoreHttpError } from '../core-client/errors.js';
+import { UserError } from '../errors.js';
+import { formatProblem } from '../records/types.js';
+import { bulkRoles, planBulkUser } from './bulk-plan.js';
+import { ensureRoles, findBulkUser, redactBulkMessage } from './bulk-user.js';
+import { doneCount, emptyTotals, type UserResult } from './events.js';
+import { leftOut, PlanError } from './plan.js';
+import type { MigrationInput, MigrationRun, RunnerOptions, RunSummary } from './runner.js';
+import { readStaging, removeStaged, stagedKey } from './staged-index.js';
+
+export interface StagedOptions extends RunnerOptions {
+  /** Users per upload (at most 10,000; default 1,000). */
+  batchSize?: number;
+  /** How often the staging list is read while the job works (default 1 s). */
+  pollMs?: number;
+}
+
+interface Waiting {
+  input: MigrationInput;
+  body: BulkUserBody;
+}
+
+const STEP = 'bulk-staged';
+
+export function startStagedMigration(options: StagedOptions): MigrationRun {
+  const emit = options.onEvent ?? (() => {});
+  const { core, journal } = options;
+  const batchSize = Math.min(10_000, Math.max(1, options.batchSize ?? 1000));
+  const pollMs = options.pollMs ?? 1000;
+  const totals = emptyTotals(options.total);
+  const started = Date.now();
+  let stopped: RunSummary['stopped'];
+  let fatal: Error | undefined;
+  let paused = false;
+  let wake: (() => void) | undefined;
+  let gate: Promise<void> = Promise.resolve();
+  let sleeper: (() => void) | undefined;
+  const waiting = new Map<string, Waiting>();
+
+  const requestStop = (reason: 'requested' | 'fatal', err?: Error): void => {
+    if (stopped) return;
+    stopped = reason;
+    fatal = err;
+    emit({ type: 'stopping', reason, message: err?.message, at: Date.now() });
+    if (paused) run.resume();
+    sleeper?.();
+  };
+
+  const finish = async (result: UserResult, input: MigrationInput, journalIt = true): Promise<void> => {
+    if (journalIt && (result.outcome === 'imported' || result.outcome === 'alreadyPresent' || result.outcome === 'failed')) {
+      journal.append({
+        type: 'user',
+        user: result.id,
+        outcome: result.outcome,
+        ...(result.status ? { step: STEP, status: result.status } : {}),
+      });
+    }
+    if (result.outcome === 'imported') totals.imported += 1;
+    else if (result.outcome === 'alreadyPresent') totals.alreadyPresent += 1;
+    else if (result.outcome === 'failed') totals.failed += 1;
+    else totals.skipped += 1;
+    if (result.resumed) totals.resumed += 1;
+    await options.onUserResult?.(result, input);
+    emit({ type: 'user-done', result, done: doneCount(totals), totals: { ...totals }, at: Date.now() });
+  };
+
+  /** A record to stage, or its result when it needs no upload. */
+  const prepare = async (input: MigrationInput): Promise<Waiting | UserResult> => {
+    const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
+    if (!input.valid) {
+      const first = input.problems.find((p) => p.severity === 'error');
+      return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
+    }
+    const out = leftOut(input.record, options.plan ?? {});
+    if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
+    const j = journal.users.get(input.record.id);
+    if (j?.outcome === 'imported' || j?.outcome === 'alreadyPresent') {
+      return { ...base, outcome: 'alreadyPresent', resumed: true, message: `completed by an earlier run (${j.outcome})` };
+    }
+    let body: BulkUserBody;
+    try {
+      body = planBulkUser(input.record, { ...options.plan, tenantId: core.tenantId });
+    } catch (err) {
+      if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
+      throw err;
+    }
+    if ((await findBulkUser(core, body)) !== undefined) return { ...base, outcome: 'alreadyPresent', stepsRun: 1 };
+    return { input, body };
+  };
+
+  /** Stage a batch; users the core refuses fail with its messages and the rest goes again. */
+  const upload = async (batch: Waiting[], staged: Set<string>): Promise<void> => {
+    let rest = batch.filter((w) => !staged.has(stagedKey(w.body)));
+    for (const w of batch) if (staged.has(stagedKey(w.body))) waiting.set(stagedKey(w.body), w);
+    await ensureRoles(core, [...new Set(rest.flatMap((w) => bulkRoles(w.body)))]);
+    while (rest.length > 0) {
+      try {
+        await core.bulkImport.addUsers(rest.map((w) => w.body));
+      } catch (err) {
+        if (!(err instanceof CoreHttpError) || err.fatal || err.status !== 400) throw err;
+        const refused = parseRefusal(err.body);
+        if (!refused) throw new CoreClientError(`the core refused a batch of ${rest.length} users: ${err.body.slice(0, 300)}`, true);
+        const bad = new Map(refused.users.map((u) => [u.index, u.errors]));
+        for (const [index, errors] of bad) {
+          const w = rest[index]!;
+          const message = redactBulkMessage(errors.join('; '), w.body);
+          await finish(
+            {
+              id: w.input.record.id,
+              outcome: 'failed',
+              step: STEP,
+              status: 'BULK_STAGE_REFUSED',
+              message,
+              stepsRun: 1,
+              stepsFromJournal: 0,
+            },
+            w.input,
+          );
+        }
+        rest = rest.filter((_, i) => !bad.has(i));
+        continue;
+      }
+      for (const w of rest) waiting.set(stagedKey(w.body), w);
+      rest = [];
+    }
+  };
+
+  /** Read the staging list: progress, FAILED rows of ours mapped back, users gone from it confirmed imported. */
+  const follow = async (): Promise<void> => {
+    const { rows, counts } = await readStaging(core);
+    for (const [key, w] of [...waiting]) {
+      const row = rows.get(key);
+      if (row && row.status !== 'FAILED') continue;
+      waiting.delete(key);
+      const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
+      if (row) {
+        const message = redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", w.body);
+        await finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_IMPORT_FAILED', message }, w.input);
+      } else if ((await findBulkUser(core, w.body)) !== undefined) await finish({ ...base, outcome: 'imported' }, w.input);
+      else {
+        const message = 'removed from the staging list without being imported';
+        await finish({ ...base, outcome: 'failed', step: STEP, status: 'STAGED_ROW_GONE', message }, w.input);
+      }
+    }
+    const imported = totals.imported + totals.alreadyPresent;
+    const [staged, processing, failed] = [counts.NEW ?? 0, counts.PROCESSING ?? 0, counts.FAILED ?? 0];
+    emit({ type: 'staged-progress', staged, processing, failed, imported, at: Date.now() });
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      sleeper = resolve;
+      setTimeout(resolve, ms);
+    });
+
+  const main = async (): Promise<void> => {
+    // What an earlier run of this migration staged is waited for, not uploaded again; its FAILED rows are tried again.
+    const before = await readStaging(core);
+    const staged = new Set([...before.rows].filter(([, row]) => row.status !== 'FAILED').map(([key]) => key));
+    /** FAILED rows of an earlier run for users staged again now: removed before the upload. */
+    const oldFailed: string[] = [];
+    let batch: Waiting[] = [];
+    const flush = async (): Promise<void> => {
+      if (oldFailed.length) await removeStaged(core, oldFailed.splice(0));
+      await upload(batch, staged);
+      batch = [];
+    };
+    const iterator = options.inputs[Symbol.asyncIterator]();
+    try {
+      while (!stopped) {
+        await gate;
+        if (stopped) break;
+        const next = await iterator.next();
+        if (next.done) break;
+        const p = await prepare(next.value);
+        if ('input' in p) {
+          const row = before.rows.get(stagedKey(p.body));
+          if (row?.status === 'FAILED') oldFailed.push(row.id);
+          batch.push(p);
+        } else await finish(p, next.value, !p.resumed && p.outcome !== 'skipped');
+        if (batch.length >= batchSize) await flush();
+      }
+      if (!stopped && batch.length > 0) await flush();
+    } finally {
+      await iterator.return?.(undefined).catch(() => undefined);
+    }
+    while (!stopped && waiting.size > 0) {
+      await follow();
+      if (waiting.size > 0 && !stopped) await sleep(pollMs);
+    }
+    if (stopped && waiting.size > 0) await unstage();
+  };
+
+  /** Stopping: what this run staged and the job has not claimed (NEW) is removed; the rest is left to the job. */
+  const unstage = async (): Promise<void> => {
+    const { rows } = await readStaging(core);
+    const ids = [...waiting.keys()]
+      .map((k) => rows.get(k))
+      .filter((r) => r?.status === 'NEW')
+      .map((r) => r!.id);
+    const removed = await removeStaged(core, ids);
+    emit({ type: 'staged-removed', removed: removed.length, left: waiting.size - removed.length, at: Date.now() });
+  };
+
+  const done = (async (): Promise<RunSummary> => {
+    emit({ type: 'run-started', total: options.total, concurrency: 1, journal: journal.path, at: started });
+    try {
+      await main();
+    } catch (err) {
+      requestStop('fatal', err instanceof Error ? err : new UserError(String(err)));
+      try {
+        if (waiting.size > 0) await unstage();
+      } catch {
+        // the core is gone: the next run finds the staged rows by their account info
+      }
+    }
+    await journal.flush();
+    const durationMs = Date.now() - started;
+    emit({ type: 'finished', totals: { ...totals }, durationMs, stopped, fatalMessage: fatal?.message, at: Date.now() });
+    return { totals: { ...totals }, durationMs, stopped, fatal };
+  })();
+
+  const run: MigrationRun = {
+    done,
+    get paused() {
+      return paused;
+    },
+    pause() {
+      if (paused || stopped) return;
+      paused = true;
+      gate = new Promise((resolve) => (wake = resolve));
+      emit({ type: 'paused', at: Date.now() });
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      wake?.();
+      gate = Promise.resolve();
+      emit({ type: 'resumed', at: Date.now() });
+    },
+    stop() {
+      requestStop('requested');
+    },
+  };
+  return run;
+}
+
+function parseRefusal(text: string): RefusedBatch | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<RefusedBatch>;
+    return Array.isArray(parsed.users) ? (parsed as RefusedBatch) : undefined;
+  } catch {
+    return undefined;
+  }
+}
