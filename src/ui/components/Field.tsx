@@ -36,7 +36,7 @@ export function Field({ label, value, focus, onChange, onSubmit, secret, placeho
             joinLines={joinLines}
           />
         ) : (
-          <Text wrap="truncate-start" {...(value ? {} : theme.muted)}>
+          <Text wrap="wrap" {...(value ? {} : theme.muted)}>
             {value ? (secret ? theme.mask.repeat(Math.min(value.length, 24)) : value) : (placeholder ?? '')}
           </Text>
         )}

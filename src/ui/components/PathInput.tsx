@@ -63,7 +63,7 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
         )}
       </Box>
       {focus && choices.length > 0 ? (
-        <Text {...theme.muted} wrap="truncate-end">
+        <Text {...theme.muted} wrap="wrap">
           {'  '}
           {choices
             .slice(0, 6)

@@ -1,4 +1,5 @@
 // Step 6: what will be called for how many users, the run options (kept in the profile); dry run, or run.
+import { linesThatFit, wrappedRows } from '../fit.js';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { Profile } from '../../profiles/index.js';
@@ -97,14 +98,25 @@ export function PlanScreen() {
     unusableHashes: 'unusable hashes',
     scryptAlgorithmName: 'scrypt name',
   };
+  // Everything wraps. With the dry run shown, its steps replace the list of calls and get the rows the rest leaves.
+  const width = Math.max(40, size.columns);
+  const optionLines = OPTIONS.map((o, i) => `${i === focus ? theme.symbols.pointer : ' '} ${labels[o].padEnd(16)} ${values[o]}`);
+  const summaryLine =
+    plan.status === 'done'
+      ? `${plan.value.users} users to migrate in ${plan.value.totalCalls} calls to ${target?.sandbox ? 'the sandbox' : target?.url}; ${plan.value.skipped} records skipped`
+      : '';
+  const callLines =
+    plan.status === 'done' && !state.dryRun ? plan.value.calls.map((c) => `${String(c.count).padStart(7)} × ${c.what}`) : [];
+  const used = [...optionLines, summaryLine].reduce((n, l) => n + wrappedRows(l, width), 0);
+  const sampleRows = Math.max(2, size.rows - 1 - used - 8);
   return (
     <Frame
       title="plan"
       help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}
     >
-      {OPTIONS.map((o, i) => (
-        <Text key={o} {...(i === focus ? theme.selected : {})} wrap="truncate-end">
-          {i === focus ? theme.symbols.pointer : ' '} {labels[o].padEnd(16)} {values[o]}
+      {optionLines.map((line, i) => (
+        <Text key={OPTIONS[i]} {...(i === focus ? theme.selected : {})} wrap="wrap">
+          {line}
         </Text>
       ))}
       <Box flexDirection="column" marginTop={1}>
@@ -112,20 +124,17 @@ export function PlanScreen() {
         {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
         {plan.status === 'done' ? (
           <>
-            <Text wrap="truncate-end">
-              {plan.value.users} users to migrate in {plan.value.totalCalls} calls to {target?.sandbox ? 'the sandbox' : target?.url};{' '}
-              {plan.value.skipped} records skipped
-            </Text>
-            {plan.value.calls.map((c) => (
-              <Text key={c.what} wrap="truncate-end">
-                {String(c.count).padStart(7)} × {c.what}
+            <Text wrap="wrap">{summaryLine}</Text>
+            {callLines.map((line) => (
+              <Text key={line} wrap="wrap">
+                {line}
               </Text>
             ))}
             {state.dryRun ? (
               <Box flexDirection="column" marginTop={1}>
-                <Text {...theme.title}>dry run: nothing was written</Text>
-                {plan.value.sample.slice(0, Math.max(3, size.rows - 15 - plan.value.calls.length)).map((line, i) => (
-                  <Text key={i} {...theme.muted} wrap="truncate-end">
+                <Text {...theme.title}>dry run: nothing was written (d again shows the calls)</Text>
+                {linesThatFit(plan.value.sample, sampleRows, width).map((line, i) => (
+                  <Text key={i} {...theme.muted} wrap="wrap">
                     {line}
                   </Text>
                 ))}

@@ -101,7 +101,7 @@ export function PreviewScreen() {
         ) : null}
         {spot.status === 'running' ? <Text {...theme.muted}>checking…</Text> : null}
         {spot.status === 'done' ? (
-          <Text {...(spot.value.result === 'match' ? theme.ok : theme.warning)} wrap="truncate-end">
+          <Text {...(spot.value.result === 'match' ? theme.ok : theme.warning)} wrap="wrap">
             spot-check: {spot.value.result} {spot.value.detail}
           </Text>
         ) : null}

@@ -87,7 +87,7 @@ export function ProfileScreen() {
         const p = index > 0 ? profiles[index - 1] : undefined;
         const on = index === cursor;
         return (
-          <Text key={item} {...(on ? theme.selected : {})} wrap="truncate-end">
+          <Text key={item} {...(on ? theme.selected : {})} wrap="wrap">
             {on ? theme.symbols.pointer : ' '} {item.padEnd(20)}
             {p ? (
               <Text {...theme.muted}>

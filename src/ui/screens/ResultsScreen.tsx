@@ -85,7 +85,7 @@ export function ResultsScreen() {
         <Box flexDirection="column" marginTop={1}>
           <Text {...theme.error}>latest failures (all of them are in the failures file and the report)</Text>
           {run.latestFailures.slice(-3).map((f, i) => (
-            <Text key={i} wrap="truncate-end">
+            <Text key={i} wrap="wrap">
               {f}
             </Text>
           ))}
@@ -94,7 +94,7 @@ export function ResultsScreen() {
       <Box flexDirection="column" marginTop={1} display={signingIn ? 'none' : 'flex'}>
         {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
         {verify.status === 'failed' ? (
-          <Text {...theme.error} wrap="truncate-end">
+          <Text {...theme.error} wrap="wrap">
             verify: {verify.error}
           </Text>
         ) : null}
@@ -105,7 +105,7 @@ export function ResultsScreen() {
               {state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
             </Text>
             {verify.value.lines.slice(0, 3).map((l, i) => (
-              <Text key={i} wrap="truncate-end" {...theme.muted}>
+              <Text key={i} wrap="wrap" {...theme.muted}>
                 {l}
               </Text>
             ))}

@@ -47,7 +47,7 @@ export function RunScreen() {
         <Box flexDirection="column" marginTop={1}>
           <Text {...theme.error}>latest failures</Text>
           {run.latestFailures.map((f, i) => (
-            <Text key={i} wrap="truncate-end">
+            <Text key={i} wrap="wrap">
               {f}
             </Text>
           ))}

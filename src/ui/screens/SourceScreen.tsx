@@ -136,7 +136,7 @@ export function SourceScreen() {
         {profile.sources.map((s, index) => {
           const on = row.kind === 'file' && row.index === index;
           return (
-            <Text key={`${s.path}-${index}`} {...(on ? theme.selected : {})} wrap="truncate-start">
+            <Text key={`${s.path}-${index}`} {...(on ? theme.selected : {})} wrap="wrap">
               {on ? theme.symbols.pointer : ' '} {`[${s.format ?? 'detect'}]`.padEnd(12)} {s.path}
             </Text>
           );

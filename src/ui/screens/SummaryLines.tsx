@@ -26,15 +26,15 @@ export function SummaryLines() {
   const kept = state.preview.rows.length < state.preview.seen ? ` (table shows the first ${state.preview.rows.length})` : '';
   return (
     <>
-      <Text wrap="truncate-end">
+      <Text wrap="wrap">
         records {s.records} · <Text {...theme.ok}>valid {s.valid}</Text> ·{' '}
         <Text {...(s.invalid ? theme.error : {})}>invalid {s.invalid}</Text> · errors {s.errors} · warnings {s.warnings}
         {kept}
       </Text>
-      <Text wrap="truncate-end">
+      <Text wrap="wrap">
         passwords {list(s.passwordUsers)} · third-party {list(s.thirdPartyUsers)} · phone sign-in {s.phoneSignInUsers}
       </Text>
-      <Text wrap="truncate-end">
+      <Text wrap="wrap">
         TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}
       </Text>
       {s.unusableHashes ? (

@@ -106,9 +106,9 @@ export function TargetScreen() {
         {target.status === 'failed' ? <Text {...theme.error}>{target.error}</Text> : null}
         {target.status === 'done' ? (
           <>
-            <Text wrap="truncate-end">url {target.value.url}</Text>
+            <Text wrap="wrap">url {target.value.url}</Text>
             {target.value.sandbox ? (
-              <Text wrap="truncate-start">
+              <Text wrap="wrap">
                 store {target.value.sandbox.storePath}
                 {target.value.sandbox.temporary ? ' (temporary: removed when the wizard exits)' : ''}
               </Text>
@@ -120,7 +120,7 @@ export function TargetScreen() {
         {pf.status === 'done' ? (
           <>
             {pf.value.checks.map((c) => (
-              <Text key={c.name} wrap="truncate-end">
+              <Text key={c.name} wrap="wrap">
                 <Text {...(c.ok ? theme.ok : theme.error)}>
                   {c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}
                 </Text>
@@ -128,7 +128,7 @@ export function TargetScreen() {
               </Text>
             ))}
             {pf.value.warnings.map((w, i) => (
-              <Text key={i} {...theme.warning} wrap="truncate-end">
+              <Text key={i} {...theme.warning} wrap="wrap">
                 {theme.symbols.warn} {w}
               </Text>
             ))}

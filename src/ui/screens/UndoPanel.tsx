@@ -60,7 +60,7 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
             undone: {phase.outcome.performed} changes, {phase.outcome.failed.length} failed (rerun u to go on); log {phase.outcome.log}
           </Text>
           {phase.outcome.failed.slice(0, 2).map((f, i) => (
-            <Text key={i} wrap="truncate-end">
+            <Text key={i} wrap="wrap">
               {f}
             </Text>
           ))}

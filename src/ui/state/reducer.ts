@@ -191,7 +191,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'plan-failed':
       return { ...state, plan: { status: 'failed', error: action.error } };
     case 'dry-run-shown':
-      return { ...state, dryRun: true };
+      return { ...state, dryRun: !state.dryRun };
     case 'run-started':
       return {
         ...state,
