@@ -1,9 +1,11 @@
 // Generator commands: `fixtures [DIR]` writes fixtures/; `firebase FILE N`, `canonical FILE N`, `supabase FILE N`
-// and `keycloak FILE N` write large generated exports quickly (for benchmarks and streaming tests).
+// and `keycloak FILE N`, `firebase-csv FILE N`, `clerk FILE N` and `cognito FILE N` write large generated exports
+// quickly (for benchmarks and streaming tests).
 import { resolve } from 'node:path';
 import { writeFixtures } from './fixtures.js';
 import { writeCanonicalNdjson, writeFirebaseExport } from './bulk.js';
 import { writeKeycloakRealm, writeSupabaseExport } from './bulk-tables.js';
+import { writeClerkExport, writeCognitoExport, writeFirebaseCsvExport } from './bulk-sources.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -31,12 +33,22 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`wrote ${count} ${command} users to ${rest[0]}\n`);
     return 0;
   }
+  if ((command === 'firebase-csv' || command === 'clerk' || command === 'cognito') && rest.length >= 2) {
+    const count = Number(rest[1]);
+    if (!Number.isInteger(count) || count < 0) return usage();
+    let note = '';
+    if (command === 'firebase-csv') note = ` (hash config ${(await writeFirebaseCsvExport(rest[0]!, count)).hashConfigPath})`;
+    else if (command === 'clerk') await writeClerkExport(rest[0]!, count);
+    else await writeCognitoExport(rest[0]!, count);
+    process.stdout.write(`wrote ${count} ${command} users to ${rest[0]}${note}\n`);
+    return 0;
+  }
   return usage();
 }
 
 function usage(): number {
   process.stderr.write(
-    'usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT | supabase USERS.csv COUNT [FACTORS.csv] | keycloak FILE COUNT\n',
+    'usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT | supabase USERS.csv COUNT [FACTORS.csv] | keycloak FILE COUNT | firebase-csv FILE COUNT | clerk FILE COUNT | cognito FILE COUNT\n',
   );
   return 2;
 }

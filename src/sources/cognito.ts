@@ -20,6 +20,9 @@ const COGNITO_PROVIDERS: Record<string, string> = {
   LoginWithAmazon: 'amazon',
 };
 
+/** The keys of a list-users user; others (admin-get-user's MFA settings, ...) are named as dropped. */
+const USER_KEYS = new Set(['Username', 'Attributes', 'UserCreateDate', 'UserLastModifiedDate', 'Enabled', 'UserStatus', 'MFAOptions']);
+
 /** Attributes that are not profile data: read into the record's own fields. */
 const OWN = new Set(['sub', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'identities']);
 
@@ -138,6 +141,8 @@ export function cognitoItem(value: unknown, origin: RecordOrigin, options: Cogni
   if (value['Enabled'] === false) record.disabled = true;
   if (typeof value['Enabled'] === 'boolean') mapped('Enabled', 'disabled');
 
+  for (const key of Object.keys(value))
+    if (!USER_KEYS.has(key)) f?.dropped(COGNITO, key, 'not a field of list-users output that the workbench knows; check its name');
   const status = typeof value['UserStatus'] === 'string' ? value['UserStatus'] : undefined;
   if (status !== undefined && status !== 'EXTERNAL_PROVIDER') {
     // A native user signs in with a password Cognito never exports: only Cognito itself can check it (at first

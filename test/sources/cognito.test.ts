@@ -92,6 +92,19 @@ describe('mapping', () => {
     expect(mapped.all).toEqual([]);
   });
 
+  it("names keys list-users does not have (admin-get-user's MFA settings) as dropped", async () => {
+    const user = {
+      Username: 'u',
+      Attributes: [{ Name: 'sub', Value: 's1' }],
+      UserStatus: 'CONFIRMED',
+      UserMFASettingList: ['SOFTWARE_TOKEN_MFA'],
+    };
+    const path = await tmp.file('one.json', JSON.stringify({ Users: [user] }));
+    const fields = new FieldReport();
+    await collect([path], { fields });
+    expect(fields.summary().dropped.map((e) => e.field)).toEqual(['UserMFASettingList']);
+  });
+
   it('names the record and field of every broken user', async () => {
     const { all } = await collect([fixture('broken/cognito-bad.json')]);
     expect(all.map((p) => `${p.severity} ${p.origin.index} ${p.sourceId ? 'id' : '-'} ${p.field ?? ''} ${p.rule}`)).toEqual([
