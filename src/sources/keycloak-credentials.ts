@@ -76,6 +76,12 @@ function readPassword(ctx: FieldContext, cred: Obj, path: string, record: Canoni
       return;
     }
   }
+  // Community bcrypt providers store the whole modular-crypt string as the value.
+  if (/^\$2[abxy]?\$\d{2}\$/.test(hash)) {
+    record.password = { hash, algorithm: 'bcrypt' };
+    fields?.mapped(FORMAT, `credentials (password, ${algorithm})`, 'password.hash (bcrypt)');
+    return;
+  }
   const legacy: CanonicalLegacyPassword = { algorithm, hash };
   if (salt !== undefined) legacy.salt = salt;
   const params: Record<string, string | number> = {};

@@ -13,6 +13,7 @@ import { validateSources } from '../../src/records/validate.js';
 import { FieldReport } from '../../src/sources/index.js';
 import { collect, fixture, readUntilError, tempDir } from './helpers.js';
 
+const BCRYPT = '$2a$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   tmp = await tempDir();
@@ -139,6 +140,18 @@ describe('Keycloak reader', () => {
           },
           { id: 'l1', username: 'ldap', email: 'l@example.com', federationLink: 'ldap-provider-id' },
           {
+            id: 'b1',
+            username: 'bcrypt-user',
+            email: 'b@example.com',
+            credentials: [
+              {
+                type: 'password',
+                secretData: JSON.stringify({ value: BCRYPT, salt: '' }),
+                credentialData: JSON.stringify({ hashIterations: 10, algorithm: 'bcrypt' }),
+              },
+            ],
+          },
+          {
             id: 't1',
             username: 'two-phones',
             credentials: [1, 2, 3].map((n) => ({
@@ -160,8 +173,10 @@ describe('Keycloak reader', () => {
     });
     // A user of an LDAP or Kerberos federation: its password is in that directory.
     expect(records[1]!.problems.map((p) => [p.rule, p.severity])).toEqual([['keycloak.federated', 'warning']]);
+    // A community bcrypt provider's hash is a bcrypt string the core takes.
+    expect(records[2]!.record.password).toEqual({ hash: BCRYPT, algorithm: 'bcrypt' });
     // Otp credentials sharing a label get distinct device names (the core's are unique per user).
-    expect(records[2]!.record.totp!.map((t) => t.deviceName)).toEqual(['Phone', 'Phone (2)', 'Phone (3)']);
+    expect(records[3]!.record.totp!.map((t) => t.deviceName)).toEqual(['Phone', 'Phone (2)', 'Phone (3)']);
     // `kc.sh export --file` without --realm: an array of realms, each refused by name.
     const realms = await tmp.file(
       'all.json',
