@@ -6,7 +6,7 @@ import { openPrivate as openPrivateFile, openPrivateSync } from '../files/privat
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
-import { signInMigrationFile } from './signin-migration.js';
+import { signInLine } from './signin-migration.js';
 
 export interface RunPaths {
   journal: string;
@@ -84,7 +84,8 @@ export async function writeResumeCommand(journal: string, command: string): Prom
 export function openRunFiles(paths: RunPaths): RunFiles {
   const report = openPrivate(paths.report);
   const failures = openPrivate(paths.failures);
-  const signIn = paths.signIn !== undefined ? signInMigrationFile(paths.signIn) : undefined;
+  // Created at its first line: most runs have no user whose hash the core cannot take.
+  let signIn: WriteStream | undefined;
   return {
     async write(result, input) {
       const line: ReportLine = { id: result.id, outcome: result.outcome, source: describeOrigin(input.origin) };
@@ -93,10 +94,11 @@ export function openRunFiles(paths: RunPaths): RunFiles {
       if (result.message !== undefined) line.message = result.message;
       await put(report, JSON.stringify(line));
       if (result.outcome === 'failed') await put(failures, JSON.stringify(input.record));
-      await signIn?.write(result, input);
+      const legacy = paths.signIn !== undefined ? signInLine(result, input) : undefined;
+      if (legacy) await put((signIn ??= openPrivate(paths.signIn!)), JSON.stringify(legacy));
     },
     async close() {
-      await Promise.all([end(report), end(failures), signIn?.close()]);
+      await Promise.all([end(report), end(failures), signIn && end(signIn)]);
     },
   };
 }

@@ -1,10 +1,8 @@
 // The sign-in migration file: one JSON line per user whose password hash the core cannot take, with the source
 // id, the core's user id when the run created or found the user, and the legacy hash with its parameters. The
 // app's backend reads it to check such a password once at first sign-in, then sets it in the core
-// (docs/migration.md, "Migration at first sign-in"). It holds hashes: 0600, never through a link, created only
-// when there is a line to write, and rewritten whole by every run of the journal (resumed users included).
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { openPrivateSync } from '../files/private.js';
+// (docs/migration.md, "Migration at first sign-in"). report.ts writes it beside the report: 0600, never through a
+// link, created only when there is a line to write, rewritten whole by every run of the journal (resumed users too).
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 
@@ -25,6 +23,9 @@ export interface SignInMigrationLine {
 export function signInLine(result: UserResult, input: MigrationInput): SignInMigrationLine | undefined {
   const legacy = input.record.legacyPassword;
   if (!legacy || input.record.password) return undefined;
+  // A disabled user the run leaves out (--disabled skip, or invalid) must not get in through the app's legacy check
+  // either; one that --disabled import|role lets in but cannot create is listed (SIGN_IN_MIGRATION).
+  if (input.record.disabled && result.outcome === 'skipped' && result.status !== 'SIGN_IN_MIGRATION') return undefined;
   const line: SignInMigrationLine = { sourceId: result.id, outcome: result.outcome, algorithm: legacy.algorithm, hash: legacy.hash };
   if (input.record.email !== undefined) line.email = input.record.email;
   if (result.userId !== undefined) line.userId = result.userId;
@@ -32,34 +33,4 @@ export function signInLine(result: UserResult, input: MigrationInput): SignInMig
   if (legacy.salt !== undefined) line.salt = legacy.salt;
   if (legacy.params !== undefined) line.params = legacy.params;
   return line;
-}
-
-export function signInMigrationFile(path: string): {
-  write(result: UserResult, input: MigrationInput): Promise<void>;
-  close(): Promise<void>;
-  readonly lines: number;
-} {
-  let stream: WriteStream | undefined;
-  let lines = 0;
-  return {
-    get lines() {
-      return lines;
-    },
-    async write(result, input) {
-      const line = signInLine(result, input);
-      if (!line) return;
-      stream ??= createWriteStream(path, { fd: openPrivateSync(path, 'w') });
-      lines += 1;
-      const s = stream;
-      await new Promise<void>((resolve) => (s.write(JSON.stringify(line) + '\n') ? resolve() : s.once('drain', resolve)));
-    },
-    async close() {
-      const s = stream;
-      if (!s) return;
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.end(() => resolve());
-      });
-    },
-  };
 }

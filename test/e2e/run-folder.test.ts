@@ -36,6 +36,7 @@ describe('run folders', () => {
       journal: '/x/night-1/journal.ndjson',
       report: '/x/night-1/report.ndjson',
       failures: '/x/night-1/failures.ndjson',
+      signIn: '/x/night-1/signin-migration.ndjson',
     });
     expect(resumeFileOf('/x/night-1/journal.ndjson')).toBe('/x/night-1/resume.txt');
     // The older layout is unchanged.
