@@ -114,6 +114,10 @@ function report(fields: FieldReport, record: CanonicalUser, row: string[], col: 
   if (record.password) {
     fields.mapped(f, 'passwordHash', 'password.hash (with the hash config)');
     fields.mapped(f, 'salt', 'password.hash (with the hash config)');
+  } else if (record.legacyPassword) {
+    // A hash config of another algorithm (HMAC_SHA256, MD5, ...): the core cannot verify it.
+    fields.mapped(f, 'passwordHash', 'legacyPassword.hash (the hash config names an algorithm the core cannot verify)');
+    if (col('salt') !== '') fields.mapped(f, 'salt', 'legacyPassword.salt');
   }
   for (const key of ['displayName', 'photoUrl', 'lastSignedInAt', 'customAttributes'] as const)
     if (col(key) !== '' && record.metadata?.[key] !== undefined) fields.mapped(f, key, `metadata.${key}`);

@@ -98,6 +98,21 @@ describe('mapping', () => {
     expect(without.all.map((p) => p.rule)).toContain('firebase.hash-config-missing');
   });
 
+  it('takes a hash config of another algorithm as the JSON export does: legacyPassword', async () => {
+    const path = await tmp.file(
+      'hmac.csv',
+      firebaseCsvLine({ localId: 'h1', email: 'h1@example.com', passwordHash: 'aGFzaA==', salt: 'c2FsdA==' }) + '\n',
+    );
+    const hmac = parseHashConfig(
+      'hash_config { algorithm: HMAC_SHA256, base64_signer_key: a2V5, base64_salt_separator: , rounds: 0, mem_cost: 0 }',
+    );
+    const fields = new FieldReport();
+    const { records } = await collect([path], { hashConfig: hmac, fields });
+    expect(records[0]!.record.password).toBeUndefined();
+    expect(records[0]!.record.legacyPassword).toMatchObject({ algorithm: 'firebase_hmac_sha256', hash: 'aGFzaA==' });
+    expect(fields.summary().mapped.find((e) => e.field === 'passwordHash')?.to).toMatch(/^legacyPassword\.hash/);
+  });
+
   it('names the record and field of every broken row, without echoing hashes', async () => {
     const { records, all } = await collect([fixture('broken/firebase-csv-bad.csv')], { hashConfig });
     const errors = all.filter((p) => p.severity === 'error').map((p) => `${p.origin.line} ${p.sourceId} ${p.field ?? ''} ${p.rule}`);
