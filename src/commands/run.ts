@@ -164,7 +164,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
   };
-  const via: Via = parseVia(values.via);
+  const via: Via = parseVia(values.via ?? profile?.via);
   const batchSize = parseBatchSize(values['batch-size']);
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
   const slice = parseSlice(values);

@@ -50,6 +50,8 @@ export interface Profile {
   /** Users whose hash the core cannot take: `skip` (default) or `without-password` (`run --unusable-hashes`). */
   unusableHashes?: 'skip' | 'without-password';
   scryptAlgorithmName?: string;
+  /** How users are written: `steps` (default), `bulk` or `bulk-staged` (`run --via`, migration/via.ts). */
+  via?: 'steps' | 'bulk' | 'bulk-staged';
   secrets: Record<SecretName, SecretSource>;
   createdAt?: string;
   updatedAt?: string;

@@ -74,6 +74,7 @@ export function migrationInput(state: WizardState): MigrationInput {
     unusableHashes: p.unusableHashes,
     scryptAlgorithmName: p.scryptAlgorithmName,
     concurrency: p.concurrency,
+    via: p.via,
   };
 }
 

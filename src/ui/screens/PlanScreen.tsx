@@ -8,6 +8,7 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
+import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back'];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
@@ -15,8 +16,8 @@ const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', '
 /** Default of the runner, shown when the profile does not set one. */
 const DEFAULT_CONCURRENCY = 16;
 
-type Option = 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
-const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'disabled', 'unusableHashes', 'scryptAlgorithmName'];
+type Option = 'via' | 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'disabled', 'unusableHashes', 'scryptAlgorithmName', 'via'];
 /** `run --disabled`: the role choice keeps a role name the profile already has, else `disabled`. */
 const disabledChoices = (profile: Profile): string[] => [
   'skip',
@@ -31,6 +32,10 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
       const now = profile.concurrency ?? DEFAULT_CONCURRENCY;
       const next = direction > 0 ? (now < 8 ? now + 1 : now * 2) : now <= 8 ? now - 1 : now / 2;
       return { ...profile, concurrency: Math.min(256, Math.max(1, Math.round(next))) };
+    }
+    case 'via': {
+      const i = Math.max(0, VIAS.indexOf(profile.via ?? 'steps'));
+      return { ...profile, via: VIAS[(i + VIAS.length + direction) % VIAS.length]! };
     }
     case 'keepSourceIds':
       return { ...profile, keepSourceIds: !profile.keepSourceIds };
@@ -73,6 +78,7 @@ export function PlanScreen() {
   });
   const target = state.target.status === 'done' ? state.target.value : undefined;
   const values: Record<Option, string> = {
+    via: `${profile.via ?? 'steps'}: ${VIA_EXPLAINED[profile.via ?? 'steps']}`,
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
     updateExisting: profile.updateExisting
@@ -91,6 +97,7 @@ export function PlanScreen() {
     scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };
   const labels: Record<Option, string> = {
+    via: 'write users via',
     concurrency: 'concurrency',
     keepSourceIds: 'keep source ids',
     updateExisting: 'update existing',

@@ -13,13 +13,16 @@ import { chooseRunJournal, ensureRunFolder, findRunJournal } from '../../migrati
 import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../../migration/report.js';
-import { DEFAULT_CONCURRENCY, startMigration } from '../../migration/runner.js';
+import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput as RunnerInput } from '../../migration/runner.js';
+import { startStagedMigration } from '../../migration/staged-runner.js';
+import { dryRunBulk } from '../../migration/bulk-dry-run.js';
+import { VIA_EXPLAINED } from '../../migration/via.js';
 import type { PlanOptions } from '../../migration/plan.js';
 import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
 import { checkTargetForPlan } from '../../migration/target-check.js';
 import { openTotpCheckLog } from '../../migration/totp-checks.js';
 import { performRollback, prepareRollback } from '../../migration/rollback.js';
-import type { RunEvent } from '../../migration/events.js';
+import type { RunEvent, UserResult } from '../../migration/events.js';
 import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
 import { emptyProfile } from '../../profiles/index.js';
@@ -208,7 +211,11 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       try {
         // The same findings and blocking rule as headless `run` (migration/target-check.ts), for what this data needs.
         const p = input ? await prepare(input) : undefined;
-        const { report: r, refusal, plan } = await checkTargetForPlan(client, p?.needs ?? noNeeds(), input ? planOf(input) : {});
+        const {
+          report: r,
+          refusal,
+          plan,
+        } = await checkTargetForPlan(client, p?.needs ?? noNeeds(), input ? planOf(input) : {}, input?.via ?? 'steps');
         const checks = [
           { name: 'hello', ok: r.reachable, detail: r.reachable ? `${target.url} answers` : 'no answer' },
           {
@@ -241,13 +248,16 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     async plan(input): Promise<PlanSummary> {
       const p = await prepare(input);
       const sample: string[] = [];
-      const s = await dryRun(streamValidatedRecords(p.files, p.read, p.report), planOf(input), (line) => {
+      const keep = (line: string) => {
         if (sample.length < 200) sample.push(line);
-      });
-      const calls = Object.entries(s.stepsByKind).map(([kind, count]) => ({
-        what: STEP_CALLS[kind as StepKind] ?? kind,
-        count: count ?? 0,
-      }));
+      };
+      const via = input.via ?? 'steps';
+      const inputs = streamValidatedRecords(p.files, p.read, p.report);
+      const s = via === 'steps' ? await dryRun(inputs, planOf(input), keep) : await dryRunBulk(inputs, planOf(input), via, keep);
+      const calls =
+        via === 'steps'
+          ? Object.entries(s.stepsByKind).map(([kind, count]) => ({ what: STEP_CALLS[kind as StepKind] ?? kind, count: count ?? 0 }))
+          : [{ what: VIA_EXPLAINED[via], count: s.planned }];
       return { users: s.planned, skipped: s.skipped + s.unplannable, totalCalls: s.calls, calls, sample };
     },
     run(input, target, opts): RunHandle {
@@ -264,7 +274,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
         const client = clientFor(target, { concurrency, onRetry: (detail) => opts.onUpdate({ type: 'retry', detail }) });
         // The same check as `run`, right before the first write: what stops `run` stops the wizard, journal unwritten.
-        const check = await checkTargetForPlan(client, p.needs, planOf(input)).catch((err: unknown) => ({
+        const check = await checkTargetForPlan(client, p.needs, planOf(input), input.via ?? 'steps').catch((err: unknown) => ({
           refusal: err as Error,
           plan: planOf(input),
         }));
@@ -299,7 +309,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         // A temporary sandbox store that a journal now points at is kept when the wizard ends.
         if (target.sandbox) keptStores.add(target.sandbox.storePath);
         try {
-          migration = startMigration({
+          const runOptions = {
             inputs: streamValidatedRecords(p.files, p.read, p.report),
             total: p.report.summary.records,
             core: client,
@@ -307,8 +317,13 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             plan: check.plan,
             concurrency,
             onEvent,
-            onUserResult: (result, i) => files.write(result, i),
-          });
+            onUserResult: (result: UserResult, i: RunnerInput) => files.write(result, i),
+          };
+          // The same runners as `run --via` (migration/via.ts).
+          migration =
+            input.via === 'bulk-staged'
+              ? startStagedMigration(runOptions)
+              : startMigration({ ...runOptions, via: input.via === 'bulk' ? 'bulk' : 'steps' });
           if (pausedRequested) migration.pause();
           if (stopRequested) migration.stop();
           const summary = await migration.done;

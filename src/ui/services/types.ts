@@ -28,6 +28,8 @@ export interface MigrationInput {
   /** Users whose hash the core cannot take: `skip` (default) or `without-password`, as `run --unusable-hashes`. */
   unusableHashes?: 'skip' | 'without-password';
   concurrency?: number;
+  /** `steps` (default), `bulk` or `bulk-staged`, as `run --via` (migration/via.ts). */
+  via?: 'steps' | 'bulk' | 'bulk-staged';
 }
 
 export interface PreviewRecord {
