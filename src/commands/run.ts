@@ -1,5 +1,6 @@
 // `auth-migrate run`: validate the sources, then migrate every valid user into the target, journalled and
 // resumable; `--dry-run` only prints the plan. Exit codes: 0 all ok, 1 some failed or skipped, 2 fatal, 130 stopped.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
@@ -286,6 +287,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     err(
       `failures ${paths.failures}: the ${t.failed} failed user(s) as canonical records, to fix and rerun (they hold hashes and secrets: mode 0600)`,
     );
+  }
+  if (paths.signIn && existsSync(paths.signIn)) {
+    err(`sign-in migration ${paths.signIn}: users whose hash the core cannot take, for the first-sign-in path (hashes: mode 0600)`);
   }
   if (connection?.sandbox) err(`sandbox store ${connection.sandbox.storePath}`);
   if (summary.stopped) err(`resume command saved in ${await writeResumeCommand(paths.journal, resumeCommand)}`);

@@ -89,6 +89,8 @@ describe('--unusable-hashes', () => {
     expect(r.exitCode).toBe(1);
     expect(summaryOf(r.stdout)).toMatchObject({ imported: 1, skipped: 4 });
     const file = bySource('skip.signin-migration.ndjson');
+    // run says where the file is, with the other files of the run.
+    expect(r.stderr).toContain(`sign-in migration ${join(dir, 'skip.signin-migration.ndjson')}: `);
     expect([...file.keys()].sort()).toEqual(['u-django', 'u-md5', 'u-only', 'u-pbkdf2']);
     expect(file.get('u-md5')).toEqual({
       sourceId: 'u-md5',

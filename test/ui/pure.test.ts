@@ -241,3 +241,48 @@ describe('colours', () => {
     expect(colourOverride({ FORCE_COLOR: '0' })).toBe('0');
   });
 });
+
+describe('the results screen says where every file is', () => {
+  it('a run folder then the names in it (sign-in migration file and TOTP checks log when present); else each path; nothing when blocked', async () => {
+    const { runFileLines } = await import('../../src/ui/screens/ResultsScreen.js');
+    const f = '/runs/night-2026-11-23T09-35-08Z';
+    const o = {
+      totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 },
+      stopped: true,
+      durationMs: 1,
+      folder: f,
+      journal: `${f}/journal.ndjson`,
+      report: `${f}/report.ndjson`,
+      failuresFile: `${f}/failures.ndjson`,
+      resumeFile: `${f}/resume.txt`,
+      signInFile: `${f}/signin-migration.ndjson`,
+    };
+    const verify = {
+      status: 'done' as const,
+      value: { checked: 1, ok: 1, failed: 0, skipped: 0, lines: [], totpChecksFile: `${f}/journal.ndjson.totp-checks.ndjson` },
+    };
+    expect(runFileLines(o, { storePath: '/s.json', temporary: true }, verify)).toEqual([
+      `run folder ${f}`,
+      '  journal.ndjson · report.ndjson · failures.ndjson · resume.txt · signin-migration.ndjson · journal.ndjson.totp-checks.ndjson',
+      'store /s.json (temporary, kept: the journal points at it)',
+    ]);
+    expect(
+      runFileLines(
+        {
+          ...o,
+          folder: undefined,
+          journal: '/x/a.journal.ndjson',
+          report: '/x/a.report.ndjson',
+          failuresFile: undefined,
+          resumeFile: undefined,
+          signInFile: undefined,
+        },
+        undefined,
+        { status: 'idle' },
+      ),
+    ).toEqual(['journal /x/a.journal.ndjson', 'report /x/a.report.ndjson']);
+    expect(runFileLines({ totals: o.totals, stopped: true, durationMs: 0, error: 'no licence' }, undefined, { status: 'idle' })).toEqual([
+      'files: none, nothing was written (no run folder, no journal)',
+    ]);
+  });
+});

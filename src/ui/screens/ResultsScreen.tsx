@@ -24,6 +24,7 @@ export function runFileLines(o: RunOutcome, sandbox: TargetConnection['sandbox']
     ['report', o.report],
     ['failures', o.failuresFile],
     ['resume command', o.resumeFile],
+    ['sign-in migration', o.signInFile],
     ['TOTP checks', verify.status === 'done' ? verify.value.totpChecksFile : undefined],
   ];
   const store = sandbox ? [`store ${sandbox.storePath}${sandbox.temporary ? ' (temporary, kept: the journal points at it)' : ''}`] : [];

@@ -339,6 +339,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           return (lastRun = {
             ...(choice.folder ? { folder: choice.folder } : {}),
             ...(resumeFile ? { resumeFile } : {}),
+            ...(paths.signIn && existsSync(paths.signIn) ? { signInFile: paths.signIn } : {}),
             totals: { total: t.total, imported: t.imported, alreadyPresent: t.alreadyPresent, failed: t.failed, skipped: t.skipped },
             stopped: summary.stopped !== undefined,
             durationMs: summary.durationMs,

@@ -147,6 +147,8 @@ export interface RunOutcome {
   resumeCommand?: string;
   /** Where the resume command was saved whole (a stopped run only). */
   resumeFile?: string;
+  /** The sign-in migration file (users whose hash the core cannot take), when the run wrote one. */
+  signInFile?: string;
   /** Why the run stopped early (401, 402, unreachable core...): the journal still shows what was done. */
   error?: string;
 }
