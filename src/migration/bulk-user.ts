@@ -76,10 +76,10 @@ export async function ensureRoles(core: CoreClient, roles: string[]): Promise<vo
   }
 }
 
-/** Import one bulk user exactly once; ids: `userId` (the external id where given). Fatal errors propagate. */
+/** Import one bulk user exactly once; ids: `recipeUserId`, the user's id (the external id where given). Fatal errors propagate. */
 export async function importBulkUser(core: CoreClient, body: BulkUserBody): Promise<StepOutcome> {
   const existing = await findBulkUser(core, body);
-  if (existing !== undefined) return done(false, { userId: existing });
+  if (existing !== undefined) return done(false, { recipeUserId: existing });
   try {
     await ensureRoles(core, bulkRoles(body));
   } catch (err) {
@@ -91,7 +91,7 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody): Prom
     let refusal: string[] | undefined;
     try {
       const r = await core.bulkImport.importUser(body);
-      return done(true, { userId: r.user.id });
+      return done(true, { recipeUserId: r.user.id });
     } catch (err) {
       if (err instanceof CoreHttpError && !err.fatal && err.status === 400) refusal = bulkErrors(err.body);
       else if (!isUnclear(err)) throw err;
@@ -99,7 +99,7 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody): Prom
     }
     // A refusal or an unclear answer: an earlier attempt of ours may have imported the user.
     const found = await findBulkUser(core, body);
-    if (found !== undefined) return done(true, { userId: found });
+    if (found !== undefined) return done(true, { recipeUserId: found });
     if (refusal) return fail('BULK_IMPORT_REFUSED', redactBulkMessage(refusal.join('; '), body));
   }
   if (last instanceof CoreProtocolError) {

@@ -6,20 +6,27 @@ export const norm = (email: string) => email.trim().toLowerCase();
 
 /** Whether the core user holds the login method a first-factor step creates. */
 export function hasMethod(user: CoreUser, step: Step): boolean {
+  return methodOf(user, step) !== undefined || !FIRST_FACTOR_KINDS.has(step.kind);
+}
+
+const FIRST_FACTOR_KINDS = new Set<Step['kind']>(['import-password', 'thirdparty-signinup', 'passwordless-signinup']);
+
+/** The user's login method a first-factor step created, if it has it. */
+export function methodOf(user: CoreUser, step: Step): CoreUser['loginMethods'][number] | undefined {
   switch (step.kind) {
     case 'import-password':
-      return user.loginMethods.some((m) => m.recipeId === 'emailpassword' && m.email === norm(step.email));
+      return user.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === norm(step.email));
     case 'thirdparty-signinup':
-      return user.loginMethods.some(
+      return user.loginMethods.find(
         (m) => m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId,
       );
     case 'passwordless-signinup':
-      return user.loginMethods.some(
+      return user.loginMethods.find(
         (m) =>
           m.recipeId === 'passwordless' && (step.email !== undefined ? m.email === norm(step.email) : m.phoneNumber === step.phoneNumber),
       );
     default:
-      return true;
+      return undefined;
   }
 }
 

@@ -144,8 +144,13 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
       if (row) {
         const message = redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", w.body);
         await finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_IMPORT_FAILED', message }, w.input);
-      } else if ((await findBulkUser(core, w.body)) !== undefined) await finish({ ...base, outcome: 'imported' }, w.input);
-      else {
+        continue;
+      }
+      const found = await findBulkUser(core, w.body);
+      if (found !== undefined) {
+        journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found } });
+        await finish({ ...base, outcome: 'imported' }, w.input);
+      } else {
         const message = 'removed from the staging list without being imported';
         await finish({ ...base, outcome: 'failed', step: STEP, status: 'STAGED_ROW_GONE', message }, w.input);
       }

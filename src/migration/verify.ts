@@ -8,7 +8,7 @@ import type { MigrationInput } from './runner.js';
 import type { Step } from './steps.js';
 import { candidateCodes } from './totp-code.js';
 import type { TotpCheckLog } from './totp-checks.js';
-import { createAccountLookup, hasMethod, norm, type AccountLookup } from './lookup.js';
+import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } from './lookup.js';
 
 export { createAccountLookup, type AccountLookup };
 
@@ -50,6 +50,13 @@ function methodName(step: Step): string {
   }
 }
 
+/** Whether this user was imported by a run that keeps join dates (`--via bulk|bulk-staged`, by its journal). */
+function joinedKept(journalled: JournalledUser | undefined): boolean {
+  return (
+    journalled?.outcome === 'imported' && (journalled.steps.get('bulk') !== undefined || journalled.steps.get('bulk-staged') !== undefined)
+  );
+}
+
 /** Find the user: by external id, by the id the journal recorded, or by the first factor's account info. */
 async function findUser(
   first: Step,
@@ -89,7 +96,8 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   const first = steps[0]!;
   const map = steps.find((s) => s.kind === 'map-user-id');
   const external = map?.kind === 'map-user-id' ? map.externalUserId : undefined;
-  const user = await findUser(first, external, options.journal?.get(id), core, options.lookup ?? createAccountLookup(core));
+  const journalled = options.journal?.get(id);
+  const user = await findUser(first, external, journalled, core, options.lookup ?? createAccountLookup(core));
   if (!user)
     return {
       id,
@@ -102,6 +110,14 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
   for (const step of steps) {
     if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup' || step.kind === 'passwordless-signinup') {
       if (!hasMethod(user, step)) differences.push(`${methodName(step)} is not a login method of ${user.id}`);
+      else if (joinedKept(journalled) && input.record.timeJoined !== undefined) {
+        const joined = methodOf(user, step)!.timeJoined;
+        if (joined !== input.record.timeJoined) {
+          differences.push(
+            `${methodName(step)} joined at ${new Date(joined).toISOString()}, the source says ${new Date(input.record.timeJoined).toISOString()}`,
+          );
+        }
+      }
     }
     if (step.kind === 'passwordless-add-contact') {
       const contact = step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber };

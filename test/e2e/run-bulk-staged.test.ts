@@ -65,7 +65,10 @@ describe('run --via bulk-staged', () => {
       expect(got.status).toBe('OK');
       if (got.status === 'OK') for (const lm of got.user.loginMethods) expect(lm.timeJoined, u.id).toBe(JOINED + i * DAY);
     }
-    const v = await cli(['verify', 'users.ndjson', '--core', core.url, '--credentials', 'creds.csv', '--totp-codes', '--json'], dir);
+    const v = await cli(
+      ['verify', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--credentials', 'creds.csv', '--totp-codes', '--json'],
+      dir,
+    );
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
     expect(summaryOf(v.stdout)).toMatchObject({ total: 40, ok: 40, missing: 0, mismatch: 0 });
 

@@ -96,9 +96,23 @@ describe('run --via bulk', () => {
       if (u.externalUserId) expect(found.user.id).toBe(u.externalUserId);
     }
 
-    const verify = await cli(['verify', 'users.ndjson', '--core', core.url, '--credentials', 'creds.csv', '--totp-codes', '--json'], dir);
+    const verify = await cli(
+      ['verify', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--credentials', 'creds.csv', '--totp-codes', '--json'],
+      dir,
+    );
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     expect(summaryOf(verify.stdout)).toMatchObject({ total: 40, ok: 40, missing: 0, mismatch: 0 });
+    // verify checks each login method's join date for users the journal says a bulk run imported.
+    writeNdjson(
+      join(dir, 'users.ndjson'),
+      users.map((u, i) => (i === 3 ? { ...u, timeJoined: u.timeJoined! + 1000 } : u)),
+    );
+    const shifted = await cli(['verify', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--json'], dir);
+    expect(shifted.exitCode).toBe(1);
+    const problems = (JSON.parse(shifted.stdout) as { problems: Array<{ id: string; differences: string[] }> }).problems;
+    expect(problems.map((p) => p.id)).toEqual([users[3]!.id]);
+    expect(problems[0]!.differences.join(' ')).toMatch(/joined at \S+, the source says \S+/);
+    writeNdjson(join(dir, 'users.ndjson'), users);
 
     const again = await cli(['run', 'users.ndjson', '--core', core.url, '--via', 'bulk', '--journal', 'j2.ndjson', '--json'], dir);
     expect(again.exitCode, again.stderr).toBe(0);

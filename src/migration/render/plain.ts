@@ -63,6 +63,7 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
   let pausedAt: number | undefined;
   let pausedMs = 0;
   let lastProgress = -Infinity;
+  let lastStaged = -Infinity;
   const progress = options.progress ?? options.write;
   let retries = 0;
   let failuresShown = 0;
@@ -100,8 +101,8 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
       }
       case 'staged-progress': {
         const t = now();
-        if (t - lastProgress >= interval) {
-          lastProgress = t;
+        if (t - lastStaged >= interval) {
+          lastStaged = t;
           options.write(
             `core's bulk-import job: ${event.staged} staged, ${event.processing} processing, ${event.failed} failed in the staging list; ${event.imported} of this run's users imported`,
           );
