@@ -10,6 +10,7 @@ import { markdownTable, row } from './lib/table.js';
 import { benchValidate } from './sections/validate.js';
 import { benchRehearsal } from './sections/rehearsal.js';
 import { benchLatency } from './sections/latency.js';
+import { benchVia } from './sections/via.js';
 import { benchGrowing } from './sections/growing.js';
 import { benchMillion } from './sections/million.js';
 
@@ -37,6 +38,7 @@ const plan = {
   validate: () => benchValidate(cfg, log),
   rehearsal: () => benchRehearsal(ctx, 'mixed'),
   'email-password': () => benchRehearsal(ctx, 'email-password'),
+  via: () => benchVia(ctx),
   latency: () => benchLatency(ctx),
   growing: () => benchGrowing(ctx),
   million: () => benchMillion(ctx),

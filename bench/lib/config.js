@@ -9,7 +9,7 @@ const int = (name, fallback) => {
   return n;
 };
 
-export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'latency', 'growing', 'million'];
+export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'via', 'latency', 'growing', 'million'];
 
 export function loadConfig() {
   const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : SECTIONS;
@@ -20,6 +20,7 @@ export function loadConfig() {
     validateUsers: int('BENCH_VALIDATE_USERS', quick ? 50_000 : 1_000_000),
     users: int('BENCH_USERS', quick ? 5_000 : 100_000),
     concurrency: int('BENCH_CONCURRENCY', 32),
+    viaUsers: int('BENCH_VIA_USERS', quick ? 1_000 : 10_000),
     latencyMs: 20,
     latencyConcurrency: 32,
     latencyUsers: int('BENCH_LATENCY_USERS', quick ? 2_000 : 10_000),

@@ -32,8 +32,16 @@ export function processRssMb(pid) {
   }
 }
 
-export async function startBenchSandbox({ store, cpuProfDir, port } = {}) {
+export async function startBenchSandbox({ store, cpuProfDir, port, bulkImportIntervalSec } = {}) {
   // --cpu-prof is refused in NODE_OPTIONS, so the profiler is started by a preloaded module instead.
   const env = cpuProfDir ? { NODE_OPTIONS: `--import ${PROFILER}`, BENCH_CPU_PROF_DIR: cpuProfDir } : {};
-  return startSandbox({ store, port, apiKeys: [BENCH_API_KEY], licenseKey: LICENSE_KEY, signerKey: SCRYPT_CONFIG.signerKey, env });
+  return startSandbox({
+    store,
+    port,
+    apiKeys: [BENCH_API_KEY],
+    licenseKey: LICENSE_KEY,
+    signerKey: SCRYPT_CONFIG.signerKey,
+    env,
+    bulkImportIntervalSec,
+  });
 }
