@@ -16,6 +16,22 @@ export async function checkJournalAgainstCore(journal: Journal, core: CoreClient
   for (const [, entry] of journal.users) if (finishedWithId(entry) !== undefined) doneCount++;
   const done = { length: doneCount };
   if (done.length === 0) return undefined;
+  // First the count, one request: a core that lost any journalled user holds fewer users than the journal says
+  // (whichever users are gone, so the answer does not depend on which ones the samples below look at).
+  const count = await core
+    .raw({ method: 'GET', path: '/users/count', scope: 'tenant' })
+    .then((r) => (JSON.parse(r.text) as { count?: number }).count);
+  if (typeof count === 'number' && count < done.length) {
+    return new UserError(
+      `the journal ${journal.path} records ${done.length} users as migrated, but the core holds ` +
+        (count === 0
+          ? 'no users in this tenant: it was reset, or this is another core'
+          : `only ${count} users in this tenant: it lost some (a restore, a reset, a removal)`) +
+        '. Nothing was written. Point at the core this journal belongs to, or start over with a new --journal path: ' +
+        'users still in the core are found and reported as already present, the lost ones are imported again.',
+    );
+  }
+  // Then samples by id: another core that happens to hold as many users.
   const picks = new Set<number>();
   for (let i = 0; i < Math.min(sample, done.length); i++) picks.add(Math.floor((i * (done.length - 1)) / Math.max(1, sample - 1)));
   const picked: Array<[string, string]> = [];
@@ -31,18 +47,7 @@ export async function checkJournalAgainstCore(journal: Journal, core: CoreClient
     const answer = await core.getUserById(id);
     if (answer.status !== 'OK') missing.push(user);
   }
-  if (missing.length === 0) {
-    // The samples are there; a core that lost a few users still holds fewer users than the journal says it has.
-    const count = await core
-      .raw({ method: 'GET', path: '/users/count', scope: 'tenant' })
-      .then((r) => (JSON.parse(r.text) as { count?: number }).count);
-    if (typeof count !== 'number' || count >= done.length) return undefined;
-    return new UserError(
-      `the journal ${journal.path} records ${done.length} users as migrated, but the core holds only ${count} users in this ` +
-        'tenant: it lost some (a restore, a reset, a removal). Nothing was written. Start over with a new --journal path: ' +
-        'users still in the core are found and reported as already present, the lost ones are imported again.',
-    );
-  }
+  if (missing.length === 0) return undefined;
   return new UserError(
     `the journal ${journal.path} records ${done.length} users as migrated, but the core does not have ` +
       `${missing.length} of the ${picks.size} looked up (source id ${missing[0]}): the core was reset, or this is ` +
