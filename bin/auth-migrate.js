@@ -8,5 +8,10 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('auth-migrate is not built: run `npm install` (or `npm run build`) in its folder first.\n');
   process.exit(2);
 }
+// A reader that closes the pipe early (`validate ... | head`) ends our output, not the command: a run in progress
+// goes on writing its journal, and no EPIPE stack trace reaches the terminal.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+});
 const { main } = await import(cli.href);
 process.exitCode = await main(process.argv.slice(2));

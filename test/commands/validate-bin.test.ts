@@ -1,5 +1,7 @@
 // The built CLI (`node bin/auth-migrate.js validate`, as `npm test` builds it first) on the fixtures.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +45,19 @@ describe('node bin/auth-migrate.js validate', () => {
     expect(doc.summary.invalid).toBeGreaterThan(0);
     expect(doc.problems.map((p) => p.rule)).toContain('password.format.unknown');
     expect(doc.problems.map((p) => p.rule)).toContain('password.unusable');
+  });
+
+  it('a reader that closes the pipe early (| head -1) gets no EPIPE stack trace, and the exit code is still the verdict', async () => {
+    // 20,000 problem lines: far more than a pipe holds, so the writer meets the closed pipe.
+    const dir = mkdtempSync(join(tmpdir(), 'am-epipe-'));
+    const file = join(dir, 'bad.ndjson');
+    writeFileSync(file, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `u${i}`, email: 'not-an-email' })).join('\n') + '\n');
+    const command = `"${process.execPath}" "${BIN}" validate "${file}" --max-problems 100000 | head -1`;
+    const r = await execa('bash', ['-o', 'pipefail', '-c', command], { cwd: root, reject: false });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.stdout.split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/EPIPE|at \S+ \(/);
+    expect(r.exitCode).toBe(1);
   });
 
   it('exits 2 with one line and no stack trace on unreadable input', async () => {
