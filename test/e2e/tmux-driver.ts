@@ -43,7 +43,8 @@ export function tmuxDriver(socket: string, session = 'wizard'): TmuxDriver {
   return {
     async launch(args, o) {
       const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-      const script = `cd '${o.cwd}' && ${cmd}; echo "EXIT CODE $?"; sleep 600`;
+      // On a line of its own: the last frame may end at the last column, where the cursor stays.
+      const script = `cd '${o.cwd}' && ${cmd}; code=$?; echo; echo "EXIT CODE $code"; sleep 600`;
       const vars = Object.entries(o.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
       await tmux('new-session', '-d', '-s', session, '-x', String(o.columns), '-y', String(o.rows), ...vars, 'sh', '-c', script);
     },

@@ -22,7 +22,7 @@ export function Frame({ title, help, children }: { title: string; help: string; 
         {children}
       </Box>
       {state.notice ? (
-        <Text {...(state.notice.kind === 'error' ? theme.error : theme.ok)} wrap="truncate-end">
+        <Text {...(state.notice.kind === 'error' ? theme.error : theme.ok)} wrap="wrap">
           {state.notice.text}
         </Text>
       ) : null}

@@ -119,7 +119,7 @@ export function PreviewScreen() {
       title="preview"
       help={
         validation.status === 'failed'
-          ? 'esc back to the sources: fix or remove the file that could not be read · ↑/↓ enter: the records read before it'
+          ? 'esc back to the sources (fix or remove the file) · ↑/↓ enter: records before it'
           : `↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`
       }
     >

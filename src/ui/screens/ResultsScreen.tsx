@@ -59,7 +59,7 @@ export function ResultsScreen() {
   );
   const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
   return (
-    <Frame title={title} help={signingIn ? SIGN_IN_HELP : undoing ? UNDO_HELP : helpLine(KEYS, { back: 'back to the plan' })}>
+    <Frame title={title} help={signingIn ? SIGN_IN_HELP : undoing ? UNDO_HELP : helpLine(KEYS, { back: 'plan' })}>
       {undoing ? <UndoPanel onClose={() => setUndoing(false)} /> : null}
       {run.error && !signingIn ? (
         <Text {...theme.error} wrap="wrap">
