@@ -5,16 +5,12 @@
 // index: they fail with the core's messages and the rest is uploaded again. Users leave the staging list when
 // imported, so one that is gone is looked up again to confirm. Rows of this run are found by their first login
 // method (staged-index.ts), so a run killed at any point finds what it staged when started again.
-import type { BulkUserBody, RefusedBatch } from '../core-client/bulk-types.js';
-import { CoreClientError, CoreHttpError } from '../core-client/errors.js';
 import { UserError } from '../errors.js';
-import { formatProblem } from '../records/types.js';
-import { bulkRoles, planBulkUser } from './bulk-plan.js';
-import { ensureRoles, findBulkUser, redactBulkMessage } from './bulk-user.js';
+import { findBulkUser, redactBulkMessage } from './bulk-user.js';
 import { doneCount, emptyTotals, type UserResult } from './events.js';
-import { leftOut, PlanError } from './plan.js';
 import type { MigrationInput, MigrationRun, RunnerOptions, RunSummary } from './runner.js';
 import { readStaging, removeStaged, stagedKey } from './staged-index.js';
+import { prepareStaged, STAGED_STEP, uploadBatch, type Waiting } from './staged-upload.js';
 
 export interface StagedOptions extends RunnerOptions {
   /** Users per upload (at most 10,000; default 1,000). */
@@ -23,12 +19,7 @@ export interface StagedOptions extends RunnerOptions {
   pollMs?: number;
 }
 
-interface Waiting {
-  input: MigrationInput;
-  body: BulkUserBody;
-}
-
-const STEP = 'bulk-staged';
+const STEP = STAGED_STEP;
 
 export function startStagedMigration(options: StagedOptions): MigrationRun {
   const emit = options.onEvent ?? (() => {});
@@ -72,66 +63,17 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     emit({ type: 'user-done', result, done: doneCount(totals), totals: { ...totals }, at: Date.now() });
   };
 
-  /** A record to stage, or its result when it needs no upload. */
-  const prepare = async (input: MigrationInput): Promise<Waiting | UserResult> => {
-    const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
-    if (!input.valid) {
-      const first = input.problems.find((p) => p.severity === 'error');
-      return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
-    }
-    const out = leftOut(input.record, options.plan ?? {});
-    if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
-    const j = journal.users.get(input.record.id);
-    if (j?.outcome === 'imported' || j?.outcome === 'alreadyPresent') {
-      return { ...base, outcome: 'alreadyPresent', resumed: true, message: `completed by an earlier run (${j.outcome})` };
-    }
-    let body: BulkUserBody;
-    try {
-      body = planBulkUser(input.record, { ...options.plan, tenantId: core.tenantId });
-    } catch (err) {
-      if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
-      throw err;
-    }
-    if ((await findBulkUser(core, body)) !== undefined) return { ...base, outcome: 'alreadyPresent', stepsRun: 1 };
-    return { input, body };
-  };
-
-  /** Stage a batch; users the core refuses fail with its messages and the rest goes again. */
-  const upload = async (batch: Waiting[], staged: Set<string>): Promise<void> => {
-    let rest = batch.filter((w) => !staged.has(stagedKey(w.body)));
-    for (const w of batch) if (staged.has(stagedKey(w.body))) waiting.set(stagedKey(w.body), w);
-    await ensureRoles(core, [...new Set(rest.flatMap((w) => bulkRoles(w.body)))]);
-    while (rest.length > 0) {
-      try {
-        await core.bulkImport.addUsers(rest.map((w) => w.body));
-      } catch (err) {
-        if (!(err instanceof CoreHttpError) || err.fatal || err.status !== 400) throw err;
-        const refused = parseRefusal(err.body);
-        if (!refused) throw new CoreClientError(`the core refused a batch of ${rest.length} users: ${err.body.slice(0, 300)}`, true);
-        const bad = new Map(refused.users.map((u) => [u.index, u.errors]));
-        for (const [index, errors] of bad) {
-          const w = rest[index]!;
-          const message = redactBulkMessage(errors.join('; '), w.body);
-          await finish(
-            {
-              id: w.input.record.id,
-              outcome: 'failed',
-              step: STEP,
-              status: 'BULK_STAGE_REFUSED',
-              message,
-              stepsRun: 1,
-              stepsFromJournal: 0,
-            },
-            w.input,
-          );
-        }
-        rest = rest.filter((_, i) => !bad.has(i));
-        continue;
-      }
-      for (const w of rest) waiting.set(stagedKey(w.body), w);
-      rest = [];
-    }
-  };
+  const upload = (batch: Waiting[], staged: Set<string>): Promise<void> =>
+    uploadBatch(
+      core,
+      batch,
+      staged,
+      (w) => waiting.set(stagedKey(w.body), w),
+      (w, message) => {
+        const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
+        return finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_STAGE_REFUSED', message }, w.input);
+      },
+    );
 
   /** Read the staging list: progress, FAILED rows of ours mapped back, users gone from it confirmed imported. */
   const follow = async (): Promise<void> => {
@@ -185,7 +127,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
         if (stopped) break;
         const next = await iterator.next();
         if (next.done) break;
-        const p = await prepare(next.value);
+        const p = await prepareStaged(next.value, core, journal, options.plan ?? {});
         if ('input' in p) {
           const row = before.rows.get(stagedKey(p.body));
           if (row?.status === 'FAILED') oldFailed.push(row.id);
@@ -256,13 +198,4 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     },
   };
   return run;
-}
-
-function parseRefusal(text: string): RefusedBatch | undefined {
-  try {
-    const parsed = JSON.parse(text) as Partial<RefusedBatch>;
-    return Array.isArray(parsed.users) ? (parsed as RefusedBatch) : undefined;
-  } catch {
-    return undefined;
-  }
 }
