@@ -47,3 +47,12 @@ describe('wizard policies', () => {
     expect(role.calls.map((c) => c.what).join(' ')).toContain('PUT /recipe/role');
   });
 });
+
+describe('wizard preview', () => {
+  it('carries the fields a reader could not carry (the preview names them, as validate does)', async () => {
+    const services = createRealServices({ cwd: process.cwd(), env: {} });
+    const r = await services.validate({ sources: [{ path: 'fixtures/clerk/users.csv' }] }, () => {});
+    expect(r.summary.fields?.dropped.length).toBeGreaterThan(0);
+    for (const d of r.summary.fields!.dropped) expect(d.records).toBeGreaterThan(0);
+  });
+});

@@ -46,6 +46,11 @@ export function SummaryLines() {
           ; listed for migration at first sign-in
         </Text>
       ) : null}
+      {s.fields && s.fields.dropped.length > 0 ? (
+        <Text {...theme.muted} wrap="wrap">
+          not carried: {s.fields.dropped.map((d) => `${d.field} (${d.records})`).join(', ')} (validate lists why)
+        </Text>
+      ) : null}
       {hint ? (
         <Text {...theme.error} wrap="wrap">
           {hint}

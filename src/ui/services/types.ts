@@ -54,6 +54,8 @@ export interface PreviewSummary {
   smsFactors: number;
   /** Users whose hash the core cannot take, and what the run does with them (records/validate.ts). */
   unusableHashes?: { policy: 'skip' | 'without-password'; users: number; byAlgorithm: Record<string, number> };
+  /** Source fields the readers carried and those they dropped, with why (sources/field-report.ts). */
+  fields?: { dropped: Array<{ format: string; field: string; reason?: string; records: number }> };
 }
 
 export interface PreviewReport {
