@@ -167,6 +167,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   };
   const via: Via = parseVia(values.via ?? profile?.via);
   const batchSize = parseBatchSize(values['batch-size']);
+  if (via !== 'steps' && planOptions.updateExisting) {
+    throw new UsageError(
+      `--update-existing works with --via steps only: --via ${via} imports whole users and never changes one already in the core`,
+    );
+  }
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
   const slice = parseSlice(values);
 

@@ -26,6 +26,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
   const { core, journal } = options;
   const batchSize = Math.min(10_000, Math.max(1, options.batchSize ?? 1000));
   const pollMs = options.pollMs ?? 1000;
+  const concurrency = Math.max(1, options.concurrency ?? 16);
   const totals = emptyTotals(options.total);
   const started = Date.now();
   let stopped: RunSummary['stopped'];
@@ -78,28 +79,39 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
   /** Read the staging list: progress, FAILED rows of ours mapped back, users gone from it confirmed imported. */
   const follow = async (): Promise<void> => {
     const { rows, counts } = await readStaging(core);
+    const gone: Waiting[] = [];
     for (const [key, w] of [...waiting]) {
       const row = rows.get(key);
       if (row && row.status !== 'FAILED') continue;
       waiting.delete(key);
-      const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
-      if (row) {
-        const message = redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", w.body);
-        await finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_IMPORT_FAILED', message }, w.input);
+      if (!row) {
+        gone.push(w);
         continue;
       }
-      const found = await findBulkUser(core, w.body);
-      if (found !== undefined) {
-        journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found } });
-        await finish({ ...base, outcome: 'imported' }, w.input);
-      } else {
-        const message = 'removed from the staging list without being imported';
-        await finish({ ...base, outcome: 'failed', step: STEP, status: 'STAGED_ROW_GONE', message }, w.input);
-      }
+      const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
+      const message = redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", w.body);
+      await finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_IMPORT_FAILED', message }, w.input);
+    }
+    // Gone from the list: imported by the job (or removed by someone); confirmed by a look-up, `concurrency` at once.
+    for (let i = 0; i < gone.length; i += concurrency) {
+      const chunk = gone.slice(i, i + concurrency);
+      const founds = await Promise.all(chunk.map((w) => findBulkUser(core, w.body)));
+      for (const [k, w] of chunk.entries()) await confirm(w, founds[k]);
     }
     const imported = totals.imported + totals.alreadyPresent;
     const [staged, processing, failed] = [counts.NEW ?? 0, counts.PROCESSING ?? 0, counts.FAILED ?? 0];
     emit({ type: 'staged-progress', staged, processing, failed, imported, at: Date.now() });
+  };
+
+  const confirm = async (w: Waiting, found: string | undefined): Promise<void> => {
+    const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
+    if (found !== undefined) {
+      journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found } });
+      await finish({ ...base, outcome: 'imported' }, w.input);
+    } else {
+      const message = 'removed from the staging list without being imported';
+      await finish({ ...base, outcome: 'failed', step: STEP, status: 'STAGED_ROW_GONE', message }, w.input);
+    }
   };
 
   const sleep = (ms: number) =>
@@ -122,18 +134,29 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     };
     const iterator = options.inputs[Symbol.asyncIterator]();
     try {
-      while (!stopped) {
+      let ended = false;
+      while (!stopped && !ended) {
         await gate;
         if (stopped) break;
-        const next = await iterator.next();
-        if (next.done) break;
-        const p = await prepareStaged(next.value, core, journal, options.plan ?? {});
-        if ('input' in p) {
-          const row = before.rows.get(stagedKey(p.body));
-          if (row?.status === 'FAILED') oldFailed.push(row.id);
-          batch.push(p);
-        } else await finish(p, next.value, !p.resumed && p.outcome !== 'skipped');
-        if (batch.length >= batchSize) await flush();
+        // Up to `concurrency` records looked up at once, as the other paths do.
+        const chunk: MigrationInput[] = [];
+        while (chunk.length < concurrency) {
+          const next = await iterator.next();
+          if (next.done) {
+            ended = true;
+            break;
+          }
+          chunk.push(next.value);
+        }
+        const prepared = await Promise.all(chunk.map((input) => prepareStaged(input, core, journal, options.plan ?? {})));
+        for (const [i, p] of prepared.entries()) {
+          if ('input' in p) {
+            const row = before.rows.get(stagedKey(p.body));
+            if (row?.status === 'FAILED') oldFailed.push(row.id);
+            batch.push(p);
+          } else await finish(p, chunk[i]!, !p.resumed && p.outcome !== 'skipped');
+          if (batch.length >= batchSize) await flush();
+        }
       }
       if (!stopped && batch.length > 0) await flush();
     } finally {
@@ -158,7 +181,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
   };
 
   const done = (async (): Promise<RunSummary> => {
-    emit({ type: 'run-started', total: options.total, concurrency: 1, journal: journal.path, at: started });
+    emit({ type: 'run-started', total: options.total, concurrency, journal: journal.path, at: started });
     try {
       await main();
     } catch (err) {
