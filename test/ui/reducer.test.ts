@@ -209,6 +209,28 @@ describe('wizard reducer: data', () => {
     expect(again.run).toMatchObject({ done: 10, resumed: 1 });
   });
 
+  it("--via bulk-staged: the latest line about the core's job replaces the one before, counting nothing", () => {
+    const s = run([
+      { type: 'run-started', at: 1 },
+      {
+        type: 'run-updates',
+        updates: [
+          { type: 'started', total: 3 },
+          {
+            type: 'staged',
+            detail: "core's bulk-import job: 3 staged, 0 processing, 0 failed in its list; 0 of this run's users imported",
+          },
+          {
+            type: 'staged',
+            detail: "core's bulk-import job: 0 staged, 0 processing, 0 failed in its list; 3 of this run's users imported",
+          },
+        ],
+      },
+    ]);
+    expect(s.run.staged).toMatch(/^core's bulk-import job: 0 staged/);
+    expect(s.run).toMatchObject({ done: 0, retries: 0 });
+  });
+
   it('a run that ended on a fatal core answer is failed, with its outcome kept', () => {
     const s = run([
       { type: 'run-started', at: 1 },

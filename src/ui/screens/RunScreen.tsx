@@ -43,6 +43,11 @@ export function RunScreen() {
         <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} ·{' '}
         <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped} · retries {run.retries}
       </Text>
+      {run.staged ? (
+        <Text {...theme.muted} wrap="truncate-end">
+          {run.staged}
+        </Text>
+      ) : null}
       {run.latestFailures.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
           <Text {...theme.error}>latest failures</Text>

@@ -464,6 +464,13 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
       return { type: 'resumed', at: e.at };
     case 'stopping':
       return { type: 'stopping' };
+    case 'staged-progress':
+      return {
+        type: 'staged',
+        detail: `core's bulk-import job: ${e.staged} staged, ${e.processing} processing, ${e.failed} failed in its list; ${e.imported} of this run's users imported`,
+      };
+    case 'staged-removed':
+      return { type: 'staged', detail: `removed ${e.removed} staged users the job had not started; ${e.left} left to the job` };
     default:
       return undefined;
   }

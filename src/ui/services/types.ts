@@ -134,7 +134,9 @@ export type RunUpdate =
   | { type: 'retry'; detail: string }
   | { type: 'paused'; at: number }
   | { type: 'resumed'; at: number }
-  | { type: 'stopping' };
+  | { type: 'stopping' }
+  /** `--via bulk-staged`: where the core's bulk-import job is (one line, replaced by the next). */
+  | { type: 'staged'; detail: string };
 
 export interface RunOutcome {
   totals: RunTotals;

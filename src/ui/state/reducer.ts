@@ -88,6 +88,8 @@ function onRunUpdate(run: RunState, update: RunUpdate): RunState {
     }
     case 'retry':
       return { ...run, retries: run.retries + 1 };
+    case 'staged':
+      return { ...run, staged: update.detail };
     case 'paused':
       return run.status === 'stopping' ? run : { ...run, status: 'paused', pausedAt: update.at };
     case 'resumed': {

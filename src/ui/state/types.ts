@@ -42,6 +42,8 @@ export interface RunState {
   failed: number;
   skipped: number;
   retries: number;
+  /** `--via bulk-staged`: the latest line about the core's bulk-import job. */
+  staged?: string;
   /** Users the journal of an earlier run already had (left out of the rate). */
   resumed: number;
   /** Time spent paused so far, and when the current pause began (both left out of the rate and elapsed time). */
