@@ -16,7 +16,7 @@ import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
 import { dryRunBulk } from '../migration/bulk-dry-run.js';
 import { parseVia, VIA_EXPLAINED, type Via } from '../migration/via.js';
-import { openJournal, type RunIdentity } from '../migration/journal.js';
+import { openJournal, type Journal, type RunIdentity } from '../migration/journal.js';
 import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
 import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
@@ -227,8 +227,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (!resolved || !identity || !journalPath) throw new UsageError('say where to migrate: --core URL or --sandbox');
 
   const paths = pathsBesideJournal(journalPath);
-  await ensureRunFolder(journalPath);
-  const journal = await openJournal(journalPath, identity);
+  // The run folder and journal are made once the preflight has passed: a refused run leaves nothing behind.
+  let journal: Journal | undefined;
+  let refused = false;
 
   // On a terminal the progress line is redrawn in place; on a pipe every progress line is a line of its own.
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
@@ -244,20 +245,35 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`),
     });
     const refusal = values['skip-preflight'] ? undefined : await checkTarget(connection, needs, planOptions, via, err);
-    if (refusal) summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
-    else summary = await migrate(connection);
+    if (refusal) {
+      refused = true;
+      summary = { totals: emptyTotals(report.summary.records), durationMs: 0, stopped: 'fatal', fatal: refusal };
+    } else {
+      await ensureRunFolder(journalPath);
+      journal = await openJournal(journalPath, identity);
+      summary = await migrate(connection, journal);
+    }
   } finally {
     early.remove();
-    journal.append({
-      type: 'end',
-      reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished',
-      at: new Date().toISOString(),
-    });
-    await journal.close();
+    if (journal) {
+      journal.append({
+        type: 'end',
+        reason: summary?.stopped === 'fatal' ? 'fatal' : summary?.stopped ? 'stopped' : 'finished',
+        at: new Date().toISOString(),
+      });
+      await journal.close();
+    }
     await connection?.close();
   }
+  if (refused) {
+    if (values.json)
+      io.stdout.write(JSON.stringify({ ...summary.totals, unreadable, stopped: 'fatal', error: summary.fatal?.message }) + '\n');
+    err(`auth-migrate: ${summary.fatal?.message ?? 'the preflight refused the target'}`);
+    err(`no run folder or journal was made; once fixed, run again: ${resumeCommand}`);
+    return 2;
+  }
 
-  async function migrate(conn: Connection): Promise<RunSummary> {
+  async function migrate(conn: Connection, journal: Journal): Promise<RunSummary> {
     const runFiles = openRunFiles(paths);
     const runOptions = {
       inputs: sliceRecords(streamValidatedRecords(files, readOptions, report), slice),

@@ -1,6 +1,6 @@
 // End to end: answers that must stop the whole run (401 wrong api-key, 402 no licence, unknown tenant) end
-// it with exit 2 and a message, and the journal shows exactly what was done.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// it with exit 2 and a message; a run the preflight refuses leaves no journal, a run stopped mid-way a journal of exactly what was done.
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,9 +42,9 @@ describe('fatal answers', () => {
     expect(r.stderr + r.stdout).not.toContain(wrong);
     expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
     expect(r.stderr).toContain('--api-key "$AUTH_MIGRATE_API_KEY"');
-    const entries = journalLines(join(dir, 'j.ndjson'));
-    expect(entries.map((e) => e.type)).toEqual(['run', 'end']);
-    expect(entries[1]).toMatchObject({ reason: 'fatal' });
+    // Refused before any write: no journal is left behind (a rerun starts clean).
+    expect(existsSync(join(dir, 'j.ndjson'))).toBe(false);
+    expect(r.stderr).toContain('no run folder or journal was made');
     expect((await allUsers(client(sandbox.url, API_KEY))).length).toBe(0);
 
     // Without the preflight, the first write meets the 401 and the run stops just the same.
@@ -54,7 +54,9 @@ describe('fatal answers', () => {
     );
     expect(direct.exitCode).toBe(2);
     expect(direct.stderr).toMatch(/auth-migrate: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
-    expect(journalLines(join(dir, 'j.ndjson')).map((e) => e.type)).toEqual(['run', 'end', 'run', 'end']);
+    const entries = journalLines(join(dir, 'j.ndjson'));
+    expect(entries.map((e) => e.type)).toEqual(['run', 'end']);
+    expect(entries[1]).toMatchObject({ reason: 'fatal' });
   });
 
   it('402: a sandbox without a licence refuses TOTP; the run stops with exit 2 and the journal holds exactly the steps done', async () => {
@@ -70,7 +72,7 @@ describe('fatal answers', () => {
     const refused = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/auth-migrate: nothing was written: the core has no licence for MFA/);
-    expect(journalLines(join(dir, 'j.ndjson')).map((e) => e.type)).toEqual(['run', 'end']);
+    expect(existsSync(join(dir, 'j.ndjson'))).toBe(false);
     expect((await allUsers(client(sandbox.url))).length).toBe(0);
 
     // Without the preflight the 402 comes mid-run, from the TOTP import itself.
