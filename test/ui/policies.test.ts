@@ -56,3 +56,25 @@ describe('wizard preview', () => {
     for (const d of r.summary.fields!.dropped) expect(d.records).toBeGreaterThan(0);
   });
 });
+
+describe('wizard exit code after a refused preflight', () => {
+  it('is 2, as run exits when its preflight refuses the target; a later passing preflight clears it', async () => {
+    const { startSandbox } = await import('../../src/sandbox/spawn.js');
+    const { CANONICAL, SIGNER_KEY } = await import('./fixture.js');
+    const sb = await startSandbox({ signerKey: SIGNER_KEY });
+    try {
+      const services = createRealServices({ cwd: process.cwd(), env: {} });
+      const input = { sources: [{ path: CANONICAL }], signerKey: SIGNER_KEY };
+      expect(services.exitCode()).toBe(0);
+      // The canonical fixture holds TOTP devices and linked users; a sandbox without a licence refuses the plan.
+      const refused = await services.preflight({ url: sb.url }, input);
+      expect(refused.ok).toBe(false);
+      expect(services.exitCode()).toBe(2);
+      const passed = await services.preflight({ url: sb.url }, { sources: [{ path: 'fixtures/auth0/passwords.ndjson' }] });
+      expect(passed.ok).toBe(true);
+      expect(services.exitCode()).toBe(0);
+    } finally {
+      await sb.stop();
+    }
+  });
+});

@@ -120,6 +120,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   };
   let cached: { key: string; prepared: Prepared } | undefined;
   let lastRun: RunOutcome | undefined;
+  /** The latest preflight refused the target and no run came after it: the wizard exits 2, as `run` would. */
+  let lastPreflightRefused = false;
   /** Temporary sandbox stores a run's journal points at: never removed (the resume command needs them). */
   const keptStores = new Set<string>();
 
@@ -143,7 +145,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   };
 
   return {
-    exitCode: () => exitCodeOf(lastRun),
+    exitCode: () => (lastPreflightRefused ? 2 : exitCodeOf(lastRun)),
     profiles: {
       list: () => store.listProfiles(env),
       load: (name) => store.loadProfile(name, env),
@@ -240,6 +242,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           });
         }
         const warnings = r.findings.filter((f) => f.level !== 'info').map((f) => `${f.level}: ${f.message}`);
+        lastPreflightRefused = refusal !== undefined;
         return { ok: refusal === undefined, checks, warnings, scryptAlgorithmName: plan.scryptAlgorithmName };
       } finally {
         client.close();
@@ -268,6 +271,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const u = toUpdate(e);
         if (u) opts.onUpdate(u);
       };
+      lastPreflightRefused = false;
       const done = (async () => {
         const p = await prepare(input);
         const identity: RunIdentity = { sources: p.files, target: describeTarget(asTarget(target)) };
