@@ -116,10 +116,12 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
       (await findRunJournal(resolve(cwd, values.out ?? '.'), identity)) ??
       `auth-migrate-${identityId(identity)}.journal.ndjson`,
   );
-  const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
-  if (values.journal !== undefined && !journal) throw new UsageError(`--journal ${values.journal} does not exist`);
+  if (values.journal !== undefined && !existsSync(journalPath)) throw new UsageError(`--journal ${values.journal} does not exist`);
 
+  // Validation first, the journal after (as run does): the first pass's duplicate tables are garbage by then, so the
+  // two largest structures of the command are never held at once.
   const report = await validateSources(files, readOptions);
+  const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
   const checkTotpCodes = values['totp-codes'] ?? resolved.target.kind === 'sandbox';
   const totpLog = checkTotpCodes ? await openTotpCheckLog(`${journalPath}.totp-checks.ndjson`) : undefined;
   const connection = await connectTarget(resolved, {
