@@ -1,9 +1,8 @@
 // `run --via bulk|bulk-staged --dry-run`: the bulk-import body of each user (password hashes and TOTP secrets
 // masked), without contacting a core or writing a file; the same totals as the steps dry run.
-import { formatProblem } from '../records/types.js';
 import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './bulk-plan.js';
-import type { DryRunSummary } from './dry-run.js';
-import { leftOut, PlanError } from './plan.js';
+import { whySkipped, type DryRunSummary } from './dry-run.js';
+import { PlanError } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import type { Via } from './via.js';
 
@@ -24,16 +23,10 @@ export async function dryRunBulk(
   for await (const input of inputs) {
     summary.users += 1;
     const id = input.record.id;
-    if (!input.valid) {
+    const skipped = whySkipped(input, options);
+    if (skipped) {
       summary.skipped += 1;
-      const first = input.problems.find((p) => p.severity === 'error');
-      show(`user ${id}: skipped (invalid record${first ? `: ${formatProblem(first)}` : ''})`);
-      continue;
-    }
-    const out = leftOut(input.record, options);
-    if (out) {
-      summary.skipped += 1;
-      show(`user ${id}: skipped (${out.message})`);
+      show(`user ${id}: skipped (${skipped})`);
       continue;
     }
     try {

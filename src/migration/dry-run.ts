@@ -17,6 +17,15 @@ export interface DryRunSummary {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Streams the plan of each user as text lines through `write`; returns the totals. */
+/** Why a dry run (steps or bulk) leaves a record out: invalid, or left out by the run's settings; else undefined. */
+export function whySkipped(input: MigrationInput, options: PlanOptions): string | undefined {
+  if (!input.valid) {
+    const first = input.problems.find((p) => p.severity === 'error');
+    return `invalid record${first ? `: ${formatProblem(first)}` : ''}`;
+  }
+  return leftOut(input.record, options)?.message;
+}
+
 export async function dryRun(
   inputs: AsyncIterable<MigrationInput>,
   options: PlanOptions,
@@ -40,16 +49,10 @@ export async function dryRun(
   for await (const input of inputs) {
     summary.users += 1;
     const id = input.record.id;
-    if (!input.valid) {
+    const skipped = whySkipped(input, options);
+    if (skipped) {
       summary.skipped += 1;
-      const first = input.problems.find((p) => p.severity === 'error');
-      write(`user ${id}: skipped (invalid record${first ? `: ${formatProblem(first)}` : ''})`);
-      continue;
-    }
-    const out = leftOut(input.record, options);
-    if (out) {
-      summary.skipped += 1;
-      write(`user ${id}: skipped (${out.message})`);
+      write(`user ${id}: skipped (${skipped})`);
       continue;
     }
     try {
