@@ -12,6 +12,7 @@ import { checkJournalAgainstCore } from './journal-check.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import { migrateBulkUser } from './bulk-user.js';
 import type { Via } from './via.js';
+import { migrationRun, PauseGate } from './pause-gate.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -78,18 +79,16 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   const started = Date.now();
   let stopped: RunSummary['stopped'];
   let fatal: Error | undefined;
-  let paused = false;
   let serverErrorsInARow = 0;
   const maxServerErrorsInARow = options.maxServerErrorsInARow ?? 10;
-  let wake: (() => void) | undefined;
-  let gate: Promise<void> = Promise.resolve();
+  const pauses = new PauseGate(emit);
 
   const requestStop = (reason: 'requested' | 'fatal', err?: Error): void => {
     if (stopped) return;
     stopped = reason;
     fatal = err;
     emit({ type: 'stopping', reason, message: err?.message, at: Date.now() });
-    if (paused) run.resume();
+    pauses.resume();
   };
 
   const migrateUser = async (input: MigrationInput): Promise<UserResult | undefined> => {
@@ -118,7 +117,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       return result;
     }
     if (options.via === 'bulk') {
-      await gate;
+      await pauses.gate;
       if (stopped) return undefined;
       try {
         return await migrateBulkUser(input.record, options.core, options.journal, options.plan ?? {}, journalled);
@@ -149,7 +148,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
         fromJournal += 1;
         continue;
       }
-      await gate;
+      await pauses.gate;
       if (stopped) return undefined; // interrupted between steps: the journal resumes it
       let out;
       try {
@@ -208,7 +207,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   const iterator = options.inputs[Symbol.asyncIterator]();
   const worker = async (): Promise<void> => {
     while (!stopped) {
-      await gate;
+      await pauses.gate;
       if (stopped) break;
       const next = await iterator.next();
       if (next.done) break;
@@ -236,27 +235,11 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     return { totals: { ...totals }, durationMs, stopped, fatal };
   })();
 
-  const run: MigrationRun = {
+  const run = migrationRun(
     done,
-    get paused() {
-      return paused;
-    },
-    pause() {
-      if (paused || stopped) return;
-      paused = true;
-      gate = new Promise((resolve) => (wake = resolve));
-      emit({ type: 'paused', at: Date.now() });
-    },
-    resume() {
-      if (!paused) return;
-      paused = false;
-      wake?.();
-      gate = Promise.resolve();
-      emit({ type: 'resumed', at: Date.now() });
-    },
-    stop() {
-      requestStop('requested');
-    },
-  };
+    pauses,
+    () => stopped !== undefined,
+    () => requestStop('requested'),
+  );
   return run;
 }

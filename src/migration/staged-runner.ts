@@ -11,6 +11,7 @@ import { doneCount, emptyTotals, type UserResult } from './events.js';
 import type { MigrationInput, MigrationRun, RunnerOptions, RunSummary } from './runner.js';
 import { readStaging, removeStaged, stagedKey } from './staged-index.js';
 import { prepareStaged, STAGED_STEP, uploadBatch, type Waiting } from './staged-upload.js';
+import { migrationRun, PauseGate } from './pause-gate.js';
 
 export interface StagedOptions extends RunnerOptions {
   /** Users per upload (at most 10,000; default 1,000). */
@@ -31,9 +32,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
   const started = Date.now();
   let stopped: RunSummary['stopped'];
   let fatal: Error | undefined;
-  let paused = false;
-  let wake: (() => void) | undefined;
-  let gate: Promise<void> = Promise.resolve();
+  const pauses = new PauseGate(emit);
   let sleeper: (() => void) | undefined;
   const waiting = new Map<string, Waiting>();
 
@@ -42,7 +41,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     stopped = reason;
     fatal = err;
     emit({ type: 'stopping', reason, message: err?.message, at: Date.now() });
-    if (paused) run.resume();
+    pauses.resume();
     sleeper?.();
   };
 
@@ -136,7 +135,7 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     try {
       let ended = false;
       while (!stopped && !ended) {
-        await gate;
+        await pauses.gate;
         if (stopped) break;
         // Up to `concurrency` records looked up at once, as the other paths do.
         const chunk: MigrationInput[] = [];
@@ -198,27 +197,11 @@ export function startStagedMigration(options: StagedOptions): MigrationRun {
     return { totals: { ...totals }, durationMs, stopped, fatal };
   })();
 
-  const run: MigrationRun = {
+  const run = migrationRun(
     done,
-    get paused() {
-      return paused;
-    },
-    pause() {
-      if (paused || stopped) return;
-      paused = true;
-      gate = new Promise((resolve) => (wake = resolve));
-      emit({ type: 'paused', at: Date.now() });
-    },
-    resume() {
-      if (!paused) return;
-      paused = false;
-      wake?.();
-      gate = Promise.resolve();
-      emit({ type: 'resumed', at: Date.now() });
-    },
-    stop() {
-      requestStop('requested');
-    },
-  };
+    pauses,
+    () => stopped !== undefined,
+    () => requestStop('requested'),
+  );
   return run;
 }
