@@ -2,6 +2,7 @@
 // passwords, TOTP secrets, verified and unverified emails and phones, names and metadata; a second file with
 // hashers the core cannot take (legacyPassword) and a broken file beside them.
 import { createHash } from 'node:crypto';
+import { CLERK_COLUMNS } from '../sources/clerk.js';
 import type { BrokenFile } from './broken.js';
 import type { KnownCredential } from './canonical.js';
 import type { CsvFixtures } from './firebase-csv.js';
@@ -9,27 +10,7 @@ import { argon2Hash, bcryptHash } from './hashes.js';
 import type { Rng } from './rng.js';
 import { generateSecret } from './totp.js';
 
-export const CLERK_HEADER = [
-  'id',
-  'first_name',
-  'last_name',
-  'username',
-  'primary_email_address',
-  'primary_phone_number',
-  'verified_email_addresses',
-  'unverified_email_addresses',
-  'verified_phone_numbers',
-  'unverified_phone_numbers',
-  'totp_secret',
-  'password_digest',
-  'password_hasher',
-  'backup_codes_enabled',
-  'backup_codes',
-  'public_metadata',
-  'private_metadata',
-  'unsafe_metadata',
-  'created_at',
-];
+export const CLERK_HEADER = CLERK_COLUMNS;
 
 export type ClerkRow = Partial<Record<(typeof CLERK_HEADER)[number], string>>;
 

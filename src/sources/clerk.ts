@@ -14,15 +14,16 @@ export const CLERK = 'clerk';
 /** Hashers the core verifies, and the algorithm it is imported as. */
 const IMPORTABLE: Record<string, 'bcrypt' | 'argon2'> = { bcrypt: 'bcrypt', argon2i: 'argon2', argon2id: 'argon2' };
 
-const KNOWN = new Set([
+/** The dashboard export's columns, in its order (the generator writes this header). */
+export const CLERK_COLUMNS = [
   'id',
   'first_name',
   'last_name',
   'username',
   'primary_email_address',
+  'primary_phone_number',
   'verified_email_addresses',
   'unverified_email_addresses',
-  'primary_phone_number',
   'verified_phone_numbers',
   'unverified_phone_numbers',
   'totp_secret',
@@ -34,7 +35,9 @@ const KNOWN = new Set([
   'private_metadata',
   'unsafe_metadata',
   'created_at',
-]);
+];
+
+const KNOWN = new Set<string>(CLERK_COLUMNS);
 
 const DROPPED: Record<string, string> = {
   backup_codes: 'the core has no backup (recovery) codes; users with TOTP keep it, the codes must be issued again',
