@@ -92,7 +92,6 @@ const OPTIONS = {
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
-  'unusable-hashes': { type: 'string' },
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
   'json-events': { type: 'boolean' },

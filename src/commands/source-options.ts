@@ -11,7 +11,6 @@ import { SOURCE_OPTIONS as READER_OPTIONS, SECRET_ENV, sourceFiles, sourceReadOp
 export const SOURCE_OPTIONS = {
   ...READER_OPTIONS,
   'signer-key': { type: 'string' },
-  'unusable-hashes': { type: 'string' },
 } as const;
 
 export interface SourceOptionValues {

@@ -193,6 +193,8 @@ export const SOURCE_OPTIONS = {
   format: { type: 'string' },
   'hash-config': { type: 'string' },
   'provider-map': { type: 'string' },
+  /** How validation treats users whose hash the core cannot take (read by source-options.ts). */
+  'unusable-hashes': { type: 'string' },
 } as const;
 
 /** Every reader's format (src/sources/index.ts keeps the one list). */

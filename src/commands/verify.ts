@@ -56,7 +56,6 @@ const OPTIONS = {
   limit: { type: 'string' },
   only: { type: 'string', multiple: true },
   disabled: { type: 'string' },
-  'unusable-hashes': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
