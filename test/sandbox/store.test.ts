@@ -71,6 +71,26 @@ describe('sandbox store', () => {
     await s.close();
   });
 
+  it('overlapping flushes: a commit resolves only once its line is in the log, and the lines keep commit order', async () => {
+    const s = await openStore(path);
+    const missing: number[] = [];
+    // Commits arrive in waves while earlier groups are still being flushed (two fdatasyncs may overlap).
+    await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        for (let k = 0; k < i % 5; k++) await new Promise((r) => setImmediate(r));
+        await s.commit([put(i)]);
+        if (!readFileSync(logPathOf(path), 'utf8').includes(`"k":"id-${i}"`)) missing.push(i);
+      }),
+    );
+    expect(missing).toEqual([]);
+    const seqs = readFileSync(logPathOf(path), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { s: number }).s);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, j) => seqs[0]! + j));
+    expect(seqs.length).toBeGreaterThanOrEqual(300);
+    await s.close();
+  });
   it('rewrites the snapshot in the background once the log outgrows it, and loses nothing', async () => {
     const s = await openStore(path, { minCompactBytes: 2000 });
     let written = 0;

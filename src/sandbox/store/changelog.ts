@@ -1,5 +1,7 @@
 // The append-only change log: JSON lines, group-committed. Every change handed over while a write is in
 // flight joins the next group, and one fdatasync makes the whole group durable before any of it is answered.
+// Writes go one at a time, in order; a group's fdatasync may overlap the next group's write and fdatasync
+// (at most MAX_SYNCS at once), so a request does not wait for a whole earlier flush before its own starts.
 import { rename, type FileHandle } from 'node:fs/promises';
 import { openPrivate } from '../../files/private.js';
 
@@ -10,10 +12,16 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
+/** fdatasyncs in flight at once: with two, a new group's flush starts while the previous one finishes. */
+const MAX_SYNCS = 2;
+
 export class ChangeLog {
   private pending: string[] = [];
   private waiters: Waiter[] = [];
+  /** A write (or a rotation) is in progress. */
   private busy = false;
+  /** fdatasyncs in flight. */
+  private readonly syncs = new Set<Promise<void>>();
   private pausedFor: (() => Promise<void>) | null = null;
   /** Lines handed over so far, and how many of them are on disk. */
   private appended = 0;
@@ -77,36 +85,54 @@ export class ChangeLog {
   private kick(): void {
     if (this.busy) return;
     if (this.pausedFor) {
+      // A rotation closes the file: only once nothing is being written or flushed.
+      if (this.syncs.size > 0) return;
       const task = this.pausedFor;
       this.pausedFor = null;
       this.busy = true;
       task().then(
         () => this.done(),
-        (err: Error) => this.fail(err),
+        (err: Error) => {
+          this.busy = false;
+          this.fail(err);
+        },
       );
       return;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.syncs.size >= MAX_SYNCS) return;
     const text = this.pending.join('');
     const upTo = this.appended;
     this.pending = [];
     this.busy = true;
     this.groups++;
-    this.fh
-      .write(text)
-      .then(() => this.fh.datasync())
-      .then(
-        () => {
-          this.bytes += Buffer.byteLength(text);
-          this.durable = upTo;
-          this.settle(
-            (w) => w.target <= upTo,
-            (w) => w.resolve(),
-          );
-          this.done();
-        },
-        (err: Error) => this.fail(err),
-      );
+    const fh = this.fh;
+    fh.write(text).then(
+      () => {
+        this.bytes += Buffer.byteLength(text);
+        // Everything written before this call is on disk when it returns, earlier groups' lines included.
+        const sync: Promise<void> = fh.datasync().then(
+          () => {
+            this.syncs.delete(sync);
+            if (upTo > this.durable) this.durable = upTo;
+            this.settle(
+              (w) => w.target <= this.durable,
+              (w) => w.resolve(),
+            );
+            this.kick();
+          },
+          (err: Error) => {
+            this.syncs.delete(sync);
+            this.fail(err);
+          },
+        );
+        this.syncs.add(sync);
+        this.done();
+      },
+      (err: Error) => {
+        this.busy = false;
+        this.fail(err);
+      },
+    );
   }
 
   private settle(match: (w: Waiter) => boolean, act: (w: Waiter) => void): void {
@@ -123,7 +149,7 @@ export class ChangeLog {
     this.kick();
   }
 
-  /** A failed write or rotation fails every waiting request; later appends try again. */
+  /** A failed write, flush or rotation fails every waiting request; later appends try again. */
   private fail(err: Error): void {
     this.settle(
       () => true,
@@ -131,11 +157,12 @@ export class ChangeLog {
     );
     this.pending = [];
     this.durable = this.appended;
-    this.busy = false;
+    this.kick();
   }
 
   async close(): Promise<void> {
     await this.drain();
+    await Promise.allSettled([...this.syncs]);
     await this.fh.close();
   }
 }
