@@ -116,19 +116,22 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
   let idleWaiters: Array<() => void> = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawPath = (req.url ?? '/').split('?')[0]!;
-    const raw = await readBody(req, matchPath(routes, rawPath)?.route.maxBodyBytes ?? MAX_BODY_BYTES);
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    // Split by hand: the path is matched raw (like getRequestURI), and `//x` must not become a host.
+    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const match = matchPath(routes, pathname);
+    const raw = await readBody(req, match?.route.maxBodyBytes ?? MAX_BODY_BYTES);
     if (raw === null) {
       res.setHeader('Connection', 'close');
       return send(res, { kind: 'text', status: 413, body: 'Request body too large' });
     }
     // Fault modes (off unless configured, see faults.ts): 500 before applying, after applying, or part-way.
-    const rawUrl = req.url ?? '/';
-    const fault = faults?.decide(req.method ?? 'GET', rawUrl.split('?')[0]!.toLowerCase()) ?? 'none';
+    const fault = faults?.decide(req.method ?? 'GET', pathname.toLowerCase()) ?? 'none';
     if (fault === 'before') return send(res, { kind: 'text', status: 500, body: FAULT_BODY });
     let reply: Reply;
     try {
-      reply = await dispatch(req, raw, fault === 'partial');
+      reply = await dispatch(req, match, q < 0 ? '' : rawUrl.slice(q + 1), raw, fault === 'partial');
     } catch (err) {
       reply =
         err instanceof HttpError
@@ -146,14 +149,15 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     send(res, reply);
   }
 
-  async function dispatch(req: IncomingMessage, raw: string, partialFault: boolean): Promise<Reply> {
-    // Split by hand: the path is matched raw (like getRequestURI), and `//x` must not become a host.
-    const rawUrl = req.url ?? '/';
-    const q = rawUrl.indexOf('?');
-    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const searchParams = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-    const match = matchPath(routes, pathname);
+  async function dispatch(
+    req: IncomingMessage,
+    match: Match | undefined,
+    search: string,
+    raw: string,
+    partialFault: boolean,
+  ): Promise<Reply> {
     if (!match) throw new HttpError(404, 'Not found');
+    const searchParams = new URLSearchParams(search);
     const { route, app, tenant } = match;
     const ctx: Ctx = {
       method: req.method ?? 'GET',

@@ -39,8 +39,24 @@ export interface Route {
   methods: Partial<Record<Method, Handler>>;
 }
 
+/** Results of compareVersions: a handful of versions meet on every request, so each pair is parsed once. */
+const compared = new Map<string, Map<string, number>>();
+
 /** Compare dotted versions numerically. */
 export function compareVersions(a: string, b: string): number {
+  let byB = compared.get(a);
+  const known = byB?.get(b);
+  if (known !== undefined) return known;
+  const d = compareParsed(a, b);
+  // Bounded: cdi-version headers are checked against the supported list, but a client may send any of them.
+  if (compared.size < 256) {
+    if (!byB) compared.set(a, (byB = new Map()));
+    byB.set(b, d);
+  }
+  return d;
+}
+
+function compareParsed(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
