@@ -2,6 +2,7 @@
 // in bounded memory: identifiers are kept as 64-bit hashes in compact tables pointing at the record's
 // ordinal, and every record's origin is packed into one number so a later record can name the earlier one.
 import { hashKey, KeyTable } from './key-table.js';
+import { PackedStrings } from './packed-strings.js';
 import { flag, type RuleContext } from './rule-context.js';
 import { describeOrigin, type CanonicalUser, type Problem, type RecordOrigin } from './types.js';
 
@@ -44,8 +45,9 @@ class Owners {
 export function createCrossRecordIndex(): CrossRecordIndex {
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
-  const origins: number[] = [];
-  const ids: string[] = [];
+  // Every record's packed origin (a double holds it exactly) and its id: typed storage, not arrays of values.
+  let origins = new Float64Array(1024);
+  const ids = new PackedStrings();
   const byId = new KeyTable();
   const byExternalId = new KeyTable();
   const byThirdParty = new KeyTable();
@@ -79,7 +81,7 @@ export function createCrossRecordIndex(): CrossRecordIndex {
   }
 
   function who(ordinal: number): string {
-    const id = ids[ordinal];
+    const id = ids.get(ordinal);
     return `${describeOrigin(originOf(ordinal))}${id ? ` (id ${id})` : ''}`;
   }
 
@@ -89,7 +91,8 @@ export function createCrossRecordIndex(): CrossRecordIndex {
     if (lateFlagged.has(key)) return;
     lateFlagged.add(key);
     const ctx: RuleContext = { origin: originOf(earlier), problems: [] };
-    if (ids[earlier]) ctx.sourceId = ids[earlier];
+    const id = ids.get(earlier);
+    if (id) ctx.sourceId = id;
     flag(ctx, 'error', rule, field, message);
     late.push({ ordinal: earlier, problem: ctx.problems[0]! });
   }
@@ -154,17 +157,22 @@ export function createCrossRecordIndex(): CrossRecordIndex {
 
   return {
     originOf,
-    idOf: (ordinal) => ids[ordinal] ?? '',
+    idOf: (ordinal) => ids.get(ordinal),
     lateProblems: () => late,
     check(ctx, record) {
-      const me = origins.length;
-      origins.push(pack(ctx.origin));
+      const me = ids.length;
+      if (me === origins.length) {
+        const grown = new Float64Array(origins.length * 2);
+        grown.set(origins);
+        origins = grown;
+      }
+      origins[me] = pack(ctx.origin);
       ids.push(record.id);
       if (record.id !== '') {
         hashKey(record.id);
         const earlier = byId.claimHashed(me);
         // The id itself is kept, so a hash collision is told apart from a real duplicate.
-        if (earlier !== undefined && ids[earlier] === record.id) clash(ctx, earlier, me, 'id.duplicate', 'id', 'the id');
+        if (earlier !== undefined && ids.get(earlier) === record.id) clash(ctx, earlier, me, 'id.duplicate', 'id', 'the id');
       }
       if (record.externalUserId !== undefined)
         unique(ctx, byExternalId, record.externalUserId, me, 'externalUserId.duplicate', 'externalUserId', 'the externalUserId');
