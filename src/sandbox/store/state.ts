@@ -8,6 +8,7 @@ import {
   type EmailVerificationToken,
   type LoginMethod,
   type PasswordlessDevice,
+  type Verification,
 } from './records.js';
 import { ScopedMap } from './scoped-map.js';
 import { SearchIndex } from './search-index.js';
@@ -70,7 +71,7 @@ function intern(s: string): string {
 }
 
 /** Shares the login method's repeated strings; returns the key to store it under (its own id when equal). */
-function internUser(u: LoginMethod, k: string): string {
+function internUser(u: LoginMethod, k: string, users: Map<string, LoginMethod>): string {
   u.app = intern(u.app);
   u.recipeId = intern(u.recipeId) as LoginMethod['recipeId'];
   const t = u.tenantIds;
@@ -82,7 +83,19 @@ function internUser(u: LoginMethod, k: string): string {
   }
   if (list && list.length === t.length) u.tenantIds = list;
   if (u.thirdParty) u.thirdParty = { id: intern(u.thirdParty.id), userId: u.thirdParty.userId };
+  // A linked method's primary id is the primary's own id string (one copy per group, not one per method).
+  if (u.primaryUserId !== undefined)
+    u.primaryUserId = u.primaryUserId === u.id ? u.id : (users.get(u.primaryUserId)?.id ?? u.primaryUserId);
   return u.id === k ? u.id : k;
+}
+
+/** A verified email shares the app, user id and email strings of its login method when it has one. */
+function internVerified(v: Verification, users: Map<string, LoginMethod>): void {
+  v.app = intern(v.app);
+  const u = users.get(v.userId);
+  if (!u) return;
+  v.userId = u.id;
+  if (u.email === v.email) v.email = u.email;
 }
 
 /** The index key of a token's owner: the tokens of one (tenant, user id, email) are deleted together. */
@@ -142,7 +155,8 @@ export class StoreState {
     if (change.v === undefined) map.delete(change.k);
     else {
       // A login method's key is its id: the record's own string serves as the key (one copy, not two).
-      const k = change.c === 'users' ? internUser(change.v as LoginMethod, change.k) : change.k;
+      const k = change.c === 'users' ? internUser(change.v as LoginMethod, change.k, this.maps.users) : change.k;
+      if (change.c === 'verified') internVerified(change.v as Verification, this.maps.users);
       map.set(k, change.v);
       this.index(change.c, k, change.v);
     }
