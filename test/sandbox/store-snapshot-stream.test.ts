@@ -62,6 +62,20 @@ describe('sandbox store snapshot, streamed', () => {
     await b.close();
   });
 
+  it('reads a snapshot holding a key twice (edited by hand) whole, the last one winning, its indexes consistent', async () => {
+    const text = await written();
+    const line = text.split('\n').find((l) => l.startsWith('"id-1":'))!;
+    const twice = line.replace('u1@x.io', 'twice@x.io');
+    writeFileSync(path, text.replace(line, `${line}\n${twice}`));
+    const b = await openStore(path);
+    expect(b.state.maps.users.get('id-1')?.email).toBe('twice@x.io');
+    expect(b.state.maps.users.size).toBe(3);
+    expect(b.state.epByEmail.get('public\u0000public\u0000twice@x.io')).toBe('id-1');
+    expect(b.state.epByEmail.get('public\u0000public\u0000u1@x.io')).toBeUndefined();
+    expect(b.state.epByEmail.size).toBe(3);
+    await b.close();
+  });
+
   it('refuses a snapshot cut short, leaving it untouched', async () => {
     const text = await written();
     const cut = text.slice(0, text.indexOf('"id-2"'));

@@ -55,7 +55,10 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
 async function loadSnapshot(path: string, file: SnapshotFile): Promise<StoreState> {
   let state = new StoreState();
   try {
-    const streamed = await streamSnapshot(path, (c, k, v) => state.apply({ c, k, v } as Change));
+    const streamed = await streamSnapshot(path, (c, k, v) => {
+      // A key twice (never written so, but a file may be edited): read whole instead, where the last one wins.
+      if (!state.insert({ c, k, v } as Change)) throw new NotStreamable('a key appears twice');
+    });
     if (streamed) {
       state.seq = streamed.seq;
       file.noteBytes(streamed.bytes);

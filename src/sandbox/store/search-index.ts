@@ -1,6 +1,7 @@
 // The indexes of the /users dashboard search: per (app, tenant, recipe) sorted login-method values (email,
 // email domain, phone number, third-party id), lower-cased, so a prefix query is two binary searches.
-import { key, type LoginMethod } from './records.js';
+import type { LoginMethod } from './records.js';
+import { scopeKey } from './scope-key.js';
 import { PrefixIndex } from './prefix-index.js';
 
 /** e = whole email, d = text after an '@' of the email, p = phone number, t = third-party id. */
@@ -26,14 +27,14 @@ export class SearchIndex {
   }
 
   get(app: string, tenant: string, recipeId: string, kind: SearchKind): PrefixIndex | undefined {
-    return this.indexes.get(key(app, tenant, recipeId, kind));
+    return this.indexes.get(scopeKey(app, tenant, recipeId, kind));
   }
 
   /** Adds (or removes) every searchable value of a login method, in each of its tenants. */
   update(u: LoginMethod, add: boolean): void {
     for (const tenant of u.tenantIds) {
       const put = (kind: SearchKind, value: string): void => {
-        const k = key(u.app, tenant, u.recipeId, kind);
+        const k = scopeKey(u.app, tenant, u.recipeId, kind);
         let idx = this.indexes.get(k);
         if (!idx) {
           if (!add) return;

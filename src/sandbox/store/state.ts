@@ -8,95 +8,14 @@ import {
   type EmailVerificationToken,
   type LoginMethod,
   type PasswordlessDevice,
-  type Verification,
 } from './records.js';
+import { MultiIndex } from './multi-index.js';
 import { ScopedMap } from './scoped-map.js';
+import { scopeKey } from './scope-key.js';
+import { internTotp, internUser, internVerified } from './shared-strings.js';
 import { SearchIndex } from './search-index.js';
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
-
-/** A multimap index: key -> record keys. Most keys hold one value, kept as a plain string (no Set). */
-class MultiIndex {
-  /** With scopeParts, keys are held per scope (scoped-map.ts): see addIn/removeIn. */
-  private readonly map: ScopedMap<string | Set<string>>;
-  constructor(scopeParts = 0) {
-    this.map = new ScopedMap(scopeParts);
-  }
-  add(k: string, v: string): void {
-    const [scope, value] = this.map.splitKey(k);
-    this.addIn(scope, value, v);
-  }
-  remove(k: string, v: string): void {
-    const [scope, value] = this.map.splitKey(k);
-    this.removeIn(scope, value, v);
-  }
-  /** `scope` and `value` as `key()` would join them; `value` is stored as given (the record's own string). */
-  addIn(scope: string, value: string, v: string): void {
-    const cur = this.map.getIn(scope, value);
-    if (cur === undefined) this.map.setIn(scope, value, v);
-    else if (typeof cur === 'string') {
-      if (cur !== v) this.map.setIn(scope, value, new Set([cur, v]));
-    } else cur.add(v);
-  }
-  removeIn(scope: string, value: string, v: string): void {
-    const cur = this.map.getIn(scope, value);
-    if (cur === undefined) return;
-    if (typeof cur === 'string') {
-      if (cur === v) this.map.deleteIn(scope, value);
-      return;
-    }
-    cur.delete(v);
-    if (cur.size === 1) this.map.setIn(scope, value, cur.values().next().value!);
-  }
-  get(k: string): ReadonlySet<string> {
-    const cur = this.map.get(k);
-    return cur === undefined ? EMPTY : typeof cur === 'string' ? new Set([cur]) : cur;
-  }
-}
-const EMPTY: ReadonlySet<string> = new Set();
-
-/**
- * Strings that repeat across millions of login methods (app, recipe, tenant ids, provider ids) and whole tenant
- * lists, shared instead of held once per record. Records are never mutated in place, so sharing is safe.
- */
-const strings = new Map<string, string>();
-const tenantLists = new Map<string, string[]>();
-const INTERN_LIMIT = 100_000;
-
-function intern(s: string): string {
-  const had = strings.get(s);
-  if (had !== undefined) return had;
-  if (strings.size < INTERN_LIMIT) strings.set(s, s);
-  return s;
-}
-
-/** Shares the login method's repeated strings; returns the key to store it under (its own id when equal). */
-function internUser(u: LoginMethod, k: string, users: Map<string, LoginMethod>): string {
-  u.app = intern(u.app);
-  u.recipeId = intern(u.recipeId) as LoginMethod['recipeId'];
-  const t = u.tenantIds;
-  const tk = t.length === 1 ? t[0]! : t.join('\u0000');
-  let list = tenantLists.get(tk);
-  if (!list && tenantLists.size < INTERN_LIMIT) {
-    list = t.map(intern);
-    tenantLists.set(tk, list);
-  }
-  if (list && list.length === t.length) u.tenantIds = list;
-  if (u.thirdParty) u.thirdParty = { id: intern(u.thirdParty.id), userId: u.thirdParty.userId };
-  // A linked method's primary id is the primary's own id string (one copy per group, not one per method).
-  if (u.primaryUserId !== undefined)
-    u.primaryUserId = u.primaryUserId === u.id ? u.id : (users.get(u.primaryUserId)?.id ?? u.primaryUserId);
-  return u.id === k ? u.id : k;
-}
-
-/** A verified email shares the app, user id and email strings of its login method when it has one. */
-function internVerified(v: Verification, users: Map<string, LoginMethod>): void {
-  v.app = intern(v.app);
-  const u = users.get(v.userId);
-  if (!u) return;
-  v.userId = u.id;
-  if (u.email === v.email) v.email = u.email;
-}
 
 /** The index key of a token's owner: the tokens of one (tenant, user id, email) are deleted together. */
 export const evTokenOwner = (t: Pick<EmailVerificationToken, 'app' | 'tenant' | 'userId' | 'email'>): string =>
@@ -154,13 +73,38 @@ export class StoreState {
     if (old !== undefined) this.unindex(change.c, change.k, old);
     if (change.v === undefined) map.delete(change.k);
     else {
-      // A login method's key is its id: the record's own string serves as the key (one copy, not two).
-      const k = change.c === 'users' ? internUser(change.v as LoginMethod, change.k, this.maps.users) : change.k;
-      if (change.c === 'verified') internVerified(change.v as Verification, this.maps.users);
+      const k = this.share(change);
       map.set(k, change.v);
       this.index(change.c, k, change.v);
     }
     if (change.c === 'users') this.updateOrder(old as LoginMethod | undefined, change.v);
+  }
+
+  /**
+   * A record read from the snapshot, whose keys are unique: apply() without first looking for an old record (one
+   * lookup in a map of a million entries per record at start-up). False when the key was there already: the state
+   * is then inconsistent and the caller must discard it (and read the file another way).
+   */
+  insert(change: Change): boolean {
+    if (change.v === undefined) return false;
+    const map = this.maps[change.c] as Map<string, unknown>;
+    const before = map.size;
+    const k = this.share(change);
+    map.set(k, change.v);
+    if (map.size === before) return false;
+    this.index(change.c, k, change.v);
+    if (change.c === 'users') this.updateOrder(undefined, change.v);
+    return true;
+  }
+
+  /** Shares the record's repeated strings with those already held; returns the key to store it under. */
+  private share(change: Change): string {
+    const users = this.maps.users;
+    // A login method's key is its id: the record's own string serves as the key (one copy, not two).
+    if (change.c === 'users') return internUser(change.v!, change.k, users);
+    if (change.c === 'verified') internVerified(change.v!, users);
+    else if (change.c === 'totp') internTotp(change.v!, users);
+    return change.k;
   }
 
   private index(c: CollectionName, k: string, v: unknown): void {
@@ -186,9 +130,9 @@ export class StoreState {
       else if (m.getIn(scope, value) === v) m.deleteIn(scope, value);
     };
     for (const t of u.tenantIds) {
-      const scope = key(u.app, t);
+      const scope = scopeKey(u.app, t);
       if (u.recipeId === 'emailpassword' && u.email) set(this.epByEmail, scope, u.email, u.id);
-      if (u.recipeId === 'thirdparty' && u.thirdParty) set(this.tpById, key(scope, u.thirdParty.id), u.thirdParty.userId, u.id);
+      if (u.recipeId === 'thirdparty' && u.thirdParty) set(this.tpById, scopeKey(u.app, t, u.thirdParty.id), u.thirdParty.userId, u.id);
       if (u.recipeId === 'passwordless') {
         if (u.email) set(this.plessByEmail, scope, u.email, u.id);
         if (u.phoneNumber) set(this.plessByPhone, scope, u.phoneNumber, u.id);
@@ -196,9 +140,9 @@ export class StoreState {
     }
     const multi = (scope: string, value: string): void =>
       add ? this.byAccountInfo.addIn(scope, value, u.id) : this.byAccountInfo.removeIn(scope, value, u.id);
-    if (u.email) multi(key(u.app, 'e'), u.email);
-    if (u.phoneNumber) multi(key(u.app, 'p'), u.phoneNumber);
-    if (u.thirdParty) multi(key(u.app, 't'), key(u.thirdParty.id, u.thirdParty.userId));
+    if (u.email) multi(scopeKey(u.app, 'e'), u.email);
+    if (u.phoneNumber) multi(scopeKey(u.app, 'p'), u.phoneNumber);
+    if (u.thirdParty) multi(scopeKey(u.app, 't'), key(u.thirdParty.id, u.thirdParty.userId));
     if (u.primaryUserId) {
       if (add) this.linked.add(u.primaryUserId, u.id);
       else this.linked.remove(u.primaryUserId, u.id);
