@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
 import { parseDisabledPolicy } from '../migration/policies.js';
+import { collectGarbage } from '../heap.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
@@ -199,6 +200,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     throw e;
   }
   const { report, needs, unreadable } = prepared;
+  collectGarbage(); // the first pass's duplicate tables are dead: freed before the migration allocates (heap.ts)
   err(validationLine(report));
   // Source fields the readers could not carry: named once here too, so a run alone never drops data silently.
   const dropped = report.summary.fields?.dropped ?? [];
@@ -250,6 +252,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     } else {
       await ensureRunFolder(journalPath);
       journal = await openJournal(journalPath, identity);
+      collectGarbage(); // what reading the journal left (every line parsed), before the migration allocates
       summary = await migrate(connection, journal);
     }
   } finally {

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
+import { collectGarbage } from '../heap.js';
 import { identityId, loadJournal, type RunIdentity } from '../migration/journal.js';
 import { findRunJournal } from '../migration/run-folder.js';
 import { forEachPooled } from '../migration/pool.js';
@@ -120,7 +121,9 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   // Validation first, the journal after (as run does): the first pass's duplicate tables are garbage by then, so the
   // two largest structures of the command are never held at once.
   const report = await validateSources(files, readOptions);
+  collectGarbage(); // the first pass's duplicate tables are dead: freed now (heap.ts)
   const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
+  collectGarbage();
   const checkTotpCodes = values['totp-codes'] ?? resolved.target.kind === 'sandbox';
   const totpLog = checkTotpCodes ? await openTotpCheckLog(`${journalPath}.totp-checks.ndjson`) : undefined;
   const connection = await connectTarget(resolved, {

@@ -1,6 +1,9 @@
 // The per-user state a journal holds, sized for millions of users: a finished user (imported or already
-// present) is one string in one map (its outcome and the recipe user ids its steps produced), never run again
-// from this journal; users with steps in progress or a failure keep their full step map.
+// present) is never run again from this journal, so it is kept as packed bytes outside the JS heap (its source
+// id, and its outcome with the recipe user ids its steps produced); users with steps in progress or a failure
+// keep their full step map.
+import { hashKey, KeyTable } from '../records/key-table.js';
+import { PackedStrings } from '../records/packed-strings.js';
 import type { JournalledStep, JournalledSteps, JournalledUser, UserOutcome } from './journal.js';
 
 const SEP = '\u0000';
@@ -35,7 +38,7 @@ export class JournalUsers implements JournalUsersView {
   /** Users not finished (steps in progress, or failed): their step maps. */
   private readonly open = new Map<string, JournalledUser>();
   /** Finished users: outcome code, step count, then the packed step keys and recipe user ids. */
-  private readonly done = new Map<string, string>();
+  private readonly done = new FinishedUsers();
 
   get size(): number {
     return this.open.size + this.done.size;
@@ -78,7 +81,7 @@ export class JournalUsers implements JournalUsersView {
 
   *[Symbol.iterator](): IterableIterator<[string, JournalledUser]> {
     yield* this.open;
-    for (const [user, packed] of this.done) yield [user, unpack(packed)];
+    for (const [user, packed] of this.done.entries()) yield [user, unpack(packed)];
   }
 }
 
@@ -100,4 +103,67 @@ function unpack(packed: string): JournalledUser {
     outcome: packed[0] === 'i' ? 'imported' : 'alreadyPresent',
     steps: new FinishedSteps(packed.slice(sep + 1), Number(packed.slice(1, sep))),
   };
+}
+
+/** Where a finished user's source id was claimed by another one (a removed entry, or a redone user's old one). */
+const GONE = 2 ** 31 - 2;
+
+/**
+ * Finished users' packed strings by source id: a 64-bit hash of the id in a KeyTable gives the index of the id and
+ * its packed string in two PackedStrings (about 30 bytes plus the id and the packed string per user, none of it
+ * objects for the garbage collector); the id is compared on every hit, and the rare id whose hash another
+ * finished user holds goes to a small map.
+ */
+class FinishedUsers {
+  private readonly table = new KeyTable();
+  private readonly users = new PackedStrings();
+  private readonly packed = new PackedStrings();
+  private collided: Map<string, string> | undefined;
+  private live = 0;
+
+  get size(): number {
+    return this.live;
+  }
+
+  get(user: string): string | undefined {
+    hashKey(user);
+    const i = this.table.getHashed();
+    if (i !== undefined && i !== GONE && this.users.get(i) === user) return this.packed.get(i);
+    return this.collided?.get(user);
+  }
+
+  set(user: string, packed: string): void {
+    this.delete(user);
+    hashKey(user);
+    const i = this.table.getHashed();
+    if (i === undefined || i === GONE) {
+      this.table.setHashed(this.users.length);
+      this.users.push(user);
+      this.packed.push(packed);
+    } else {
+      (this.collided ??= new Map()).set(user, packed);
+    }
+    this.live++;
+  }
+
+  delete(user: string): void {
+    hashKey(user);
+    const i = this.table.getHashed();
+    if (i !== undefined && i !== GONE && this.users.get(i) === user) {
+      this.table.setHashed(GONE);
+      this.live--;
+    } else if (this.collided?.delete(user)) {
+      this.live--;
+    }
+  }
+
+  /** In the order they last finished: an entry replaced by a later finish of the same user is skipped. */
+  *entries(): IterableIterator<[string, string]> {
+    for (let i = 0; i < this.users.length; i++) {
+      const user = this.users.get(i);
+      hashKey(user);
+      if (this.table.getHashed() === i) yield [user, this.packed.get(i)];
+    }
+    if (this.collided) yield* this.collided;
+  }
 }

@@ -33,7 +33,7 @@ export class PackedStrings {
     }
     this.used += need;
     if (this.count === this.ends.length) {
-      const grown = new Uint32Array(this.ends.length * 2);
+      const grown = new Uint32Array(Math.ceil(this.ends.length * 1.5));
       grown.set(this.ends);
       this.ends = grown;
     }
@@ -49,8 +49,9 @@ export class PackedStrings {
 
   private growBytes(min: number): void {
     if (min > 0xffffffff) throw new RangeError('PackedStrings: more than 4 GB of strings');
-    let size = this.bytes.length * 2;
-    while (size < min) size *= 2;
+    // By half again, not double: less room left unused at the end (this holds millions of strings).
+    let size = Math.ceil(this.bytes.length * 1.5);
+    while (size < min) size = Math.ceil(size * 1.5);
     const grown = Buffer.allocUnsafe(Math.min(size, 0xffffffff));
     this.bytes.copy(grown, 0, 0, this.used);
     this.bytes = grown;

@@ -1,5 +1,6 @@
 // The wizard's services, wired to the same modules as the headless commands (profiles, readers, validation,
 // spot-check, sandbox, core client, planner, runner, journal, report files). Orchestration only.
+import { collectGarbage } from '../../heap.js';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,6 +140,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     const files = filesOf(input);
     const read = await readOptionsFor(input);
     const { report, needs } = await prepareRun(files, read, planOf(input));
+    collectGarbage(); // the first pass's duplicate tables are dead: freed now (heap.ts)
     const prepared = { files, read, report, needs };
     cached = { key: keyOf(input), prepared };
     return prepared;
@@ -294,6 +296,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         const paths = pathsBesideJournal(journalPath);
         await ensureRunFolder(journalPath);
         const journal = await openJournal(journalPath, identity);
+        collectGarbage(); // what reading the journal left, before the migration allocates (heap.ts)
         const files = openRunFiles(paths);
         // The keys of this session go into the command as the variables to set (printableCommand never prints a
         // value), so it works whether or not the profile stores them.
@@ -392,6 +395,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       // Without a run (nothing to read ids from), the TOTP checks log goes where older versions kept it.
       const journalPath = found.journal ?? resolve(out, `auth-migrate-${identityId(found.identity)}.journal.ndjson`);
       const journal = found.journal ? (await loadJournal(found.journal)).users : undefined;
+      collectGarbage();
       const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
       const client = clientFor(target, { concurrency });
       const lookup = createAccountLookup(client);
