@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { ChangeLog } from './changelog.js';
 import { COLLECTION_NAMES, type Change } from './records.js';
-import { emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
+import { capturedRecords, emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
 import { StoreState } from './state.js';
 import { NotStreamable, streamSnapshot } from './snapshot-stream.js';
 
@@ -76,7 +76,7 @@ async function loadSnapshot(path: string, file: SnapshotFile): Promise<StoreStat
   const data = await file.read();
   for (const c of COLLECTION_NAMES) {
     for (const [k, v] of data.collections[c]) state.apply({ c, k, v } as Change);
-    data.collections[c].clear();
+    data.collections[c] = [];
   }
   state.seq = data.seq;
   return state;
@@ -126,7 +126,7 @@ async function replayLog(logPath: string, state: StoreState): Promise<number> {
 function capture(state: StoreState): SnapshotData {
   const data = emptySnapshot();
   data.seq = state.seq;
-  for (const c of COLLECTION_NAMES) data.collections[c] = new Map(state.maps[c] as Map<string, unknown>);
+  for (const c of COLLECTION_NAMES) data.collections[c] = capturedRecords(state.maps[c] as Map<string, unknown>);
   return data;
 }
 

@@ -15,7 +15,27 @@ export interface SnapshotData {
   version: 1;
   /** Sequence number of the last change the snapshot holds. */
   seq: number;
-  collections: Record<CollectionName, Map<string, unknown>>;
+  /** Read: one Map per collection. Written: anything that lists the records (see `capturedRecords`). */
+  collections: Record<CollectionName, Iterable<readonly [string, unknown]>>;
+}
+
+/**
+ * A copy of a map's records at one instant, to write while the map changes: two arrays hold a record in 16 bytes
+ * where a copied Map takes about 40-50 (at a million users, 50 MB less at the peak of a snapshot rewrite).
+ */
+export function capturedRecords(map: ReadonlyMap<string, unknown>): Iterable<readonly [string, unknown]> {
+  const keys = new Array<string>(map.size);
+  const values = new Array<unknown>(map.size);
+  let n = 0;
+  for (const [k, v] of map) {
+    keys[n] = k;
+    values[n++] = v;
+  }
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < n; i++) yield [keys[i]!, values[i]] as const;
+    },
+  };
 }
 
 export function emptySnapshot(): SnapshotData {
@@ -89,8 +109,9 @@ class DurableSnapshotFile implements Adapter<SnapshotData> {
         for (const [k, v] of data.collections[c]) {
           chunk += `${first ? '' : ','}\n${JSON.stringify(k)}:${JSON.stringify(v)}`;
           first = false;
-          // Written in slices of ~1 MiB; each await lets requests run in between.
-          if (++n % 2000 === 0 || chunk.length > 1 << 20) await flush();
+          // Written in slices of ~64 KiB (each await lets requests run in between): a slice stays below V8's
+          // large-object size, so it dies young instead of waiting for a full GC (~100 MB of peak at 1M users).
+          if (++n % 2000 === 0 || chunk.length > 1 << 16) await flush();
         }
         chunk += '}';
       }
