@@ -8,6 +8,7 @@ import { openPrivate } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
+import { decodeJournalLine, encodeFinishingStep, encodeJournalEntry, finishesOnStepLine, JOURNAL_VERSION } from './journal-lines.js';
 
 export type { JournalUsersView } from './journal-users.js';
 
@@ -22,7 +23,7 @@ export type StepResult = 'created' | 'already';
 export type UserOutcome = 'imported' | 'alreadyPresent' | 'failed' | 'skipped';
 
 export type JournalEntry =
-  | { type: 'run'; version: 1; identity: RunIdentity; id: string; startedAt: string }
+  | { type: 'run'; version: 1 | 2; identity: RunIdentity; id: string; startedAt: string }
   | { type: 'step'; user: string; step: string; result: StepResult; ids: Record<string, string> }
   | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string }
   | { type: 'end'; reason: 'finished' | 'stopped' | 'fatal'; at: string };
@@ -81,21 +82,23 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
           '(users already in the core are found and reported as already present).',
       );
     }
-    let entry: JournalEntry;
+    let entries: JournalEntry[];
     try {
-      entry = JSON.parse(line) as JournalEntry;
+      entries = decodeJournalLine(line);
     } catch {
       damaged = lineNo; // a torn last line (a crash mid-write): the step it describes is simply done again
       continue;
     }
-    if (entry.type === 'run') {
-      identity ??= entry.identity;
-    } else if (entry.type === 'step') {
-      users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
-    } else if (entry.type === 'user') {
-      // A finished user is never run again from this journal: it is kept as one string (journal-users.ts),
-      // so that the journal of millions of users fits in memory.
-      users.outcome(entry.user, entry.outcome);
+    for (const entry of entries) {
+      if (entry.type === 'run') {
+        identity ??= entry.identity;
+      } else if (entry.type === 'step') {
+        users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
+      } else if (entry.type === 'user') {
+        // A finished user is never run again from this journal: it is kept packed (journal-users.ts), so that
+        // the journal of millions of users fits in memory.
+        users.outcome(entry.user, entry.outcome);
+      }
     }
   }
   endsWithNewline = await lastByteIsNewline(path);
@@ -187,6 +190,8 @@ async function openLockedJournal(
   const intervalMs = options.intervalMs ?? 200;
   const maxPending = options.maxPending ?? 500;
   let pending: string[] = [];
+  /** The step on the last pending line: its user's outcome, if it comes next, shares that line. */
+  let lastStep: Extract<JournalEntry, { type: 'step' }> | undefined;
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -198,6 +203,7 @@ async function openLockedJournal(
     }
     const batch = pending;
     pending = [];
+    lastStep = undefined;
     writing = writing.then(async () => {
       if (batch.length === 0) return;
       await handle.write(batch.join('\n') + '\n');
@@ -211,7 +217,14 @@ async function openLockedJournal(
     users: loaded.users,
     append(entry) {
       if (closed) throw new Error('journal is closed');
-      pending.push(JSON.stringify(entry));
+      // Appended in the same tick as the step, so it reaches the disk in the same write either way.
+      if (lastStep && finishesOnStepLine(lastStep, entry)) {
+        pending[pending.length - 1] = encodeFinishingStep(lastStep, entry.outcome);
+        lastStep = undefined;
+        return;
+      }
+      pending.push(encodeJournalEntry(entry));
+      lastStep = entry.type === 'step' ? entry : undefined;
       if (pending.length >= maxPending) void flush();
       else timer ??= setTimeout(() => void flush(), intervalMs);
     },
@@ -228,6 +241,6 @@ async function openLockedJournal(
       }
     },
   };
-  journal.append({ type: 'run', version: 1, identity, id: identityId(identity), startedAt: new Date().toISOString() });
+  journal.append({ type: 'run', version: JOURNAL_VERSION, identity, id: identityId(identity), startedAt: new Date().toISOString() });
   return journal;
 }

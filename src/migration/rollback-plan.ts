@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import type { JournalEntry, RunIdentity, StepResult } from './journal.js';
+import { decodeJournalLine } from './journal-lines.js';
 
 export type RollbackAction =
   /** A recipe user this run linked to a primary, but did not create: unlinked, kept. */
@@ -40,25 +41,27 @@ export async function readJournalSteps(
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    let entry: JournalEntry;
+    let entries: JournalEntry[];
     try {
-      entry = JSON.parse(line) as JournalEntry;
+      entries = decodeJournalLine(line);
     } catch {
       continue; // a torn line: that step's answer never reached the journal (the run's next start redoes it)
     }
-    if (entry.type === 'run') {
-      identity ??= entry.identity;
-      ended = false;
-    } else if (entry.type === 'end') ended = true;
-    else if (entry.type === 'step') {
-      let steps = users.get(entry.user);
-      if (!steps) users.set(entry.user, (steps = new Map()));
-      // A later run's "already" for a step an earlier run created keeps "created": the journal's runs made it.
-      const prev = steps.get(entry.step);
-      steps.set(
-        entry.step,
-        prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...entry.ids } } : { result: entry.result, ids: entry.ids },
-      );
+    for (const entry of entries) {
+      if (entry.type === 'run') {
+        identity ??= entry.identity;
+        ended = false;
+      } else if (entry.type === 'end') ended = true;
+      else if (entry.type === 'step') {
+        let steps = users.get(entry.user);
+        if (!steps) users.set(entry.user, (steps = new Map()));
+        // A later run's "already" for a step an earlier run created keeps "created": the journal's runs made it.
+        const prev = steps.get(entry.step);
+        steps.set(
+          entry.step,
+          prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...entry.ids } } : { result: entry.result, ids: entry.ids },
+        );
+      }
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);

@@ -3,6 +3,7 @@
 // in, TOTP codes verify, linked methods and external ids are as with --via steps; a rerun imports nothing twice;
 // answers lost after the core applied them (the fault proxy) neither duplicate nor fail a user; a SIGKILL mid-run
 // then the same command ends exact; a user the core refuses is in the report and failures file with its message.
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,7 @@ function journalUsers(path: string): number {
     .split('\n')
     .filter((line) => {
       try {
-        return (JSON.parse(line) as { type?: string }).type === 'user';
+        return decodeJournalLine(line).some((e) => e.type === 'user');
       } catch {
         return false;
       }

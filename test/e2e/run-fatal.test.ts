@@ -1,5 +1,6 @@
 // End to end: answers that must stop the whole run (401 wrong api-key, 402 no licence, unknown tenant) end
 // it with exit 2 and a message; a run the preflight refuses leaves no journal, a run stopped mid-way a journal of exactly what was done.
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ const journalLines = (path: string) =>
   readFileSync(path, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
 
 describe('fatal answers', () => {
   it('401: a wrong api-key ends the run with exit 2, a message naming the key, and nothing done', async () => {

@@ -1,5 +1,6 @@
 // End to end, the hard cases: `run` SIGKILLed mid-way then rerun; the sandbox killed and restarted during a
 // run; a proxy injecting 503/429/drops into 5% of requests; SIGINT then the printed resume command.
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ function journalUsers(path: string): number {
     .split('\n')
     .filter((line) => {
       try {
-        return (JSON.parse(line) as { type?: string }).type === 'user';
+        return decodeJournalLine(line).some((e) => e.type === 'user');
       } catch {
         return false;
       }

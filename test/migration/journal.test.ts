@@ -1,6 +1,7 @@
 // The journal: group commit reaches the disk, reload restores per-user state, other runs are refused,
 // a torn last line is tolerated.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Written by version 1 (the journal format before issue 14): run, steps, finished, failed and unfinished users, end. */
+const V1_FIXTURE = fileURLToPath(new URL('./fixtures/journal-v1.ndjson', import.meta.url));
 const identity: RunIdentity = { sources: ['/data/users.ndjson'], target: 'http://core:3567 tenant=public app=public' };
 
 describe('journal', () => {
@@ -24,12 +27,14 @@ describe('journal', () => {
     j.append({ type: 'user', user: 'u2', outcome: 'failed', step: 'password', status: 'HTTP 400' });
     await j.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(path, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: 'run', identity });
-    expect(lines).toHaveLength(5);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'run', version: 2, identity });
+    // Version 2 lines: no "type"; the outcome of a user that finished with a step written on that step's line.
+    expect(lines.slice(1)).toEqual([
+      '{"user":"u1","step":"password","created":{"recipeUserId":"r1"}}',
+      '{"user":"u1","step":"map","already":{"externalUserId":"e1"},"outcome":"imported"}',
+      '{"user":"u2","outcome":"failed","step":"password","status":"HTTP 400"}',
+    ]);
 
     const again = await openJournal(path, identity);
     expect(again.users.get('u1')?.outcome).toBe('imported');
@@ -74,6 +79,33 @@ describe('journal', () => {
     await j2.close();
     const loaded = await loadJournal(path);
     expect(loaded.users.get('u1')?.outcome).toBe('imported');
+  });
+
+  it('loads and resumes a journal written by version 1 (every line with its type), then reads both versions', async () => {
+    const path = join(dir, 'j.ndjson');
+    copyFileSync(V1_FIXTURE, path);
+    const j = await openJournal(path, identity);
+    expect(j.users.get('u1')).toMatchObject({ outcome: 'imported' });
+    expect(j.users.get('u1')!.steps.get('password')?.ids).toEqual({ recipeUserId: 'r1' });
+    expect(j.users.get('u2')).toMatchObject({ outcome: 'failed' });
+    expect(j.users.get('u2')!.steps.get('thirdparty:google:g2')?.ids).toEqual({ recipeUserId: 'r2' });
+    expect(j.users.get('u3')!.outcome).toBeUndefined();
+    expect(j.users.get('u3')!.steps.get('password')?.result).toBe('already');
+    expect(j.users.get('u4')).toMatchObject({ outcome: 'alreadyPresent' });
+    // The resumed run finishes u3 and retries u2, in version 2 lines after the version 1 ones.
+    j.append({ type: 'step', user: 'u3', step: 'map', result: 'created', ids: { externalUserId: 'e3' } });
+    j.append({ type: 'user', user: 'u3', outcome: 'imported' });
+    j.append({ type: 'step', user: 'u2', step: 'totp:phone', result: 'created', ids: { deviceName: 'phone' } });
+    j.append({ type: 'user', user: 'u2', outcome: 'imported' });
+    await j.close();
+    const loaded = await loadJournal(path);
+    expect([...loaded.users].map(([u, e]) => `${u} ${e.outcome} ${e.steps.size}`).sort()).toEqual([
+      'u1 imported 2',
+      'u2 imported 2',
+      'u3 imported 2',
+      'u4 alreadyPresent 0',
+    ]);
+    expect(loaded.users.get('u3')!.steps.get('password')?.ids).toEqual({ recipeUserId: 'r3' });
   });
 
   it('refuses a file that is not a journal', async () => {

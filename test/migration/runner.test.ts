@@ -1,5 +1,6 @@
 // Runner semantics against the real sandbox core over HTTP: bounded concurrency, journal resume, reruns, stop,
 // pause, fatal errors. The real client is only wrapped to count calls in flight and to inject server errors.
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,7 +127,7 @@ const journalEntries = (path: string) =>
   readFileSync(path, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
 
 /** Every string anywhere in a parsed JSON value. */
 function strings(value: unknown): string[] {

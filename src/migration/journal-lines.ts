@@ -1,0 +1,62 @@
+// How journal entries become lines and are read back. Version 2 (issue 14) writes step and user lines without
+// "type", a step's ids under its result (`"created": {...}` or `"already": {...}`), and a finished user's
+// outcome on the line of its last step when both are written together. Version 1 lines, each with its "type",
+// are still read, so journals written by earlier versions load and resume.
+import type { JournalEntry } from './journal.js';
+
+type StepEntry = Extract<JournalEntry, { type: 'step' }>;
+type UserEntry = Extract<JournalEntry, { type: 'user' }>;
+
+export const JOURNAL_VERSION = 2;
+
+export function encodeJournalEntry(entry: JournalEntry): string {
+  if (entry.type === 'step') return JSON.stringify({ user: entry.user, step: entry.step, [entry.result]: entry.ids });
+  if (entry.type === 'user') {
+    const line: Record<string, string> = { user: entry.user, outcome: entry.outcome };
+    if (entry.step !== undefined) line.step = entry.step;
+    if (entry.status !== undefined) line.status = entry.status;
+    return JSON.stringify(line);
+  }
+  return JSON.stringify(entry);
+}
+
+/** A step and, on the same line, its user's outcome (when the user finished with that step). */
+export function encodeFinishingStep(step: StepEntry, outcome: UserEntry['outcome']): string {
+  return JSON.stringify({ user: step.user, step: step.step, [step.result]: step.ids, outcome });
+}
+
+/** Whether `entry` may share the line of `step`, the entry written just before it. */
+export function finishesOnStepLine(step: StepEntry, entry: JournalEntry): entry is UserEntry {
+  return (
+    entry.type === 'user' &&
+    entry.user === step.user &&
+    entry.step === undefined &&
+    entry.status === undefined &&
+    (entry.outcome === 'imported' || entry.outcome === 'alreadyPresent')
+  );
+}
+
+/** The entries of one line, either version; throws on a line that is not a journal entry (a torn line). */
+export function decodeJournalLine(line: string): JournalEntry[] {
+  const o = JSON.parse(line) as Record<string, unknown> | null;
+  if (o === null || typeof o !== 'object') throw new Error('not a journal entry');
+  if (typeof o.type === 'string') return [o as unknown as JournalEntry];
+  if (typeof o.user !== 'string') throw new Error('not a journal entry');
+  const result = isIds(o.created) ? 'created' : isIds(o.already) ? 'already' : undefined;
+  if (result !== undefined && typeof o.step === 'string') {
+    const step: StepEntry = { type: 'step', user: o.user, step: o.step, result, ids: o[result] as Record<string, string> };
+    if (typeof o.outcome !== 'string') return [step];
+    return [step, { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] }];
+  }
+  if (typeof o.outcome === 'string') {
+    const user: UserEntry = { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] };
+    if (typeof o.step === 'string') user.step = o.step;
+    if (typeof o.status === 'string') user.status = o.status;
+    return [user];
+  }
+  throw new Error('not a journal entry');
+}
+
+function isIds(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
