@@ -126,7 +126,7 @@ async function replayLog(logPath: string, state: StoreState): Promise<number> {
 function capture(state: StoreState): SnapshotData {
   const data = emptySnapshot();
   data.seq = state.seq;
-  for (const c of COLLECTION_NAMES) data.collections[c] = capturedRecords(state.maps[c] as Map<string, unknown>);
+  for (const c of COLLECTION_NAMES) data.collections[c] = capturedRecords(state.maps[c]);
   return data;
 }
 

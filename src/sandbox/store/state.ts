@@ -14,8 +14,9 @@ import { ScopedMap } from './scoped-map.js';
 import { scopeKey } from './scope-key.js';
 import { internTotp, internUser, internVerified } from './shared-strings.js';
 import { SearchIndex } from './search-index.js';
+import { VerifiedEmails } from './verified-emails.js';
 
-type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
+type Maps = { [C in Exclude<CollectionName, 'verified'>]: Map<string, Collections[C]> } & { verified: VerifiedEmails };
 
 /** The index key of a token's owner: the tokens of one (tenant, user id, email) are deleted together. */
 export const evTokenOwner = (t: Pick<EmailVerificationToken, 'app' | 'tenant' | 'userId' | 'email'>): string =>
@@ -31,7 +32,7 @@ export class StoreState {
   readonly maps: Maps = {
     users: new Map(),
     mappings: new Map(),
-    verified: new Map(),
+    verified: new VerifiedEmails(),
     evTokens: new Map(),
     pless: new Map(),
     totp: new Map(),
@@ -68,7 +69,7 @@ export class StoreState {
   seq = 0;
 
   apply(change: Change): void {
-    const map = this.maps[change.c] as Map<string, unknown>;
+    const map = this.maps[change.c] as unknown as Map<string, unknown>;
     const old = map.get(change.k);
     if (old !== undefined) this.unindex(change.c, change.k, old);
     if (change.v === undefined) map.delete(change.k);
@@ -87,7 +88,7 @@ export class StoreState {
    */
   insert(change: Change): boolean {
     if (change.v === undefined) return false;
-    const map = this.maps[change.c] as Map<string, unknown>;
+    const map = this.maps[change.c] as unknown as Map<string, unknown>;
     const before = map.size;
     const k = this.share(change);
     map.set(k, change.v);

@@ -1,0 +1,53 @@
+// VerifiedEmails (the store's verified-email collection held without composite key strings) against a plain Map
+// through thousands of random puts, overwrites and deletes: same answers, same size, same entries.
+import { describe, expect, it } from 'vitest';
+import { key, type Verification } from '../../src/sandbox/store/records.js';
+import { VerifiedEmails } from '../../src/sandbox/store/verified-emails.js';
+
+/** mulberry32, so a failure can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('VerifiedEmails', () => {
+  it('answers like a Map keyed by key(app, user id, email), several emails per user and odd keys included', () => {
+    const rand = rng(11);
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const v = new VerifiedEmails();
+    const truth = new Map<string, Verification>();
+    const keys: string[] = [];
+    for (let step = 0; step < 20_000; step++) {
+      const rec: Verification = {
+        app: pick(['public', 'a2']),
+        userId: `u${Math.floor(rand() * 300)}`,
+        email: pick(['a@x.io', 'b@x.io', 'c@y.io']),
+      };
+      const r = rand();
+      // A key that is not the record's own (hand-edited files), or not three parts at all.
+      const k = r < 0.05 ? key(rec.app, rec.userId, 'other@x.io') : r < 0.07 ? `odd-${rec.userId}` : key(rec.app, rec.userId, rec.email);
+      if (rand() < 0.35 && keys.length > 0) {
+        const d = pick(keys);
+        expect(v.delete(d)).toBe(truth.delete(d));
+      } else {
+        v.set(k, rec);
+        truth.set(k, rec);
+        keys.push(k);
+      }
+      expect(v.size).toBe(truth.size);
+      const probe = rand() < 0.5 ? pick(keys) : key('public', `u${Math.floor(rand() * 300)}`, pick(['a@x.io', 'b@x.io']));
+      expect(v.get(probe)).toBe(truth.get(probe));
+      expect(v.has(probe)).toBe(truth.has(probe));
+    }
+    expect(new Map([...v])).toEqual(truth);
+    expect([...v.keys()].sort()).toEqual([...truth.keys()].sort());
+    expect(v.size).toBeGreaterThan(100);
+    v.clear();
+    expect([...v.values()]).toEqual([]);
+  });
+});
