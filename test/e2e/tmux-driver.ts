@@ -25,6 +25,8 @@ export interface TmuxDriver {
   type(text: string): Promise<void>;
   /** Raw `tmux send-keys` arguments in one call (e.g. an arrow and characters: one read for the wizard). */
   sendKeys(...args: string[]): Promise<void>;
+  /** Paste a file's text as one bracketed burst (tmux load-buffer + paste-buffer), as a terminal paste arrives. */
+  paste(file: string): Promise<void>;
   resize(columns: number, rows: number): Promise<void>;
   kill(): Promise<void>;
   close(): Promise<void>;
@@ -81,6 +83,10 @@ export function tmuxDriver(socket: string, session = 'wizard'): TmuxDriver {
     },
     async sendKeys(...args) {
       await tmux('send-keys', '-t', session, ...args);
+    },
+    async paste(file) {
+      await tmux('load-buffer', '-b', 'paste', file);
+      await tmux('paste-buffer', '-b', 'paste', '-t', session);
     },
     async resize(columns, rows) {
       await tmux('resize-window', '-t', session, '-x', String(columns), '-y', String(rows));

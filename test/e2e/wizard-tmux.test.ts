@@ -1,71 +1,25 @@
 // End to end in a real terminal: the built wizard runs in a detached tmux session (80x24), driven with
 // `tmux send-keys` and read with `tmux capture-pane`, from creating a profile to a finished sandbox migration.
-import { execa } from 'execa';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile, profilePaths } from '../../src/profiles/index.js';
+import { TMUX, tmuxDriver } from './tmux-driver.js';
 import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../ui/fixture.js';
-
-const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
-const TMUX = (process.env.PATH ?? '')
-  .split(delimiter)
-  .concat('/usr/bin')
-  .map((d) => join(d, 'tmux'))
-  .find((p) => existsSync(p));
 
 const dir = mkdtempSync(join(tmpdir(), 'am-tmux-'));
 const socket = join(dir, 'tmux.sock');
 const configDir = join(dir, 'config');
 const store = join(dir, 'store.json');
-const SESSION = 'wizard';
+const drv = tmuxDriver(socket);
+const { capture, until, untilScreen, press, type } = drv;
 afterAll(async () => {
-  if (TMUX) await execa(TMUX, ['-S', socket, 'kill-server'], { reject: false });
+  if (TMUX) await drv.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const tmux = async (...args: string[]) => (await execa(TMUX!, ['-S', socket, ...args])).stdout;
-const capture = () => tmux('capture-pane', '-p', '-t', SESSION);
-
-async function until(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = '';
-  for (;;) {
-    screen = await capture();
-    if (typeof text === 'string' ? screen.includes(text) : text.test(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}\n--- screen ---\n${screen}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
-
-async function untilScreen(ok: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const screen = await capture();
-    if (ok(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- screen ---\n${screen}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
-
 const footerRow = (screen: string) => screen.split('\n').findIndex((l) => l.startsWith('v verify'));
-
-/** Send keys one at a time, waiting after each for the screen to change (every key here changes it). */
-async function press(...keys: string[]): Promise<void> {
-  for (const key of keys) {
-    const before = await capture();
-    await tmux('send-keys', '-t', SESSION, key);
-    await waitForChange(before, key);
-  }
-}
-
-async function type(text: string): Promise<void> {
-  const before = await capture();
-  await tmux('send-keys', '-t', SESSION, '-l', text);
-  await waitForChange(before, `typing ${text.length} characters`);
-}
 
 async function waitForChange(before: string, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -75,13 +29,8 @@ async function waitForChange(before: string, what: string): Promise<void> {
   }
 }
 
-async function launch(args: string[] = [], env: Record<string, string> = {}): Promise<void> {
-  const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  // The pane stays after the wizard exits, so the exit code can be read from it.
-  const script = `cd '${dir}' && ${cmd}; echo "EXIT CODE $?"; sleep 600`;
-  const vars = Object.entries({ AUTH_MIGRATE_CONFIG_DIR: configDir, ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  await tmux('new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24', ...vars, 'sh', '-c', script);
-}
+const launch = (args: string[] = [], env: Record<string, string> = {}): Promise<void> =>
+  drv.launch(args, { cwd: dir, env: { AUTH_MIGRATE_CONFIG_DIR: configDir, ...env }, columns: 80, rows: 24 });
 
 if (!TMUX) console.warn('wizard-tmux.test: tmux is not installed (not on PATH nor /usr/bin/tmux): the end-to-end wizard test is skipped');
 
@@ -106,7 +55,7 @@ describe('the wizard in tmux', () => {
     await until('[env variable]');
     await press('Down');
     const before = await capture();
-    await tmux('send-keys', '-t', SESSION, '-N', String('AUTH_MIGRATE_LICENSE_KEY'.length), 'BSpace');
+    await drv.sendKeys('-N', String('AUTH_MIGRATE_LICENSE_KEY'.length), 'BSpace');
     await waitForChange(before, 'clearing the variable name');
     await type('E2E_LICENSE');
     await until(/variable \$\s+E2E_LICENSE\b/);
@@ -122,8 +71,7 @@ describe('the wizard in tmux', () => {
     // The hash parameters pasted as the console shows them (several lines, one paste).
     await press('Down', 'Down');
     writeFileSync(join(dir, 'paste.txt'), HASH_CONFIG_TEXT);
-    await tmux('load-buffer', '-b', 'hash', join(dir, 'paste.txt'));
-    await tmux('paste-buffer', '-b', 'hash', '-t', SESSION);
+    await drv.paste(join(dir, 'paste.txt'));
     await until('signer key set');
     await press('Down', 'Down', 'Enter');
     await until(/records 6 · valid 6/);
@@ -171,7 +119,7 @@ describe('the wizard in tmux', () => {
       [60, 20],
       [80, 24],
     ] as const) {
-      await tmux('resize-window', '-t', SESSION, '-x', String(columns), '-y', String(rows));
+      await drv.resize(columns, rows);
       // Ink redraws after a resize; wait for the whole frame: title on the first row, footer on the last but one.
       const fits = (s: string) =>
         footerRow(s) === rows - 2 &&
@@ -218,7 +166,7 @@ describe('the wizard in tmux', () => {
 
     // Next time: the stored api key is there; the licence key comes from $E2E_LICENSE, or is asked for when unset;
     // the signer key (not stored) is asked for again.
-    await tmux('kill-session', '-t', SESSION);
+    await drv.kill();
     await launch(['--profile', 'e2e-night']);
     const unset = await until('2/8 keys · profile e2e-night');
     expect(unset).toMatch(/api key\s+•+\s+✓ 30 chars/);
@@ -226,7 +174,7 @@ describe('the wizard in tmux', () => {
     expect(unset).toMatch(/signer key\s+not set/);
     await press('C-c');
     await until('EXIT CODE 0');
-    await tmux('kill-session', '-t', SESSION);
+    await drv.kill();
     await launch(['--profile', 'e2e-night'], { E2E_LICENSE: LICENSE_KEY });
     const set = await until('2/8 keys · profile e2e-night');
     expect(set).toMatch(/licence key\s+•+\s+✓ 23 chars/);
