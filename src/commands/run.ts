@@ -10,6 +10,7 @@ import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
 import { parseDisabledPolicy } from '../migration/policies.js';
 import { collectGarbage } from '../heap.js';
+import { drained } from '../migration/report.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
@@ -285,7 +286,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       plan: planOptions,
       concurrency,
       onEvent: (e: RunEvent) => listener(e),
-      onUserResult: (result: UserResult, input: MigrationInput) => runFiles.write(result, input),
+      // The next user waits while stderr holds a backlog (--json-events to a reader slower than the run, e.g.
+      // half a million resumed users in seconds): otherwise every event line queues in memory.
+      onUserResult: async (result: UserResult, input: MigrationInput) => {
+        await runFiles.write(result, input);
+        await drained(io.stderr);
+      },
     };
     const run =
       via === 'bulk-staged'

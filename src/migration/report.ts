@@ -46,6 +46,23 @@ export interface RunFiles {
   close(): Promise<void>;
 }
 
+/** Resolves at once unless `stream` holds more than its high-water mark, else when it drains (or closes). */
+export function drained(stream: NodeJS.WritableStream): Promise<void> {
+  const s = stream as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  if (s.writableNeedDrain !== true || s.destroyed === true) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      s.off('drain', done);
+      s.off('close', done);
+      s.off('error', done);
+      resolve();
+    };
+    s.on('drain', done);
+    s.on('close', done);
+    s.on('error', done);
+  });
+}
+
 function openPrivate(path: string): WriteStream {
   return createWriteStream(path, { fd: openPrivateSync(path, 'w') });
 }
