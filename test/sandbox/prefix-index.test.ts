@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PrefixIndex } from '../../src/sandbox/store/prefix-index.js';
 import { emailDomains } from '../../src/sandbox/store/search-index.js';
+import { StoreState, type LoginMethod } from '../../src/sandbox/store/index.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -80,5 +81,39 @@ describe('emailDomains', () => {
     expect(emailDomains('a@gmail.com')).toEqual(['gmail.com']);
     expect(emailDomains('"a@b"@c.io')).toEqual(['b"@c.io', 'c.io']);
     expect(emailDomains('nobody')).toEqual([]);
+  });
+});
+
+describe('SearchIndex, built by the first search', () => {
+  const lm = (id: string, email: string): LoginMethod => ({
+    app: 'public',
+    id,
+    recipeId: 'emailpassword',
+    tenantIds: ['public'],
+    timeJoined: 1,
+    email,
+  });
+  const found = (state: StoreState, prefix: string): string[] => {
+    const out: string[] = [];
+    state.search.get('public', 'public', 'emailpassword', 'e')?.forEachPrefixed(prefix, (id) => void out.push(id));
+    return out.sort();
+  };
+
+  it('holds what the users hold at the first search, whatever was written before it, and follows every write after', () => {
+    const state = new StoreState();
+    for (const [id, email] of [
+      ['a', 'ann@x.io'],
+      ['b', 'bob@x.io'],
+      ['c', 'anna@y.io'],
+    ])
+      state.apply({ c: 'users', k: id!, v: lm(id!, email!) });
+    state.apply({ c: 'users', k: 'b', v: lm('b', 'annie@x.io') });
+    state.apply({ c: 'users', k: 'c' });
+    expect(found(state, 'ann')).toEqual(['a', 'b']);
+    state.apply({ c: 'users', k: 'a', v: lm('a', 'zed@x.io') });
+    state.apply({ c: 'users', k: 'd', v: lm('d', 'anne@x.io') });
+    expect(found(state, 'ann')).toEqual(['b', 'd']);
+    expect(found(state, 'zed')).toEqual(['a']);
+    expect(state.search.get('public', 'public', 'emailpassword', 'd')?.size).toBe(3);
   });
 });

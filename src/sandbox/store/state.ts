@@ -65,7 +65,7 @@ export class StoreState {
   /** Per app: ids in /users order. */
   readonly userOrder = new Map<string, UserOrder>();
   /** Sorted emails, domains, phones and third-party ids per (app, tenant, recipe): the /users search. */
-  readonly search = new SearchIndex();
+  readonly search = new SearchIndex(() => this.maps.users.values());
   seq = 0;
 
   apply(change: Change): void {
