@@ -27,7 +27,8 @@ export async function prepareRun(files: string[], readOptions: ReadOptions & Val
     ...readOptions,
     onRecord: (r) => {
       for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
-      if (r.valid) noteNeeds(r.record, plan, needs);
+      // Once the plan needs everything it can, the rest of the records cannot add to it: not planned for nothing.
+      if (r.valid && !needsAll(needs)) noteNeeds(r.record, plan, needs);
     },
   });
   let lateErrors = 0;
@@ -41,6 +42,12 @@ const METHOD_OF: Partial<Record<string, LoginMethodName>> = {
   'thirdparty-signinup': 'thirdparty',
   'passwordless-signinup': 'passwordless',
 };
+const METHODS = new Set(Object.values(METHOD_OF)).size;
+
+/** Whether `needs` already holds every need a record can add. */
+function needsAll(needs: Required<PlanNeeds>): boolean {
+  return needs.totp && needs.linking && needs.scrypt && needs.loginMethods.length === METHODS;
+}
 
 /** Fold one record's needs into `needs` (what the target must offer for this plan). */
 export function noteNeeds(record: CanonicalUser, plan: PlanOptions, needs: Required<PlanNeeds>): void {
