@@ -40,6 +40,26 @@ describe('sandbox store', () => {
     }
   });
 
+  it('replays a log of many read chunks line by line, and names a damaged line deep in it without its content', async () => {
+    const n = 3000; // ~600 KB of log: lines cross the reader's 64 KiB chunks
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ s: i + 1, o: [put(i)] }));
+    writeFileSync(logPathOf(path), lines.join('\n') + '\n\n');
+    const b = await openStore(path);
+    expect(b.state.maps.users.size).toBe(n);
+    expect(b.state.seq).toBe(n);
+    expect(b.state.maps.users.get('id-2999')).toEqual(user(2999));
+    await b.close();
+    const secret = '{"s":9999,"o":[{"c":"users","k":"x","v":{"passwordHash":"$2a$05$secret-hash';
+    lines.splice(1700, 0, secret);
+    writeFileSync(logPathOf(path), lines.join('\n') + '\n');
+    const err = await openStore(path).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/store log .*store\.json\.log is damaged at line 1701 /);
+    expect(err?.message).not.toContain('secret-hash');
+  });
+
   it('ignores a torn last line but refuses a damaged line in the middle', async () => {
     const a = await openStore(path);
     try {

@@ -1,7 +1,7 @@
 // The sandbox store: in-memory state rebuilt on start from the lowdb JSON snapshot plus the change log,
 // then kept durable by group-committed log appends, with the snapshot rewritten in the background once
 // the log has grown comparable to it (so the cost per write stays flat however large the store is).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { ChangeLog } from './changelog.js';
@@ -9,6 +9,7 @@ import { COLLECTION_NAMES, type Change } from './records.js';
 import { capturedRecords, emptySnapshot, removeIfPresent, snapshotFile, type SnapshotData, type SnapshotFile } from './snapshot.js';
 import { StoreState } from './state.js';
 import { NotStreamable, streamSnapshot } from './snapshot-stream.js';
+import { replayLog } from './replay.js';
 
 export { StoreState, evTokenOwner } from './state.js';
 export * from './records.js';
@@ -87,40 +88,6 @@ async function removeStaleTempFiles(path: string): Promise<void> {
   const prefix = `${basename(path)}.tmp-`;
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) if (name.startsWith(prefix)) await removeIfPresent(join(dirname(path), name));
-}
-
-/** Apply the log's changes newer than the state; a torn last line (crash mid-append) is ignored. */
-async function replayLog(logPath: string, state: StoreState): Promise<number> {
-  let text: string;
-  try {
-    text = await readFile(logPath, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw new UserError(`cannot read the sandbox store log ${logPath} (${(err as Error).message}); refusing to start`);
-  }
-  const lines = text.split('\n');
-  let applied = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line === '') continue;
-    let entry: { s: number; o: Change[] };
-    try {
-      entry = JSON.parse(line) as { s: number; o: Change[] };
-      if (typeof entry.s !== 'number' || !Array.isArray(entry.o)) throw new Error('not a change entry');
-    } catch (err) {
-      // Only the last line can be torn by a crash; anything else is damage we must not paper over.
-      const isLast = lines.slice(i + 1).every((l) => l === '');
-      if (isLast) break;
-      throw new UserError(
-        `the sandbox store log ${logPath} is damaged at line ${i + 1} (${(err as Error).message}); refusing to start and leaving it untouched`,
-      );
-    }
-    if (entry.s <= state.seq) continue;
-    for (const change of entry.o) state.apply(change);
-    state.seq = entry.s;
-    applied++;
-  }
-  return applied;
 }
 
 function capture(state: StoreState): SnapshotData {
