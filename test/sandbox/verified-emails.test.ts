@@ -47,6 +47,12 @@ describe('VerifiedEmails', () => {
     expect(new Map([...v])).toEqual(truth);
     expect([...v.keys()].sort()).toEqual([...truth.keys()].sort());
     expect(v.size).toBeGreaterThan(100);
+    // A capture is the collection at that instant, whatever is written after it.
+    const captured = v.captured();
+    const before = new Map(truth);
+    v.set(key('public', 'u-new', 'n@x.io'), { app: 'public', userId: 'u-new', email: 'n@x.io' });
+    v.delete(keys[keys.length - 1]!);
+    expect(new Map([...captured])).toEqual(before);
     v.clear();
     expect([...v.values()]).toEqual([]);
   });

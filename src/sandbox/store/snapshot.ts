@@ -23,7 +23,11 @@ export interface SnapshotData {
  * A copy of a map's records at one instant, to write while the map changes: two arrays hold a record in 16 bytes
  * where a copied Map takes about 40-50 (at a million users, 50 MB less at the peak of a snapshot rewrite).
  */
-export function capturedRecords(map: Iterable<readonly [string, unknown]> & { size: number }): Iterable<readonly [string, unknown]> {
+export function capturedRecords(
+  map: Iterable<readonly [string, unknown]> & { size: number; captured?: () => Iterable<readonly [string, unknown]> },
+): Iterable<readonly [string, unknown]> {
+  // A collection that can copy itself more cheaply (verified-emails.ts) does.
+  if (map.captured) return map.captured();
   const keys = new Array<string>(map.size);
   const values = new Array<unknown>(map.size);
   let n = 0;

@@ -101,6 +101,27 @@ export class VerifiedEmails implements Iterable<[string, Verification]> {
     yield* this.other;
   }
 
+  /**
+   * The records at this instant, to write while the collection changes: their keys are joined only as the copy is
+   * read (a snapshot rewrite would otherwise hold every key string at once, as the plain Map did).
+   */
+  captured(): Iterable<readonly [string, Verification]> {
+    const records: Verification[] = [];
+    for (const users of this.byApp.values()) {
+      for (const held of users.values()) {
+        if (Array.isArray(held)) records.push(...held);
+        else records.push(held);
+      }
+    }
+    const others = [...this.other];
+    return {
+      *[Symbol.iterator]() {
+        for (const v of records) yield [`${v.app}${SEP}${v.userId}${SEP}${v.email}`, v] as const;
+        yield* others;
+      },
+    };
+  }
+
   entries(): IterableIterator<[string, Verification]> {
     return this[Symbol.iterator]();
   }
