@@ -70,7 +70,9 @@ export async function benchMillion(ctx) {
     // 2. The sandbox restarted on that store: time from the spawn to its first /hello, and its RSS then.
     out.storeBeforeRestartMb = statSync(store).size / 2 ** 20;
     const t0 = performance.now();
-    const sandbox = await startBenchSandbox({ store, port });
+    // The run's port when verify or resume follow (the journal names its target); any free port for a restart alone.
+    const needsRunPort = steps.has('verify') || steps.has('resume');
+    const sandbox = await startBenchSandbox({ store, port: needsRunPort ? port : undefined });
     try {
       for (;;) {
         const ok = await fetch(`${sandbox.url}/hello`).then(
