@@ -76,6 +76,18 @@ describe('sandbox store snapshot, streamed', () => {
     await b.close();
   });
 
+  it('refuses a damaged snapshot in another layout without quoting its text (it holds password hashes)', async () => {
+    const damaged = '{\n  "format": "auth-migrate-sandbox-store",\n  "passwordHash": secret-hash-value\n}\n';
+    writeFileSync(path, damaged);
+    const err = await openStore(path).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/is not readable \(invalid JSON( at position \d+)?\)/);
+    expect(err?.message).not.toContain('secret-hash');
+    expect(readFileSync(path, 'utf8')).toBe(damaged);
+  });
+
   it('refuses a snapshot cut short, leaving it untouched', async () => {
     const text = await written();
     const cut = text.slice(0, text.indexOf('"id-2"'));

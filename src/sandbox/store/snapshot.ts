@@ -70,7 +70,9 @@ class DurableSnapshotFile implements Adapter<SnapshotData> {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      return refuse(`invalid JSON: ${(err as Error).message}`);
+      // Only where: V8's message can quote the text around the error, and a store holds password hashes.
+      const at = /at position (\d+)/.exec((err as Error).message)?.[1];
+      return refuse(`invalid JSON${at ? ` at position ${at}` : ''}`);
     }
     const obj = raw as { format?: unknown; seq?: unknown; collections?: Record<string, unknown> };
     if (
