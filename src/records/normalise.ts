@@ -1,6 +1,7 @@
 // Normalisers for identifiers, done the way the core does (emails, phones): the validator stores the normalised
 // values so duplicates are found, plans are made and verify compares on what the core will store.
-import { ParseError, parsePhoneNumberWithError } from 'libphonenumber-js';
+import { ParseError } from 'libphonenumber-js/core';
+import { parseForE164 } from './phone-e164.js';
 
 /** The core's `Utils.normaliseEmail`: trimmed and lower-cased. */
 export function normaliseEmail(email: string): string {
@@ -41,7 +42,7 @@ export function normalisePhone(phone: string): PhoneResult {
   }
   let parsed;
   try {
-    parsed = parsePhoneNumberWithError(phone.trim());
+    parsed = parseForE164(phone.trim());
   } catch (err) {
     const why = err instanceof ParseError ? (PARSE_REASONS[err.message] ?? err.message) : String(err);
     return {
