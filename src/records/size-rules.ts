@@ -32,8 +32,13 @@ interface PathPart {
   list: boolean;
 }
 
+interface ParsedLimit {
+  limit: FieldLimit;
+  parts: PathPart[];
+}
+
 /** Each limit's path split once (this runs on every record of every pass). */
-const PARSED = FIELD_LIMITS.map((limit) => ({
+const PARSED: ParsedLimit[] = FIELD_LIMITS.map((limit) => ({
   limit,
   parts: limit.path.split('.').map((p): PathPart => (p.endsWith('[]') ? { name: p.slice(0, -2), list: true } : { name: p, list: false })),
 }));
@@ -44,44 +49,48 @@ function fieldName(parts: PathPart[], indexes: number[]): string {
   return parts.map((p) => (p.list ? `${p.name}[${indexes[k++]}]` : p.name)).join('.');
 }
 
-/** Calls `over` for every string at `parts` longer than `max` (lists walked), with the list indexes on the way. */
-function walk(input: unknown, parts: PathPart[], at: number, max: number, indexes: number[], over: (value: string) => void): void {
+/**
+ * Flags every string at `parts` longer than `limit.max` (lists walked, their indexes kept for the field's name).
+ * No closure per limit and record: this runs on every record of every pass.
+ */
+function walk(ctx: RuleContext, input: unknown, item: ParsedLimit, at: number, indexes: number[]): boolean {
+  const { parts, limit } = item;
   if (at === parts.length) {
-    if (typeof input === 'string' && input.length > max) over(input);
-    return;
+    if (typeof input !== 'string' || input.length <= limit.max) return false;
+    const field = fieldName(parts, indexes);
+    flag(
+      ctx,
+      'error',
+      'field.too-long',
+      field,
+      `${field} is ${input.length} characters; at most ${limit.max} can be stored (${limit.why}): fix the record`,
+    );
+    return true;
   }
-  if (typeof input !== 'object' || input === null) return;
+  if (typeof input !== 'object' || input === null) return false;
   const part = parts[at]!;
   const value = (input as Record<string, unknown>)[part.name];
-  if (!part.list) return walk(value, parts, at + 1, max, indexes, over);
-  if (!Array.isArray(value)) return;
+  if (value === undefined) return false;
+  if (!part.list) return walk(ctx, value, item, at + 1, indexes);
+  if (!Array.isArray(value)) return false;
+  let over = false;
   for (let i = 0; i < value.length; i++) {
     indexes.push(i);
-    walk(value[i], parts, at + 1, max, indexes, over);
+    if (walk(ctx, value[i], item, at + 1, indexes)) over = true;
     indexes.pop();
   }
+  return over;
 }
 
 /** Flags every field over its limit; true when the record has one (its other rules are then not run). */
 export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): boolean {
   let over = false;
   const indexes: number[] = [];
-  for (const { limit, parts } of PARSED) {
-    walk(input, parts, 0, limit.max, indexes, (value) => {
-      over = true;
-      const field = fieldName(parts, indexes);
-      flag(
-        ctx,
-        'error',
-        'field.too-long',
-        field,
-        `${field} is ${value.length} characters; at most ${limit.max} can be stored (${limit.why}): fix the record`,
-      );
-    });
-  }
+  for (const item of PARSED) if (walk(ctx, input, item, 0, indexes)) over = true;
   const metadata = input.metadata;
   if (metadata !== undefined && metadata !== null) {
-    const bytes = Buffer.byteLength(JSON.stringify(metadata) ?? '');
+    // Most metadata is far below the limit: a cheap upper bound spares serialising it on every record and pass.
+    const bytes = jsonBytesAtMost(metadata, MAX_METADATA_BYTES) ? 0 : Buffer.byteLength(JSON.stringify(metadata) ?? '');
     if (bytes > MAX_METADATA_BYTES) {
       over = true;
       flag(
@@ -94,4 +103,31 @@ export function checkSizes(ctx: RuleContext, input: Record<string, unknown>): bo
     }
   }
   return over;
+}
+
+/**
+ * Whether `value` as JSON is surely at most `budget` bytes of UTF-8, from an upper bound: every UTF-16 unit of a
+ * string or key counted as 6 bytes (a `\uXXXX` escape; unescaped, a unit is at most 3 bytes), 24 for a number.
+ * False means "maybe more", and the caller measures the real text.
+ */
+function jsonBytesAtMost(value: unknown, budget: number): boolean {
+  const stack: unknown[] = [value];
+  let total = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length * 6 + 2;
+    else if (v === null || typeof v !== 'object') total += 24;
+    else if (Array.isArray(v)) {
+      total += 2 + v.length;
+      for (const item of v) stack.push(item);
+    } else {
+      total += 2;
+      for (const k in v) {
+        total += k.length * 6 + 4;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+    if (total > budget) return false;
+  }
+  return true;
 }

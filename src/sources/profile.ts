@@ -6,7 +6,8 @@ import { addProblem, describe, isObject, type FieldContext } from './fields.js';
 /** Keep `value` under `key` in the record's metadata when it says something (not undefined, null or ''). */
 export function keepMeta(record: CanonicalUser, key: string, value: unknown): void {
   if (value === undefined || value === null || value === '') return;
-  record.metadata = { ...record.metadata, [key]: value };
+  // In place: the record is the reader's own object (a copy per key cost the Firebase reader 5% of validation).
+  (record.metadata ??= {})[key] = value;
 }
 
 /** A string field kept as it is; another type is named in a warning and left out. */

@@ -67,6 +67,19 @@ const cases: Case[] = [
     fires: [user({ totp: [{ secret: 'A'.repeat(257) }] })],
     nearMiss: [user({ totp: [{ secret: 'A'.repeat(32) }] })],
   },
+  // Metadata over 512 KiB as UTF-8 JSON; near misses whose quick upper bound is over the limit but whose text is not.
+  {
+    rule: 'field.too-long',
+    severity: 'error',
+    fires: [
+      user({ metadata: { bio: 'é'.repeat(262_144) } }),
+      user({ id: 'u2', email: 'b@example.com', metadata: { notes: Array.from({ length: 6000 }, () => 'x'.repeat(100)) } }),
+    ],
+    nearMiss: [
+      user({ metadata: { bio: 'é'.repeat(262_000) } }),
+      user({ id: 'u2', email: 'b@example.com', metadata: { notes: Array.from({ length: 5000 }, () => 'x'.repeat(100)) } }),
+    ],
+  },
   { rule: 'id.missing', severity: 'error', fires: [user({ id: '  ' })], nearMiss: [user({ id: 42 })] },
   {
     rule: 'id.duplicate',
