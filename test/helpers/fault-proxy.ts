@@ -1,8 +1,9 @@
 // A loopback HTTP proxy that injects faults between a client and a core, for tests and benchmarks:
 // 503s, 429s with Retry-After, connections dropped before forwarding, and (the hard case) connections
 // dropped AFTER the target performed and answered the request, so the client retries a step the core already
-// did. Deterministic for a seed: the n-th request gets the same decision in every run. Imports only node:*.
+// did. Deterministic for a seed (the project's seeded generator): the n-th request gets the same decision in every run.
 import http from 'node:http';
+import { createRng } from '../../src/generators/rng.js';
 import type { AddressInfo } from 'node:net';
 
 export type FaultKind = '503' | '429' | 'drop' | 'reset-after-forward' | 'garbage-after-forward';
@@ -53,16 +54,9 @@ export interface FaultProxy {
   stop(): Promise<void>;
 }
 
-/** mulberry32: small, fast, good enough for test schedules. */
+/** The project's seeded generator (mulberry32), as a plain function for test schedules. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRng(seed).next;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);

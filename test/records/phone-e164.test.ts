@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/generators/rng.js';
 import { parseForE164 } from '../../src/records/phone-e164.js';
 
 const require = createRequire(import.meta.url);
@@ -17,14 +18,9 @@ function outcome(parse: (t: string) => { number: string }, text: string): string
   }
 }
 
-// A small deterministic generator (xorshift), so a failure names a number that can be tried again.
-let seed = 0x2545f491;
-const rand = (n: number): number => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) % n;
-};
+// The project's seeded generator, so a failure names a number that can be tried again.
+const rng = createRng(0x2545f491);
+const rand = (n: number): number => rng.int(0, n - 1);
 const digits = (n: number): string => Array.from({ length: n }, () => String(rand(10))).join('');
 
 describe('parseForE164', () => {

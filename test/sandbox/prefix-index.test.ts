@@ -1,20 +1,10 @@
 // PrefixIndex (the sorted index behind the /users search) against a plain list, across its buffer and
 // compaction thresholds, with adds, removals and put-backs interleaved with queries.
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/generators/rng.js';
 import { PrefixIndex } from '../../src/sandbox/store/prefix-index.js';
 import { emailDomains } from '../../src/sandbox/store/search-index.js';
 import { StoreState, type LoginMethod } from '../../src/sandbox/store/index.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ids = (idx: PrefixIndex, prefix: string): string[] => {
   const out: string[] = [];
@@ -24,7 +14,7 @@ const ids = (idx: PrefixIndex, prefix: string): string[] => {
 
 describe('PrefixIndex', () => {
   it('answers like a scan of a plain list through thousands of adds, removals and put-backs', () => {
-    const rand = rng(7);
+    const rand = createRng(7).next;
     const idx = new PrefixIndex();
     const truth = new Map<string, string>(); // id -> value
     const letters = 'abcg';

@@ -1,23 +1,13 @@
 // VerifiedEmails (the store's verified-email collection held without composite key strings) against a plain Map
 // through thousands of random puts, overwrites and deletes: same answers, same size, same entries.
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/generators/rng.js';
 import { key, type Verification } from '../../src/sandbox/store/records.js';
 import { VerifiedEmails } from '../../src/sandbox/store/verified-emails.js';
 
-/** mulberry32, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('VerifiedEmails', () => {
   it('answers like a Map keyed by key(app, user id, email), several emails per user and odd keys included', () => {
-    const rand = rng(11);
+    const rand = createRng(11).next;
     const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const v = new VerifiedEmails();
     const truth = new Map<string, Verification>();
