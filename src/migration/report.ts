@@ -94,10 +94,8 @@ class LineSink {
     const text = this.lines.join('\n') + '\n';
     this.lines = [];
     this.bytes = 0;
-    return new Promise((resolve) => {
-      if (this.stream.write(text)) resolve();
-      else this.stream.once('drain', resolve);
-    });
+    this.stream.write(text);
+    return drained(this.stream);
   }
 
   async end(): Promise<void> {
