@@ -54,6 +54,7 @@ export function createCoreClient(options: CoreClientOptions): CoreClient {
     retry: options.retry ?? DEFAULT_RETRY,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
     onRetry: options.onRetry,
+    observers: new Set(),
     random: Math.random,
   };
   return clientFor(ctx, normaliseTenantId(options.tenantId), ownsPool);
@@ -154,6 +155,11 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
     },
 
     raw: (req) => sendRequest(ctx, tenantId, req),
+    observe: (listener) => {
+      const observers = (ctx.observers ??= new Set());
+      observers.add(listener);
+      return () => observers.delete(listener);
+    },
     close: () => {
       // Sockets are closed at once; requests still in flight fail (the callers have stopped by then).
       if (ownsPool) void ctx.pool.destroy().catch(() => {});

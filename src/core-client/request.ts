@@ -15,7 +15,7 @@ import { prefixFor, queryString, type BaseUrl } from './paths.js';
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, networkReason, parseRetryAfter } from './retry.js';
 import type { Dispatcher } from 'undici';
 import { sendAttempt } from './transport.js';
-import type { RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
+import type { AttemptAnswer, RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
 
 /** Everything a request needs that does not change per call (shared between tenants of one client). */
 export interface RequestContext {
@@ -29,7 +29,13 @@ export interface RequestContext {
   retry: RetryPolicy;
   maxRetryAfterMs: number;
   onRetry?: (info: RetryInfo) => void;
+  /** Told of every attempt's outcome (CoreClient.observe); shared by the clients made from one context. */
+  observers?: Set<(answer: AttemptAnswer) => void>;
   random: () => number;
+}
+
+function tell(ctx: RequestContext, answer: AttemptAnswer): void {
+  if (ctx.observers) for (const listener of ctx.observers) listener(answer);
 }
 
 /** Statuses that, when they persist past every retry, mean the core is unavailable rather than the call bad. */
@@ -55,6 +61,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
     try {
       const res = await sendAttempt(ctx.pool, { method, path, headers, body, timeoutMs: ctx.timeoutMs });
       const status = res.status;
+      tell(ctx, { trouble: isRetryableStatus(status), status });
       if (status >= 200 && status < 300) {
         return { status, contentType: String(res.headers['content-type'] ?? ''), text: res.text };
       }
@@ -76,6 +83,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
     } catch (err) {
       // Our own typed errors were decided above; only transport failures go on.
       if (err instanceof CoreClientError) throw err;
+      tell(ctx, { trouble: isTransientNetworkError(err) });
       const why = networkReason(err);
       if (!isTransientNetworkError(err) || attempt >= maxAttempts) {
         throw new CoreUnreachableError(ctx.base.display, method, path, attempt, why);

@@ -359,6 +359,20 @@ export interface CoreClient {
   /** Any request with the same headers, retries and error mapping; non-2xx answers still throw typed errors. */
   raw(request: RawRequest): Promise<RawResponse>;
 
+  /**
+   * Be told of every attempt's outcome (retries included), for a run that adapts its concurrency to the core;
+   * returns the function that stops it. Shared by the clients of other tenants and retry policies of one pool.
+   */
+  observe?(listener: (answer: AttemptAnswer) => void): () => void;
+
   /** Destroys the internal keep-alive pool's sockets (not a caller-supplied dispatcher). */
   close(): void;
+}
+
+/** One attempt of a request, as an observer sees it (no path, body or answer text). */
+export interface AttemptAnswer {
+  /** A 5xx, a 429, a dropped or refused connection, or a timeout: the core is struggling (or away). */
+  trouble: boolean;
+  /** The HTTP status, when an answer came. */
+  status?: number;
 }

@@ -32,6 +32,8 @@ export interface UserResult {
 export type RunEvent =
   | { type: 'run-started'; total: number; concurrency: number; journal: string; at: number }
   | { type: 'user-done'; result: UserResult; done: number; totals: Totals; at: number }
+  /** The users migrated at once changed (adaptive-concurrency.ts): `limit` of at most `max`, and why. */
+  | { type: 'concurrency'; limit: number; max: number; reason: string; at: number }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
   /** `--via bulk-staged`: the core's staging list (every row) and this run's users imported so far. */
   | { type: 'staged-progress'; staged: number; processing: number; failed: number; imported: number; at: number }

@@ -13,6 +13,7 @@ import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import { migrateBulkUser } from './bulk-user.js';
 import type { Via } from './via.js';
 import { migrationRun, PauseGate } from './pause-gate.js';
+import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -82,6 +83,12 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   let serverErrorsInARow = 0;
   const maxServerErrorsInARow = options.maxServerErrorsInARow ?? 10;
   const pauses = new PauseGate(emit);
+  // Users at once: --concurrency at most, fewer while the core answers 5xx, resets or timeouts (adaptive-concurrency.ts).
+  const limiter = createAdaptiveConcurrency({
+    max: concurrency,
+    onChange: (c) => emit({ type: 'concurrency', limit: c.limit, max: c.max, reason: c.reason, at: Date.now() }),
+  });
+  const unobserve = options.core.observe?.((answer) => limiter.answer(answer.trouble));
 
   const requestStop = (reason: 'requested' | 'fatal', err?: Error): void => {
     if (stopped) return;
@@ -89,6 +96,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     fatal = err;
     emit({ type: 'stopping', reason, message: err?.message, at: Date.now() });
     pauses.resume();
+    limiter.close();
   };
 
   const migrateUser = async (input: MigrationInput): Promise<UserResult | undefined> => {
@@ -207,12 +215,17 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   const iterator = options.inputs[Symbol.asyncIterator]();
   const worker = async (): Promise<void> => {
     while (!stopped) {
-      await pauses.gate;
-      if (stopped) break;
-      const next = await iterator.next();
-      if (next.done) break;
-      const result = await migrateUser(next.value);
-      if (result) await record(result, next.value);
+      await limiter.acquire();
+      try {
+        await pauses.gate;
+        if (stopped) break;
+        const next = await iterator.next();
+        if (next.done) break;
+        const result = await migrateUser(next.value);
+        if (result) await record(result, next.value);
+      } finally {
+        limiter.release();
+      }
     }
   };
 
@@ -227,6 +240,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       requestStop('fatal', err instanceof Error ? err : new UserError(String(err)));
     }
     await Promise.all(Array.from({ length: concurrency }, guarded));
+    unobserve?.();
     // Stopped early: close the source files now rather than when the process ends (the wizard lives on).
     await iterator.return?.(undefined).catch(() => undefined);
     await options.journal.flush();

@@ -41,6 +41,17 @@ describe('plain renderer', () => {
     const t = { ...emptyTotals(1_000_000), imported: 1000 };
     expect(formatProgress(t, 10_000, 3)).toBe('1000/1000000 users (0%), 100.0/s, ETA 2h46m30s, failed 0, 3 retries');
   });
+
+  it('shows the users at a time once the run adapted it to the core', () => {
+    const lines: string[] = [];
+    let clock = 0;
+    const render = createPlainRenderer({ write: (l) => lines.push(l), now: () => clock });
+    const t = { ...emptyTotals(10), imported: 1 };
+    render({ type: 'concurrency', limit: 11, max: 16, reason: '9 of 40 answers were 5xx, resets or timeouts', at: 0 });
+    clock = 2000;
+    render({ type: 'user-done', result: { id: 'a', outcome: 'imported', stepsRun: 1, stepsFromJournal: 0 }, done: 1, totals: t, at: 2000 });
+    expect(lines.at(-1)).toMatch(/, 11 of 16 at a time$/);
+  });
 });
 
 describe('JSON lines renderer', () => {

@@ -45,13 +45,15 @@ export function formatTotals(t: Totals): string {
 }
 
 /** `elapsedMs` is the time spent running (pauses left out); the rate counts only users this run did, not resumed ones. */
-export function formatProgress(t: Totals, elapsedMs: number, retries: number): string {
+export function formatProgress(t: Totals, elapsedMs: number, retries: number, concurrency?: { limit: number; max: number }): string {
   const done = doneCount(t);
   const pct = t.total > 0 ? Math.floor((done / t.total) * 100) : 100;
   const rate = elapsedMs > 0 ? (done - t.resumed) / (elapsedMs / 1000) : 0;
   const eta = rate > 0 ? duration(((t.total - done) / rate) * 1000) : '?';
   const retried = retries > 0 ? `, ${retries} retries` : '';
-  return `${done}/${t.total} users (${pct}%), ${rate.toFixed(1)}/s, ETA ${eta}, failed ${t.failed}${retried}`;
+  // The users at once, once the run has adapted it to the core (adaptive-concurrency.ts).
+  const atOnce = concurrency ? `, ${concurrency.limit} of ${concurrency.max} at a time` : '';
+  return `${done}/${t.total} users (${pct}%), ${rate.toFixed(1)}/s, ETA ${eta}, failed ${t.failed}${retried}${atOnce}`;
 }
 
 /** Returns the listener; the runner's events go in, lines come out. */
@@ -67,11 +69,15 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
   const progress = options.progress ?? options.write;
   let retries = 0;
   let failuresShown = 0;
+  let concurrency: { limit: number; max: number } | undefined;
   return (event) => {
     switch (event.type) {
       case 'run-started':
         started = event.at;
         options.write(`migrating ${event.total} users, ${event.concurrency} at a time; journal ${event.journal}`);
+        return;
+      case 'concurrency':
+        concurrency = { limit: event.limit, max: event.max };
         return;
       case 'retry': {
         retries += 1;
@@ -95,7 +101,7 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         const t = now();
         if (t - lastProgress >= interval) {
           lastProgress = t;
-          progress(formatProgress(event.totals, t - started - pausedMs, retries));
+          progress(formatProgress(event.totals, t - started - pausedMs, retries, concurrency));
         }
         return;
       }

@@ -33,7 +33,10 @@ export function RunScreen() {
         : 'running';
   return (
     <Frame title="run" help={helpLine(KEYS)}>
-      <Text {...(run.status === 'running' ? theme.ok : theme.warning)}>{status}</Text>
+      <Text {...(run.status === 'running' ? theme.ok : theme.warning)}>
+        {status}
+        {run.atOnce ? ` · ${run.atOnce.limit} of ${run.atOnce.max} users at a time` : ''}
+      </Text>
       <ProgressBar done={run.done} total={run.total} width={Math.max(40, size.columns) - 2} />
       <Text>
         {run.done}/{run.total} users · {rate.toFixed(1)}/s · elapsed {formatDuration(elapsed)} · ETA{' '}

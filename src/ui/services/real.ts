@@ -466,6 +466,8 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
         ...(r.resumed ? { resumed: true } : {}),
       };
     }
+    case 'concurrency':
+      return { type: 'concurrency', limit: e.limit, max: e.max };
     case 'paused':
       return { type: 'paused', at: e.at };
     case 'resumed':

@@ -132,6 +132,8 @@ export type RunUpdate =
   | { type: 'started'; total: number }
   | { type: 'user'; outcome: 'imported' | 'already-present' | 'failed' | 'skipped'; sourceId: string; failure?: string; resumed?: boolean }
   | { type: 'retry'; detail: string }
+  /** Users migrated at once, adapted to the core's answers (at most the plan's concurrency). */
+  | { type: 'concurrency'; limit: number; max: number }
   | { type: 'paused'; at: number }
   | { type: 'resumed'; at: number }
   | { type: 'stopping' }

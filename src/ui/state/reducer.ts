@@ -88,6 +88,8 @@ function onRunUpdate(run: RunState, update: RunUpdate): RunState {
     }
     case 'retry':
       return { ...run, retries: run.retries + 1 };
+    case 'concurrency':
+      return { ...run, atOnce: { limit: update.limit, max: update.max } };
     case 'staged':
       return { ...run, staged: update.detail };
     case 'paused':

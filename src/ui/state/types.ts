@@ -42,6 +42,8 @@ export interface RunState {
   failed: number;
   skipped: number;
   retries: number;
+  /** Users at once, once the run adapted it to the core (limit of max). */
+  atOnce?: { limit: number; max: number };
   /** `--via bulk-staged`: the latest line about the core's bulk-import job. */
   staged?: string;
   /** Users the journal of an earlier run already had (left out of the rate). */

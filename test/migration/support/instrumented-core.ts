@@ -20,7 +20,7 @@ export interface InstrumentedCore {
 }
 
 /** Methods that are not calls to the core. */
-const PASS_THROUGH = new Set(['forTenant', 'close']);
+const PASS_THROUGH = new Set(['forTenant', 'close', 'observe']);
 
 export function instrument(real: CoreClient): InstrumentedCore {
   const state: InstrumentedCore = { client: real, calls: [], inFlight: 0, maxInFlight: 0, codes: [] };
