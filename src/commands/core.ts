@@ -27,9 +27,16 @@ Options:
   --license-key KEY    licence key enabling TOTP, account linking and tenants (also env AUTH_MIGRATE_LICENSE_KEY)
   --signer-key BASE64  signer key of the external scrypt hashes (also env EXTERNAL_PASSWORD_HASHING_SIGNER_KEY
                        or FIREBASE_PASSWORD_HASHING_SIGNER_KEY)
-  --faults SPEC        rehearse the reference core's failures (off by default; also env AUTH_MIGRATE_SANDBOX_FAULTS):
-                       after=RATE (apply a write, then answer 500), before=RATE (answer 500, apply nothing),
-                       partial=RATE (a consume uses up the code, creates no user, answers 500), seed=N
+  --faults SPEC        rehearse the reference core's failures (off by default; also env AUTH_MIGRATE_SANDBOX_FAULTS),
+                       comma-separated, each RATE from 0 to 1 (docs/sandbox.md, "Fault modes"):
+                         before=RATE      a write answers 500 and applies nothing
+                         after=RATE       a write is applied, then answers 500
+                         partial=RATE     a passwordless consume uses up the code, creates no user, answers 500
+                         unverified=RATE  third-party sign-in-up with isVerified, or a consume of an email, creates
+                                          the user but does not mark the email verified, answers 500
+                         reads=RATE       a lookup (GET /users/by-accountinfo, /user/id, /users, ...) answers 500
+                         seed=N           the seed of the draw (default 1): the same requests get the same faults
+                       e.g. --faults before=0.05,after=0.05,partial=0.05,unverified=0.05,reads=0.05,seed=7
   --bulk-import-interval SECONDS
                        how often the bulk-import job processes staged users (default 5; the reference core's is 300)
   --bulk-import-batch-size N
@@ -144,7 +151,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     throw err;
   }
   if (faults)
-    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some writes will answer HTTP 500\n`);
+    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500\n`);
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
   const job = startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n'));
 

@@ -9,7 +9,7 @@ import { HttpError, type Reply } from './http.js';
 import { ROUTES } from './routes/index.js';
 import type { Store } from './store/index.js';
 import { assertTenantExists } from './tenants.js';
-import { FAULT_BODY, type FaultInjector } from './faults.js';
+import { FAULT_BODY, type FaultDecision, type FaultInjector } from './faults.js';
 
 export const MAX_BODY_BYTES = 1 << 20;
 const INVALID_TENANT_WORDS = new Set(['recipe', 'config', 'users', 'hello']);
@@ -136,12 +136,12 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
       res.setHeader('Connection', 'close');
       return send(res, { kind: 'text', status: 413, body: 'Request body too large' });
     }
-    // Fault modes (off unless configured, see faults.ts): 500 before applying, after applying, or part-way.
-    const fault = faults?.decide(req.method ?? 'GET', pathname.toLowerCase()) ?? 'none';
-    if (fault === 'before') return send(res, { kind: 'text', status: 500, body: FAULT_BODY });
+    // Fault modes (off unless configured, see faults.ts): 500 before applying, after applying, part-way, or a
+    // lookup that fails. Decided on the matched route, so an app or tenant prefix changes nothing.
+    const fault = (match && faults?.decide(req.method ?? 'GET', match.route.path)) || 'none';
     let reply: Reply;
     try {
-      reply = await dispatch(req, match, q < 0 ? '' : rawUrl.slice(q + 1), raw, fault === 'partial');
+      reply = await dispatch(req, match, q < 0 ? '' : rawUrl.slice(q + 1), raw, fault);
     } catch (err) {
       reply =
         err instanceof HttpError
@@ -164,7 +164,7 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     match: Match | undefined,
     search: string,
     raw: string,
-    partialFault: boolean,
+    fault: FaultDecision,
   ): Promise<Reply> {
     if (!match) throw new HttpError(404, 'Not found');
     const searchParams = new URLSearchParams(search);
@@ -181,7 +181,7 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
       state: store.state,
       config,
       now: config.now(),
-      partialFault,
+      fault: fault === 'partial' || fault === 'unverified' ? fault : undefined,
     };
     // The API key is checked against the app's config: an unknown app skips it and meets the 400 below.
     const knownApp = app === 'public' || store.state.maps.tenants.has(`${app}\u0000public`);
@@ -199,6 +199,8 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     if (route.scope === 'app' && tenant !== 'public' && compareVersions(ctx.cdi, '5.0') >= 0) {
       throw new HttpError(403, 'Only public tenantId can call this app specific API');
     }
+    // The storage fails once the request has passed the checks that need none (key, version, tenant, method).
+    if (fault === 'before' || fault === 'read') throw new HttpError(500, FAULT_BODY);
     return handler(ctx);
   }
 

@@ -19,8 +19,12 @@ export interface Ctx {
   config: SandboxConfig;
   /** The clock, read once per request. */
   now: number;
-  /** Fault mode `partial` (faults.ts): apply only the first part of a multi-write operation, then answer 500. */
-  partialFault?: boolean;
+  /**
+   * Fault modes `partial` and `unverified` (faults.ts): the operation applies only its first transaction(s), as the
+   * reference core does when a later one fails, then answers 500. An operation the mode does not apply to (no
+   * second transaction on this call) answers normally.
+   */
+  fault?: 'partial' | 'unverified';
 }
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;

@@ -137,8 +137,9 @@ async function consumeCode(ctx: Ctx) {
     }
   }
   const changes = deleteDevicesOf(ctx, device);
-  if (ctx.partialFault) {
-    // As the reference core does under storage contention: the code is used up, no user is created.
+  if (ctx.fault === 'partial') {
+    // Fault mode `partial`: Passwordless.checkCodeAndReturnDevice commits the devices' deletion on its own
+    // (Passwordless.java:386-396); the user's look-up (:431) or creation (:462) then fails: code used, no user, 500.
     await ctx.store.commit(changes);
     throw new HttpError(500, FAULT_BODY);
   }
@@ -153,7 +154,15 @@ async function consumeCode(ctx: Ctx) {
     if (device.phoneNumber) user.phoneNumber = device.phoneNumber;
     changes.push(putUser(user));
   }
-  if (atLeast(ctx, '4.0') && user.email) changes.push(...markVerified(ctx, user.id, user.email));
+  if (atLeast(ctx, '4.0') && user.email) {
+    if (ctx.fault === 'unverified') {
+      // Fault mode `unverified`: the user is created (Passwordless.java:462) or found, then the transaction that
+      // marks its email verified (:471 for a new user, :498 for an existing one) fails: no verified flag, 500.
+      await ctx.store.commit(changes);
+      throw new HttpError(500, FAULT_BODY);
+    }
+    changes.push(...markVerified(ctx, user.id, user.email));
+  }
   const consumedUser = user;
   const consumedDevice = device;
   return commitThen(ctx, changes, () => {

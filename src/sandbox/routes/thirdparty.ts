@@ -1,7 +1,8 @@
 // Third-party sign-in-up: create or find the (thirdPartyId, thirdPartyUserId) user of the tenant, update its
 // email, mark it verified when told so (core-api.md §3.8).
 import { atLeast, commitThen, type Ctx, type Route } from '../context.js';
-import { bool, obj, ok, status, str } from '../http.js';
+import { FAULT_BODY } from '../faults.js';
+import { HttpError, bool, obj, ok, status, str } from '../http.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod } from '../store/index.js';
 import { requireLoginMethod } from '../tenants.js';
@@ -40,7 +41,15 @@ async function signInUp(ctx: Ctx) {
     };
     changes.push(putUser(user));
   }
-  if (isVerified) changes.push(...markVerified(ctx, user.id, email));
+  if (isVerified) {
+    if (ctx.fault === 'unverified') {
+      // Fault mode `unverified`: ThirdParty.signInUp creates or updates the user (ThirdParty.java:171, its own
+      // transactions), then marks the email verified in another (:180-190); that one fails: no flag, 500.
+      await ctx.store.commit(changes);
+      throw new HttpError(500, FAULT_BODY);
+    }
+    changes.push(...markVerified(ctx, user.id, email));
+  }
   return commitThen(ctx, changes, () => {
     const reply: Record<string, unknown> = { createdNewUser: !existing, user: userJson(ctx, user) };
     if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, user.id);
