@@ -24,7 +24,6 @@ import { createJsonLinesRenderer } from '../migration/render/json.js';
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput, type RunSummary } from '../migration/runner.js';
-import { startStagedMigration } from '../migration/staged-runner.js';
 import type { RunEvent, UserResult } from '../migration/events.js';
 import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
@@ -280,6 +279,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     const runFiles = openRunFiles(paths);
     const runOptions = {
       inputs: sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
+      reopenInputs: () => sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
       total: sliceTotal(report.summary.records, slice),
       core: conn.client,
       journal,
@@ -293,10 +293,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         await drained(io.stderr);
       },
     };
-    const run =
-      via === 'bulk-staged'
-        ? startStagedMigration({ ...runOptions, batchSize })
-        : startMigration({ ...runOptions, via: via === 'bulk' ? 'bulk' : 'steps' });
+    const run = startMigration({ ...runOptions, via, batchSize });
     early.remove();
     const stopOnSignal = stopOnSignals(err, () => run.stop());
     try {

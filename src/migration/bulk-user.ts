@@ -1,16 +1,17 @@
-// `--via bulk`: one user through POST /bulk-import/import, exactly once. As for the steps (execute.ts): look the
-// user up first (its primary login method's account info): found = already present, left unchanged; send; after a
-// refusal or an attempt without a clear answer (a 500 after the core applied it, a reply that is not JSON), look
+// `--via bulk`: one user through POST /bulk-import/import, exactly once, and the helpers both bulk paths share.
+// As for the steps (execute.ts): look the user up first (its primary login method's account info): found = partly
+// or wholly in the core already, so the per-user steps complete it (bulk import never adds to an existing user);
+// send; after an attempt without a clear answer (a 500 after the core applied it, a reply that is not JSON), look
 // again: found = imported by us; an unclear attempt with nothing found is sent again, a bounded number of times.
 // Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
 import type { CoreClient } from '../core-client/types.js';
-import type { CanonicalUser } from '../records/types.js';
 import { bulkRoles, planBulkUser } from './bulk-plan.js';
 import type { UserResult } from './events.js';
-import type { Journal, JournalledUser } from './journal.js';
-import { PlanError, type PlanOptions } from './plan.js';
+import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
+import { finishOne, migrateUserSteps } from './runner-steps.js';
+import { PlanError } from './plan.js';
 import { MAX_STEP_ATTEMPTS } from './execute.js';
 import { done, fail, type StepOutcome } from './step-ids.js';
 
@@ -76,10 +77,16 @@ export async function ensureRoles(core: CoreClient, roles: string[]): Promise<vo
   }
 }
 
-/** Import one bulk user exactly once; ids: `recipeUserId`, the user's id (the external id where given). Fatal errors propagate. */
-export async function importBulkUser(core: CoreClient, body: BulkUserBody): Promise<StepOutcome> {
-  const existing = await findBulkUser(core, body);
-  if (existing !== undefined) return done(false, { recipeUserId: existing });
+/** Errors of a refusal that say part of the user is already in the core (BulkImport.java E003-E007, E031). */
+const PRESENT = /\bE00[3567]:|\bE031:/;
+
+/**
+ * Import one bulk user exactly once; ids: `recipeUserId`, the user's id (the external id where given). `present`:
+ * part of the user is in the core already (found first, or named by the core's refusal): bulk import never adds
+ * to an existing user, so the per-user steps complete it. Fatal errors propagate.
+ */
+export async function importBulkUser(core: CoreClient, body: BulkUserBody): Promise<StepOutcome | 'present'> {
+  if ((await findBulkUser(core, body)) !== undefined) return 'present';
   try {
     await ensureRoles(core, bulkRoles(body));
   } catch (err) {
@@ -97,9 +104,12 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody): Prom
       else if (!isUnclear(err)) throw err;
       last = err;
     }
-    // A refusal or an unclear answer: an earlier attempt of ours may have imported the user.
+    // A refusal or an unclear answer: an earlier attempt of ours (or the client's retry of a lost answer) may have
+    // imported the user, which was not there when looked up first.
     const found = await findBulkUser(core, body);
     if (found !== undefined) return done(true, { recipeUserId: found });
+    // Refused because another of its login methods (or its external id) is in the core already.
+    if (refusal && refusal.some((e) => PRESENT.test(e))) return 'present';
     if (refusal) return fail('BULK_IMPORT_REFUSED', redactBulkMessage(refusal.join('; '), body));
   }
   if (last instanceof CoreProtocolError) {
@@ -113,38 +123,49 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody): Prom
 export const BULK_STEP = 'bulk';
 
 /**
- * One valid, not left-out record through POST /bulk-import/import, journalled like a user of the steps path
- * (one `bulk` step, then the user's outcome). Fatal client errors propagate (the runner stops the run).
+ * One user through POST /bulk-import/import, journalled like a user of the steps path (one `bulk` step, then the
+ * user's outcome); a user partly in the core already goes through the per-user steps instead, as does one whose
+ * steps an earlier run started. Fatal client errors propagate (the engine stops the run).
  */
-export async function migrateBulkUser(
-  record: CanonicalUser,
-  core: CoreClient,
-  journal: Journal,
-  plan: PlanOptions,
-  journalled: JournalledUser | undefined,
-): Promise<UserResult> {
+async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<UserResult | undefined> {
+  const { input, journalled } = user;
+  const record = input.record;
   const base = { id: record.id, stepsRun: 0, stepsFromJournal: 0 };
   const prev = journalled?.steps.get(BULK_STEP);
   if (prev) {
     // Imported by an earlier run that ended before writing the user's outcome.
     const outcome = prev.result === 'created' ? 'imported' : 'alreadyPresent';
-    journal.append({ type: 'user', user: record.id, outcome });
-    return { ...base, outcome, stepsFromJournal: 1 };
+    ctx.journal.append({ type: 'user', user: record.id, outcome });
+    return { ...base, outcome, stepsFromJournal: 1, userId: prev.ids.recipeUserId };
   }
+  if (journalled && journalled.steps.size > 0) return migrateUserSteps(ctx, user);
   let body;
   try {
-    body = planBulkUser(record, { ...plan, tenantId: core.tenantId });
+    body = planBulkUser(record, { ...ctx.plan, tenantId: ctx.core.tenantId });
   } catch (err) {
     if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
     throw err;
   }
-  const out = await importBulkUser(core, body);
+  await ctx.gate();
+  if (ctx.isStopping()) return undefined;
+  const out = await importBulkUser(ctx.core, body);
+  if (out === 'present') return migrateUserSteps(ctx, user);
   if (!out.ok) {
-    journal.append({ type: 'user', user: record.id, outcome: 'failed', step: BULK_STEP, status: out.status });
+    ctx.journal.append({ type: 'user', user: record.id, outcome: 'failed', step: BULK_STEP, status: out.status });
     return { ...base, outcome: 'failed', step: BULK_STEP, status: out.status, message: out.message, stepsRun: 1 };
   }
-  journal.append({ type: 'step', user: record.id, step: BULK_STEP, result: out.result, ids: out.ids });
+  ctx.journal.append({ type: 'step', user: record.id, step: BULK_STEP, result: out.result, ids: out.ids });
   const outcome = out.result === 'created' ? 'imported' : 'alreadyPresent';
-  journal.append({ type: 'user', user: record.id, outcome });
-  return { ...base, outcome, stepsRun: 1 };
+  ctx.journal.append({ type: 'user', user: record.id, outcome });
+  return { ...base, outcome, stepsRun: 1, userId: out.ids.recipeUserId };
+}
+
+/** `--via bulk`: each user alone through POST /bulk-import/import, `concurrency` users at once. */
+export function bulkStrategy(ctx: EngineContext): Strategy {
+  return {
+    batchSize: 1,
+    take: async (users) => {
+      for (const user of users) await finishOne(ctx, user, migrateBulkUser);
+    },
+  };
 }

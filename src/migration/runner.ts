@@ -1,18 +1,22 @@
-// Runs the migration: users in parallel (bounded), each user's steps in order, every completed step journalled.
-// It emits events and never prints; pause(), resume() and stop() serve the wizard and the signal handlers.
+// The migration engine, one for every `--via` path: it reads the validated records, settles those that need no
+// write (invalid, left out by a policy, finished in the journal of an earlier run), and hands the rest to the
+// path's strategy (runner-strategy.ts: steps, bulk, bulk-staged). What every path shares is written here once:
+// the journal checked against the core before anything is skipped, pause and stop, totals, per-user results
+// and events, and the stop on a core that fails every user. It emits events and never prints.
 import type { CoreClient } from '../core-client/types.js';
-import { CoreClientError } from '../core-client/errors.js';
 import { UserError } from '../errors.js';
 import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
 import { formatProblem } from '../records/types.js';
 import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserResult } from './events.js';
-import { applyStepIds, executeStep, newUserIds, resolveRef } from './execute.js';
-import type { Journal, JournalledSteps } from './journal.js';
+import type { Journal } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
-import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
-import { migrateBulkUser } from './bulk-user.js';
+import { leftOut, type PlanOptions } from './plan.js';
 import type { Via } from './via.js';
 import { migrationRun, PauseGate } from './pause-gate.js';
+import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
+import { finishOne, journalledUserId, migrateUserSteps, stepsStrategy } from './runner-steps.js';
+import { bulkStrategy } from './bulk-user.js';
+import { stagedStrategy } from './staged-strategy.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
@@ -25,15 +29,26 @@ export interface MigrationInput {
 
 export interface RunnerOptions {
   inputs: AsyncIterable<MigrationInput>;
+  /**
+   * The same records again, from the start (`--via bulk-staged` reads them a second time to report the users the
+   * core's job imported, instead of holding a million of them in memory). Without it they are held.
+   */
+  reopenInputs?: () => AsyncIterable<MigrationInput>;
   /** Number of records (from the validation pass), for progress. */
   total: number;
   core: CoreClient;
   journal: Journal;
   plan?: PlanOptions;
-  /** How each user is written: `steps` (the default, per-user endpoints) or `bulk` (POST /bulk-import/import). */
-  via?: Exclude<Via, 'bulk-staged'>;
+  /** How users are written (via.ts); default `steps`. */
+  via?: Via;
   /** Users migrated at the same time (default 16). */
   concurrency?: number;
+  /** `bulk-staged`: users per upload (at most 10,000). */
+  batchSize?: number;
+  /** `bulk-staged`: the interval of the core's bulk-import job (the reference's: 300 s). */
+  jobIntervalMs?: number;
+  /** `bulk-staged`: how often the staging list is read while the job works (default 1 s). */
+  pollMs?: number;
   onEvent?: RunEventListener;
   /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
   maxServerErrorsInARow?: number;
@@ -61,21 +76,40 @@ export interface MigrationRun {
 
 export const DEFAULT_CONCURRENCY = 16;
 
-/** The core's id of a user the journal holds complete: its steps replayed for their ids. */
-function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {
-  try {
-    const steps = planUserSteps(record, plan);
-    const map = steps.find((s) => s.kind === 'map-user-id');
-    if (map?.kind === 'map-user-id') return map.externalUserId;
-    return journalSteps.get(steps[0]!.key)?.ids.recipeUserId;
-  } catch {
-    return undefined;
+const asError = (err: unknown): Error => (err instanceof Error ? err : new UserError(String(err)));
+
+/** A record that needs no write gets its result at once; any other is admitted for the strategy. */
+function admit(input: MigrationInput, journal: Journal, plan: PlanOptions): UserResult | Admitted {
+  const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
+  if (!input.valid) {
+    const first = input.problems.find((p) => p.severity === 'error');
+    return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
   }
+  const out = leftOut(input.record, plan);
+  if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
+  const journalled = journal.users.get(input.record.id);
+  if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') {
+    const result: UserResult = {
+      ...base,
+      outcome: 'alreadyPresent',
+      resumed: true,
+      message: `completed by an earlier run (${journalled.outcome})`,
+      stepsFromJournal: journalled.steps.size,
+    };
+    // The sign-in migration file names the core's id of such a user: rebuilt from the journal.
+    if (input.record.legacyPassword) {
+      const userId = journalledUserId(input.record, journalled.steps, plan);
+      if (userId !== undefined) result.userId = userId;
+    }
+    return result;
+  }
+  return journalled ? { input, journalled } : { input };
 }
 
 export function startMigration(options: RunnerOptions): MigrationRun {
   const emit: RunEventListener = options.onEvent ?? (() => {});
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const plan = options.plan ?? {};
   const totals = emptyTotals(options.total);
   const started = Date.now();
   let stopped: RunSummary['stopped'];
@@ -83,12 +117,22 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   let serverErrorsInARow = 0;
   const maxServerErrorsInARow = options.maxServerErrorsInARow ?? 10;
   const pauses = new PauseGate(emit);
+  const sleepers = new Set<() => void>();
   // Users at once: --concurrency at most, fewer while the core answers 5xx, resets or timeouts (adaptive-concurrency.ts).
   const limiter = createAdaptiveConcurrency({
     max: concurrency,
     onChange: (c) => emit({ type: 'concurrency', limit: c.limit, max: c.max, reason: c.reason, at: Date.now() }),
   });
   const unobserve = options.core.observe?.((answer) => limiter.answer(answer.trouble));
+  /** `fn` holding one of the limiter's slots (released even when it throws). */
+  const inSlot = async (fn: () => Promise<void>): Promise<void> => {
+    await limiter.acquire();
+    try {
+      await fn();
+    } finally {
+      limiter.release();
+    }
+  };
 
   const requestStop = (reason: 'requested' | 'fatal', err?: Error): void => {
     if (stopped) return;
@@ -97,100 +141,10 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     emit({ type: 'stopping', reason, message: err?.message, at: Date.now() });
     pauses.resume();
     limiter.close();
+    for (const wake of sleepers) wake();
   };
 
-  const migrateUser = async (input: MigrationInput): Promise<UserResult | undefined> => {
-    const id = input.record.id;
-    const base = { id, stepsRun: 0, stepsFromJournal: 0 };
-    if (!input.valid) {
-      const first = input.problems.find((p) => p.severity === 'error');
-      return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
-    }
-    const out = leftOut(input.record, options.plan ?? {});
-    if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
-    const journalled = options.journal.users.get(id);
-    if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') {
-      const result: UserResult = {
-        ...base,
-        outcome: 'alreadyPresent',
-        resumed: true,
-        message: `completed by an earlier run (${journalled.outcome})`,
-        stepsFromJournal: journalled.steps.size,
-      };
-      // The sign-in migration file names the core's id of such a user: rebuilt from the journal.
-      if (input.record.legacyPassword) {
-        const userId = journalledUserId(input.record, journalled.steps, options.plan);
-        if (userId !== undefined) result.userId = userId;
-      }
-      return result;
-    }
-    if (options.via === 'bulk') {
-      await pauses.gate;
-      if (stopped) return undefined;
-      try {
-        return await migrateBulkUser(input.record, options.core, options.journal, options.plan ?? {}, journalled);
-      } catch (err) {
-        if (err instanceof CoreClientError && err.fatal) {
-          requestStop('fatal', err);
-          return undefined;
-        }
-        throw err;
-      }
-    }
-    let steps;
-    try {
-      steps = planUserSteps(input.record, options.plan);
-    } catch (err) {
-      if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
-      throw err;
-    }
-    const ids = newUserIds();
-    let created = false;
-    let stepsRun = 0;
-    let fromJournal = 0;
-    for (const step of steps) {
-      const prev = journalled?.steps.get(step.key);
-      if (prev) {
-        applyStepIds(step, prev.ids, ids);
-        created ||= prev.result === 'created';
-        fromJournal += 1;
-        continue;
-      }
-      await pauses.gate;
-      if (stopped) return undefined; // interrupted between steps: the journal resumes it
-      let out;
-      try {
-        out = await executeStep(step, ids, options.core);
-      } catch (err) {
-        if (err instanceof CoreClientError && err.fatal) {
-          requestStop('fatal', err);
-          return undefined;
-        }
-        throw err;
-      }
-      stepsRun += 1;
-      if (!out.ok) {
-        options.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
-        return {
-          ...base,
-          outcome: 'failed',
-          step: step.key,
-          status: out.status,
-          message: out.message,
-          stepsRun,
-          stepsFromJournal: fromJournal,
-        };
-      }
-      applyStepIds(step, out.ids, ids);
-      options.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: out.ids });
-      created ||= out.result === 'created';
-    }
-    const outcome = created ? 'imported' : 'alreadyPresent';
-    options.journal.append({ type: 'user', user: id, outcome });
-    return { ...base, outcome, stepsRun, stepsFromJournal: fromJournal, userId: resolveRef(ids, steps[0]!.key) };
-  };
-
-  const record = async (result: UserResult, input: MigrationInput): Promise<void> => {
+  const finish = async (result: UserResult, input: MigrationInput): Promise<void> => {
     if (result.outcome === 'imported') totals.imported += 1;
     else if (result.outcome === 'alreadyPresent') totals.alreadyPresent += 1;
     else if (result.outcome === 'failed') totals.failed += 1;
@@ -212,35 +166,96 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     }
   };
 
+  const ctx: EngineContext = {
+    core: options.core,
+    journal: options.journal,
+    plan,
+    concurrency,
+    options,
+    emit,
+    finish,
+    gate: () => pauses.gate,
+    isStopping: () => stopped !== undefined,
+    requestStop,
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        if (stopped) return resolve();
+        const wake = (): void => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, ms);
+        sleepers.add(wake);
+      }),
+    bySteps: (user) => finishOne(ctx, user, migrateUserSteps),
+    async pooled(items, fn) {
+      const it = items[Symbol.iterator]();
+      const worker = async (): Promise<void> => {
+        for (let next = it.next(); !next.done && !stopped; next = it.next()) await inSlot(() => fn(next.value));
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    },
+  };
+
+  const strategy: Strategy =
+    options.via === 'bulk-staged' ? stagedStrategy(ctx) : options.via === 'bulk' ? bulkStrategy(ctx) : stepsStrategy(ctx);
+
   const iterator = options.inputs[Symbol.asyncIterator]();
-  const worker = async (): Promise<void> => {
-    while (!stopped) {
-      await limiter.acquire();
-      try {
-        await pauses.gate;
-        if (stopped) break;
-        const next = await iterator.next();
-        if (next.done) break;
-        const result = await migrateUser(next.value);
-        if (result) await record(result, next.value);
-      } finally {
-        limiter.release();
+  let ended = false;
+  /** Up to `n` admitted users from the input; the others are finished on the way. */
+  const nextUsers = async (n: number): Promise<Admitted[]> => {
+    const users: Admitted[] = [];
+    while (users.length < n && !ended && !stopped) {
+      const next = await iterator.next();
+      if (next.done) {
+        ended = true;
+        break;
       }
+      const admitted = admit(next.value, options.journal, plan);
+      if ('input' in admitted) users.push(admitted);
+      else await finish(admitted, next.value);
+    }
+    return users;
+  };
+
+  /** One user (or one batch) at a time; per-user paths hold a slot of the limiter for each user. */
+  const worker = async (): Promise<void> => {
+    const perUser = strategy.batchSize === 1;
+    let more = true;
+    while (more && !stopped) {
+      const step = async (): Promise<void> => {
+        await pauses.gate;
+        if (stopped) return void (more = false);
+        const users = await nextUsers(strategy.batchSize);
+        if (users.length === 0) return void (more = false);
+        await strategy.take(users);
+      };
+      await (perUser ? inSlot(step) : step());
     }
   };
 
   const done = (async (): Promise<RunSummary> => {
     emit({ type: 'run-started', total: options.total, concurrency, journal: options.journal.path, at: started });
     // A source that fails mid-stream (or a bug) stops the others cleanly; what is journalled stays.
-    const guarded = () => worker().catch((err: unknown) => requestStop('fatal', err instanceof Error ? err : new UserError(String(err))));
+    const guarded = () => worker().catch((err: unknown) => requestStop('fatal', asError(err)));
     try {
+      // Every path: a journal that says users are done must belong to this core (not a reset one at its URL).
       const stale = await checkJournalAgainstCore(options.journal, options.core);
       if (stale) requestStop('fatal', stale);
+      else await strategy.prepare?.();
     } catch (err) {
-      requestStop('fatal', err instanceof Error ? err : new UserError(String(err)));
+      requestStop('fatal', asError(err));
     }
-    await Promise.all(Array.from({ length: concurrency }, guarded));
+    const workers = strategy.batchSize === 1 ? concurrency : 1;
+    await Promise.all(Array.from({ length: workers }, guarded));
+    try {
+      if (!stopped) await strategy.drain?.();
+    } catch (err) {
+      requestStop('fatal', asError(err));
+    }
     unobserve?.();
+    if (stopped) await strategy.abandon?.().catch(() => undefined); // the next run finds what is left
     // Stopped early: close the source files now rather than when the process ends (the wizard lives on).
     await iterator.return?.(undefined).catch(() => undefined);
     await options.journal.flush();
@@ -249,11 +264,10 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     return { totals: { ...totals }, durationMs, stopped, fatal };
   })();
 
-  const run = migrationRun(
+  return migrationRun(
     done,
     pauses,
     () => stopped !== undefined,
     () => requestStop('requested'),
   );
-  return run;
 }

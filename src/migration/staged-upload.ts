@@ -1,15 +1,12 @@
-// `--via bulk-staged`, the upload side: whether a record needs staging at all (invalid, left out, done by an
-// earlier run, already in the core), and one batch to POST /bulk-import/users, where a refused batch names its
+// `--via bulk-staged`, the upload side: whether a user needs staging at all (already in the core), and one batch to POST /bulk-import/users, where a refused batch names its
 // invalid users by index: they are reported with the core's messages and the rest is uploaded again.
 import type { BulkUserBody, RefusedBatch } from '../core-client/bulk-types.js';
 import { CoreClientError, CoreHttpError } from '../core-client/errors.js';
 import type { CoreClient } from '../core-client/types.js';
-import { formatProblem } from '../records/types.js';
 import { bulkRoles, planBulkUser } from './bulk-plan.js';
 import { ensureRoles, findBulkUser, redactBulkMessage } from './bulk-user.js';
 import type { UserResult } from './events.js';
-import type { Journal } from './journal.js';
-import { leftOut, PlanError, type PlanOptions } from './plan.js';
+import { PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import { stagedKey } from './staged-index.js';
 
@@ -22,24 +19,9 @@ export interface Waiting {
   body: BulkUserBody;
 }
 
-/** A record to stage, or its result when it needs no upload. */
-export async function prepareStaged(
-  input: MigrationInput,
-  core: CoreClient,
-  journal: Journal,
-  plan: PlanOptions,
-): Promise<Waiting | UserResult> {
+/** A user to stage, or its result when it needs no upload (already in the core, or not plannable). */
+export async function prepareStaged(input: MigrationInput, core: CoreClient, plan: PlanOptions): Promise<Waiting | UserResult> {
   const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
-  if (!input.valid) {
-    const first = input.problems.find((p) => p.severity === 'error');
-    return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
-  }
-  const out = leftOut(input.record, plan);
-  if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
-  const j = journal.users.get(input.record.id);
-  if (j?.outcome === 'imported' || j?.outcome === 'alreadyPresent') {
-    return { ...base, outcome: 'alreadyPresent', resumed: true, message: `completed by an earlier run (${j.outcome})` };
-  }
   let body: BulkUserBody;
   try {
     body = planBulkUser(input.record, { ...plan, tenantId: core.tenantId });

@@ -169,14 +169,14 @@ describe('run --via bulk', () => {
   });
 
   it("a user the core refuses is in the report and the failures file with the core's message; preflight probes without writing", async () => {
-    // bad1's Google login already belongs to ok1: the core refuses the whole user (nothing of it is written).
+    // bad1 joins in the future: the core refuses the whole user (nothing of it is written). (A user refused because
+    // part of it is in the core already is completed by the per-user steps: run-bulk-partial.test.ts.)
     const good = { id: 'ok1', email: 'ok1@example.test', thirdParty: [{ providerId: 'google', userId: 'u1' }], timeJoined: JOINED };
     const bad = {
       id: 'bad1',
       email: 'bad1@example.test',
       password: { hash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' },
-      thirdParty: [{ providerId: 'google', userId: 'u1' }],
-      timeJoined: JOINED,
+      timeJoined: Date.now() + 365 * 86_400_000,
     };
     const good2 = { id: 'ok2', email: 'ok2@example.test', thirdParty: [{ providerId: 'google', userId: 'u2' }], timeJoined: JOINED };
     writeFileSync(join(dir, 'first.ndjson'), JSON.stringify(good) + '\n');
@@ -197,7 +197,7 @@ describe('run --via bulk', () => {
     expect(s).toMatchObject({ imported: 1, failed: 1 });
     const report = readFileSync(s.reportFile as string, 'utf8');
     expect(report).toContain('bad1');
-    expect(report).toContain('already exists');
+    expect(report).toContain('timeJoined cannot be in future');
     expect(report).not.toContain('$2a$05$');
     expect((await client(core.url).listUsersByAccountInfo({ email: 'bad1@example.test' })).users).toEqual([]);
     const failures = readFileSync(s.failuresFile as string, 'utf8');

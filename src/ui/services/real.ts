@@ -15,7 +15,6 @@ import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput as RunnerInput } from '../../migration/runner.js';
-import { startStagedMigration } from '../../migration/staged-runner.js';
 import { dryRunBulk } from '../../migration/bulk-dry-run.js';
 import { VIA_EXPLAINED } from '../../migration/via.js';
 import type { PlanOptions } from '../../migration/plan.js';
@@ -318,6 +317,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         try {
           const runOptions = {
             inputs: streamValidatedRecords(p.files, p.read, p.report),
+            reopenInputs: () => streamValidatedRecords(p.files, p.read, p.report),
             total: p.report.summary.records,
             core: client,
             journal,
@@ -327,10 +327,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             onUserResult: (result: UserResult, i: RunnerInput) => files.write(result, i),
           };
           // The same runners as `run --via` (migration/via.ts).
-          migration =
-            input.via === 'bulk-staged'
-              ? startStagedMigration(runOptions)
-              : startMigration({ ...runOptions, via: input.via === 'bulk' ? 'bulk' : 'steps' });
+          migration = startMigration({ ...runOptions, via: input.via ?? 'steps' });
           if (pausedRequested) migration.pause();
           if (stopRequested) migration.stop();
           const summary = await migration.done;

@@ -1,0 +1,56 @@
+// The contract between the migration engine (runner.ts) and a `--via` path. A path is a strategy: how the users
+// the engine hands over become requests (a planner) and how many it takes at once (a batch policy). Everything
+// the paths share is the engine's and reached through EngineContext: the journal, the checks against the core,
+// pause and stop, results, events, and the per-user steps that any path falls back on for a user bulk import
+// cannot add to. A new path (a sync, say) is a new strategy, not a new loop.
+import type { CoreClient } from '../core-client/types.js';
+import type { RunEventListener, UserResult } from './events.js';
+import type { Journal, JournalledUser } from './journal.js';
+import type { PlanOptions } from './plan.js';
+import type { MigrationInput, RunnerOptions } from './runner.js';
+
+/** A valid record that needs writing: not left out by a policy, not finished in the journal. */
+export interface Admitted {
+  input: MigrationInput;
+  /** What the journal holds of the user (steps of an interrupted run, a failure, a staged upload in doubt). */
+  journalled?: JournalledUser;
+}
+
+export interface EngineContext {
+  readonly core: CoreClient;
+  readonly journal: Journal;
+  readonly plan: PlanOptions;
+  /** Users (or steps' requests) at the same time. */
+  readonly concurrency: number;
+  readonly options: RunnerOptions;
+  readonly emit: RunEventListener;
+  /** Record a user's final result: totals, the caller's files, the event (the strategy journals its own outcome). */
+  finish(result: UserResult, input: MigrationInput): Promise<void>;
+  /** Resolves while the run is not paused. */
+  gate(): Promise<void>;
+  isStopping(): boolean;
+  requestStop(reason: 'requested' | 'fatal', err?: Error): void;
+  /** Waits `ms`, or less when the run is asked to stop. */
+  sleep(ms: number): Promise<void>;
+  /**
+   * Migrate one user by its per-user steps and finish it (the `steps` path, and the users the bulk paths find
+   * already in the core: bulk import never adds to an existing user). Resolves without a result when the run
+   * stops in the middle (the journal resumes it); a fatal core error stops the run.
+   */
+  bySteps(user: Admitted): Promise<void>;
+  /** Run `fn` over `items`, `concurrency` at a time; stops taking new items once the run is stopping. */
+  pooled<T>(items: Iterable<T>, fn: (item: T) => Promise<void>): Promise<void>;
+}
+
+export interface Strategy {
+  /** Users handed over at once: 1 (each user by one of `concurrency` workers) or a batch (one worker). */
+  readonly batchSize: number;
+  /** After the journal check, before the first user (e.g. learn what the core already holds). */
+  prepare?(): Promise<void>;
+  /** Migrate these users; every one is finished through the context, now or by drain(). */
+  take(users: Admitted[]): Promise<void>;
+  /** The input has ended and the run goes on: finish what is outstanding (follow the core's job, read back). */
+  drain?(): Promise<void>;
+  /** The run stops early: take back what can be taken back cheaply (rows the core's job has not claimed). */
+  abandon?(): Promise<void>;
+}
