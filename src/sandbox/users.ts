@@ -29,11 +29,27 @@ export function externalId(ctx: Ctx, id: string): string {
   return ctx.state.maps.mappings.get(key(ctx.app, id))?.externalUserId ?? id;
 }
 
-/** A login method of this app by supertokens or external id. */
+/** AuthRecipeStorage.doesUserIdExist: a supertokens user id of this app (never an external id). */
+export function userExists(ctx: Pick<Ctx, 'app' | 'state'>, id: string): boolean {
+  return ctx.state.maps.users.get(id)?.app === ctx.app;
+}
+
+/**
+ * The user an id names, as StorageLayer.findStorageAndUserIdMappingForUser(..., ANY) resolves it: a supertokens
+ * id of this app first, then an external id through its mapping. A ghost primary (records.ts) is found while
+ * login methods are linked to it (AuthRecipe.getPrimaryUserById finds their group), not after.
+ */
 export function findUser(ctx: Ctx, id: string): LoginMethod | undefined {
-  const st = ctx.state.externalToSt.get(key(ctx.app, id)) ?? id;
+  const st = userExists(ctx, id) ? id : (ctx.state.externalToSt.get(key(ctx.app, id)) ?? id);
   const u = ctx.state.maps.users.get(st);
-  return u && u.app === ctx.app ? u : undefined;
+  if (!u || u.app !== ctx.app) return undefined;
+  return u.ghost && ctx.state.group(u).length === 0 ? undefined : u;
+}
+
+/** A login method itself by supertokens or external id (never a ghost primary): what a recipe's update changes. */
+export function findLoginMethod(ctx: Ctx, id: string): LoginMethod | undefined {
+  const u = findUser(ctx, id);
+  return u?.ghost ? undefined : u;
 }
 
 /** The primary user's login method when linked, else the method itself. */

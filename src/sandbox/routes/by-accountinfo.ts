@@ -35,7 +35,7 @@ function byAccountInfo(ctx: Ctx) {
   else ids = [...sets[0]!].filter((id) => sets.every((s) => s.has(id)));
   const users = ids.map((id) => ctx.state.maps.users.get(id)).filter((u): u is LoginMethod => u !== undefined);
   // The reference sorts by time joined (AuthRecipe.getUsersByAccountInfo).
-  users.sort((a, b) => a.timeJoined - b.timeJoined);
+  users.sort((a, b) => ctx.state.groupTimeJoined(a) - ctx.state.groupTimeJoined(b));
   return ok({ users: users.map((u) => userJson(ctx, u)) });
 }
 

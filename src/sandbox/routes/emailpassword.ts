@@ -8,7 +8,17 @@ import { HttpError, badRequest, ok, status, str } from '../http.js';
 import { findConflict } from '../linking.js';
 import { key, type LoginMethod } from '../store/index.js';
 import { requireLoginMethod } from '../tenants.js';
-import { externalId, findUser, isFakeEmail, markVerified, newUserId, normaliseEmail, primaryOf, putUser, userJson } from '../users.js';
+import {
+  externalId,
+  findLoginMethod,
+  isFakeEmail,
+  markVerified,
+  newUserId,
+  normaliseEmail,
+  primaryOf,
+  putUser,
+  userJson,
+} from '../users.js';
 
 export const MISSING_SIGNER_KEY = "java.lang.IllegalStateException: 'firebase_password_hashing_signer_key' cannot be null";
 
@@ -117,10 +127,10 @@ export async function updateEmailPasswordUser(ctx: Ctx) {
   const rawEmail = str(body, 'email', true);
   const password = str(body, 'password', true);
   if (rawEmail === undefined && password === undefined) throw badRequest('You have to provide either email or password.');
-  if (!findUser(ctx, id)) return status('UNKNOWN_USER_ID_ERROR');
+  if (!findLoginMethod(ctx, id)) return status('UNKNOWN_USER_ID_ERROR');
   // Hash first: every check below then runs on the state the change is applied to, with no await between.
   const passwordHash = password !== undefined ? await bcrypt.hash(password, ctx.config.bcryptRounds) : undefined;
-  const u = findUser(ctx, id);
+  const u = findLoginMethod(ctx, id);
   if (!u || u.recipeId !== 'emailpassword') return status('UNKNOWN_USER_ID_ERROR');
   const next: LoginMethod = { ...u };
   if (passwordHash !== undefined) next.passwordHash = passwordHash;

@@ -3,7 +3,7 @@
 // or adds permissions; createdNewRole), GetRolesAPI, AddUserRoleAPI (tenant-specific; UNKNOWN_ROLE_ERROR,
 // didUserAlreadyHaveRole), RemoveUserRoleAPI (didUserHaveRole) and GetRolesForUserAPI. User ids are taken as given, as there (no mapping translation).
 import { commitThen, type Ctx, type Route } from '../context.js';
-import { badRequest, ok, query, status, str } from '../http.js';
+import { badRequest, json, ok, query, status, str } from '../http.js';
 import { key, type Change } from '../store/index.js';
 
 function nonEmpty(value: string, field: string): string {
@@ -30,12 +30,12 @@ function putMetadata(ctx: Ctx) {
   if (typeof update !== 'object' || update === null || Array.isArray(update))
     throw badRequest("Field name 'metadataUpdate' is invalid in JSON input");
   const { change, metadata } = metadataUpdate(ctx, userId, update as Record<string, unknown>);
-  return commitThen(ctx, [change], () => ok({ metadata }));
+  return commitThen(ctx, [change], () => json({ metadata, status: 'OK' }));
 }
 
 function getMetadata(ctx: Ctx) {
   const userId = query(ctx.query, 'userId');
-  return ok({ metadata: ctx.state.maps.metadata.get(key(ctx.app, userId))?.metadata ?? {} });
+  return json({ metadata: ctx.state.maps.metadata.get(key(ctx.app, userId))?.metadata ?? {}, status: 'OK' });
 }
 
 async function removeMetadata(ctx: Ctx) {

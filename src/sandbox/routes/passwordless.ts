@@ -7,7 +7,17 @@ import { FAULT_BODY } from '../faults.js';
 import { findConflict } from '../linking.js';
 import { key, type Change, type LoginMethod, type PasswordlessDevice } from '../store/index.js';
 import { requireLoginMethod } from '../tenants.js';
-import { externalId, findUser, markVerified, newUserId, normaliseEmail, normalisePhone, primaryOf, putUser, userJson } from '../users.js';
+import {
+  externalId,
+  findLoginMethod,
+  markVerified,
+  newUserId,
+  normaliseEmail,
+  normalisePhone,
+  primaryOf,
+  putUser,
+  userJson,
+} from '../users.js';
 
 const STD_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const URL_B64 = /^[A-Za-z0-9_-]*={0,2}$/;
@@ -187,7 +197,7 @@ export async function updatePasswordlessUser(ctx: Ctx) {
   const id = str(body, atLeast(ctx, '4.0') ? 'recipeUserId' : 'userId');
   const rawEmail = strOrNull(body, 'email');
   const rawPhone = strOrNull(body, 'phoneNumber');
-  const u = findUser(ctx, id);
+  const u = findLoginMethod(ctx, id);
   if (!u || u.recipeId !== 'passwordless') return status('UNKNOWN_USER_ID_ERROR');
   const email = rawEmail === undefined ? u.email : rawEmail === null ? undefined : normaliseEmail(rawEmail);
   const phoneNumber = rawPhone === undefined ? u.phoneNumber : rawPhone === null ? undefined : normalisePhone(rawPhone);

@@ -16,6 +16,13 @@ export interface LoginMethod {
   passwordHash?: string;
   /** Set on a primary user (its own id) and on every login method linked to it. */
   primaryUserId?: string;
+  /**
+   * A primary user whose own login method was removed while others stay linked to it (`POST /user/remove` with
+   * `removeAllLinkedAccounts: false`, or unlinking a primary that has others): the reference keeps its id (its
+   * app_id_to_user_id row, its mapping, its metadata) as the group's primary id (AuthRecipe.deleteUserHelper,
+   * AuthRecipe.java:1359-1360). Such a record has no email, phone, third party or hash, and is no login method.
+   */
+  ghost?: true;
 }
 
 export interface UserIdMapping {

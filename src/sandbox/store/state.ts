@@ -62,6 +62,8 @@ export class StoreState {
   readonly plessByContact = new MultiIndex();
   /** (app, tenant, user id, email) -> keys of its email verification tokens. */
   readonly evTokensByUser = new MultiIndex();
+  /** (app, user id) -> keys of its email verification tokens, any tenant and email. */
+  readonly evTokensById = new MultiIndex();
   /** Per app: ids in /users order. */
   readonly userOrder = new Map<string, UserOrder>();
   /** Sorted emails, domains, phones and third-party ids per (app, tenant, recipe): the /users search. */
@@ -114,7 +116,10 @@ export class StoreState {
       const m = v as Collections['mappings'];
       this.externalToSt.set(key(m.app, m.externalUserId), m.superTokensUserId);
     } else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, true);
-    else if (c === 'evTokens') this.evTokensByUser.add(evTokenOwner(v as EmailVerificationToken), k);
+    else if (c === 'evTokens') {
+      this.evTokensByUser.add(evTokenOwner(v as EmailVerificationToken), k);
+      this.evTokensById.add(key((v as EmailVerificationToken).app, (v as EmailVerificationToken).userId), k);
+    }
   }
 
   private unindex(c: CollectionName, k: string, v: unknown): void {
@@ -122,7 +127,10 @@ export class StoreState {
     else if (c === 'mappings')
       this.externalToSt.delete(key((v as Collections['mappings']).app, (v as Collections['mappings']).externalUserId));
     else if (c === 'pless') this.indexDevice(k, v as PasswordlessDevice, false);
-    else if (c === 'evTokens') this.evTokensByUser.remove(evTokenOwner(v as EmailVerificationToken), k);
+    else if (c === 'evTokens') {
+      this.evTokensByUser.remove(evTokenOwner(v as EmailVerificationToken), k);
+      this.evTokensById.remove(key((v as EmailVerificationToken).app, (v as EmailVerificationToken).userId), k);
+    }
   }
 
   private indexUser(u: LoginMethod, add: boolean): void {
@@ -155,7 +163,7 @@ export class StoreState {
     const app = (u ?? old)!.app;
     let order = this.userOrder.get(app);
     if (!order) this.userOrder.set(app, (order = { entries: [], dirty: false }));
-    if (old && u && old.timeJoined === u.timeJoined && old.primaryUserId === u.primaryUserId) return;
+    if (old && u && old.timeJoined === u.timeJoined && old.primaryUserId === u.primaryUserId && old.ghost === u.ghost) return;
     if (old || !u || u.primaryUserId) {
       // Removals and linking change the order: rebuilt on the next listing.
       order.dirty = true;
@@ -201,20 +209,21 @@ export class StoreState {
     return order.entries;
   }
 
-  /** The login methods of a user's group (just itself when not linked). */
+  /** The login methods of a user's group (just itself when not linked; never a ghost primary, records.ts). */
   group(u: LoginMethod): LoginMethod[] {
     if (!u.primaryUserId) return [u];
     const out: LoginMethod[] = [];
     for (const id of this.linked.get(u.primaryUserId)) {
       const m = this.maps.users.get(id);
-      if (m) out.push(m);
+      if (m && !m.ghost) out.push(m);
     }
     return out;
   }
 
+  /** The user's timeJoined: the earliest of its login methods (AuthRecipeUserInfo.addLoginMethod). */
   groupTimeJoined(u: LoginMethod): number {
-    let t = u.timeJoined;
+    let t = Infinity;
     for (const m of this.group(u)) t = Math.min(t, m.timeJoined);
-    return t;
+    return t === Infinity ? u.timeJoined : t;
   }
 }

@@ -40,6 +40,14 @@ export class VerifiedEmails implements Iterable<[string, Verification]> {
     return this.get(k) !== undefined;
   }
 
+  /** Every verified email held under this (app, user id), whatever the email. */
+  ofUser(app: string, userId: string): Verification[] {
+    const held = this.byApp.get(app)?.get(userId);
+    const out = held === undefined ? [] : Array.isArray(held) ? [...held] : [held];
+    for (const v of this.other.values()) if (v.app === app && v.userId === userId) out.push(v);
+    return out;
+  }
+
   set(k: string, v: Verification): this {
     const p = parts(k);
     if (!p || p[0] !== v.app || p[1] !== v.userId || p[2] !== v.email) {
