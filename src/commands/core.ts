@@ -23,10 +23,14 @@ Options:
   --host HOST          address to listen on (default 127.0.0.1)
   --port PORT          port (default 3567; 0 takes a free port)
   --store FILE         store file (default: the OS data folder, sandbox.json)
-  --api-key KEY        require this API key (repeatable; also env API_KEYS, comma-separated)
-  --license-key KEY    licence key enabling TOTP, account linking and tenants (also env AUTH_MIGRATE_LICENSE_KEY)
-  --signer-key BASE64  signer key of the external scrypt hashes (also env EXTERNAL_PASSWORD_HASHING_SIGNER_KEY
-                       or FIREBASE_PASSWORD_HASHING_SIGNER_KEY)
+  --api-key KEY        require this API key (repeatable; also env AUTH_MIGRATE_API_KEY, comma-separated for
+                       several; the older API_KEYS is still read, and all of them are merged)
+  --license-key KEY    licence key enabling TOTP, account linking and tenants (also env AUTH_MIGRATE_LICENSE_KEY);
+                       stored in the store, as the reference keeps it in its database
+  --reset-license      start with exactly the licence of --license-key / AUTH_MIGRATE_LICENSE_KEY, or none: a
+                       licence an earlier start or PUT /ee/license stored is dropped (rehearsals spawn it so)
+  --signer-key BASE64  signer key of the external scrypt hashes (also env AUTH_MIGRATE_SIGNER_KEY; the older
+                       EXTERNAL_PASSWORD_HASHING_SIGNER_KEY and FIREBASE_PASSWORD_HASHING_SIGNER_KEY are still read)
   --faults SPEC        rehearse the reference core's failures (off by default; also env AUTH_MIGRATE_SANDBOX_FAULTS),
                        comma-separated, each RATE from 0 to 1 (docs/sandbox.md, "Fault modes"):
                          before=RATE      a write answers 500 and applies nothing
@@ -38,7 +42,9 @@ Options:
                          seed=N           the seed of the draw (default 1): the same requests get the same faults
                        e.g. --faults before=0.05,after=0.05,partial=0.05,unverified=0.05,reads=0.05,seed=7
   --bulk-import-interval SECONDS
-                       how often the bulk-import job processes staged users (default 5; the reference core's is 300)
+                       how often the bulk-import job processes staged users (default 5; 300 is the reference core's
+                       fixed interval); it runs once at start-up, then SECONDS after each round ends. 0 or off: the
+                       job never runs, as the reference with BULK_MIGRATION_CRON_ENABLED=false (also read here)
   --bulk-import-batch-size N
                        staged users the job takes at once (default 8000, the reference's bulk_migration_batch_size)
   -h, --help           show this help
@@ -86,6 +92,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
         store: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'license-key': { type: 'string' },
+        'reset-license': { type: 'boolean' },
         'signer-key': { type: 'string' },
         faults: { type: 'string' },
         'bulk-import-interval': { type: 'string' },
@@ -105,19 +112,24 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const env = io.env;
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
-  const intervalSec = Number(values['bulk-import-interval'] ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC);
-  if (!Number.isFinite(intervalSec) || intervalSec <= 0 || intervalSec > 86_400) {
-    throw new UsageError('--bulk-import-interval must be a number of seconds above 0 (at most 86400)');
+  const intervalRaw = values['bulk-import-interval']?.trim().toLowerCase();
+  const intervalSec = intervalRaw === 'off' ? 0 : Number(intervalRaw ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC);
+  if (!Number.isFinite(intervalSec) || intervalSec < 0 || intervalSec > 86_400) {
+    throw new UsageError('--bulk-import-interval must be a number of seconds from 0 (off) to 86400');
   }
+  // Main.java:99 of the reference: the job is on unless BULK_MIGRATION_CRON_ENABLED parses as false.
+  const cronEnv = env.BULK_MIGRATION_CRON_ENABLED;
+  const jobOn = intervalSec > 0 && (cronEnv === undefined || cronEnv.toLowerCase() === 'true');
   const batchRaw = values['bulk-import-batch-size'] ?? String(DEFAULT_BULK_IMPORT_BATCH_SIZE);
   if (!/^\d+$/.test(batchRaw) || Number(batchRaw) < 1) throw new UsageError('--bulk-import-batch-size must be a whole number above 0');
-  const apiKeys = parseApiKeys(values['api-key'] ?? [], env.API_KEYS);
+  // The same environment names as every other command; the reference core's names stay as documented aliases.
+  const apiKeys = parseApiKeys(values['api-key'] ?? [], [env.AUTH_MIGRATE_API_KEY, env.API_KEYS].filter(Boolean).join(','));
   const signerKey = (
     values['signer-key'] ??
-    (env.EXTERNAL_PASSWORD_HASHING_SIGNER_KEY || env.FIREBASE_PASSWORD_HASHING_SIGNER_KEY || '')
+    (env.AUTH_MIGRATE_SIGNER_KEY || env.EXTERNAL_PASSWORD_HASHING_SIGNER_KEY || env.FIREBASE_PASSWORD_HASHING_SIGNER_KEY || '')
   ).trim();
   if (signerKey !== '' && !isStandardBase64(signerKey)) {
-    throw new UserError('the signer key is not standard base64 (check --signer-key or EXTERNAL_PASSWORD_HASHING_SIGNER_KEY)');
+    throw new UserError('the signer key is not standard base64 (check --signer-key or AUTH_MIGRATE_SIGNER_KEY)');
   }
   const licenseKey = (values['license-key'] ?? env.AUTH_MIGRATE_LICENSE_KEY ?? '').trim();
   const faults = createFaultInjector(parseFaults(values.faults ?? env[FAULTS_ENV]));
@@ -133,8 +145,10 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     await lock.release();
     throw err;
   }
-  // A licence given at start-up is stored, as PUT /ee/license would (it then survives restarts).
-  if (licenseKey !== '' && store.state.maps.meta.get('license')?.value !== licenseKey) {
+  // A licence given at start-up is stored, as PUT /ee/license would (it then survives restarts). With
+  // --reset-license the store holds exactly the licence given: none removes one an earlier start stored.
+  const stored = store.state.maps.meta.get('license')?.value ?? '';
+  if ((licenseKey !== '' || values['reset-license']) && stored !== licenseKey) {
     await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
   }
   const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
@@ -152,8 +166,9 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   }
   if (faults)
     io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500\n`);
+  if (!jobOn) io.stderr.write('auth-migrate core: the bulk-import job is off: staged users stay NEW\n');
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
-  const job = startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n'));
+  const job = jobOn ? startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n')) : undefined;
 
   return new Promise<number>((resolveExit) => {
     let stopping = false;
@@ -167,7 +182,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
       stopping = true;
       server.close();
       await app.idle();
-      await job.stop();
+      await job?.stop();
       server.closeAllConnections();
       clearInterval(watch);
       // Stop listening to the parent's pipe, or it would keep this process alive after the flush.

@@ -55,14 +55,17 @@ export function cliBinPath(): string {
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const tempDir = opts.store === undefined ? mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')) : undefined;
   const storePath = opts.store ?? join(tempDir!, 'sandbox.json');
-  const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath];
+  // --reset-license: a rehearsal gets exactly the licence given (none = no licence), whatever the store kept.
+  const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath, '--reset-license'];
   if (opts.bulkImportIntervalSec !== undefined) args.push('--bulk-import-interval', String(opts.bulkImportIntervalSec));
   if (opts.bulkImportBatchSize !== undefined) args.push('--bulk-import-batch-size', String(opts.bulkImportBatchSize));
   const env: Record<string, string> = {
     ...opts.env,
-    // Set explicitly (possibly empty) so keys of the parent's environment never leak into the child.
-    API_KEYS: (opts.apiKeys ?? []).join(','),
-    EXTERNAL_PASSWORD_HASHING_SIGNER_KEY: opts.signerKey ?? '',
+    // Set explicitly (possibly empty, aliases included) so keys of the parent's environment never leak into the child.
+    AUTH_MIGRATE_API_KEY: (opts.apiKeys ?? []).join(','),
+    API_KEYS: '',
+    AUTH_MIGRATE_SIGNER_KEY: opts.signerKey ?? '',
+    EXTERNAL_PASSWORD_HASHING_SIGNER_KEY: '',
     FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '',
     AUTH_MIGRATE_LICENSE_KEY: opts.licenseKey ?? '',
     AUTH_MIGRATE_CORE_WATCH_STDIN: '1',
@@ -112,7 +115,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', onData);
     void exited.then((r) => {
-      const reason = stderr.trim().split('\n').pop() || `exit code ${String(r.exitCode ?? r.signal)}`;
+      // The child's own "auth-migrate: " prefix goes: the caller prints its own in front of this message.
+      const last = stderr
+        .trim()
+        .split('\n')
+        .pop()
+        ?.replace(/^auth-migrate( core)?: /, '');
+      const reason = last || `exit code ${String(r.exitCode ?? r.signal)}`;
       reject(new UserError(`the sandbox core did not start: ${reason}`));
     });
   });

@@ -145,7 +145,7 @@ describe('refusals at start-up', () => {
     [['--signer-key', 'not base64!!'], {}, 'signer key is not standard base64'],
     [[], { FIREBASE_PASSWORD_HASHING_SIGNER_KEY: 'also*not*base64' }, 'signer key is not standard base64'],
     [['--port', 'abc'], {}, '--port must be a number'],
-    [['--bulk-import-interval', '0'], {}, '--bulk-import-interval must be a number of seconds above 0'],
+    [['--bulk-import-interval', 'soon'], {}, '--bulk-import-interval must be a number of seconds from 0 (off) to 86400'],
     [['--bulk-import-batch-size', '1.5'], {}, '--bulk-import-batch-size must be a whole number above 0'],
     [['--bogus'], {}, 'Unknown option'],
   ])('%j %j exits 2 with one clear line and no secret', async (args, env, message) => {

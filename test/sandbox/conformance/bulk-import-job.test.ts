@@ -140,4 +140,35 @@ describe('the bulk-import job (ProcessBulkImportUsersCronJobTest)', () => {
     expect(imported.before).toBeLessThan(total);
     expect(imported.after).toBe(total);
   }, 90_000);
+
+  it('switched off (interval 0, as BULK_MIGRATION_CRON_ENABLED=false, Main.java:99/279) it never runs; at 300 s (BulkImport.java:100) it waits after its start-up round', async () => {
+    const user = (tag: string) => ({
+      loginMethods: [{ recipeId: 'emailpassword', email: `${tag}@x.io`, passwordHash: BCRYPT, hashingAlgorithm: 'bcrypt' }],
+    });
+    const store = join(dir, 'off.json');
+    // A user left staged by an earlier core: the reference's round at start-up would take it (initial wait 0).
+    const earlier = await startTestSandbox({ store, bulkImportIntervalSec: 0 });
+    expect((await call(earlier.url, 'POST', '/bulk-import/users', { users: [user('left')] })).json.status).toBe('OK');
+    await earlier.stop();
+    const [off, slow, control] = await Promise.all([
+      startTestSandbox({ store, bulkImportIntervalSec: 0 }),
+      startTestSandbox({ bulkImportIntervalSec: 300 }),
+      startTestSandbox({ bulkImportIntervalSec: 0.05 }),
+    ]);
+    try {
+      for (const sb of [off, slow, control]) {
+        expect((await call(sb.url, 'POST', '/bulk-import/users', { users: [user('a'), user('b')] })).json.status).toBe('OK');
+      }
+      // The control's job takes its users; by then neither of the others has run a round since its start.
+      await waitFor(async () => (await waiting(control.url)) === 0);
+      await waitFor(async () => (await call(control.url, 'GET', '/users/count')).json.count === 2);
+      expect((await call(off.url, 'GET', '/bulk-import/users/count?status=NEW')).json.count).toBe(3);
+      expect((await call(slow.url, 'GET', '/bulk-import/users/count?status=NEW')).json.count).toBe(2);
+      expect([(await call(off.url, 'GET', '/users/count')).json.count, (await call(slow.url, 'GET', '/users/count')).json.count]).toEqual([
+        0, 0,
+      ]);
+    } finally {
+      await Promise.all([off.stop(), slow.stop(), control.stop()]);
+    }
+  });
 });
