@@ -1,33 +1,62 @@
-// `auth-migrate rollback --journal FILE`: remove exactly what a run created, read from its journal (never a user
-// it found already present), through the core's removal APIs; resumable (its own journal of actions done beside
-// the run's), with --dry-run. Refuses a journal whose run is still going (the journal's lock) or another target.
-import { existsSync } from 'node:fs';
+// `auth-migrate rollback --journal FILE`: remove exactly what a run made, read from its journal, on every --via path
+// (never a user it found already present, never what anyone did since), through the core's removal APIs, each read
+// back; resumable, with --dry-run (the same decisions, read-only) and --force. The run's own target unless given.
+// Refuses a journal whose run is still going (the journal's lock), another target, and a core without its users.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
-import { actionKey, describeAction } from '../migration/rollback-plan.js';
-import { performRollback, prepareRollback } from '../migration/rollback.js';
-import { connectTarget, describeTarget, resolveTarget, TARGET_OPTIONS } from './target-options.js';
+import { describeAction } from '../migration/rollback-decide.js';
+import type { RollbackEvent } from '../migration/rollback-events.js';
+import { decideRollback, performRollback, prepareRollback, type RollbackDecisions } from '../migration/rollback.js';
+import { connectTarget, describeTarget, resolveTarget, TARGET_OPTIONS, type TargetOptionValues } from './target-options.js';
 
-export const ROLLBACK_HELP = `Usage: auth-migrate rollback --journal FILE [target options] [--dry-run] [--json]
+export const ROLLBACK_HELP = `Usage: auth-migrate rollback --journal FILE [target options] [--dry-run] [--force] [--json]
 
-Remove from the target exactly what the run of that journal created: the users it imported (with their login
-methods, mapping, verification and TOTP devices), and, on users it found already present, the links, TOTP devices
-and mapping it added. Users that were there before the run are never removed. Resumable: rerun the same command.
-Target:   --core URL | --sandbox --store FILE  --tenant T  --app A  --profile NAME  (the run's target)
+Remove from the target exactly what the run of that journal made, on any --via path: the users it created (each
+login method, device and mapping it gave them), and on users it found already present, the logins, links, TOTP
+devices and mapping it added. Users that were there before are never removed. A user changed since the run (a
+login linked, a TOTP device added, an email changed) is left in place and listed. Every removal is read back.
+Resumable: rerun the same command. The undo retires the journal (renamed <journal>.rolled-back): the next run of
+the same migration starts afresh.
+Target:   the run's own, read from the journal; or --core URL | --sandbox --store FILE  --tenant T  --app A
+          --profile NAME, which must be the run's
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)  --license-key KEY
-Output:   --dry-run (list the actions, change nothing)  --json (one summary on stdout)
-Exit codes: 0 done, 1 some actions failed, 2 bad usage, a journal still in use or of another target.
+Output:   --dry-run (the same decisions, nothing changed)  --json (one summary on stdout)
+          --force (also take the run's own logins, devices and mapping off users changed since; what others
+          added stays)  --concurrency N (users at once, default 8)
+Exit codes: 0 done, 1 some users failed (listed; rerun to go on), 2 bad usage, a journal in use, of another
+target, or a core that holds none of its users.
 `;
 
 const OPTIONS = {
   ...TARGET_OPTIONS,
   journal: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  force: { type: 'boolean' },
+  concurrency: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The target options a journal's identity names (`describeTarget`'s text), for a rollback given none. */
+export function targetOfJournal(target: string): TargetOptionValues {
+  const m = /^(.*) tenant=(\S+) app=(\S+)$/.exec(target);
+  if (!m) throw new UsageError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
+  const [, where, tenant, app] = m as unknown as [string, string, string, string];
+  const scope = { ...(tenant !== 'public' ? { tenant } : {}), ...(app !== 'public' ? { app } : {}) };
+  return where.startsWith('sandbox:') ? { sandbox: true, store: where.slice('sandbox:'.length), ...scope } : { core: where, ...scope };
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+function describeDecisions(d: RollbackDecisions): string {
+  return (
+    `${n(d.removed)} users to remove, ${n(d.undone)} users there before to undo the run's additions on, ` +
+    `${n(d.kept)} kept (changed since the run), ${n(d.gone)} gone already${d.doneBefore ? ` (${n(d.doneBefore)} by an earlier rollback)` : ''}; ` +
+    `${n(d.actions)} actions`
+  );
+}
 
 export async function rollbackCommand(argv: string[], io: CommandIO): Promise<number> {
   let values;
@@ -41,50 +70,79 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
     return 0;
   }
   if (values.journal === undefined) throw new UsageError('say which run to undo: --journal FILE (its path was printed when it ran)');
+  const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number of at least 1`);
   const err = (line: string) => io.stderr.write(line + '\n');
   const journalPath = resolve(values.journal);
-  if (!existsSync(journalPath)) throw new UsageError(`--journal ${values.journal} does not exist`);
-  const resolved = await resolveTarget(values, io.env, process.cwd());
+  const given = values.core !== undefined || values.sandbox || values.store !== undefined || values.profile !== undefined;
   // The run holds the journal's lock while it goes: a journal still being written is refused.
-  const prepared = await prepareRollback(journalPath, describeTarget(resolved.target), 'auth-migrate rollback');
+  const named = given ? describeTarget((await resolveTarget(values, io.env, process.cwd())).target) : undefined;
+  const prepared = await prepareRollback(journalPath, named, 'auth-migrate rollback');
   try {
-    const { plans, done } = prepared;
-    const total = plans.reduce((n, p) => n + p.actions.length, 0);
-    if (values['dry-run']) {
-      for (const p of plans) {
-        for (const a of p.actions)
-          io.stdout.write(`user ${p.user}: ${done.has(actionKey(p.user, a)) ? '(done) ' : ''}${describeAction(a)}\n`);
-        for (const n of p.notUndone) io.stdout.write(`user ${p.user}: not undone: ${n}\n`);
-      }
-      io.stdout.write(`dry run: ${total} actions for ${plans.length} users; nothing was changed\n`);
-      return 0;
-    }
-    const conn = await connectTarget(resolved, { concurrency: 4, onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`) });
-    let s;
+    const resolved = await resolveTarget(
+      given ? values : { ...values, ...targetOfJournal(prepared.identity.target) },
+      io.env,
+      process.cwd(),
+    );
+    if (!given) err(`target ${prepared.identity.target} (the run's, from its journal)`);
+    const conn = await connectTarget(resolved, { concurrency, onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`) });
+    const options = { force: values.force ?? false, concurrency, onEvent: renderer(err) };
     try {
-      s = await performRollback(conn.client, prepared);
+      if (values['dry-run']) {
+        const d = await decideRollback(conn.client, prepared, options);
+        for (const u of d.decisions) {
+          if (u.kind === 'remove' || u.kind === 'undo')
+            for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
+          else if (u.kind === 'kept') io.stdout.write(`user ${u.user}: kept, changed since the run: ${u.reasons.join('; ')}\n`);
+          for (const note of u.notes) io.stdout.write(`user ${u.user}: not undone: ${note}\n`);
+        }
+        io.stdout.write(`dry run: ${describeDecisions(d)}; nothing was changed\n`);
+        return 0;
+      }
+      const s = await performRollback(conn.client, prepared, options);
+      for (const k of s.keptUsers.slice(0, 20)) err(`kept: user ${k.user}: changed since the run: ${k.reasons.join('; ')}`);
+      if (s.keptUsers.length > 20) err(`kept: ... and ${n(s.keptUsers.length - 20)} more`);
+      for (const f of s.failures.slice(0, 20)) err(`failed: ${f}`);
+      for (const note of s.notUndone.slice(0, 20)) err(`not undone: ${note}`);
+      err(
+        `rollback: ${n(s.removed)} users removed, ${n(s.undone)} users there before restored, ${n(s.kept)} kept (changed since` +
+          `${s.kept && !values.force ? "; --force takes the run's part off them" : ''}), ${n(s.gone)} gone already, ${n(s.failed)} failed; ` +
+          `journal retired to ${s.journal}; log ${s.log}`,
+      );
+      if (values.json)
+        io.stdout.write(
+          JSON.stringify({
+            users: s.users,
+            removed: s.removed,
+            undone: s.undone,
+            kept: s.kept,
+            gone: s.gone,
+            doneBefore: s.doneBefore,
+            actions: s.actions,
+            failed: s.failed,
+            notUndone: s.notUndone.length,
+            journal: s.journal,
+            log: s.log,
+          }) + '\n',
+        );
+      return s.failed > 0 ? 1 : 0;
     } finally {
       await conn.close();
     }
-    for (const f of s.failed.slice(0, 20)) err(`failed: ${f}`);
-    for (const n of s.notUndone.slice(0, 20)) err(`not undone: ${n}`);
-    err(
-      `rollback: ${s.performed} actions done, ${s.doneBefore} done before, ${s.failed.length} failed, for ${s.users} users; log ${s.log}`,
-    );
-    if (values.json)
-      io.stdout.write(
-        JSON.stringify({
-          users: s.users,
-          actions: s.actions,
-          performed: s.performed,
-          doneBefore: s.doneBefore,
-          failed: s.failed.length,
-          notUndone: s.notUndone.length,
-          log: s.log,
-        }) + '\n',
-      );
-    return s.failed.length > 0 ? 1 : 0;
   } finally {
     await prepared.release();
   }
+}
+
+/** Progress on stderr, at most one line a second (and the last one). */
+function renderer(err: (line: string) => void): (e: RollbackEvent) => void {
+  let last = 0;
+  return (e) => {
+    if (e.type !== 'rollback-progress') return;
+    const now = Date.now();
+    if (e.done < e.total && now - last < 1000) return;
+    last = now;
+    const what = e.phase === 'checking' ? 'checked' : 'undone';
+    err(`rollback: ${n(e.done)} of ${n(e.total)} users ${what} (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
+  };
 }

@@ -14,6 +14,7 @@ import { finishOne, migrateUserSteps } from './runner-steps.js';
 import { PlanError } from './plan.js';
 import { MAX_STEP_ATTEMPTS } from './execute.js';
 import { done, fail, type StepOutcome } from './step-ids.js';
+import { bulkShapeIds } from './rollback-shape.js';
 
 const norm = (email: string): string => email.trim().toLowerCase();
 
@@ -154,7 +155,9 @@ async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<User
     ctx.journal.append({ type: 'user', user: record.id, outcome: 'failed', step: BULK_STEP, status: out.status });
     return { ...base, outcome: 'failed', step: BULK_STEP, status: out.status, message: out.message, stepsRun: 1 };
   }
-  ctx.journal.append({ type: 'step', user: record.id, step: BULK_STEP, result: out.result, ids: out.ids });
+  // What the import gave the user (login method fingerprints, device names): a rollback tells what changed since.
+  const ids = out.result === 'created' ? { ...out.ids, ...bulkShapeIds(body) } : out.ids;
+  ctx.journal.append({ type: 'step', user: record.id, step: BULK_STEP, result: out.result, ids });
   const outcome = out.result === 'created' ? 'imported' : 'alreadyPresent';
   ctx.journal.append({ type: 'user', user: record.id, outcome });
   return { ...base, outcome, stepsRun: 1, userId: out.ids.recipeUserId };

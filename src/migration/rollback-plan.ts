@@ -1,26 +1,46 @@
-// What a run created, read back from its journal, and the actions that take exactly that back out of the core
-// (`auth-migrate rollback`, docs/migration.md). Users the run found already present are never removed: only links,
-// devices and mappings the run added to them are undone, and what cannot be undone from the journal alone is listed.
+// What a run made, per user, read back from its journal (`auth-migrate rollback`, docs/migration.md §6b): the users
+// it created, the login methods, devices and mapping it added, and on users it found already present, what it
+// linked or marked. Every `--via` path: per-user steps, `bulk` and `bulk-staged` (one step per user).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import type { JournalEntry, RunIdentity, StepResult } from './journal.js';
 import { decodeJournalLine } from './journal-lines.js';
+import { idList } from './rollback-shape.js';
 
-export type RollbackAction =
-  /** A recipe user this run linked to a primary, but did not create: unlinked, kept. */
-  | { kind: 'unlink'; userId: string }
-  /** A user this run made primary but did not create: made non-primary again. */
-  | { kind: 'demote'; userId: string }
-  | { kind: 'remove-device'; userId: string; deviceName: string }
-  | { kind: 'remove-mapping'; externalUserId: string }
-  /** A user this run created: removed with everything linked to it (what this run linked that it did not create was unlinked first). */
-  | { kind: 'remove-user'; userId: string; removeAllLinkedAccounts: boolean };
+/** The journal step of a user imported in one piece (`--via bulk` and `--via bulk-staged`). */
+export const BULK_STEP_KEYS = ['bulk', 'bulk-staged'] as const;
 
-export interface UserRollback {
+export interface RunMade {
+  /** The source id (the journal's user). */
   user: string;
-  actions: RollbackAction[];
-  /** What the run did to a user it did not create and the journal cannot undo (a verified flag, an added contact). */
+  /** The run created the user (its first login method): the user is removed, with what the run gave it. */
+  created: boolean;
+  /**
+   * The id of the user the journal names: the first login method's recipe user id (per-user steps), or the user's
+   * id as the bulk import answered it (the external id where one was given). Undefined: nothing made yet.
+   */
+  ref?: string;
+  /** The external id the run mapped to the user (the `map` step), and whether the run made that mapping. */
+  externalId?: string;
+  mappingMade: boolean;
+  /** Recipe user ids of the login methods the run created (first one first); unknown on the bulk paths. */
+  methods: string[];
+  /** The fingerprint of each of those login methods (rollback-shape.ts), where the journal has one. */
+  sigs: Map<string, string>;
+  /** The bulk paths: the run created the user whole, its login methods and devices are those the import gave it. */
+  bulk?: 'bulk' | 'bulk-staged';
+  /** The bulk paths: the fingerprints of the login methods the import gave the user (undefined: not journalled). */
+  bulkMethods?: string[];
+  /** Recipe user ids that were there before and that the run linked to a primary: unlinked, kept. */
+  linkedExisting: string[];
+  /** The run made this present user primary (made non-primary again when nothing else is linked to it). */
+  primaryMade: boolean;
+  /** TOTP devices the run imported, by name. */
+  devices: string[];
+  /** The run marked an email of this user verified. */
+  verifiedEmail: boolean;
+  /** What the run did to a present user that the journal cannot undo (a verified flag, metadata keys...). */
   notUndone: string[];
 }
 
@@ -29,33 +49,47 @@ interface JournalledStep {
   ids: Record<string, string>;
 }
 
-const CREATES_USER = (key: string) => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
+export const CREATES_USER = (key: string): boolean =>
+  key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
 
-/** Read a whole journal: per user, its steps in journal order (the plan's order). */
-export async function readJournalSteps(
-  path: string,
-): Promise<{ identity?: RunIdentity; users: Map<string, Map<string, JournalledStep>>; ended: boolean }> {
+export interface ReadJournal {
+  identity: RunIdentity;
+  /** Per source id, its steps in journal order; `created` wins over a later run's `already` for the same step. */
+  users: Map<string, Map<string, JournalledStep>>;
+  startedAt?: string;
+}
+
+/** Read a whole journal. A torn last line (a crash mid-write) is left out; a damaged line before others is refused. */
+export async function readJournalSteps(path: string): Promise<ReadJournal> {
   const users = new Map<string, Map<string, JournalledStep>>();
   let identity: RunIdentity | undefined;
-  let ended = false;
+  let startedAt: string | undefined;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lineNo = 0;
+  let damaged: number | undefined;
   for await (const line of lines) {
+    lineNo += 1;
     if (line.trim() === '') continue;
+    if (damaged !== undefined) {
+      throw new UserError(
+        `${path}:${damaged} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
+          'changed this journal, so what the run made cannot be read from it. Look at that line; nothing was removed.',
+      );
+    }
     let entries: JournalEntry[];
     try {
       entries = decodeJournalLine(line);
     } catch {
-      continue; // a torn line: that step's answer never reached the journal (the run's next start redoes it)
+      damaged = lineNo; // a torn last line: that step's answer never reached the journal
+      continue;
     }
     for (const entry of entries) {
       if (entry.type === 'run') {
         identity ??= entry.identity;
-        ended = false;
-      } else if (entry.type === 'end') ended = true;
-      else if (entry.type === 'step') {
+        startedAt ??= entry.startedAt;
+      } else if (entry.type === 'step') {
         let steps = users.get(entry.user);
         if (!steps) users.set(entry.user, (steps = new Map()));
-        // A later run's "already" for a step an earlier run created keeps "created": the journal's runs made it.
         const prev = steps.get(entry.step);
         steps.set(
           entry.step,
@@ -65,68 +99,81 @@ export async function readJournalSteps(
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);
-  return { identity, users, ended };
+  return { identity, users, ...(startedAt ? { startedAt } : {}) };
 }
 
-/** The actions for one user, in the order that leaves the core consistent at every step. */
-export function planUserRollback(user: string, steps: Map<string, JournalledStep>): UserRollback {
-  const out: UserRollback = { user, actions: [], notUndone: [] };
-  const entries = [...steps];
-  const first = entries[0];
-  if (!first) return out;
-  const [firstKey, firstStep] = first;
-  const recipeId = (key: string) => steps.get(key)?.ids.recipeUserId;
+/** What the run made of one user, from its journalled steps (in the plan's order). */
+export function runMadeOf(user: string, steps: Map<string, JournalledStep>): RunMade {
+  const out: RunMade = {
+    user,
+    created: false,
+    mappingMade: false,
+    methods: [],
+    sigs: new Map(),
+    linkedExisting: [],
+    primaryMade: false,
+    devices: [],
+    verifiedEmail: false,
+    notUndone: [],
+  };
   const created = (key: string) => steps.get(key)?.result === 'created';
-  const external = created('map') ? steps.get('map')?.ids.externalUserId : undefined;
-  const primaryId = firstStep.ids.recipeUserId;
-  const firstCreated = firstStep.result === 'created' && CREATES_USER(firstKey);
-  // The id later steps used for the first factor: the external id once mapped.
-  const firstRef = steps.get('map')?.ids.externalUserId ?? primaryId;
-
-  for (const [key, step] of entries) {
-    if (step.result !== 'created' || !key.startsWith('link:')) continue;
-    const ref = key.slice('link:'.length);
-    const id = recipeId(ref);
-    if (id && !created(ref)) out.actions.push({ kind: 'unlink', userId: id });
-  }
-  // Created recipe users other than the first: linked to a primary this run did not create, or standalone.
-  if (!firstCreated) {
-    for (const [key, step] of entries) {
-      if (key === firstKey || step.result !== 'created' || !CREATES_USER(key) || !step.ids.recipeUserId) continue;
-      out.actions.push({ kind: 'remove-user', userId: step.ids.recipeUserId, removeAllLinkedAccounts: false });
+  for (const key of BULK_STEP_KEYS) {
+    const step = steps.get(key);
+    if (!step) continue;
+    out.ref = step.ids.recipeUserId;
+    if (step.result === 'created') {
+      out.created = true;
+      out.bulk = key;
+      const methods = idList(step.ids.methods);
+      if (methods) out.bulkMethods = methods;
+      out.devices.push(...(idList(step.ids.devices) ?? []));
     }
-    // With nothing linked to it any more, the present user goes back to what it was.
-    if (created('primary') && primaryId) out.actions.push({ kind: 'demote', userId: firstRef ?? primaryId });
-    for (const [key, step] of entries) {
-      if (step.result !== 'created') continue;
-      if (key.startsWith('totp:') && firstRef)
-        out.actions.push({ kind: 'remove-device', userId: firstRef, deviceName: step.ids.deviceName ?? key.slice(5) });
-      else if (key.startsWith('verify-email:') && !created(key.slice('verify-email:'.length)))
-        out.notUndone.push(`${key}: the email stays verified`);
-      else if (key === 'otp-contact') out.notUndone.push('otp-contact: the contact added to an existing passwordless user stays');
-      else if (key === 'metadata') out.notUndone.push('metadata: the keys added to an existing user stay');
-      else if (key.startsWith('user-role:')) out.notUndone.push(`${key}: the role given to an existing user stays`);
-    }
-    if (external) out.actions.push({ kind: 'remove-mapping', externalUserId: external });
   }
-  if (firstCreated && firstRef) out.actions.push({ kind: 'remove-user', userId: firstRef, removeAllLinkedAccounts: true });
+  const entries = [...steps].filter(([key]) => CREATES_USER(key));
+  const first = entries[0];
+  if (first && !out.bulk) {
+    out.ref = first[1].ids.recipeUserId;
+    out.created = first[1].result === 'created';
+  }
+  for (const [, step] of entries) {
+    const id = step.ids.recipeUserId;
+    if (step.result !== 'created' || !id) continue;
+    out.methods.push(id);
+    if (step.ids.sig) out.sigs.set(id, step.ids.sig);
+  }
+  const map = steps.get('map');
+  if (map?.ids.externalUserId) {
+    out.externalId = map.ids.externalUserId;
+    out.mappingMade = map.result === 'created';
+  }
+  for (const [key, step] of steps) {
+    if (step.result !== 'created') continue;
+    if (key.startsWith('link:')) {
+      const ref = key.slice('link:'.length);
+      const id = steps.get(ref)?.ids.recipeUserId;
+      if (id && !created(ref)) out.linkedExisting.push(id);
+    } else if (key === 'primary') out.primaryMade = !out.created;
+    else if (key.startsWith('totp:')) out.devices.push(step.ids.deviceName ?? key.slice('totp:'.length));
+    else if (key.startsWith('verify-email:')) {
+      out.verifiedEmail = true;
+      if (!out.created && !created(key.slice('verify-email:'.length))) out.notUndone.push(`${key}: the email stays verified`);
+    } else if (out.created) continue;
+    else if (key === 'otp-contact') out.notUndone.push('otp-contact: the contact added to an existing passwordless user stays');
+    else if (key === 'metadata') out.notUndone.push('metadata: the keys added to an existing user stay');
+    else if (key.startsWith('user-role:')) out.notUndone.push(`${key}: the role given to an existing user stays`);
+  }
   return out;
 }
 
-export function describeAction(a: RollbackAction): string {
-  switch (a.kind) {
-    case 'unlink':
-      return `unlink ${a.userId} (not created by the run; kept): POST /recipe/accountlinking/user/unlink`;
-    case 'demote':
-      return `make ${a.userId} non-primary again (not created by the run; kept): POST /recipe/accountlinking/user/unlink`;
-    case 'remove-device':
-      return `remove TOTP device "${a.deviceName}" of ${a.userId}: POST /recipe/totp/device/remove`;
-    case 'remove-mapping':
-      return `remove the mapping to external id ${a.externalUserId}: POST /recipe/userid/map/remove`;
-    case 'remove-user':
-      return `remove user ${a.userId}${a.removeAllLinkedAccounts ? ' with its linked login methods' : ''}: POST /user/remove`;
-  }
+/** Whether the run left anything on this user that a rollback takes back or lists. */
+export function madeAnything(m: RunMade): boolean {
+  return (
+    m.created ||
+    m.methods.length > 0 ||
+    m.linkedExisting.length > 0 ||
+    m.primaryMade ||
+    m.devices.length > 0 ||
+    m.mappingMade ||
+    m.notUndone.length > 0
+  );
 }
-
-/** A stable key per action, for the rollback's own journal. */
-export const actionKey = (user: string, a: RollbackAction): string => `${user}\u0000${JSON.stringify(a)}`;

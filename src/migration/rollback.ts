@@ -1,103 +1,230 @@
-// Carrying out a rollback (the `rollback` command and the wizard's results screen call this): the actions of
-// rollback-plan.ts against the core, each recorded in `<journal>.rollback.ndjson` (0600) once done, so a rerun goes on
-// where it stopped. The run's journal lock is held throughout: a run still going refuses it, and no run starts meanwhile.
-import { existsSync, readFileSync } from 'node:fs';
+// The rollback operation (the `rollback` command and the wizard's undo both call it): prepare (lock the journal,
+// read what the run made), decide (read-only: per user remove, undo its additions, keep it because it changed since,
+// or gone; what --dry-run and a confirmation show), perform (the same decisions taken again per user right before
+// acting, each action read back, each finished user in `<journal>.rollback.ndjson`). A core that holds none of the
+// journal's users (reset, or another core at that URL) is refused before anything is removed; the undo retires the
+// journal (rollback-retire.ts). docs/migration.md §6b.
 import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
 import { acquireLock } from '../files/lock.js';
-import { openPrivate } from '../files/private.js';
-import { actionKey, describeAction, planUserRollback, readJournalSteps, type RollbackAction, type UserRollback } from './rollback-plan.js';
-
-export interface RollbackSummary {
-  users: number;
-  actions: number;
-  performed: number;
-  doneBefore: number;
-  failed: string[];
-  notUndone: string[];
-  log: string;
-}
+import { forEachPooled } from './pool.js';
+import { ActionFailed, performAction, readUserState } from './rollback-core.js';
+import { decideUser, describeAction, type UserDecision, type UserState } from './rollback-decide.js';
+import { emptyCounts, progressEmitter, type RollbackCounts, type RollbackEventListener } from './rollback-events.js';
+import { openRollbackLog, readRollbackLog, type LoadedLog } from './rollback-log.js';
+import { madeAnything, readJournalSteps, runMadeOf, type RunMade } from './rollback-plan.js';
+import { isRetired, locateJournal, logPathOf, moveLog, retireJournal } from './rollback-retire.js';
+import type { RunIdentity } from './journal.js';
 
 export interface PreparedRollback {
-  plans: UserRollback[];
-  done: Set<string>;
-  log: string;
+  /** The journal undone: the path the run wrote, or its retired name once an undo began. */
+  journal: string;
+  /** The path the run wrote (its lock is held while the rollback goes). */
+  live: string;
+  identity: RunIdentity;
+  /** Users the run made anything of, in journal order. */
+  made: RunMade[];
+  /** Users whose undo an earlier rollback of this journal finished. */
+  doneBefore: LoadedLog;
   release(): Promise<void>;
 }
 
-/** Lock the journal, check it belongs to `target` (describeTarget's text), and plan the actions. */
-export async function prepareRollback(journalPath: string, target: string, by: string): Promise<PreparedRollback> {
-  const lock = await acquireLock(journalPath, 'the journal', by);
+export interface RollbackOptions {
+  /** Also remove the run's own login methods, devices and mapping from users changed since. */
+  force?: boolean;
+  /** Users checked or undone at once (default 8). */
+  concurrency?: number;
+  onEvent?: RollbackEventListener;
+}
+
+export interface RollbackDecisions extends RollbackCounts {
+  /** Users the run made anything of. */
+  users: number;
+  /** Users an earlier rollback of this journal finished (among `gone`). */
+  doneBefore: number;
+  actions: number;
+  decisions: UserDecision[];
+  /** Users kept because they changed since, each with why. */
+  keptUsers: Array<{ user: string; reasons: string[] }>;
+  /** What the run did that a rollback cannot undo, per user. */
+  notUndone: string[];
+}
+
+export interface RollbackSummary extends RollbackDecisions {
+  /** Users whose undo failed, each with the action and what the core still shows. */
+  failed: number;
+  failures: string[];
+  log: string;
+  journal: string;
+}
+
+/**
+ * Lock the journal, check it belongs to `target` (describeTarget's text; undefined: the journal's own), and read
+ * what the run made. A journal whose undo began is found under its retired name.
+ */
+export async function prepareRollback(journalPath: string, target: string | undefined, by: string): Promise<PreparedRollback> {
+  const where = locateJournal(journalPath);
+  if (!where) throw new UserError(`--journal ${journalPath} does not exist (nor a rolled-back journal of it)`);
+  const lock = await acquireLock(where.live, 'the journal', by);
   try {
-    const { identity, users } = await readJournalSteps(journalPath);
-    if (identity && identity.target !== target) {
-      throw new UserError(`the journal ${journalPath} belongs to a run into ${identity.target}, not ${target}: give the run's own target`);
+    // Located again under the lock: an undo that began meanwhile retired it.
+    const { journal, live } = locateJournal(journalPath) ?? where;
+    if (isRetired(journal)) await moveLog(live, journal);
+    const read = await readJournalSteps(journal);
+    if (target !== undefined && read.identity.target !== target) {
+      throw new UserError(`the journal ${journal} belongs to a run into ${read.identity.target}, not ${target}: give the run's own target`);
     }
-    const plans = [...users].map(([user, steps]) => planUserRollback(user, steps)).filter((p) => p.actions.length + p.notUndone.length > 0);
-    const log = `${journalPath}.rollback.ndjson`;
-    const done = new Set(
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('\n')
-            .filter((l) => l !== '')
-            .map((l) => (JSON.parse(l) as { key: string }).key)
-        : [],
-    );
-    return { plans, done, log, release: () => lock.release() };
+    const made = [...read.users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything);
+    const doneBefore = await readRollbackLog(logPathOf(journal));
+    return { journal, live, identity: read.identity, made, doneBefore, release: () => lock.release() };
   } catch (err) {
     await lock.release();
     throw err;
   }
 }
 
-async function perform(core: CoreClient, a: RollbackAction): Promise<void> {
-  const post = (path: string, body: unknown) => core.raw({ method: 'POST', path, scope: 'app', body });
-  switch (a.kind) {
-    case 'unlink':
-    case 'demote':
-      await post('/recipe/accountlinking/user/unlink', { recipeUserId: a.userId });
-      return;
-    case 'remove-device':
-      await core.removeTotpDevice(a.userId, a.deviceName);
-      return;
-    case 'remove-mapping':
-      await post('/recipe/userid/map/remove', { userId: a.externalUserId, userIdType: 'EXTERNAL' });
-      return;
-    case 'remove-user':
-      await post('/user/remove', { userId: a.userId, removeAllLinkedAccounts: a.removeAllLinkedAccounts });
-      return;
-  }
+function emptyDecisions(users: number): RollbackDecisions {
+  return { users, doneBefore: 0, actions: 0, decisions: [], keptUsers: [], notUndone: [], ...emptyCounts() };
 }
 
-/** Carry the prepared actions out (skipping those done before); a user's later actions wait for its earlier ones. */
-export async function performRollback(core: CoreClient, prepared: PreparedRollback): Promise<RollbackSummary> {
-  const { plans, done, log } = prepared;
-  const fh = await openPrivate(log, 'a');
-  const summary: RollbackSummary = { users: plans.length, actions: 0, performed: 0, doneBefore: 0, failed: [], notUndone: [], log };
+function count(d: RollbackDecisions, decision: UserDecision, doneBefore: boolean): void {
+  d.notUndone.push(...decision.notes.map((n) => `user ${decision.user}: ${n}`));
+  if (decision.kind === 'kept') {
+    d.keptUsers.push({ user: decision.user, reasons: decision.reasons });
+    d.kept++;
+  } else if (decision.kind === 'gone' || decision.kind === 'nothing') {
+    if (decision.kind === 'gone') d.gone++;
+    if (doneBefore) d.doneBefore++;
+  } else if (decision.kind === 'remove' || decision.kind === 'undo') d.actions += decision.actions.length;
+}
+
+const refusal = (p: PreparedRollback, looked: number): UserError =>
+  new UserError(
+    `the core holds none of the ${looked} users the journal ${p.journal} says its run made or changed: it was reset, or ` +
+      'this is another core at the same address. Nothing was removed. Point at the core this journal belongs to.',
+  );
+
+/** Users an undo still has to look at: with an id, and not finished by an earlier rollback. */
+const candidates = (p: PreparedRollback): RunMade[] => p.made.filter((m) => m.ref !== undefined && !p.doneBefore.done.has(m.user));
+
+/**
+ * Every user's decision, read-only (what --dry-run lists and a confirmation counts). Throws the refusal when the
+ * core holds none of the journal's users.
+ */
+export async function decideRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackDecisions> {
+  const d = emptyDecisions(p.made.length);
+  const tick = progressEmitter(options.onEvent, 'checking', p.made.length, d);
+  let done = 0;
+  let found = 0;
+  const byUser = new Map<string, UserDecision>();
+  await forEachPooled(toAsync(p.made), options.concurrency ?? 8, async (m) => {
+    const state = await readUserState(core, m);
+    if (state.user && !p.doneBefore.done.has(m.user)) found++;
+    const decision = decideUser(m, state, options);
+    byUser.set(m.user, decision);
+    count(d, decision, p.doneBefore.done.has(m.user));
+    if (decision.kind === 'remove') d.removed++;
+    else if (decision.kind === 'undo') d.undone++;
+    tick(++done);
+  });
+  if (candidates(p).length > 0 && found === 0) throw refusal(p, candidates(p).length);
+  d.decisions = p.made.map((m) => byUser.get(m.user)!);
+  return d;
+}
+
+/** Up to `n` users spread over the list. */
+function spread<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * (items.length - 1)) / (n - 1))]!);
+}
+
+/**
+ * Undo the run: refuse a core that holds none of its users, retire the journal, then per user decide again on what
+ * the core holds right now, act, read every action back, and log the user once all is read back.
+ */
+export async function performRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackSummary> {
+  const todo = candidates(p);
+  if (todo.length > 0) {
+    const sampled = await Promise.all(spread(todo, 5).map((m) => readUserState(core, m)));
+    // None of the samples: look at them all before refusing (the same rule as decideRollback).
+    if (!sampled.some((s) => s.user) && !(await anyFound(core, todo, options.concurrency ?? 8))) throw refusal(p, todo.length);
+  }
+  if (!isRetired(p.journal)) {
+    p.journal = await retireJournal(p.live);
+    options.onEvent?.({ type: 'rollback-retired', journal: p.journal, at: Date.now() });
+  }
+  const logPath = logPathOf(p.journal);
+  const log = await openRollbackLog(logPath, await readRollbackLog(logPath));
+  const s: RollbackSummary = { ...emptyDecisions(p.made.length), failures: [], log: logPath, journal: p.journal };
+  const tick = progressEmitter(options.onEvent, 'undoing', p.made.length, s);
+  let done = 0;
+  const emit = options.onEvent;
   try {
-    for (const p of plans) {
-      summary.notUndone.push(...p.notUndone.map((n) => `user ${p.user}: ${n}`));
-      for (const a of p.actions) {
-        summary.actions += 1;
-        const k = actionKey(p.user, a);
-        if (done.has(k)) {
-          summary.doneBefore += 1;
-          continue;
-        }
-        try {
-          await perform(core, a);
-          await fh.appendFile(JSON.stringify({ key: k }) + '\n');
-          summary.performed += 1;
-        } catch (e) {
-          summary.failed.push(`user ${p.user}: ${describeAction(a)}: ${(e as Error).message}`);
-          if ((e as { fatal?: boolean }).fatal) throw e;
-          break;
+    await forEachPooled(toAsync(p.made), options.concurrency ?? 8, async (m) => {
+      const state: UserState = await readUserState(core, m);
+      const decision = decideUser(m, state, options);
+      count(s, decision, p.doneBefore.done.has(m.user));
+      if (decision.kind === 'kept')
+        emit?.({
+          type: 'rollback-user',
+          phase: 'undoing',
+          user: m.user,
+          outcome: 'kept',
+          detail: decision.reasons.join('; '),
+          at: Date.now(),
+        });
+      if (decision.kind === 'remove' || decision.kind === 'undo') {
+        const failure = await carryOut(core, decision, options.force ?? false);
+        if (failure) {
+          s.failed++;
+          s.failures.push(`user ${m.user}: ${failure}`);
+          emit?.({ type: 'rollback-user', phase: 'undoing', user: m.user, outcome: 'failed', detail: failure, at: Date.now() });
+        } else {
+          await log.append({ user: m.user, done: decision.kind === 'remove' ? 'removed' : 'undone' });
+          if (decision.kind === 'remove') s.removed++;
+          else s.undone++;
+          emit?.({
+            type: 'rollback-user',
+            phase: 'undoing',
+            user: m.user,
+            outcome: decision.kind === 'remove' ? 'removed' : 'undone',
+            at: Date.now(),
+          });
         }
       }
-    }
-    await fh.sync();
+      tick(++done);
+    });
   } finally {
-    await fh.close();
+    await log.close();
   }
-  return summary;
+  return s;
+}
+
+/** The user's actions in order, each read back; the first that fails stops the user's (rerun goes on). */
+async function carryOut(
+  core: CoreClient,
+  decision: Extract<UserDecision, { actions: unknown }>,
+  force: boolean,
+): Promise<string | undefined> {
+  for (const a of decision.actions) {
+    try {
+      await performAction(core, a, force);
+    } catch (err) {
+      if (!(err instanceof ActionFailed) && (err as { fatal?: boolean }).fatal) throw err;
+      return `${describeAction(a)}: ${(err as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+async function anyFound(core: CoreClient, made: RunMade[], concurrency: number): Promise<boolean> {
+  let found = false;
+  await forEachPooled(toAsync(made), concurrency, async (m) => {
+    if (!found && (await readUserState(core, m)).user) found = true;
+  });
+  return found;
+}
+
+async function* toAsync<T>(items: T[]): AsyncIterable<T> {
+  yield* items;
 }

@@ -7,6 +7,7 @@ import { applyStepIds, executeStep, newUserIds, resolveRef } from './execute.js'
 import { journalledRecipeUserIds, type JournalledSteps } from './journal.js';
 import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { CanonicalUser } from '../records/types.js';
+import { stepShapeIds } from './rollback-shape.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
@@ -64,7 +65,9 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
       };
     }
     applyStepIds(step, out.ids, ids);
-    ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: out.ids });
+    // A login method the run created carries its fingerprint, so a rollback can tell it was changed since.
+    const journalIds = out.result === 'created' ? { ...out.ids, ...stepShapeIds(step) } : out.ids;
+    ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: journalIds });
     created ||= out.result === 'created';
   }
   const outcome = created ? 'imported' : 'alreadyPresent';

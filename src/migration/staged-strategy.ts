@@ -12,6 +12,7 @@ import type { EngineContext, Strategy } from './runner-strategy.js';
 import { readStaging, removeStaged, stagedKey } from './staged-index.js';
 import { prepareStaged, STAGED_STEP, uploadBatch, type Waiting } from './staged-upload.js';
 import type { StagedUserRow } from '../core-client/bulk-types.js';
+import { bulkShapeIds } from './rollback-shape.js';
 
 const STEP = STAGED_STEP;
 
@@ -82,7 +83,8 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   const confirm = async (w: Waiting, found: string | undefined): Promise<void> => {
     const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
     if (found !== undefined) {
-      journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found } });
+      // With what the import gave the user (rollback-shape.ts): a rollback tells what changed since.
+      journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found, ...bulkShapeIds(w.body) } });
       await finish({ ...base, outcome: 'imported', userId: found }, w.input);
     } else {
       const message = 'removed from the staging list without being imported';

@@ -47,7 +47,7 @@ export interface WizardActions {
   stopRun(): void;
   verify(): Promise<void>;
   /** Undo the run (dryRun: count only); the results screen asks for a confirmation between the two. */
-  rollback(dryRun: boolean): Promise<RollbackOutcome | string>;
+  rollback(dryRun: boolean, onProgress?: (p: { done: number; total: number }) => void): Promise<RollbackOutcome | string>;
   openSignIn(): void;
   closeSignIn(): void;
   /** The password goes to the core and is dropped: it is never dispatched, so never in the state. */
@@ -284,11 +284,11 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           d({ type: 'verify-failed', error: message(err) });
         }
       },
-      rollback: async (dryRun) => {
+      rollback: async (dryRun, onProgress) => {
         const t = target();
         if (!t) return 'no target core is connected: connect one on the target screen';
         try {
-          return await services.rollback(migrationInput(latest.current), t, dryRun);
+          return await services.rollback(migrationInput(latest.current), t, dryRun, onProgress);
         } catch (err) {
           return message(err);
         }

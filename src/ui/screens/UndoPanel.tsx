@@ -10,7 +10,7 @@ import { theme } from '../theme.js';
 type Phase =
   | { kind: 'counting' }
   | { kind: 'confirm'; plan: RollbackOutcome }
-  | { kind: 'running' }
+  | { kind: 'running'; done?: number; total?: number }
   | { kind: 'done'; outcome: RollbackOutcome }
   | { kind: 'error'; message: string };
 
@@ -34,7 +34,7 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
     } else if (phase.kind === 'confirm') {
       setPhase({ kind: 'running' });
       void actions
-        .rollback(false)
+        .rollback(false, (p) => setPhase({ kind: 'running', done: p.done, total: p.total }))
         .then((r) => setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'done', outcome: r }));
     }
   });
@@ -47,17 +47,23 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
             undo this run: {phase.plan.actions} changes for {phase.plan.users} users (the users it created are removed; users that were
             there before keep what they had)
           </Text>
+          {phase.plan.kept.length > 0 ? (
+            <Text wrap="wrap">{phase.plan.kept.length} users changed since the run stay as they are (a login, device or email added)</Text>
+          ) : null}
           {phase.plan.notUndone.length > 0 ? (
             <Text wrap="wrap">{phase.plan.notUndone.length} changes to present users cannot be undone from the journal (listed after)</Text>
           ) : null}
           <Text>y undoes it, esc keeps everything</Text>
         </>
       ) : null}
-      {phase.kind === 'running' ? <Text {...theme.muted}>undoing…</Text> : null}
+      {phase.kind === 'running' ? (
+        <Text {...theme.muted}>undoing…{phase.total !== undefined ? ` ${phase.done ?? 0} of ${phase.total} users` : ''}</Text>
+      ) : null}
       {phase.kind === 'done' ? (
         <>
           <Text {...(phase.outcome.failed.length ? theme.error : theme.ok)}>
-            undone: {phase.outcome.performed} changes, {phase.outcome.failed.length} failed (rerun u to go on); log {phase.outcome.log}
+            undone: {phase.outcome.performed} users, {phase.outcome.failed.length} failed (rerun u to go on)
+            {phase.outcome.kept.length > 0 ? `, ${phase.outcome.kept.length} changed since kept` : ''}; log {phase.outcome.log}
           </Text>
           {phase.outcome.failed.slice(0, 2).map((f, i) => (
             <Text key={i} wrap="wrap">

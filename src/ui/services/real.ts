@@ -21,7 +21,9 @@ import type { PlanOptions } from '../../migration/plan.js';
 import { noNeeds, noteNeeds, prepareRun } from '../../migration/prepare.js';
 import { checkTargetForPlan } from '../../migration/target-check.js';
 import { openTotpCheckLog } from '../../migration/totp-checks.js';
-import { performRollback, prepareRollback } from '../../migration/rollback.js';
+import { decideRollback, performRollback, prepareRollback } from '../../migration/rollback.js';
+import type { RollbackEvent } from '../../migration/rollback-events.js';
+import { findRetiredRunJournal, logPathOf } from '../../migration/rollback-retire.js';
 import type { RunEvent, UserResult } from '../../migration/events.js';
 import type { StepKind } from '../../migration/steps.js';
 import * as store from '../../profiles/index.js';
@@ -366,23 +368,32 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         done,
       };
     },
-    async rollback(input, target, dryRun) {
+    async rollback(input, target, dryRun, onProgress) {
       const p = await prepare(input);
-      const { identity, journal: journalPath } = await journalOf(p, target);
-      if (!journalPath || !existsSync(journalPath)) throw new Error(`no journal of this migration under ${out}: nothing to undo`);
+      const { identity, journal: live } = await journalOf(p, target);
+      // After an undo began, its journal is retired (renamed): u again goes on with it.
+      const journalPath = live ?? (await findRetiredRunJournal(out, identityId(identity)));
+      if (!journalPath) throw new Error(`no journal of this migration under ${out}: nothing to undo`);
       const prepared = await prepareRollback(journalPath, identity.target, 'the auth-migrate wizard (rollback)');
+      const client = clientFor(target);
+      const onEvent = (e: RollbackEvent) => {
+        if (e.type === 'rollback-progress') onProgress?.({ done: e.done, total: e.total });
+      };
       try {
-        const actions = prepared.plans.reduce((n, u) => n + u.actions.length, 0);
-        const notUndone = prepared.plans.flatMap((u) => u.notUndone.map((n) => `user ${u.user}: ${n}`));
-        if (dryRun) return { users: prepared.plans.length, actions, performed: 0, failed: [], notUndone, log: prepared.log };
-        const client = clientFor(target);
-        try {
-          const s = await performRollback(client, prepared);
-          return { users: s.users, actions: s.actions, performed: s.performed, failed: s.failed, notUndone: s.notUndone, log: s.log };
-        } finally {
-          client.close();
-        }
+        const d = dryRun ? await decideRollback(client, prepared, { onEvent }) : undefined;
+        const s = d ?? (await performRollback(client, prepared, { onEvent }));
+        const done = d ? undefined : (s as Awaited<ReturnType<typeof performRollback>>);
+        return {
+          users: s.removed + s.undone,
+          actions: s.actions,
+          performed: done ? s.removed + s.undone : 0,
+          failed: done?.failures ?? [],
+          kept: s.keptUsers.map((k) => `user ${k.user}: ${k.reasons.join('; ')}`),
+          notUndone: s.notUndone,
+          log: done?.log ?? logPathOf(prepared.journal),
+        };
       } finally {
+        client.close();
         await prepared.release();
       }
     },

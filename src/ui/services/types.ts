@@ -168,10 +168,14 @@ export interface RunHandle {
 }
 
 export interface RollbackOutcome {
+  /** Users removed or restored (to be, on a count). */
   users: number;
   actions: number;
+  /** Users whose undo was carried out and read back. */
   performed: number;
   failed: string[];
+  /** Users left in place because they changed since the run, each with why. */
+  kept: string[];
   notUndone: string[];
   log: string;
 }
@@ -221,7 +225,12 @@ export interface WizardServices {
   run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
   verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;
   /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
-  rollback(input: MigrationInput, target: TargetConnection, dryRun: boolean): Promise<RollbackOutcome>;
+  rollback(
+    input: MigrationInput,
+    target: TargetConnection,
+    dryRun: boolean,
+    onProgress?: (p: { done: number; total: number }) => void,
+  ): Promise<RollbackOutcome>;
   /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
   signIn(target: TargetConnection, email: string, password: string): Promise<SignInOutcome>;
   /** Every line of a credentials file signed in on the target; throws when the file cannot be read or parsed. */

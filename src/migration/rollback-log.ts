@@ -1,0 +1,93 @@
+// The rollback's own log, `<journal>.rollback.ndjson` (0600): one line per user whose undo was carried out and read
+// back, so a rerun reports it as done before and tells it from a user the core never had. A torn last line (a crash
+// mid-write) is left out, and cut off before the next append, as the run's journal does (journal.ts); a damaged line
+// with lines after it is refused with its line number. Never a raw parse error.
+import { existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { UserError } from '../errors.js';
+import { openPrivate } from '../files/private.js';
+
+export interface RollbackLogEntry {
+  user: string;
+  /** `removed`: the user the run created is gone; `undone`: what the run added to a present user is off. */
+  done: 'removed' | 'undone';
+  at: string;
+}
+
+export interface LoadedLog {
+  /** Users whose undo is done. */
+  done: Map<string, RollbackLogEntry['done']>;
+  /** Bytes up to the end of the last whole line (a torn tail starts there). */
+  wholeBytes: number;
+  size: number;
+}
+
+export async function readRollbackLog(path: string): Promise<LoadedLog> {
+  const done = new Map<string, RollbackLogEntry['done']>();
+  if (!existsSync(path)) return { done, wholeBytes: 0, size: 0 };
+  const buf = await readFile(path);
+  // Lines with the byte offset each starts at; the last one may lack its newline.
+  const lines: Array<{ text: string; start: number }> = [];
+  for (let at = 0; at < buf.length;) {
+    const nl = buf.indexOf(0x0a, at);
+    const end = nl < 0 ? buf.length : nl;
+    lines.push({ text: buf.subarray(at, end).toString('utf8'), start: at });
+    at = end + 1;
+  }
+  const filled = lines.filter((l) => l.text.trim() !== '');
+  const last = filled[filled.length - 1];
+  let wholeBytes = buf.length > 0 && buf[buf.length - 1] !== 0x0a ? (last?.start ?? 0) : buf.length;
+  for (const line of filled) {
+    let entry: Partial<RollbackLogEntry> & { key?: string };
+    try {
+      entry = JSON.parse(line.text) as typeof entry;
+      if (line === last && buf[buf.length - 1] !== 0x0a) continue; // whole, but its newline never came: written again
+    } catch {
+      if (line === last) {
+        wholeBytes = line.start; // torn by a crash mid-write: its user is read from the core again
+        continue;
+      }
+      const lineNo = lines.indexOf(line) + 1;
+      throw new UserError(
+        `${path}:${lineNo} is damaged and is not the last line: something other than auth-migrate changed the rollback's log. ` +
+          'Look at that line, or move the file away: the rollback reads the core again and redoes nothing already gone.',
+      );
+    }
+    // Lines of older versions (`{"key": ...}`, one per action) say nothing about a whole user: the core is read again.
+    if (typeof entry?.user === 'string' && (entry.done === 'removed' || entry.done === 'undone')) done.set(entry.user, entry.done);
+  }
+  return { done, wholeBytes, size: buf.length };
+}
+
+export interface RollbackLog {
+  readonly path: string;
+  append(entry: Omit<RollbackLogEntry, 'at'>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Open the log for appending, after cutting off a torn last line (its user is simply read again). */
+export async function openRollbackLog(path: string, loaded: LoadedLog): Promise<RollbackLog> {
+  if (loaded.wholeBytes < loaded.size) {
+    const fh = await open(path, 'r+');
+    try {
+      await fh.truncate(loaded.wholeBytes);
+    } finally {
+      await fh.close();
+    }
+  }
+  const fh = await openPrivate(path, 'a');
+  let writing: Promise<unknown> = Promise.resolve();
+  return {
+    path,
+    append(entry) {
+      const line = JSON.stringify({ ...entry, at: new Date().toISOString() }) + '\n';
+      writing = writing.then(() => fh.write(line));
+      return writing.then(() => undefined);
+    },
+    async close() {
+      await writing.catch(() => undefined);
+      await fh.sync().catch(() => undefined);
+      await fh.close();
+    },
+  };
+}
