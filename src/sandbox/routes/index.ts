@@ -15,10 +15,12 @@ import { byAccountInfoRoutes } from './by-accountinfo.js';
 import { removalRoutes } from './removal.js';
 import { metadataRoleRoutes } from './metadata-roles.js';
 import { bulkImportRoutes } from './bulk-import.js';
+import { passwordResetRoutes } from './password-reset.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
   ...emailPasswordRoutes,
+  ...passwordResetRoutes,
   ...emailVerificationRoutes,
   ...thirdPartyRoutes,
   ...passwordlessRoutes,
