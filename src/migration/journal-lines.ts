@@ -1,7 +1,9 @@
 // How journal entries become lines and are read back. Version 2 (issue 14) writes step and user lines without
 // "type", a step's ids under its result (`"created": {...}` or `"already": {...}`), and a finished user's
 // outcome on the line of its last step when both are written together. Version 1 lines, each with its "type",
-// are still read, so journals written by earlier versions load and resume.
+// are still read, so journals written by earlier versions load and resume. A finished user's line may carry
+// `"fp"`, its fingerprint (sync/fingerprint.ts: keyed digests, never a value), under the key `"fpKey"` of the
+// run header; readers that do not know it ignore it, and lines without it still load.
 import type { JournalEntry } from './journal.js';
 
 type StepEntry = Extract<JournalEntry, { type: 'step' }>;
@@ -15,14 +17,16 @@ export function encodeJournalEntry(entry: JournalEntry): string {
     const line: Record<string, string> = { user: entry.user, outcome: entry.outcome };
     if (entry.step !== undefined) line.step = entry.step;
     if (entry.status !== undefined) line.status = entry.status;
+    if (entry.fp !== undefined) line.fp = entry.fp;
     return JSON.stringify(line);
   }
   return JSON.stringify(entry);
 }
 
-/** A step and, on the same line, its user's outcome (when the user finished with that step). */
-export function encodeFinishingStep(step: StepEntry, outcome: UserEntry['outcome']): string {
-  return JSON.stringify({ user: step.user, step: step.step, [step.result]: step.ids, outcome });
+/** A step and, on the same line, its user's outcome (when the user finished with that step) and fingerprint. */
+export function encodeFinishingStep(step: StepEntry, user: UserEntry): string {
+  const line = { user: step.user, step: step.step, [step.result]: step.ids, outcome: user.outcome };
+  return JSON.stringify(user.fp === undefined ? line : { ...line, fp: user.fp });
 }
 
 /** Whether `entry` may share the line of `step`, the entry written just before it. */
@@ -46,12 +50,15 @@ export function decodeJournalLine(line: string): JournalEntry[] {
   if (result !== undefined && typeof o.step === 'string') {
     const step: StepEntry = { type: 'step', user: o.user, step: o.step, result, ids: o[result] as Record<string, string> };
     if (typeof o.outcome !== 'string') return [step];
-    return [step, { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] }];
+    const finished: UserEntry = { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] };
+    if (typeof o.fp === 'string') finished.fp = o.fp;
+    return [step, finished];
   }
   if (typeof o.outcome === 'string') {
     const user: UserEntry = { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] };
     if (typeof o.step === 'string') user.step = o.step;
     if (typeof o.status === 'string') user.status = o.status;
+    if (typeof o.fp === 'string') user.fp = o.fp;
     return [user];
   }
   throw new Error('not a journal entry');

@@ -8,6 +8,7 @@ import { openPrivate } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
+import { newFingerprintKey } from './sync/fingerprint.js';
 import { decodeJournalLine, encodeFinishingStep, encodeJournalEntry, finishesOnStepLine, JOURNAL_VERSION } from './journal-lines.js';
 
 export type { JournalUsersView } from './journal-users.js';
@@ -17,15 +18,28 @@ export interface RunIdentity {
   sources: string[];
   /** `http://host:port/base tenant=t app=a`, or `sandbox:<store path>`. */
   target: string;
+  /** `run --sync`: the journal of the earlier run this one brings up to date (sync/base.ts). */
+  base?: string;
 }
 
 export type StepResult = 'created' | 'already';
 export type UserOutcome = 'imported' | 'alreadyPresent' | 'failed' | 'skipped';
 
 export type JournalEntry =
-  | { type: 'run'; version: 1 | 2; identity: RunIdentity; id: string; startedAt: string }
+  | {
+      type: 'run';
+      version: 1 | 2;
+      identity: RunIdentity;
+      id: string;
+      startedAt: string;
+      /** The key of the users' fingerprints (sync/fingerprint.ts); absent in journals written before them. */
+      fpKey?: string;
+      /** `run --sync`: what it needs to know of the earlier run (sync/base.ts). */
+      sync?: Record<string, unknown>;
+    }
   | { type: 'step'; user: string; step: string; result: StepResult; ids: Record<string, string> }
-  | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string }
+  /** `fp`: a finished user's fingerprint under the run header's `fpKey` (keyed digests, never a value). */
+  | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string; fp?: string }
   | { type: 'end'; reason: 'finished' | 'stopped' | 'fatal'; at: string };
 
 export interface JournalledStep {
@@ -63,9 +77,12 @@ export function describeIdentity(identity: RunIdentity): string {
 }
 
 /** Read a journal into per-user state; a torn last line (a crash mid-write) is ignored. */
-export async function loadJournal(path: string): Promise<{ identity?: RunIdentity; users: JournalUsers; endsWithNewline: boolean }> {
+export async function loadJournal(
+  path: string,
+): Promise<{ identity?: RunIdentity; users: JournalUsers; endsWithNewline: boolean; fpKey?: string }> {
   const users = new JournalUsers();
   let identity: RunIdentity | undefined;
+  let fpKey: string | undefined;
   let endsWithNewline = true;
   if (!existsSync(path)) return { users, endsWithNewline };
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -92,6 +109,7 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
     for (const entry of entries) {
       if (entry.type === 'run') {
         identity ??= entry.identity;
+        fpKey ??= entry.fpKey;
       } else if (entry.type === 'step') {
         users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
       } else if (entry.type === 'user') {
@@ -103,7 +121,7 @@ export async function loadJournal(path: string): Promise<{ identity?: RunIdentit
   }
   endsWithNewline = await lastByteIsNewline(path);
   if (lineNo > 0 && !identity) throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
-  return { identity, users, endsWithNewline };
+  return { identity, users, endsWithNewline, fpKey };
 }
 
 /** Cut the file after its last newline (the torn line a crash left); the step it described is done again. */
@@ -145,6 +163,8 @@ async function lastByteIsNewline(path: string): Promise<boolean> {
 export interface Journal {
   readonly path: string;
   readonly users: JournalUsersView;
+  /** The key finished users' fingerprints are written under (the first run header's; sync/fingerprint.ts). */
+  readonly fingerprintKey?: string;
   /** Queue an entry; it reaches the disk with the next group commit. */
   append(entry: JournalEntry): void;
   /** Write and fsync everything queued. */
@@ -157,6 +177,10 @@ export interface OpenJournalOptions {
   intervalMs?: number;
   /** Flush early once this many entries wait (default 500). */
   maxPending?: number;
+  /** The fingerprint key of a new journal (a sync keeps its base's); default a fresh random one. */
+  fingerprintKey?: string;
+  /** `run --sync`: written in the run header (sync/base.ts). */
+  sync?: Record<string, unknown>;
 }
 
 /** Open (or create) the journal of this run; refuses a journal written for another run identity. */
@@ -212,14 +236,17 @@ async function openLockedJournal(
     return writing;
   };
 
+  // One key per journal: a resumed run keeps the one its first header gave (older journals get one from now on).
+  const fingerprintKey = loaded.fpKey ?? options.fingerprintKey ?? newFingerprintKey();
   const journal: Journal = {
     path,
     users: loaded.users,
+    fingerprintKey,
     append(entry) {
       if (closed) throw new Error('journal is closed');
       // Appended in the same tick as the step, so it reaches the disk in the same write either way.
       if (lastStep && finishesOnStepLine(lastStep, entry)) {
-        pending[pending.length - 1] = encodeFinishingStep(lastStep, entry.outcome);
+        pending[pending.length - 1] = encodeFinishingStep(lastStep, entry);
         lastStep = undefined;
         return;
       }
@@ -241,6 +268,14 @@ async function openLockedJournal(
       }
     },
   };
-  journal.append({ type: 'run', version: JOURNAL_VERSION, identity, id: identityId(identity), startedAt: new Date().toISOString() });
+  journal.append({
+    type: 'run',
+    version: JOURNAL_VERSION,
+    identity,
+    id: identityId(identity),
+    startedAt: new Date().toISOString(),
+    fpKey: fingerprintKey,
+    ...(options.sync ? { sync: options.sync } : {}),
+  });
   return journal;
 }

@@ -18,6 +18,7 @@ import { finishOne, journalledUserId, migrateUserSteps, stepsStrategy } from './
 import { bulkStrategy } from './bulk-user.js';
 import { stagedStrategy } from './staged-strategy.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
+import { fingerprintingJournal, type FingerprintOf } from './sync/journal-fingerprints.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -54,6 +55,13 @@ export interface RunnerOptions {
   maxServerErrorsInARow?: number;
   /** Called once per finished user, before its event (the caller writes the report and the failures file). */
   onUserResult?: (result: UserResult, input: MigrationInput) => void | Promise<void>;
+  /**
+   * `run --sync` (sync/strategy.ts): the strategy that takes the users, given the `--via` path's (which it hands
+   * the users new to the core).
+   */
+  wrapStrategy?: (ctx: EngineContext, inner: Strategy) => Strategy;
+  /** The fingerprint journalled for a finished user (default: its record's, sync/fingerprint.ts). */
+  fingerprintOf?: FingerprintOf;
 }
 
 export interface RunSummary {
@@ -144,7 +152,10 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     for (const wake of sleepers) wake();
   };
 
+  // Each finished user's line carries its fingerprint, for a later `run --sync` (sync/journal-fingerprints.ts).
+  const fingerprints = fingerprintingJournal(options.journal, options.fingerprintOf);
   const finish = async (result: UserResult, input: MigrationInput): Promise<void> => {
+    fingerprints.forget(input.record.id);
     if (result.outcome === 'imported') totals.imported += 1;
     else if (result.outcome === 'alreadyPresent') totals.alreadyPresent += 1;
     else if (result.outcome === 'failed') totals.failed += 1;
@@ -168,7 +179,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
 
   const ctx: EngineContext = {
     core: options.core,
-    journal: options.journal,
+    journal: fingerprints.journal,
     plan,
     concurrency,
     options,
@@ -198,8 +209,9 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     },
   };
 
-  const strategy: Strategy =
+  const viaStrategy: Strategy =
     options.via === 'bulk-staged' ? stagedStrategy(ctx) : options.via === 'bulk' ? bulkStrategy(ctx) : stepsStrategy(ctx);
+  const strategy = options.wrapStrategy ? options.wrapStrategy(ctx, viaStrategy) : viaStrategy;
 
   const iterator = options.inputs[Symbol.asyncIterator]();
   let ended = false;
@@ -213,8 +225,10 @@ export function startMigration(options: RunnerOptions): MigrationRun {
         break;
       }
       const admitted = admit(next.value, options.journal, plan);
-      if ('input' in admitted) users.push(admitted);
-      else await finish(admitted, next.value);
+      if ('input' in admitted) {
+        fingerprints.admit(admitted.input);
+        users.push(admitted);
+      } else await finish(admitted, next.value);
     }
     return users;
   };

@@ -5,6 +5,7 @@
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
 import type { Step, StepKind } from './steps.js';
+import { SYNC_RULES } from './sync/step-rules.js';
 
 /** Ids the step produced, when its effect is in the core; undefined when it is not (yet). */
 export type Found = Record<string, string> | undefined;
@@ -270,6 +271,9 @@ export const STEP_RULES: Rules = {
       return done(!r.didUserAlreadyHaveRole);
     },
   },
+
+  // `run --sync`'s kinds (a user already in the core brought to a newer export): entries of this same rule.
+  ...SYNC_RULES,
 };
 
 function describeUpdateStatus(status: string): string {

@@ -1,4 +1,5 @@
 // The typed steps a user's migration is made of, and how to describe them without leaking secrets.
+import { describeSyncStep, syncCallCount, type SyncStep } from './sync/steps.js';
 
 /** Key of the step whose recipe user a later step acts on (e.g. `password`, `phone`, `otp`). */
 export type StepRef = string;
@@ -57,7 +58,9 @@ export type Step =
   /** The role exists in the app (created once per run). */
   | { kind: 'create-role'; key: string; role: string }
   /** The user has the role in a tenant (the run's tenant when none is given). */
-  | { kind: 'assign-role'; key: string; user: StepRef; role: string; tenantId?: string };
+  | { kind: 'assign-role'; key: string; user: StepRef; role: string; tenantId?: string }
+  /** `run --sync`: a user already in the core brought to a newer export's state (sync/steps.ts). */
+  | SyncStep;
 
 export type StepKind = Step['kind'];
 
@@ -74,6 +77,8 @@ export function callCount(step: Step): number {
       return 3;
     case 'update-metadata':
       return 2; // read, then only the missing keys
+    case 'replace-password-hash':
+      return syncCallCount(step);
     default:
       return 1;
   }
@@ -108,5 +113,7 @@ export function describeStep(step: Step): string {
       return `give the ${step.user} user the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''}: PUT /recipe/user/role`;
     case 'import-totp':
       return `import TOTP device "${step.deviceName}" (period ${step.period}, skew ${step.skew}) under the ${step.user} user: POST /recipe/totp/device/import`;
+    default:
+      return describeSyncStep(step);
   }
 }

@@ -48,7 +48,7 @@ import type {
   WizardServices,
 } from './types.js';
 
-const STEP_CALLS: Record<StepKind, string> = {
+const STEP_CALLS: Partial<Record<StepKind, string>> = {
   'import-password': 'POST /recipe/user/passwordhash/import',
   'thirdparty-signinup': 'POST /recipe/signinup (third party)',
   'passwordless-signinup': 'POST /recipe/signinup/code + /consume',

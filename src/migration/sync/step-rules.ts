@@ -1,0 +1,196 @@
+// The exactly-once rule's entries for the sync's step kinds (sync/steps.ts), spread into STEP_RULES
+// (step-rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
+// 500 after it was applied, or a repeat after a crash, is recognised instead of done twice. Calls follow the
+// reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
+import type { CoreClient, RawRequest } from '../../core-client/types.js';
+import type { StepRule } from '../step-rules.js';
+import { done, fail, resolveRef, type StepOutcome } from '../step-ids.js';
+import type { SyncStep, SyncStepKind } from './steps.js';
+
+type SyncRules = { [K in SyncStepKind]: StepRule<Extract<SyncStep, { kind: K }>> };
+
+const norm = (email: string): string => email.trim().toLowerCase();
+
+async function call(core: CoreClient, req: RawRequest): Promise<Record<string, unknown>> {
+  const r = await core.raw(req);
+  return JSON.parse(r.text) as Record<string, unknown>;
+}
+
+const status = (o: Record<string, unknown>): string => (typeof o.status === 'string' ? o.status : 'UNKNOWN');
+
+/** The login method with this recipe user id in the user the core answers for it, if any. */
+async function loginOf(core: CoreClient, recipeUserId: string) {
+  const r = await core.getUserById(recipeUserId);
+  if (r.status !== 'OK') return undefined;
+  return r.user.loginMethods.find((m) => m.recipeUserId === recipeUserId);
+}
+
+/** A write counts once read back: the effect found just after the answer, else a failure naming what is still there. */
+function readBack(found: Record<string, string> | undefined, still: string): StepOutcome {
+  return found ? done(true, found) : fail('NOT_APPLIED', `the core answered OK but ${still}`);
+}
+
+function refused(o: Record<string, unknown>, what: string): StepOutcome {
+  const reason = typeof o.reason === 'string' ? `: ${o.reason}` : '';
+  return fail(status(o), `${what}${reason}`);
+}
+
+export const SYNC_RULES: SyncRules = {
+  'replace-password-hash': {
+    // No look-up of the effect: a hash cannot be read back. The import's answer is the evidence, and before it the
+    // login is found by its email, so the import overwrites our user's hash and never creates another user
+    // (EmailPassword.importUserWithPasswordHash: an existing email's hash is overwritten, didUserAlreadyExist).
+    async send(step, _ids, core) {
+      const email = norm(step.email);
+      const before = await core.listUsersByAccountInfo({ email });
+      const ours = before.users.some((u) =>
+        u.loginMethods.some((m) => m.recipeId === 'emailpassword' && m.email === email && m.recipeUserId === step.recipeUserId),
+      );
+      if (!ours)
+        return fail('LOGIN_NOT_FOUND', `no email-password login ${step.recipeUserId} has the email ${email}: the hash was not imported`);
+      const r = await core.importPasswordHash({
+        email: step.email,
+        passwordHash: step.passwordHash,
+        hashingAlgorithm: step.hashingAlgorithm,
+      });
+      if (!r.didUserAlreadyExist)
+        return fail('UNEXPECTED_NEW_USER', `the core created a new user for ${email} instead of updating ${step.recipeUserId}`);
+      return done(true);
+    },
+  },
+
+  'change-email': {
+    async find(step, _ids, core) {
+      return (await loginOf(core, step.recipeUserId))?.email === norm(step.email) ? {} : undefined;
+    },
+    // webserver/api/emailpassword/UserAPI.java doPut -> EmailPassword.updateUsersEmailOrPassword (:641).
+    async send(step, _ids, core) {
+      const o = await call(core, {
+        method: 'PUT',
+        path: '/recipe/user',
+        scope: 'app',
+        rid: 'emailpassword',
+        body: { recipeUserId: step.recipeUserId, email: step.email },
+      });
+      if (status(o) !== 'OK') return refused(o, `the core refused to change the email of ${step.recipeUserId} to ${norm(step.email)}`);
+      return readBack(await SYNC_RULES['change-email'].find!(step, _ids, core), `login ${step.recipeUserId} still has another email`);
+    },
+  },
+
+  'unverify-email': {
+    async find(step, ids, core) {
+      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? undefined : {};
+    },
+    // webserver/api/emailverification/UnverifyEmailAPI.java: always OK, on the user id as given.
+    async send(step, ids, core) {
+      await call(core, {
+        method: 'POST',
+        path: '/recipe/user/email/verify/remove',
+        scope: 'app',
+        body: { userId: resolveRef(ids, step.user), email: step.email },
+      });
+      return readBack(await SYNC_RULES['unverify-email'].find!(step, ids, core), `${norm(step.email)} is still verified`);
+    },
+  },
+
+  'update-thirdparty': {
+    async find(step, _ids, core) {
+      const lm = await loginOf(core, step.recipeUserId);
+      return lm?.email === norm(step.email) && (!step.isVerified || lm.verified) ? {} : undefined;
+    },
+    // ThirdParty.signInUp: an existing (thirdPartyId, thirdPartyUserId) is signed in and its email updated.
+    async send(step, _ids, core) {
+      const r = await core.thirdPartySignInUp({
+        thirdPartyId: step.thirdPartyId,
+        thirdPartyUserId: step.thirdPartyUserId,
+        email: { id: step.email, isVerified: step.isVerified },
+      });
+      if (r.status !== 'OK') return fail(r.status, r.reason);
+      if (r.createdNewUser)
+        return fail('UNEXPECTED_NEW_USER', `the core created a new ${step.thirdPartyId} user instead of updating ${step.recipeUserId}`);
+      return readBack(
+        await SYNC_RULES['update-thirdparty'].find!(step, _ids, core),
+        `the ${step.thirdPartyId} login reads back with another email`,
+      );
+    },
+  },
+
+  'remove-totp-device': {
+    async find(step, ids, core) {
+      const list = await core.listTotpDevices(resolveRef(ids, step.user));
+      return list.devices.some((d) => d.name === step.deviceName) ? undefined : { removedDevice: step.deviceName };
+    },
+    // webserver/api/totp/RemoveTotpDeviceAPI.java: OK with didDeviceExist.
+    async send(step, ids, core) {
+      await core.removeTotpDevice(resolveRef(ids, step.user), step.deviceName);
+      return readBack(await SYNC_RULES['remove-totp-device'].find!(step, ids, core), `still lists the TOTP device "${step.deviceName}"`);
+    },
+  },
+
+  'remove-login': {
+    async find(step, _ids, core) {
+      return (await loginOf(core, step.recipeUserId)) ? undefined : { removedLogin: step.recipeUserId };
+    },
+    // webserver/api/core/DeleteUserAPI.java, AuthRecipe.deleteUser (:1249): removeAllLinkedAccounts false removes
+    // this login method only; the others stay linked to the primary user.
+    async send(step, _ids, core) {
+      await call(core, {
+        method: 'POST',
+        path: '/user/remove',
+        scope: 'app',
+        body: { userId: step.recipeUserId, removeAllLinkedAccounts: false },
+      });
+      return readBack(await SYNC_RULES['remove-login'].find!(step, _ids, core), `still has the login ${step.recipeUserId}`);
+    },
+  },
+
+  'set-metadata': {
+    async find(step, ids, core) {
+      const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
+      const same = Object.entries(step.set).every(([k, v]) => k in current && JSON.stringify(current[k]) === JSON.stringify(v));
+      return same && step.remove.every((k) => !(k in current)) ? {} : undefined;
+    },
+    // UserMetadata.updateUserMetadata: top-level keys replaced, a key set to null removed.
+    async send(step, ids, core) {
+      const update: Record<string, unknown> = { ...step.set };
+      for (const k of step.remove) update[k] = null;
+      await core.updateUserMetadata(resolveRef(ids, step.user), update);
+      return readBack(await SYNC_RULES['set-metadata'].find!(step, ids, core), 'the metadata read back differs from the export');
+    },
+  },
+
+  'remove-role': {
+    async find(step, ids, core) {
+      const on = step.tenantId ? core.forTenant(step.tenantId) : core;
+      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? undefined : {};
+    },
+    // webserver/api/userroles/RemoveUserRoleAPI.java: OK with didUserHaveRole, or UNKNOWN_ROLE_ERROR.
+    async send(step, ids, core) {
+      const on = step.tenantId ? core.forTenant(step.tenantId) : core;
+      const o = await call(on, {
+        method: 'POST',
+        path: '/recipe/user/role/remove',
+        scope: 'tenant',
+        body: { userId: resolveRef(ids, step.user), role: step.role },
+      });
+      if (status(o) === 'UNKNOWN_ROLE_ERROR') return done(false); // no such role: the user cannot have it
+      return readBack(await SYNC_RULES['remove-role'].find!(step, ids, core), `the user still has the role ${step.role}`);
+    },
+  },
+
+  'remove-user': {
+    async find(step, _ids, core) {
+      return (await core.getUserById(step.userId)).status === 'OK' ? undefined : { removedUser: step.userId };
+    },
+    // DeleteUserAPI with the core's own id (an external id is looked up as given and nothing is removed).
+    async send(step, _ids, core) {
+      await call(core, {
+        method: 'POST',
+        path: '/user/remove',
+        scope: 'app',
+        body: { userId: step.userId, removeAllLinkedAccounts: true },
+      });
+      return readBack(await SYNC_RULES['remove-user'].find!(step, _ids, core), `still has the user ${step.userId}`);
+    },
+  },
+};

@@ -1,0 +1,73 @@
+// The step kinds a sync adds to plan.ts's (a user already in the core, brought to a newer export's state). They
+// are entries of the one exactly-once rule (sync/step-rules.ts, spread into step-rules.ts): each says how to
+// find its effect in the core, so a repeat or an unclear answer is settled by reading back, never guessed.
+import type { StepRef } from '../steps.js';
+
+export type SyncStep =
+  /** A changed hash imported over the old one (the login is found by its email first: never a new user). */
+  | {
+      kind: 'replace-password-hash';
+      key: 'sync:password';
+      recipeUserId: string;
+      email: string;
+      passwordHash: string;
+      hashingAlgorithm: string;
+    }
+  /** An email-password login's email changed: PUT /recipe/user. */
+  | { kind: 'change-email'; key: string; recipeUserId: string; email: string }
+  /** The email is no longer verified in the source. */
+  | { kind: 'unverify-email'; key: string; user: StepRef; email: string }
+  /** A third-party login's email (or its verified flag) changed: its sign-in-up again, which updates it. */
+  | {
+      kind: 'update-thirdparty';
+      key: string;
+      recipeUserId: string;
+      thirdPartyId: string;
+      thirdPartyUserId: string;
+      email: string;
+      isVerified: boolean;
+    }
+  /** A TOTP device the migration created and the source no longer has. */
+  | { kind: 'remove-totp-device'; key: string; user: StepRef; deviceName: string }
+  /** A login method the migration created and the source no longer has (the user keeps its other logins). */
+  | { kind: 'remove-login'; key: string; recipeUserId: string; description: string }
+  /** Metadata keys brought to the export's values; keys the previous export had and this one has not, removed. */
+  | { kind: 'set-metadata'; key: 'sync:metadata'; user: StepRef; set: Record<string, unknown>; remove: string[] }
+  /** A role the migration gave and the source no longer gives. */
+  | { kind: 'remove-role'; key: string; user: StepRef; role: string; tenantId?: string }
+  /** A user the export no longer has (or disabled, under `--disabled skip`), created by the migration: removed whole. */
+  | { kind: 'remove-user'; key: 'sync:remove-user'; userId: string; loginMethods: number };
+
+export type SyncStepKind = SyncStep['kind'];
+
+export function syncCallCount(step: SyncStep): number {
+  switch (step.kind) {
+    case 'replace-password-hash':
+      return 2; // the login looked up by its email, then the import
+    default:
+      return 1;
+  }
+}
+
+export function describeSyncStep(step: SyncStep): string {
+  switch (step.kind) {
+    case 'replace-password-hash':
+      return `import the changed password hash (${step.hashingAlgorithm}) over the old one of ${step.email}: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
+    case 'change-email':
+      return `change the email of login ${step.recipeUserId} to ${step.email}: PUT /recipe/user`;
+    case 'unverify-email':
+      return `mark ${step.email} of the ${step.user} login not verified (as the source says): POST /recipe/user/email/verify/remove`;
+    case 'update-thirdparty':
+      return `update the ${step.thirdPartyId} login ${step.thirdPartyUserId} to ${step.email}${step.isVerified ? ' (verified)' : ''}: POST /recipe/signinup`;
+    case 'remove-totp-device':
+      return `remove the TOTP device "${step.deviceName}" the migration created: POST /recipe/totp/device/remove`;
+    case 'remove-login':
+      return `remove the ${step.description} login ${step.recipeUserId} the migration created (the user keeps its other logins): POST /user/remove`;
+    case 'set-metadata':
+      return `bring the metadata keys ${[...Object.keys(step.set), ...step.remove].join(', ')} to the export's state: PUT /recipe/user/metadata`;
+    case 'remove-role':
+      return `take the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''} the migration gave: POST /recipe/user/role/remove`;
+    case 'remove-user':
+      return `remove user ${step.userId} (created by the migration, gone from the export) with its ${step.loginMethods} login method(s): POST /user/remove`;
+  }
+}
