@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
 import { atLeast, type Ctx } from './context.js';
+import { hashSetOrder, stringSetOrder } from './java-order.js';
 import { key, type Change, type LoginMethod } from './store/index.js';
 
 export const newUserId = (): string => randomUUID();
@@ -71,28 +72,28 @@ export function markVerified(ctx: Pick<Ctx, 'app' | 'state'>, userId: string, em
 
 export const putUser = (u: LoginMethod): Change => ({ c: 'users', k: u.id, v: u });
 
-function uniq<T>(values: T[]): T[] {
-  return [...new Set(values)];
-}
-
 /** The user object of the request's cdi-version for any login method of the user. */
 export function userJson(ctx: Ctx, u: LoginMethod): Record<string, unknown> {
   if (!atLeast(ctx, '4.0')) return legacyUserJson(ctx, u);
   const primary = primaryOf(ctx, u);
   const methods = ctx.state.group(primary).sort((a, b) => a.timeJoined - b.timeJoined);
+  // HashSet orders, as the reference's AuthRecipeUserInfo.toJson (java-order.ts).
   const out: Record<string, unknown> = {
     id: externalId(ctx, primary.id),
     isPrimaryUser: primary.primaryUserId === primary.id,
-    tenantIds: uniq(methods.flatMap((m) => m.tenantIds)),
+    tenantIds: stringSetOrder(methods.flatMap((m) => stringSetOrder(m.tenantIds))),
     timeJoined: Math.min(...methods.map((m) => m.timeJoined)),
-    emails: uniq(methods.flatMap((m) => (m.email ? [m.email] : []))),
-    phoneNumbers: uniq(methods.flatMap((m) => (m.phoneNumber ? [m.phoneNumber] : []))),
-    thirdParty: methods.flatMap((m) => (m.thirdParty ? [{ id: m.thirdParty.id, userId: m.thirdParty.userId }] : [])),
+    emails: stringSetOrder(methods.flatMap((m) => (m.email ? [m.email] : []))),
+    phoneNumbers: stringSetOrder(methods.flatMap((m) => (m.phoneNumber ? [m.phoneNumber] : []))),
+    thirdParty: hashSetOrder(
+      methods.flatMap((m) => (m.thirdParty ? [{ id: m.thirdParty.id, userId: m.thirdParty.userId }] : [])),
+      (t) => `${t.id}|${t.userId}`,
+    ),
   };
   if (atLeast(ctx, '5.3')) out.webauthn = { credentialIds: [] };
   out.loginMethods = methods.map((m) => {
     const lm: Record<string, unknown> = {
-      tenantIds: [...m.tenantIds],
+      tenantIds: stringSetOrder(m.tenantIds),
       recipeUserId: externalId(ctx, m.id),
       verified: isEmailVerified(ctx, m),
       timeJoined: m.timeJoined,
@@ -109,7 +110,7 @@ export function userJson(ctx: Ctx, u: LoginMethod): Record<string, unknown> {
 /** CDI < 4.0: the flat recipe user (toJsonWithoutAccountLinking). */
 function legacyUserJson(ctx: Ctx, u: LoginMethod): Record<string, unknown> {
   const out: Record<string, unknown> = { id: externalId(ctx, u.id), timeJoined: u.timeJoined };
-  if (atLeast(ctx, '3.0')) out.tenantIds = [...u.tenantIds];
+  if (atLeast(ctx, '3.0')) out.tenantIds = stringSetOrder(u.tenantIds);
   if (u.email) out.email = u.email;
   if (u.phoneNumber) out.phoneNumber = u.phoneNumber;
   if (u.thirdParty) out.thirdParty = { id: u.thirdParty.id, userId: u.thirdParty.userId };
