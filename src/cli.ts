@@ -36,6 +36,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'remove from the core exactly what a run created (from its journal), never users it found present',
     load: async () => (await import('./commands/rollback.js')).rollbackCommand,
   },
+  'signin-status': {
+    summary: 'users still waiting for migration at first sign-in, per algorithm and since when; --expire ends the window',
+    load: async () => (await import('./commands/signin-status.js')).signInStatusCommand,
+  },
   profiles: {
     summary: 'saved migration profiles: list, show, delete, rename, duplicate',
     load: async () => (await import('./commands/profiles.js')).profilesCommand,

@@ -164,6 +164,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     updateExisting: values['update-existing'] ?? profile?.updateExisting ?? false,
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
+    unusableHashes: readOptions.unusableHashes,
   };
   const via: Via = parseVia(values.via ?? profile?.via);
   const batchSize = parseBatchSize(values['batch-size']);

@@ -147,8 +147,10 @@ export function unusableLines(u: NonNullable<ValidationReport['summary']['unusab
   return [
     `  hash the core cannot take: ${users} (${kinds})`,
     u.policy === 'skip'
-      ? '    run leaves them out; --unusable-hashes without-password imports the rest of each user (sign-in methods, factors, profile)'
-      : '    run imports them without a password (a user with nothing but the password is not created)',
+      ? "    run leaves them out; --unusable-hashes migrate-at-sign-in imports them for the app's sign-in part (auth-migrate/signin); --unusable-hashes without-password imports the rest of each user (sign-in methods, factors, profile)"
+      : u.policy === 'migrate-at-sign-in'
+        ? "    run imports them with an unusable password and keeps the hash in the core's user metadata for the app's sign-in part (auth-migrate/signin)"
+        : '    run imports them without a password (a user with nothing but the password is not created)',
     '    either way run lists them with their hash in <journal>.signin-migration.ndjson for migration at first sign-in (docs/migration.md)',
   ];
 }

@@ -14,8 +14,10 @@ import {
   deviceNames,
   effectiveRecord,
   roleAssignments,
+  signInEntry,
   type PlanOptions,
 } from './plan.js';
+import { LEGACY_ENTRY_KEY } from '../signin/entry.js';
 
 export interface BulkPlanOptions extends PlanOptions {
   /** The run's tenant (every login method and bare role is put there); default public. */
@@ -85,6 +87,9 @@ export function planBulkUser(source: CanonicalUser, options: BulkPlanOptions = {
   const externalUserId = record.externalUserId ?? (options.keepSourceIds ? record.id : undefined);
   if (externalUserId !== undefined) body.externalUserId = externalUserId;
   if (record.metadata && Object.keys(record.metadata).length > 0) body.userMetadata = record.metadata;
+  // Migration at first sign-in: the legacy entry goes in with the user (a bulk user is created whole or not at all).
+  const entry = signInEntry(source, options);
+  if (entry) body.userMetadata = { ...body.userMetadata, [LEGACY_ENTRY_KEY]: entry };
   const roles = roleAssignments(record);
   if (roles.length > 0) {
     const byRole = new Map<string, string[]>();
@@ -116,6 +121,9 @@ export function maskBulkUser(body: BulkUserBody): BulkUserBody {
   return {
     ...body,
     loginMethods: body.loginMethods.map((m) => (m.passwordHash !== undefined ? { ...m, passwordHash: '***' } : m)),
+    ...(body.userMetadata?.[LEGACY_ENTRY_KEY]
+      ? { userMetadata: { ...body.userMetadata, [LEGACY_ENTRY_KEY]: { ...(body.userMetadata[LEGACY_ENTRY_KEY] as object), hash: '***' } } }
+      : {}),
     ...(body.totpDevices ? { totpDevices: body.totpDevices.map((d) => ({ ...d, secretKey: '***' })) } : {}),
   };
 }

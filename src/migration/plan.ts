@@ -3,6 +3,8 @@ import { detectAlgorithm } from '../hashes/formats.js';
 import type { CanonicalUser, PasswordAlgorithm } from '../records/types.js';
 import { toBase32Secret } from '../records/secrets.js';
 import type { Step, StepRef } from './steps.js';
+import type { UnusableHashPolicy } from '../records/legacy-rules.js';
+import { legacyEntryFor, unusableBcryptHash } from '../signin/entry.js';
 
 export interface PlanOptions {
   /** hashingAlgorithm sent for the external scrypt variant: `external_scrypt` (default) or e.g. `firebase_scrypt`. */
@@ -16,6 +18,11 @@ export interface PlanOptions {
    * `{ role }`: imported and given that role, so the app can refuse them.
    */
   disabled?: DisabledPolicy;
+  /**
+   * `migrate-at-sign-in`: a user whose hash the core cannot take gets an email-password login with an unusable
+   * password and a legacy entry for the app's sign-in part (src/signin/, docs/migration.md §6a).
+   */
+  unusableHashes?: UnusableHashPolicy;
 }
 
 export type DisabledPolicy = 'skip' | 'import' | { role: string };
@@ -29,7 +36,7 @@ export function leftOut(record: CanonicalUser, options: PlanOptions): { status: 
         'disabled or blocked in the source: not migrated, so it cannot sign in (--disabled import or --disabled role:NAME migrates such users)',
     };
   }
-  if (record.legacyPassword && !record.password && !record.thirdParty?.length && !record.phoneNumber) {
+  if (record.legacyPassword && !record.password && !record.thirdParty?.length && !record.phoneNumber && !atSignIn(record, options)) {
     return {
       status: 'SIGN_IN_MIGRATION',
       message:
@@ -39,11 +46,26 @@ export function leftOut(record: CanonicalUser, options: PlanOptions): { status: 
   return undefined;
 }
 
-/** The record as the plan sees it: a disabled user imported under `--disabled role:NAME` also gets that role. */
+/** Whether the record's legacy hash goes to migration at first sign-in (the policy, and an email to sign in with). */
+const atSignIn = (record: CanonicalUser, options: PlanOptions): boolean =>
+  options.unusableHashes === 'migrate-at-sign-in' && !!record.legacyPassword && !record.password && record.email !== undefined;
+
+/**
+ * The record as the plan sees it: a disabled user imported under `--disabled role:NAME` also gets that role; a
+ * user migrated at first sign-in gets an email-password login with an unusable password (src/signin/entry.ts).
+ */
 export function effectiveRecord(record: CanonicalUser, options: PlanOptions): CanonicalUser {
   const policy = options.disabled;
-  if (!record.disabled || typeof policy !== 'object') return record;
-  return { ...record, roles: [...(record.roles ?? []), policy.role] };
+  let out = record;
+  if (record.disabled && typeof policy === 'object') out = { ...out, roles: [...(record.roles ?? []), policy.role] };
+  if (atSignIn(record, options)) out = { ...out, password: { hash: unusableBcryptHash(), algorithm: 'bcrypt' } };
+  return out;
+}
+
+/** The legacy entry a user migrated at first sign-in gets in its metadata, or undefined. */
+export function signInEntry(record: CanonicalUser, options: PlanOptions, since = Date.now()) {
+  if (!atSignIn(record, options)) return undefined;
+  return legacyEntryFor(record, typeof options.disabled === 'object' ? options.disabled.role : undefined, since);
 }
 
 /** A record the planner cannot turn into steps (the validator should have caught it). */
@@ -181,6 +203,13 @@ export function planUserSteps(source: CanonicalUser, options: PlanOptions = {}):
       role,
       ...(tenantId ? { tenantId } : {}),
     });
+  }
+
+  // Migration at first sign-in: the legacy hash waits in the user's metadata, stored only when this run created
+  // the password login (a user already there keeps its own password).
+  const entry = signInEntry(source, options);
+  if (entry && first[0]!.kind === 'import-password') {
+    steps.push({ kind: 'legacy-entry', key: 'legacy-entry', user: primaryRef, login: first[0]!.key, entry });
   }
 
   const names = deviceNames(record);

@@ -1,5 +1,5 @@
 // The run's two policies for users the core cannot take as they are, parsed once for the headless commands and
-// the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password`.
+// the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password|migrate-at-sign-in`.
 import { UsageError } from '../errors.js';
 import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../records/legacy-rules.js';
 import type { DisabledPolicy } from './plan.js';
@@ -26,11 +26,14 @@ export function disabledPolicyText(policy: DisabledPolicy | undefined): string {
   return policy === 'import' ? 'import' : `role:${policy.role}`;
 }
 
-/** `skip` (default: such users are left out and listed) or `without-password` (the rest of them imported). */
+/**
+ * `skip` (default: such users are left out and listed), `without-password` (the rest of them imported) or
+ * `migrate-at-sign-in` (imported with an unusable password; the hash waits in the core for the app's sign-in part).
+ */
 export function parseUnusableHashPolicy(value: string | undefined): UnusableHashPolicy {
   if (value === undefined) return 'skip';
   if ((UNUSABLE_HASH_POLICIES as readonly string[]).includes(value)) return value as UnusableHashPolicy;
   throw new UsageError(
-    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out) or without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) (got "${value.slice(0, 60)}")`,
+    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out), without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) or migrate-at-sign-in (imported whole with an unusable password; the hash waits in the core until the app's sign-in part, auth-migrate/signin, checks it at first sign-in) (got "${value.slice(0, 60)}")`,
   );
 }

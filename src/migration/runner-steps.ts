@@ -43,7 +43,7 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
   for (const step of steps) {
     const prev = journalled?.steps.get(step.key);
     if (prev) {
-      applyStepIds(step, prev.ids, ids);
+      applyStepIds(step, prev.ids, ids, prev.result);
       created ||= prev.result === 'created';
       fromJournal += 1;
       continue;
@@ -64,7 +64,7 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
         stepsFromJournal: fromJournal,
       };
     }
-    applyStepIds(step, out.ids, ids);
+    applyStepIds(step, out.ids, ids, out.result);
     // A login method the run created carries its fingerprint, so a rollback can tell it was changed since.
     const journalIds = out.result === 'created' ? { ...out.ids, ...stepShapeIds(step) } : out.ids;
     ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: journalIds });

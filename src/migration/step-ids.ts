@@ -12,10 +12,12 @@ export type StepOutcome =
 export interface UserIds {
   recipe: Map<StepRef, string>;
   alias: Map<StepRef, string>;
+  /** Steps this run created (not found already there), from the step's result or the journal's. */
+  created: Set<StepRef>;
 }
 
 export function newUserIds(): UserIds {
-  return { recipe: new Map(), alias: new Map() };
+  return { recipe: new Map(), alias: new Map(), created: new Set() };
 }
 
 /** The id later calls must use for a ref: the external id once mapped, else the recipe user id. */
@@ -36,7 +38,8 @@ export function idsOf(ids: UserIds, ref: StepRef): string[] {
 }
 
 /** Record what a completed step produced (also used to restore ids from the journal). */
-export function applyStepIds(step: Step, produced: Record<string, string>, ids: UserIds): void {
+export function applyStepIds(step: Step, produced: Record<string, string>, ids: UserIds, result?: StepResult): void {
+  if (result === 'created') ids.created.add(step.key);
   if (produced.recipeUserId !== undefined) ids.recipe.set(step.key, produced.recipeUserId);
   if (step.kind === 'map-user-id' && produced.externalUserId !== undefined) ids.alias.set(step.user, produced.externalUserId);
 }

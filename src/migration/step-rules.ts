@@ -6,6 +6,7 @@ import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
 import type { Step, StepKind } from './steps.js';
 import { SYNC_RULES } from './sync/step-rules.js';
+import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from '../signin/entry.js';
 
 /** Ids the step produced, when its effect is in the core; undefined when it is not (yet). */
 export type Found = Record<string, string> | undefined;
@@ -244,6 +245,23 @@ export const STEP_RULES: Rules = {
       const missing = Object.fromEntries(Object.entries(step.metadata).filter(([k, v]) => !(k in current) && v !== null));
       if (Object.keys(missing).length === 0) return done(false);
       await core.updateUserMetadata(userId, missing);
+      return done(true);
+    },
+  },
+
+  'legacy-entry': {
+    async find(step, ids, core) {
+      const current = (await core.getUserMetadata(resolveRef(ids, step.login))).metadata;
+      return LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current ? {} : undefined;
+    },
+    async send(step, ids, core) {
+      // A login this run did not create keeps its own password: no entry that could later overwrite it.
+      if (!ids.created.has(step.login)) return done(false);
+      const userId = resolveRef(ids, step.login);
+      const current = (await core.getUserMetadata(userId)).metadata;
+      // Never over a waiting entry or over one already ended (a sign-in, a reset, an expiry since).
+      if (LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current) return done(false);
+      await core.updateUserMetadata(userId, { [LEGACY_ENTRY_KEY]: step.entry });
       return done(true);
     },
   },

@@ -1,5 +1,6 @@
 // The typed steps a user's migration is made of, and how to describe them without leaking secrets.
 import { describeSyncStep, syncCallCount, type SyncStep } from './sync/steps.js';
+import type { LegacyEntry } from '../signin/entry.js';
 
 /** Key of the step whose recipe user a later step acts on (e.g. `password`, `phone`, `otp`). */
 export type StepRef = string;
@@ -59,6 +60,11 @@ export type Step =
   | { kind: 'create-role'; key: string; role: string }
   /** The user has the role in a tenant (the run's tenant when none is given). */
   | { kind: 'assign-role'; key: string; user: StepRef; role: string; tenantId?: string }
+  /**
+   * Migration at first sign-in: the legacy hash stored in the metadata of the `login` (email-password) user, only
+   * when this run created that login; never over an entry or a done marker already there (src/signin/entry.ts).
+   */
+  | { kind: 'legacy-entry'; key: 'legacy-entry'; user: StepRef; login: StepRef; entry: LegacyEntry }
   /** `run --sync`: a user already in the core brought to a newer export's state (sync/steps.ts). */
   | SyncStep;
 
@@ -76,6 +82,7 @@ export function callCount(step: Step): number {
     case 'passwordless-signinup':
       return 3;
     case 'update-metadata':
+    case 'legacy-entry':
       return 2; // read, then only the missing keys
     case 'replace-password-hash':
       return syncCallCount(step);
@@ -107,6 +114,8 @@ export function describeStep(step: Step): string {
       return `link the ${step.user} user to the ${step.primary} user: POST /recipe/accountlinking/user/link`;
     case 'update-metadata':
       return `add the metadata keys ${Object.keys(step.metadata).join(', ')} the core does not have yet to the ${step.user} user: GET and PUT /recipe/user/metadata`;
+    case 'legacy-entry':
+      return `keep the ${step.entry.algorithm} legacy hash for migration at first sign-in in the ${step.user} user's metadata (auth-migrate:legacy-password) if this run created its password login: GET and PUT /recipe/user/metadata`;
     case 'create-role':
       return `create the role ${step.role} (once per run): PUT /recipe/role`;
     case 'assign-role':

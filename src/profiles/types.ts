@@ -48,7 +48,7 @@ export interface Profile {
   /** Users disabled in the source: `skip` (default), `import` or `role:NAME` (`run --disabled`). */
   disabled?: string;
   /** Users whose hash the core cannot take: `skip` (default) or `without-password` (`run --unusable-hashes`). */
-  unusableHashes?: 'skip' | 'without-password';
+  unusableHashes?: 'skip' | 'without-password' | 'migrate-at-sign-in';
   scryptAlgorithmName?: string;
   /** How users are written: `steps` (default), `bulk` or `bulk-staged` (`run --via`, migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';

@@ -1,12 +1,14 @@
 // Users whose password hash the core cannot take (docs/migration.md, "Migration at first sign-in"): under the
 // default `--unusable-hashes skip` such a record is an error and the user is left out; under `without-password`
 // it is a warning, the hash is set aside as `legacyPassword` (for the sign-in migration file) and the rest of
-// the user is imported. Messages never contain the hash.
+// the user is imported; under `migrate-at-sign-in` the user also gets an email-password login with an unusable
+// password, and the hash waits in the core for the app's sign-in part (src/signin/). Messages never contain the hash.
 import { flag, text, type RuleContext } from './rule-context.js';
 import type { CanonicalLegacyPassword, CanonicalUser } from './types.js';
+import { legacyCheckGap } from '../hashes/legacy-check.js';
 
-export type UnusableHashPolicy = 'skip' | 'without-password';
-export const UNUSABLE_HASH_POLICIES: readonly UnusableHashPolicy[] = ['skip', 'without-password'];
+export type UnusableHashPolicy = 'skip' | 'without-password' | 'migrate-at-sign-in';
+export const UNUSABLE_HASH_POLICIES: readonly UnusableHashPolicy[] = ['skip', 'without-password', 'migrate-at-sign-in'];
 
 /** Flag a recognised hash the core cannot import, by the run's policy, and keep it aside on the record. */
 export function unusableHash(
@@ -18,7 +20,16 @@ export function unusableHash(
   policy: UnusableHashPolicy = 'skip',
 ): void {
   out.legacyPassword = legacy;
-  if (policy === 'without-password') {
+  if (policy === 'migrate-at-sign-in') {
+    const gap = legacyCheckGap(legacy);
+    flag(
+      ctx,
+      'warning',
+      rule,
+      'password.hash',
+      `${why}: the user is imported with an email-password login whose password nothing matches, and the hash waits in the core's user metadata until the app's sign-in part (auth-migrate/signin) checks it at first sign-in and sets the password${gap ? ` (but there is ${gap}: such users get in only through password reset)` : ''}; without an email the user is imported without a password`,
+    );
+  } else if (policy === 'without-password') {
     flag(
       ctx,
       'warning',
@@ -32,7 +43,7 @@ export function unusableHash(
       'error',
       rule,
       'password.hash',
-      `${why}, and the core cannot import it: the user is left out. --unusable-hashes without-password imports the rest of the user and lists the hash in the sign-in migration file (the app checks it once at first sign-in)`,
+      `${why}, and the core cannot import it: the user is left out. --unusable-hashes migrate-at-sign-in imports the user and keeps the hash in the core for the app's sign-in part (auth-migrate/signin); --unusable-hashes without-password imports the rest of the user and lists the hash in the sign-in migration file`,
     );
   }
 }

@@ -274,7 +274,11 @@ function checkOtpFactors(ctx: RuleContext, value: unknown): CanonicalOtpFactors 
 /** Second factors attach to a first factor: a password, a third-party sign-in or phone sign-in. */
 function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out: CanonicalUser): void {
   // Judge on what the source states, so a first factor with its own error is not reported twice.
-  const hasPassword = (input.password !== undefined && input.password !== null) || out.legacyPassword !== undefined;
+  // A record's own `legacyPassword` counts too (checked later; a reader's Firebase HMAC or Cognito user has only that).
+  const hasPassword =
+    (input.password !== undefined && input.password !== null) ||
+    out.legacyPassword !== undefined ||
+    (input.legacyPassword !== undefined && input.legacyPassword !== null);
   const hasThirdParty = Array.isArray(input.thirdParty) && input.thirdParty.length > 0;
   const hasPhone = !isBlank(input.phoneNumber);
   if (hasPassword || hasThirdParty || hasPhone) return;

@@ -79,6 +79,9 @@ export function canonicalItem(value: unknown, origin: RecordOrigin): SourceItem 
   // Roles are checked by the validator (names, or {role, tenantIds}); the reader only carries the list.
   const roles = arr(ctx, value, 'roles');
   if (roles) record.roles = roles as CanonicalUser['roles'];
+  // A hash the core cannot take, as the record states it: the validator checks its shape (legacy-rules.ts).
+  const legacy = value['legacyPassword'];
+  if (legacy !== undefined && legacy !== null) record.legacyPassword = legacy as CanonicalUser['legacyPassword'];
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }
 

@@ -213,9 +213,11 @@ describe('profile options edited in the wizard', async () => {
     expect(stepOption({ ...p, disabled: 'role:blocked' }, 'disabled', 1).disabled).toBe('skip');
     expect(stepOption({ ...p, disabled: 'import' }, 'disabled', 1).disabled).toBe('role:disabled');
     expect(stepOption({ ...p, disabled: 'skip' }, 'disabled', -1).disabled).toBe('role:disabled');
-    // --unusable-hashes toggles.
+    // --unusable-hashes cycles skip -> without-password -> migrate-at-sign-in -> skip.
     expect(stepOption(p, 'unusableHashes', 1).unusableHashes).toBe('without-password');
-    expect(stepOption(stepOption(p, 'unusableHashes', 1), 'unusableHashes', 1).unusableHashes).toBe('skip');
+    expect(stepOption(stepOption(p, 'unusableHashes', 1), 'unusableHashes', 1).unusableHashes).toBe('migrate-at-sign-in');
+    expect(stepOption(p, 'unusableHashes', -1).unusableHashes).toBe('migrate-at-sign-in');
+    expect(stepOption({ ...p, unusableHashes: 'migrate-at-sign-in' }, 'unusableHashes', 1).unusableHashes).toBe('skip');
   });
 });
 

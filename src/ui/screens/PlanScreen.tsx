@@ -46,8 +46,11 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
       const i = Math.max(0, choices.indexOf(profile.disabled ?? 'skip'));
       return { ...profile, disabled: choices[(i + choices.length + direction) % choices.length]! };
     }
-    case 'unusableHashes':
-      return { ...profile, unusableHashes: profile.unusableHashes === 'without-password' ? 'skip' : 'without-password' };
+    case 'unusableHashes': {
+      const choices = ['skip', 'without-password', 'migrate-at-sign-in'] as const;
+      const i = Math.max(0, choices.indexOf(profile.unusableHashes ?? 'skip'));
+      return { ...profile, unusableHashes: choices[(i + choices.length + direction) % choices.length]! };
+    }
     case 'scryptAlgorithmName': {
       const i = Math.max(0, SCRYPT_NAMES.indexOf(profile.scryptAlgorithmName));
       const next = SCRYPT_NAMES[(i + SCRYPT_NAMES.length + direction) % SCRYPT_NAMES.length];
@@ -93,7 +96,9 @@ export function PlanScreen() {
     unusableHashes:
       profile.unusableHashes === 'without-password'
         ? 'import the rest of those users; hashes listed for first sign-in'
-        : 'skip: users whose hash the core cannot take are left out (listed for first sign-in)',
+        : profile.unusableHashes === 'migrate-at-sign-in'
+          ? "import them whole; the app's sign-in part (auth-migrate/signin) checks the old hash once"
+          : 'skip: users whose hash the core cannot take are left out (listed for first sign-in)',
     scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };
   const labels: Record<Option, string> = {

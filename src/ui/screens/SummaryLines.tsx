@@ -42,7 +42,9 @@ export function SummaryLines() {
           hash the core cannot take: {s.unusableHashes.users} ({list(s.unusableHashes.byAlgorithm)}):{' '}
           {s.unusableHashes.policy === 'skip'
             ? 'left out; the plan screen\'s "unusable hashes" imports the rest of them'
-            : 'imported without a password'}
+            : s.unusableHashes.policy === 'migrate-at-sign-in'
+              ? 'imported with an unusable password; the hash waits in the core for first sign-in'
+              : 'imported without a password'}
           ; listed for migration at first sign-in
         </Text>
       ) : null}

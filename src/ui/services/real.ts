@@ -59,6 +59,7 @@ const STEP_CALLS: Partial<Record<StepKind, string>> = {
   'link-accounts': 'POST /recipe/accountlinking/user/link',
   'import-totp': 'POST /recipe/totp/device/import',
   'update-metadata': 'GET + PUT /recipe/user/metadata',
+  'legacy-entry': 'GET + PUT /recipe/user/metadata',
   'create-role': 'PUT /recipe/role',
   'assign-role': 'PUT /recipe/user/role',
 };
@@ -77,6 +78,7 @@ const planOf = (input: MigrationInput): PlanOptions => ({
   scryptAlgorithmName: input.scryptAlgorithmName,
   updateExisting: input.updateExisting ?? false,
   disabled: parseDisabledPolicy(input.disabled),
+  unusableHashes: parseUnusableHashPolicy(input.unusableHashes),
 });
 
 export interface RealServicesOptions {

@@ -26,7 +26,7 @@ export interface MigrationInput {
   /** Users disabled in the source: `skip` (default), `import` or `role:NAME`, as `run --disabled`. */
   disabled?: string;
   /** Users whose hash the core cannot take: `skip` (default) or `without-password`, as `run --unusable-hashes`. */
-  unusableHashes?: 'skip' | 'without-password';
+  unusableHashes?: 'skip' | 'without-password' | 'migrate-at-sign-in';
   concurrency?: number;
   /** `steps` (default), `bulk` or `bulk-staged`, as `run --via` (migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';
@@ -53,7 +53,7 @@ export interface PreviewSummary {
   emailFactors: number;
   smsFactors: number;
   /** Users whose hash the core cannot take, and what the run does with them (records/validate.ts). */
-  unusableHashes?: { policy: 'skip' | 'without-password'; users: number; byAlgorithm: Record<string, number> };
+  unusableHashes?: { policy: 'skip' | 'without-password' | 'migrate-at-sign-in'; users: number; byAlgorithm: Record<string, number> };
   /** Source fields the readers carried and those they dropped, with why (sources/field-report.ts). */
   fields?: { dropped: Array<{ format: string; field: string; reason?: string; records: number }> };
 }
