@@ -75,6 +75,22 @@ describe('UnlinkAccountsAPITest', () => {
     expect((await api.get(`/recipe/userid/map?userId=${p}`)).json).toMatchObject({ status: 'OK', externalUserId: 'ul-ext-p' });
   });
 
+  it('a primary id kept without its login method: unlinking it changes nothing; others can still be linked to it (seen on the reference)', async () => {
+    const [p, r, q] = [await signUp(), await signUp(), await signUp()];
+    await linked(p, r);
+    await api.post('/user/remove', { userId: p, removeAllLinkedAccounts: false });
+    expect((await unlink(p)).json).toEqual({ status: 'OK', wasRecipeUserDeleted: false, wasLinked: true });
+    expect((await user(r)).user).toMatchObject({ id: p, isPrimaryUser: true, loginMethods: [{ recipeUserId: r }] });
+    const check = (await api.get(`/recipe/accountlinking/user/primary/check?recipeUserId=${r}`)).json;
+    expect(check).toMatchObject({ status: 'RECIPE_USER_ID_ALREADY_LINKED_WITH_PRIMARY_USER_ID_ERROR', primaryUserId: p });
+    expect((await api.post('/recipe/accountlinking/user/link', { recipeUserId: q, primaryUserId: p })).json.status).toBe('OK');
+    // With two methods, unlinking the id "removes" its (absent) method; removing the id takes the whole group.
+    expect((await unlink(p)).json).toEqual({ status: 'OK', wasRecipeUserDeleted: true, wasLinked: true });
+    expect((await user(q)).user.loginMethods).toHaveLength(2);
+    expect((await api.post('/user/remove', { userId: p })).json).toEqual({ status: 'OK' });
+    expect([await user(r), await user(q)]).toEqual([{ status: 'UNKNOWN_USER_ID_ERROR' }, { status: 'UNKNOWN_USER_ID_ERROR' }]);
+  });
+
   it('needs no licence (UnlinkAccountAPI has no feature check)', async () => {
     const [p, r] = [await signUp(), await signUp()];
     await linked(p, r);
