@@ -9,15 +9,32 @@ import type { RollbackAction, UserState } from './rollback-decide.js';
 /** Read the user the journal names: its SuperTokens id, mapping, user object and (where needed) TOTP devices. */
 export async function readUserState(core: CoreClient, made: RunMade): Promise<UserState> {
   if (made.ref === undefined) return {};
-  const map = await core.getUserIdMapping(made.ref, 'ANY');
-  const mapping = map.status === 'OK' ? { superTokensUserId: map.superTokensUserId, externalUserId: map.externalUserId } : undefined;
-  const stId = mapping?.superTokensUserId ?? made.ref;
-  const found = await core.getUserById(stId);
-  if (found.status !== 'OK') return { stId, ...(mapping ? { mapping } : {}) };
+  let stId = made.ref;
+  let mapping: UserState['mapping'];
+  let user: CoreUser | undefined;
+  if (made.refIsCoreId) {
+    // The run's own answer gave the core's id; the mapping, if any, is the run's (the core answers with it).
+    user = await userOf(core, stId);
+    const ext = made.externalId;
+    const answersExt = user && ext !== undefined && (user.id === ext || user.loginMethods.some((lm) => lm.recipeUserId === ext));
+    if (answersExt) mapping = { superTokensUserId: stId, externalUserId: ext! };
+    else if (user && user.id !== stId && !user.loginMethods.some((lm) => lm.recipeUserId === stId)) mapping = await mappingOf(core, stId);
+  } else {
+    // An id the core answered (the external id where mapped): resolved to the core's own id first.
+    mapping = await mappingOf(core, made.ref);
+    stId = mapping?.superTokensUserId ?? made.ref;
+    user = await userOf(core, stId);
+  }
+  const scope = { stId, ...(mapping ? { mapping } : {}) };
+  if (!user) return scope;
   // Devices matter on a user the run created (one added since keeps it) and where the run imported some.
-  const devices =
-    made.created || made.devices.length > 0 ? (await core.listTotpDevices(found.user.id)).devices.map((d) => d.name) : undefined;
-  return { stId, ...(mapping ? { mapping } : {}), user: found.user, ...(devices ? { devices } : {}) };
+  const devices = made.created || made.devices.length > 0 ? (await core.listTotpDevices(user.id)).devices.map((d) => d.name) : undefined;
+  return { ...scope, user, ...(devices ? { devices } : {}) };
+}
+
+async function mappingOf(core: CoreClient, id: string): Promise<UserState['mapping']> {
+  const map = await core.getUserIdMapping(id, 'ANY');
+  return map.status === 'OK' ? { superTokensUserId: map.superTokensUserId, externalUserId: map.externalUserId } : undefined;
 }
 
 /** A failed action: what the core still shows (or answered). */
@@ -36,8 +53,16 @@ async function methodGone(core: CoreClient, id: string, aliases: string[]): Prom
   return !u || !u.loginMethods.some((lm) => aliases.includes(lm.recipeUserId));
 }
 
-/** Carry out one action and read its effect back; throws ActionFailed when the core does not show it. */
-export async function performAction(core: CoreClient, a: RollbackAction, force: boolean): Promise<void> {
+/**
+ * Carry out one action and read its effect back; throws ActionFailed when the core does not show it. With
+ * `readBackLater`, a removal is not read back here: its ids are handed over to be read back in bulk (a listing).
+ */
+export async function performAction(
+  core: CoreClient,
+  a: RollbackAction,
+  force: boolean,
+  readBackLater?: (kind: 'method' | 'user', ids: string[]) => void,
+): Promise<void> {
   switch (a.kind) {
     case 'unlink': {
       await post(core, '/recipe/accountlinking/user/unlink', { recipeUserId: a.recipeUserId });
@@ -64,12 +89,15 @@ export async function performAction(core: CoreClient, a: RollbackAction, force: 
     }
     case 'remove-method': {
       await post(core, '/user/remove', { userId: a.recipeUserId, removeAllLinkedAccounts: false });
-      if (!(await methodGone(core, a.recipeUserId, a.aliases))) throw new ActionFailed(`login method ${a.recipeUserId} is still there`);
+      if (readBackLater) readBackLater('method', a.aliases);
+      else if (!(await methodGone(core, a.recipeUserId, a.aliases)))
+        throw new ActionFailed(`login method ${a.recipeUserId} is still there`);
       return;
     }
     case 'remove-user': {
       await post(core, '/user/remove', { userId: a.userId, removeAllLinkedAccounts: true });
-      if (await userOf(core, a.userId)) throw new ActionFailed(`user ${a.userId} is still there`);
+      if (readBackLater) readBackLater('user', a.aliases);
+      else if (await userOf(core, a.userId)) throw new ActionFailed(`user ${a.userId} is still there`);
       return;
     }
     case 'remove-mapping':
@@ -111,4 +139,26 @@ async function removeMapping(core: CoreClient, a: Extract<RollbackAction, { kind
     if (!(await core.isEmailVerified(a.superTokensUserId, email)).isVerified)
       throw new ActionFailed(`the mapping is off, but ${email} of ${a.superTokensUserId} is no longer verified`);
   }
+}
+
+/** The ids the core's listing shows (users' and login methods'), a page of 500 at a time. */
+export async function listedIds(core: CoreClient): Promise<{ user: Set<string>; method: Set<string> }> {
+  const ids = { user: new Set<string>(), method: new Set<string>() };
+  let token: string | undefined;
+  do {
+    const page = await core.listUsers({ limit: 500, ...(token ? { paginationToken: token } : {}) });
+    for (const u of page.users) {
+      ids.user.add(u.id);
+      for (const lm of u.loginMethods) ids.method.add(lm.recipeUserId);
+    }
+    token = page.nextPaginationToken;
+  } while (token);
+  return ids;
+}
+
+/** Users in the client's tenant (GET /users/count). */
+export async function usersInTenant(core: CoreClient): Promise<number | undefined> {
+  const r = await core.raw({ method: 'GET', path: '/users/count', scope: 'tenant' });
+  const count = (JSON.parse(r.text) as { count?: unknown }).count;
+  return typeof count === 'number' ? count : undefined;
 }

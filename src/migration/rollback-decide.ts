@@ -102,8 +102,9 @@ function changesSince(made: RunMade, user: CoreUser, state: UserState, ours: Log
   }
   for (const lm of changed) reasons.push(`the email (or phone) of ${describe(lm)} was changed since`);
   for (const d of state.devices ?? []) if (!made.devices.includes(d)) reasons.push(`TOTP device "${d}" was added since`);
-  if (made.mappingMade && state.mapping && made.externalId !== undefined && state.mapping.externalUserId !== made.externalId)
-    reasons.push(`it is mapped to another external id since`);
+  // The run's external id: its map step's, or on the bulk paths the id the import answered with.
+  const runExternal = made.externalId ?? (made.bulk && state.mapping?.externalUserId === made.ref ? made.ref : undefined);
+  if (state.mapping && state.mapping.externalUserId !== runExternal) reasons.push(`it was mapped to an external id since`);
   return reasons;
 }
 

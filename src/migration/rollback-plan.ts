@@ -21,6 +21,8 @@ export interface RunMade {
    * id as the bulk import answered it (the external id where one was given). Undefined: nothing made yet.
    */
   ref?: string;
+  /** `ref` is the core's own id for sure (the answer that created the login method, before any mapping). */
+  refIsCoreId: boolean;
   /** The external id the run mapped to the user (the `map` step), and whether the run made that mapping. */
   externalId?: string;
   mappingMade: boolean;
@@ -107,6 +109,7 @@ export function runMadeOf(user: string, steps: Map<string, JournalledStep>): Run
   const out: RunMade = {
     user,
     created: false,
+    refIsCoreId: false,
     mappingMade: false,
     methods: [],
     sigs: new Map(),
@@ -134,6 +137,7 @@ export function runMadeOf(user: string, steps: Map<string, JournalledStep>): Run
   if (first && !out.bulk) {
     out.ref = first[1].ids.recipeUserId;
     out.created = first[1].result === 'created';
+    out.refIsCoreId = out.created;
   }
   for (const [, step] of entries) {
     const id = step.ids.recipeUserId;

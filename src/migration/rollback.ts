@@ -8,7 +8,7 @@ import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
 import { acquireLock } from '../files/lock.js';
 import { forEachPooled } from './pool.js';
-import { ActionFailed, performAction, readUserState } from './rollback-core.js';
+import { ActionFailed, listedIds, performAction, readUserState, usersInTenant } from './rollback-core.js';
 import { decideUser, describeAction, type UserDecision, type UserState } from './rollback-decide.js';
 import { emptyCounts, progressEmitter, type RollbackCounts, type RollbackEventListener } from './rollback-events.js';
 import { openRollbackLog, readRollbackLog, type LoadedLog } from './rollback-log.js';
@@ -159,6 +159,10 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
   const tick = progressEmitter(options.onEvent, 'undoing', p.made.length, s);
   let done = 0;
   const emit = options.onEvent;
+  // Many removals are read back from the listing (a page per 500 users) when that is fewer requests than one each.
+  const inTenant = todo.length >= 50 ? await usersInTenant(core).catch(() => undefined) : undefined;
+  const inBulk = inTenant !== undefined && Math.ceil(inTenant / 500) + 1 < todo.length / 2;
+  const removed: Array<{ user: string; kind: 'method' | 'user'; ids: string[] }> = [];
   try {
     await forEachPooled(toAsync(p.made), options.concurrency ?? 8, async (m) => {
       const state: UserState = await readUserState(core, m);
@@ -174,7 +178,8 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
           at: Date.now(),
         });
       if (decision.kind === 'remove' || decision.kind === 'undo') {
-        const failure = await carryOut(core, decision, options.force ?? false);
+        const later = inBulk ? (kind: 'method' | 'user', ids: string[]) => removed.push({ user: m.user, kind, ids }) : undefined;
+        const failure = await carryOut(core, decision, options.force ?? false, later);
         if (failure) {
           s.failed++;
           s.failures.push(`user ${m.user}: ${failure}`);
@@ -194,6 +199,20 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
       }
       tick(++done);
     });
+    if (removed.length > 0) {
+      const listed = await listedIds(core);
+      const still = new Map<string, string>();
+      for (const r of removed) {
+        const id = r.ids.find((i) => listed[r.kind].has(i));
+        if (id !== undefined && !still.has(r.user)) still.set(r.user, id);
+      }
+      for (const [user, id] of still) {
+        s.removed--;
+        s.failed++;
+        s.failures.push(`user ${user}: removed, but the core still lists ${id} (read back from GET /users)`);
+        emit?.({ type: 'rollback-user', phase: 'undoing', user, outcome: 'failed', detail: `${id} is still listed`, at: Date.now() });
+      }
+    }
   } finally {
     await log.close();
   }
@@ -205,10 +224,11 @@ async function carryOut(
   core: CoreClient,
   decision: Extract<UserDecision, { actions: unknown }>,
   force: boolean,
+  readBackLater?: (kind: 'method' | 'user', ids: string[]) => void,
 ): Promise<string | undefined> {
   for (const a of decision.actions) {
     try {
-      await performAction(core, a, force);
+      await performAction(core, a, force, readBackLater);
     } catch (err) {
       if (!(err instanceof ActionFailed) && (err as { fatal?: boolean }).fatal) throw err;
       return `${describeAction(a)}: ${(err as Error).message}`;

@@ -20,7 +20,9 @@ const URL_ = process.env.AUTH_MIGRATE_TEST_CORE_URL;
 const KEY = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY ?? '';
 const STAGED = process.env.AUTH_MIGRATE_TEST_CORE_STAGED === '1';
 if (!URL_)
-  console.warn('test/core/rollback.test.ts: skipped, AUTH_MIGRATE_TEST_CORE_URL is not set (see README, "Testing against a real core")');
+  console.warn(
+    'test/core/rollback.test.ts: skipped: AUTH_MIGRATE_TEST_CORE_URL is not set (set it, and AUTH_MIGRATE_TEST_CORE_API_KEY, to run it against a core)',
+  );
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const SECRET = 'JBSWY3DPEHPK3PXP';
