@@ -29,7 +29,7 @@ const userCount = async (t: TargetConnection) =>
   ((await (await fetch(`${t.url}/users?limit=100`, { headers: { 'api-key': API_KEY } })).json()) as { users: unknown[] }).users.length;
 
 describe('undo on the results screen', () => {
-  it('u shows what would be undone, esc keeps it all, u then y removes what the run created', async () => {
+  it('u shows what would be undone, esc keeps it all, u then y removes what the run created; a run then starts afresh', async () => {
     await saveProfile(emptyProfile('night'), {}, env);
     const services = createRealServices({ env, cwd: dir });
     const { state, target } = await migrated(services, {
@@ -54,6 +54,13 @@ describe('undo on the results screen', () => {
     await w.press('y');
     await w.until(/undone: 6 users, 0 failed/);
     expect(await userCount(target)).toBe(0);
+
+    // Rehearse again (issue 23): the undo retired the journal, so the same migration starts afresh and imports all.
+    const input = { sources: state.profile!.sources, signerKey: SIGNER_KEY };
+    const again = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
+    expect(again.error).toBeUndefined();
+    expect(again.totals).toMatchObject({ imported: 6, alreadyPresent: 0, failed: 0 });
+    expect(await userCount(target)).toBe(6);
   });
 });
 
