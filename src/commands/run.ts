@@ -330,6 +330,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         failed: t.failed,
         skipped: t.skipped,
         resumed: t.resumed,
+        replaced: t.replaced ?? 0,
         unreadable,
         durationMs: summary.durationMs,
         journal: paths.journal,

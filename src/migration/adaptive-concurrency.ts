@@ -1,8 +1,10 @@
 // How many users a run migrates at once, adapted to how the core answers (issue 20): additive increase,
 // multiplicative decrease over windows of answers. A core that answers 5xx, resets connections or times out
 // (the reference core's in-memory storage under lock contention) gets fewer requests at once; clean answers
-// let the run climb back, never above the operator's --concurrency. The runner asks for a slot per user; the
-// core client reports every attempt's outcome (CoreClient.observe).
+// let the run climb back, never above the operator's --concurrency. Trouble that cutting does not reduce (a core
+// failing a steady share of requests at any load, like the sandbox's fault modes) is learnt as the noise level
+// and no longer cuts. The runner asks for a slot per user; the core client reports every attempt's outcome
+// (CoreClient.observe).
 
 export interface AdaptiveConcurrencyOptions {
   /** The operator's --concurrency: the limit never goes above it (and starts there). */
@@ -11,7 +13,7 @@ export interface AdaptiveConcurrencyOptions {
   min?: number;
   /** Where the limit starts (default max: a clean core runs exactly as before). */
   start?: number;
-  /** Answers per window at the least (default 20); a window is at least twice the current limit. */
+  /** Answers per window at the least (default 40); a window is at least twice the current limit. */
   minWindow?: number;
   /** Share of troubled answers in a window above which the limit is cut (default 0.1). */
   backOffAbove?: number;
@@ -48,15 +50,18 @@ export interface AdaptiveConcurrency {
 export function createAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): AdaptiveConcurrency {
   const max = Math.max(1, Math.floor(options.max));
   const min = Math.min(max, Math.max(1, Math.floor(options.min ?? 1)));
-  const minWindow = Math.max(1, options.minWindow ?? 20);
-  const backOffAbove = options.backOffAbove ?? 0.1;
+  const minWindow = Math.max(1, options.minWindow ?? 40);
   const climbAtOrBelow = options.climbAtOrBelow ?? 0.02;
   const decrease = options.decrease ?? 0.7;
+  /** Trouble above this share cuts the limit; raised to the noise level once cuts are seen not to help. */
+  let backOffAbove = options.backOffAbove ?? 0.1;
   let limit = Math.min(max, Math.max(min, Math.floor(options.start ?? max)));
   let inFlight = 0;
   let closed = false;
   let answers = 0;
   let troubles = 0;
+  /** The cuts in progress: where they started and the share that started them. */
+  let cutting: { from: number; share: number } | undefined;
   const waiters: Array<() => void> = [];
 
   const wake = (): void => {
@@ -71,6 +76,28 @@ export function createAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): 
     limit = next;
     options.onChange?.({ limit, max, reason });
     wake();
+  };
+
+  /** One window of answers at the current limit. */
+  const judge = (share: number, what: string): void => {
+    if (share <= backOffAbove) {
+      cutting = undefined; // the cuts (if any) helped: stay, and climb while answers are clean
+      if (share <= Math.max(climbAtOrBelow, backOffAbove / 1.3 - 0.05) && limit < max) change(limit + 1, what);
+      return;
+    }
+    // Trouble as high as before after cutting to a quarter or less (or to the minimum): it does not come from
+    // the load (a core failing a steady share of requests whatever the concurrency). Back to where the cuts began,
+    // and only trouble above this level cuts from now on.
+    if (cutting && (limit <= cutting.from / 4 || limit === min) && share >= 0.7 * cutting.share) {
+      backOffAbove = Math.min(0.9, share * 1.3);
+      const from = cutting.from;
+      cutting = undefined;
+      change(from, `${what} at ${limit} as at ${from}: not caused by the load`);
+      return;
+    }
+    if (limit <= min) return;
+    cutting ??= { from: limit, share };
+    change(Math.max(min, Math.min(limit - 1, Math.floor(limit * decrease))), what);
   };
 
   return {
@@ -97,12 +124,11 @@ export function createAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): 
       if (trouble) troubles += 1;
       // A window spans about two rounds of the requests in flight: the answers to one setting, not the last one's.
       if (answers < Math.max(minWindow, 2 * limit)) return;
-      const share = troubles / answers;
       const what = `${troubles} of ${answers} answers were 5xx, resets or timeouts`;
+      const share = troubles / answers;
       answers = 0;
       troubles = 0;
-      if (share > backOffAbove && limit > min) change(Math.max(min, Math.min(limit - 1, Math.floor(limit * decrease))), what);
-      else if (share <= climbAtOrBelow && limit < max) change(limit + 1, what);
+      judge(share, what);
     },
     close() {
       closed = true;

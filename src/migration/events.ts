@@ -9,6 +9,8 @@ export interface Totals {
   skipped: number;
   /** Users found complete in the journal of an earlier run (counted in alreadyPresent). */
   resumed: number;
+  /** `--update-existing`: users already in the core whose password hash the run replaced (counted in alreadyPresent). */
+  replaced?: number;
 }
 
 export interface UserResult {
@@ -27,6 +29,8 @@ export interface UserResult {
   resumed?: boolean;
   /** The id the core knows the user by (the external id when mapped), when the run knows it. */
   userId?: string;
+  /** `--update-existing`: the user was already in the core and its password hash was replaced by the source's. */
+  replaced?: boolean;
 }
 
 export type RunEvent =
@@ -47,7 +51,7 @@ export type RunEvent =
 export type RunEventListener = (event: RunEvent) => void;
 
 export function emptyTotals(total: number): Totals {
-  return { total, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 };
+  return { total, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0, replaced: 0 };
 }
 
 export function doneCount(t: Totals): number {

@@ -1,23 +1,37 @@
 // The one exactly-once rule, applied to every step kind of step-rules.ts. A core may apply a request and then
 // answer 500, apply half of it, answer something that is not JSON, or nothing at all (issue 9); the client's
 // retries then meet the already-applied state. So, per step:
-//   1. steps that create a user look it up first: found = already present, left unchanged;
+//   1. steps that create a user look it up first: found = already present, never overwritten;
 //   2. send; a clear success is taken as it is (and counted created when step 1 found nothing);
 //   3. after a refusal or an attempt without a clear answer, look the effect up: found = done by us;
-//   4. a refusal that says "start again" (RESTART_FLOW_ERROR), or an unclear attempt with nothing found, is
-//      sent again, a bounded number of times; then the step fails (or, for a core that keeps answering
-//      garbage, the run stops).
+//   4. whenever the object is found present (1 or 3), what the step promises about it (a verified email...) is
+//      checked and what is missing completed (the rule's `complete`): "already there" is the whole promise;
+//   5. a refusal that says "start again" (RESTART_FLOW_ERROR), or an unclear attempt with nothing found, is sent
+//      again, within a budget per kind of failure (STEP_BUDGETS); a lookup that fails is asked again the same
+//      way; then the step fails (or, for a core that keeps answering garbage, the run stops).
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
 import type { CoreClient } from '../core-client/types.js';
-import { STEP_RULES, type StepRule } from './step-rules.js';
-import { done, fail, type StepOutcome, type UserIds } from './step-ids.js';
+import { STEP_RULES, type Found, type StepRule } from './step-rules.js';
+import { done, fail, newUserIds, type StepOutcome, type UserIds } from './step-ids.js';
 import type { Step } from './steps.js';
 
 export { applyStepIds, newUserIds, resolveRef, type StepOutcome, type UserIds } from './step-ids.js';
 
-/** Attempts of one step that may each have been applied without a clear answer (or asked to restart). */
-export const MAX_STEP_ATTEMPTS = 4;
+/**
+ * Attempts of one step, per kind of failure. Each unclear attempt or failed lookup already went through the
+ * client's own retries (about a minute of backoff), so a few suffice. A RESTART_FLOW_ERROR is what a core under
+ * lock contention answers to the retried consume of a code it used up without creating the user (the reference
+ * in-memory storage at concurrency 64): expected, cheap (a new code), so it gets the largest budget.
+ */
+export const STEP_BUDGETS = { unclear: 4, lookup: 4, restart: 16 } as const;
+
+/** Kept for the bulk path, whose one request per user has only unclear answers to retry. */
+export const MAX_STEP_ATTEMPTS = STEP_BUDGETS.unclear;
+
+/** Pause before a new passwordless flow after a restart: a little longer each time, jittered, at most 1 s. */
+const restartPause = (n: number) => Math.floor(Math.random() * Math.min(1000, 10 * 2 ** n));
 
 /** An attempt whose outcome is unknown: the core may or may not have applied it. */
 function isUnclear(err: unknown): boolean {
@@ -28,7 +42,9 @@ function isUnclear(err: unknown): boolean {
 export async function executeStep(step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
   const rule = STEP_RULES[step.kind] as StepRule<Step>;
   try {
-    return await applyRule(rule, step, ids, core);
+    const out = await applyRule(rule, step, ids, core);
+    if (out.ok && out.result === 'created') ids.created.add(step.key);
+    return out;
   } catch (err) {
     if (
       err instanceof CoreHttpError &&
@@ -48,40 +64,85 @@ export async function executeStep(step: Step, ids: UserIds, core: CoreClient): P
   }
 }
 
+/** The rule's lookup, asked again (within its budget) when it ends without a clear answer. */
+async function look(rule: StepRule<Step>, step: Step, ids: UserIds, core: CoreClient): Promise<Found> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await rule.find!(step, ids, core);
+    } catch (err) {
+      if (!isUnclear(err) || attempt >= STEP_BUDGETS.lookup) throw err;
+    }
+  }
+}
+
+/** A step's effect looked up in the core without sending anything (e.g. whether a left-out user is there). */
+export async function executeLookup(step: Step, core: CoreClient): Promise<Found> {
+  const rule = STEP_RULES[step.kind] as StepRule<Step>;
+  return rule.find ? look(rule, step, newUserIds(), core) : undefined;
+}
+
+/** The object is there: record what the step learnt, complete what it promises, and count it. */
+async function present(rule: StepRule<Step>, step: Step, found: NonNullable<Found>, ids: UserIds, core: CoreClient, ours: boolean) {
+  if (found.changed !== undefined) ids.changed.set(step.key, found.changed);
+  else if (rule.complete) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const completed = await rule.complete(step, found, ids, core);
+        if (completed && !completed.ok) return completed;
+        break;
+      } catch (err) {
+        if (!isUnclear(err) || attempt >= STEP_BUDGETS.unclear) throw err;
+      }
+    }
+  }
+  return done(ours, found.ids);
+}
+
 async function applyRule(rule: StepRule<Step>, step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+  // A step whose object a changed user no longer holds (its email changed in the core since the export).
+  const skip = rule.skipFor?.(step, ids);
+  if (skip !== undefined) return done(false);
   // 1. Look first: an existing user is never overwritten, and what we find later is known to be ours.
   const lookedFirst = rule.find !== undefined && rule.findFirst?.(step) === true;
   if (lookedFirst) {
-    const found = await rule.find!(step, ids, core);
-    if (found) return done(false, found);
+    const found = await look(rule, step, ids, core);
+    if (found) return present(rule, step, found, ids, core, false);
   }
   let unclear = false;
+  const spent = { unclear: 0, restart: 0 };
   let last: { refusal: StepOutcome } | { error: unknown } | undefined;
-  for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+  for (;;) {
     let out: StepOutcome | undefined;
     try {
       out = await rule.send(step, ids, core);
     } catch (err) {
       if (!isUnclear(err)) throw err;
       unclear = true;
+      spent.unclear += 1;
       last = { error: err };
     }
     // 2. A clear success: ours when we looked first and found nothing, or when an earlier attempt was unclear.
     if (out?.ok) return out.result === 'already' && (lookedFirst || unclear) ? { ...out, result: 'created' } : out;
     // 3. A refusal or an unclear answer: is the effect there (made by this attempt or an earlier one)?
-    const found = rule.find ? await rule.find(step, ids, core) : undefined;
-    if (found) return done(lookedFirst || unclear, found);
-    // 4. Nothing of ours there: a plain refusal is final; a restart request or an unclear attempt goes again.
+    const found = rule.find ? await look(rule, step, ids, core) : undefined;
+    if (found) return present(rule, step, found, ids, core, lookedFirst || unclear);
+    // 5. Nothing of ours there: a plain refusal is final; a restart request or an unclear attempt goes again.
     if (out && !out.ok) {
       if (!out.restart) return out;
       last = { refusal: out };
-    }
+      spent.restart += 1;
+      if (spent.restart >= STEP_BUDGETS.restart) break;
+      await sleep(restartPause(spent.restart));
+    } else if (spent.unclear >= STEP_BUDGETS.unclear) break;
   }
-  if (last && 'refusal' in last) return last.refusal;
+  if (last && 'refusal' in last) {
+    const r = last.refusal as Extract<StepOutcome, { ok: false }>;
+    return { ...r, message: `${r.message} (${spent.restart} new flows, the last ${r.status}; ${spent.unclear} unclear answers)` };
+  }
   const err = last?.error;
   if (err instanceof CoreProtocolError) {
-    throw new CoreClientError(`${err.message} (${MAX_STEP_ATTEMPTS} times in a row for one step: stopping the run)`, true);
+    throw new CoreClientError(`${err.message} (${STEP_BUDGETS.unclear} times in a row for one step: stopping the run)`, true);
   }
   if (err !== undefined) throw err;
-  return fail('UNCLEAR', `the core never gave a clear answer to ${step.kind} after ${MAX_STEP_ATTEMPTS} attempts`);
+  return fail('UNCLEAR', `the core never gave a clear answer to ${step.kind} after ${STEP_BUDGETS.unclear} attempts`);
 }

@@ -5,6 +5,7 @@ import { toBase32Secret } from '../records/secrets.js';
 import type { Step, StepRef } from './steps.js';
 import type { UnusableHashPolicy } from '../records/legacy-rules.js';
 import { legacyEntryFor, unusableBcryptHash } from '../signin/entry.js';
+import type { JournalledSteps } from './journal.js';
 
 export interface PlanOptions {
   /** hashingAlgorithm sent for the external scrypt variant: `external_scrypt` (default) or e.g. `firebase_scrypt`. */
@@ -51,6 +52,16 @@ const atSignIn = (record: CanonicalUser, options: PlanOptions): boolean =>
   options.unusableHashes === 'migrate-at-sign-in' && !!record.legacyPassword && !record.password && record.email !== undefined;
 
 /**
+ * Whether a user the journal holds finished must be gone through again because this run's settings add to it:
+ * `--update-existing` (its hash not replaced yet by this journal) or `--disabled role:NAME` for a user disabled
+ * since (the role is made sure of). Its steps then run again, each finding what is already there.
+ */
+export function redoesFinished(record: CanonicalUser, options: PlanOptions, steps: JournalledSteps): boolean {
+  if (options.updateExisting && record.password && steps.get('password-replace') === undefined) return true;
+  return record.disabled === true && typeof options.disabled === 'object';
+}
+
+/**
  * The record as the plan sees it: a disabled user imported under `--disabled role:NAME` also gets that role; a
  * user migrated at first sign-in gets an email-password login with an unusable password (src/signin/entry.ts).
  */
@@ -95,7 +106,6 @@ function firstFactorSteps(record: CanonicalUser, options: PlanOptions): Step[] {
       email: record.email,
       passwordHash: record.password.hash,
       hashingAlgorithm: hashingAlgorithmName(algorithm, options),
-      ...(options.updateExisting ? { updateExisting: true } : {}),
     });
   }
   for (const tp of record.thirdParty ?? []) {
@@ -155,9 +165,16 @@ export function planUserSteps(source: CanonicalUser, options: PlanOptions = {}):
   const first = firstFactorSteps(record, options);
   if (first.length === 0) throw new PlanError('the record has no first factor (password, third-party login or phone sign-in)');
   const primaryRef: StepRef = first[0]!.key;
-  const steps: Step[] = [first[0]!];
-
   const externalUserId = record.externalUserId ?? (options.keepSourceIds ? record.id : undefined);
+  // Looked up by its external id too: a user whose email changed in the core since is the same user.
+  if (externalUserId !== undefined) first[0] = { ...first[0]!, externalUserId } as Step;
+  const steps: Step[] = [first[0]!];
+  const password = first.find((s) => s.kind === 'import-password');
+  if (options.updateExisting && password?.kind === 'import-password') {
+    const { email, passwordHash, hashingAlgorithm } = password;
+    steps.push({ kind: 'replace-password', key: 'password-replace', user: password.key, email, passwordHash, hashingAlgorithm });
+  }
+
   if (externalUserId !== undefined) steps.push({ kind: 'map-user-id', key: 'map', user: primaryRef, externalUserId });
   steps.push(...verifyEmailSteps(record, first[0]!));
   for (const s of first.slice(1)) steps.push(s, ...verifyEmailSteps(record, s));

@@ -39,6 +39,8 @@ export interface ReportLine {
   step?: string;
   status?: string;
   message?: string;
+  /** `--update-existing` replaced the password hash of this user, already in the core. */
+  replaced?: true;
 }
 
 export interface RunFiles {
@@ -135,6 +137,7 @@ export function openRunFiles(paths: RunPaths): RunFiles {
       if (result.step !== undefined) line.step = result.step;
       if (result.status !== undefined) line.status = result.status;
       if (result.message !== undefined) line.message = result.message;
+      if (result.replaced) line.replaced = true;
       await report.put(JSON.stringify(line));
       if (result.outcome === 'failed') await failures.put(JSON.stringify(input.record));
       const legacy = paths.signIn !== undefined ? signInLine(result, input) : undefined;

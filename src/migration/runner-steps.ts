@@ -38,13 +38,15 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
   }
   const ids = newUserIds();
   let created = false;
+  let replaced = false;
   let stepsRun = 0;
   let fromJournal = 0;
   for (const step of steps) {
     const prev = journalled?.steps.get(step.key);
     if (prev) {
       applyStepIds(step, prev.ids, ids, prev.result);
-      created ||= prev.result === 'created';
+      if (step.kind === 'replace-password') replaced ||= prev.result === 'created';
+      else created ||= prev.result === 'created';
       fromJournal += 1;
       continue;
     }
@@ -68,11 +70,17 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
     // A login method the run created carries its fingerprint, so a rollback can tell it was changed since.
     const journalIds = out.result === 'created' ? { ...out.ids, ...stepShapeIds(step) } : out.ids;
     ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: journalIds });
-    created ||= out.result === 'created';
+    // --update-existing's replaced hash is counted apart: the user was there before (alreadyPresent).
+    if (step.kind === 'replace-password') replaced ||= out.result === 'created';
+    else created ||= out.result === 'created';
   }
   const outcome = created ? 'imported' : 'alreadyPresent';
   ctx.journal.append({ type: 'user', user: id, outcome });
-  return { ...base, outcome, stepsRun, stepsFromJournal: fromJournal, userId: resolveRef(ids, steps[0]!.key) };
+  const result: UserResult = { ...base, outcome, stepsRun, stepsFromJournal: fromJournal, userId: resolveRef(ids, steps[0]!.key) };
+  if (replaced) result.replaced = true;
+  // What the core's user no longer has since the export (an email changed there): left as it is, and said so.
+  if (ids.changed.size > 0) result.message = [...ids.changed.values()].join('; ');
+  return result;
 }
 
 /** Runs `migrate` for one user and finishes it; a fatal core error stops the run (the user stays resumable). */

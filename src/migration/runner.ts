@@ -10,7 +10,8 @@ import { formatProblem } from '../records/types.js';
 import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserResult } from './events.js';
 import type { Journal } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
-import { leftOut, type PlanOptions } from './plan.js';
+import { redoesFinished, type PlanOptions } from './plan.js';
+import { leftOutOfRun } from './disabled-check.js';
 import type { Via } from './via.js';
 import { migrationRun, PauseGate } from './pause-gate.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
@@ -87,16 +88,26 @@ export const DEFAULT_CONCURRENCY = 16;
 const asError = (err: unknown): Error => (err instanceof Error ? err : new UserError(String(err)));
 
 /** A record that needs no write gets its result at once; any other is admitted for the strategy. */
-function admit(input: MigrationInput, journal: Journal, plan: PlanOptions): UserResult | Admitted {
+async function admit(
+  input: MigrationInput,
+  journal: Journal,
+  plan: PlanOptions,
+  core: CoreClient,
+  via: Via | undefined,
+): Promise<UserResult | Admitted> {
   const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
   if (!input.valid) {
     const first = input.problems.find((p) => p.severity === 'error');
     return { ...base, outcome: 'skipped', status: first?.rule ?? 'invalid', message: first ? formatProblem(first) : 'invalid record' };
   }
-  const out = leftOut(input.record, plan);
-  if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
   const journalled = journal.users.get(input.record.id);
-  if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') {
+  // A disabled user an earlier run (or anyone) put in the core is reported as still able to sign in (disabled-check.ts).
+  const out = await leftOutOfRun(input.record, plan, journalled, core);
+  if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
+  const finished = journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent';
+  // A setting of this run that adds to finished users (--update-existing, --disabled role:NAME): their steps again.
+  if (finished && (via ?? 'steps') === 'steps' && redoesFinished(input.record, plan, journalled.steps)) return { input };
+  if (finished) {
     const result: UserResult = {
       ...base,
       outcome: 'alreadyPresent',
@@ -161,6 +172,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     else if (result.outcome === 'failed') totals.failed += 1;
     else totals.skipped += 1;
     if (result.resumed) totals.resumed += 1;
+    if (result.replaced) totals.replaced = (totals.replaced ?? 0) + 1;
     await options.onUserResult?.(result, input);
     emit({ type: 'user-done', result, done: doneCount(totals), totals: { ...totals }, at: Date.now() });
     // A core that fails every user with a server error (after the client's retries) is broken, not the data.
@@ -224,7 +236,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
         ended = true;
         break;
       }
-      const admitted = admit(next.value, options.journal, plan);
+      const admitted = await admit(next.value, options.journal, plan, options.core, options.via);
       if ('input' in admitted) {
         fingerprints.admit(admitted.input);
         users.push(admitted);

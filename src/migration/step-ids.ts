@@ -12,12 +12,18 @@ export type StepOutcome =
 export interface UserIds {
   recipe: Map<StepRef, string>;
   alias: Map<StepRef, string>;
+  /**
+   * First factors found on the user the external id names, but with other account info than the export's (the
+   * email changed in the core since): not created again, and the steps about that account info are left alone.
+   * The value says what changed, for the report.
+   */
+  changed: Map<StepRef, string>;
   /** Steps this run created (not found already there), from the step's result or the journal's. */
   created: Set<StepRef>;
 }
 
 export function newUserIds(): UserIds {
-  return { recipe: new Map(), alias: new Map(), created: new Set() };
+  return { recipe: new Map(), alias: new Map(), changed: new Map(), created: new Set() };
 }
 
 /** The id later calls must use for a ref: the external id once mapped, else the recipe user id. */
@@ -37,7 +43,7 @@ export function idsOf(ids: UserIds, ref: StepRef): string[] {
   return out;
 }
 
-/** Record what a completed step produced (also used to restore ids from the journal). */
+/** Record what a completed step produced (also used to restore ids from the journal, with its result). */
 export function applyStepIds(step: Step, produced: Record<string, string>, ids: UserIds, result?: StepResult): void {
   if (result === 'created') ids.created.add(step.key);
   if (produced.recipeUserId !== undefined) ids.recipe.set(step.key, produced.recipeUserId);

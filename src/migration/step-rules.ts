@@ -1,15 +1,26 @@
 // Every step kind in one table: the request it sends, how to recognise "already done by us" in any answer
-// (ids may come back as the SuperTokens id or as the external id), and how to find its effect in the core after
-// an attempt that ended without a clear answer. execute.ts applies the one exactly-once rule to all of them;
-// a new step kind is a new entry here (docs/migration.md, "Adding a step kind").
-import type { CoreClient, CoreUser } from '../core-client/types.js';
+// (ids may come back as the SuperTokens id or as the external id), how to find its effect in the core after
+// an attempt that ended without a clear answer, and what it promises about an object it finds already there.
+// execute.ts applies the one exactly-once rule to all of them; a new step kind is a new entry here
+// (docs/migration.md, "Adding a step kind"). The first factors' rules are in first-factor-rules.ts.
+import type { CoreClient, LoginMethod } from '../core-client/types.js';
+import { importPassword, markVerified, norm, passwordlessSignInUp, replacePassword, thirdPartySignInUp } from './first-factor-rules.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
 import type { Step, StepKind } from './steps.js';
 import { SYNC_RULES } from './sync/step-rules.js';
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from '../signin/entry.js';
 
-/** Ids the step produced, when its effect is in the core; undefined when it is not (yet). */
-export type Found = Record<string, string> | undefined;
+/** What a lookup found of the step's effect in the core; undefined when it is not (yet) there. */
+export type Found =
+  | {
+      /** Ids the step produced (journalled). */
+      ids: Record<string, string>;
+      /** The login method found, for the checks of `complete`. */
+      method?: LoginMethod;
+      /** The user the external id names is there, with other account info than the export's (see UserIds.changed). */
+      changed?: string;
+    }
+  | undefined;
 
 export interface StepRule<S extends Step> {
   /**
@@ -19,21 +30,15 @@ export interface StepRule<S extends Step> {
   findFirst?: (step: S) => boolean;
   /** Find the step's effect in the core (used before the first attempt, after an unclear one, and after a refusal). */
   find?: (step: S, ids: UserIds, core: CoreClient) => Promise<Found>;
-  /** Send the request(s) and classify the answer. `unclear` says an earlier attempt of this step may have applied. */
+  /** Send the request(s) and classify the answer. */
   send: (step: S, ids: UserIds, core: CoreClient) => Promise<StepOutcome>;
-}
-
-const norm = (email: string): string => email.trim().toLowerCase();
-
-type LoginMethodMatch = (lm: CoreUser['loginMethods'][number]) => boolean;
-
-/** The recipe user id of the login method that matches, in the first user that holds one. */
-function methodIn(users: CoreUser[], match: LoginMethodMatch): Found {
-  for (const u of users) {
-    const lm = u.loginMethods.find(match);
-    if (lm) return { recipeUserId: lm.recipeUserId };
-  }
-  return undefined;
+  /**
+   * The object is there (found before or after an attempt): check what the step promises about it and complete
+   * what is missing. Undefined: nothing was missing; a success: completed; a failure: the step fails.
+   */
+  complete?: (step: S, found: NonNullable<Found>, ids: UserIds, core: CoreClient) => Promise<StepOutcome | undefined>;
+  /** A reason to send nothing (the step's object is one the core's user no longer has, or needs nothing). */
+  skipFor?: (step: S, ids: UserIds) => string | undefined;
 }
 
 type Rules = { [K in StepKind]: StepRule<Extract<Step, { kind: K }>> };
@@ -42,73 +47,10 @@ type Rules = { [K in StepKind]: StepRule<Extract<Step, { kind: K }>> };
 const rolesMade = new WeakMap<CoreClient, Set<string>>();
 
 export const STEP_RULES: Rules = {
-  'import-password': {
-    findFirst: (step) => !step.updateExisting,
-    async find(step, _ids, core) {
-      const email = norm(step.email);
-      const r = await core.listUsersByAccountInfo({ email });
-      return methodIn(r.users, (lm) => lm.recipeId === 'emailpassword' && lm.email === email);
-    },
-    async send(step, _ids, core) {
-      const r = await core.importPasswordHash({
-        email: step.email,
-        passwordHash: step.passwordHash,
-        hashingAlgorithm: step.hashingAlgorithm,
-      });
-      const email = norm(step.email);
-      const lm = r.user.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === email);
-      return done(!r.didUserAlreadyExist, { recipeUserId: lm?.recipeUserId ?? r.user.id });
-    },
-  },
-
-  'thirdparty-signinup': {
-    findFirst: () => true,
-    async find(step, _ids, core) {
-      const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
-      return methodIn(
-        r.users,
-        (lm) => lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId,
-      );
-    },
-    async send(step, _ids, core) {
-      const r = await core.thirdPartySignInUp({
-        thirdPartyId: step.thirdPartyId,
-        thirdPartyUserId: step.thirdPartyUserId,
-        email: { id: step.email, isVerified: step.isVerified },
-      });
-      if (r.status !== 'OK') return fail(r.status, r.reason);
-      return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
-    },
-  },
-
-  'passwordless-signinup': {
-    findFirst: () => true,
-    async find(step, _ids, core) {
-      const r = await core.listUsersByAccountInfo(
-        step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! },
-      );
-      return methodIn(
-        r.users,
-        (lm) =>
-          lm.recipeId === 'passwordless' &&
-          (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber),
-      );
-    },
-    async send(step, _ids, core) {
-      const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
-      const code = await core.createCode(contact);
-      if (code.status !== 'OK') return fail(code.status, 'the core refused to create a passwordless code');
-      const r = await core.consumeCode({
-        preAuthSessionId: code.preAuthSessionId,
-        deviceId: code.deviceId,
-        userInputCode: code.userInputCode,
-      });
-      if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
-      // RESTART_FLOW_ERROR after a consume that was applied (or half-applied) and answered 500: the rule looks
-      // the user up, and starts the flow again with a new code if there is none.
-      return fail(r.status, 'the core did not accept the code it had just created', r.status === 'RESTART_FLOW_ERROR');
-    },
-  },
+  'import-password': importPassword,
+  'replace-password': replacePassword,
+  'thirdparty-signinup': thirdPartySignInUp,
+  'passwordless-signinup': passwordlessSignInUp,
 
   'passwordless-add-contact': {
     findFirst: () => true,
@@ -117,8 +59,8 @@ export const STEP_RULES: Rules = {
       const current = await core.getUserById(userId);
       if (current.status !== 'OK') return undefined;
       const lm = current.user.loginMethods.find((m) => m.recipeId === 'passwordless' && idsOf(ids, step.user).includes(m.recipeUserId));
-      if (step.email !== undefined && lm?.email === norm(step.email)) return {};
-      if (step.phoneNumber !== undefined && lm?.phoneNumber === step.phoneNumber) return {};
+      if (step.email !== undefined && lm?.email === norm(step.email)) return { ids: {} };
+      if (step.phoneNumber !== undefined && lm?.phoneNumber === step.phoneNumber) return { ids: {} };
       return undefined;
     },
     async send(step, ids, core) {
@@ -136,7 +78,7 @@ export const STEP_RULES: Rules = {
     async find(step, ids, core) {
       const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
       if (existing.status === 'OK' && idsOf(ids, step.user).includes(existing.superTokensUserId))
-        return { externalUserId: step.externalUserId };
+        return { ids: { externalUserId: step.externalUserId } };
       return undefined;
     },
     async send(step, ids, core) {
@@ -156,30 +98,20 @@ export const STEP_RULES: Rules = {
   },
 
   'verify-email': {
+    // The login's email changed in the core since the export: the old one is not the user's to verify any more.
+    skipFor: (step, ids) => ids.changed.get(step.user),
     async find(step, ids, core) {
-      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? {} : undefined;
+      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? { ids: {} } : undefined;
     },
-    async send(step, ids, core) {
-      // The token is a credential: it stays in this function (never in ids, the journal or a message).
-      const userId = resolveRef(ids, step.user);
-      const created = await core.createEmailVerificationToken(userId, norm(step.email));
-      if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
-      const r = await core.verifyEmailToken(created.token);
-      if (r.status === 'OK') return done(true);
-      // The token this attempt created is spent: only our own consume, applied and retried, spends it.
-      if ((await core.isEmailVerified(userId, norm(step.email))).isVerified) return done(true);
-      return fail(
-        r.status,
-        `the core did not accept the email verification token it had just created for ${norm(step.email)} of user ${userId}`,
-      );
-    },
+    // The token is a credential: it stays in markVerified (never in ids, the journal or a message).
+    send: (step, ids, core) => markVerified(resolveRef(ids, step.user), norm(step.email), core),
   },
 
   'create-primary': {
     async find(step, ids, core) {
       const r = await core.getUserById(resolveRef(ids, step.user));
       return r.status === 'OK' && r.user.isPrimaryUser && idsOf(ids, step.user).includes(r.user.id)
-        ? { primaryUserId: r.user.id }
+        ? { ids: { primaryUserId: r.user.id } }
         : undefined;
     },
     async send(step, ids, core) {
@@ -193,7 +125,7 @@ export const STEP_RULES: Rules = {
     async find(step, ids, core) {
       // Linked to our primary: the core answers the primary user for the recipe user, under either of its ids.
       const r = await core.getUserById(resolveRef(ids, step.user));
-      return r.status === 'OK' && idsOf(ids, step.primary).includes(r.user.id) ? { primaryUserId: r.user.id } : undefined;
+      return r.status === 'OK' && idsOf(ids, step.primary).includes(r.user.id) ? { ids: { primaryUserId: r.user.id } } : undefined;
     },
     async send(step, ids, core) {
       const r = await core.linkAccounts(resolveRef(ids, step.user), resolveRef(ids, step.primary));
@@ -217,7 +149,7 @@ export const STEP_RULES: Rules = {
       // planner fixes every name up front, so a device of that name and settings is the one this step imports).
       const list = await core.listTotpDevices(resolveRef(ids, step.user));
       const same = list.devices.find((d) => d.name === step.deviceName);
-      return same && same.period === step.period && same.skew === step.skew ? { deviceName: step.deviceName } : undefined;
+      return same && same.period === step.period && same.skew === step.skew ? { ids: { deviceName: step.deviceName } } : undefined;
     },
     async send(step, ids, core) {
       const userId = resolveRef(ids, step.user);
@@ -236,7 +168,7 @@ export const STEP_RULES: Rules = {
   'update-metadata': {
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
-      return Object.keys(step.metadata).every((k) => k in current) ? {} : undefined;
+      return Object.keys(step.metadata).every((k) => k in current) ? { ids: {} } : undefined;
     },
     async send(step, ids, core) {
       // Only the keys the core does not have: a rerun, or a delta, never undoes what users changed since.
@@ -252,7 +184,7 @@ export const STEP_RULES: Rules = {
   'legacy-entry': {
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.login))).metadata;
-      return LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current ? {} : undefined;
+      return LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current ? { ids: {} } : undefined;
     },
     async send(step, ids, core) {
       // A login this run did not create keeps its own password: no entry that could later overwrite it.
@@ -280,7 +212,7 @@ export const STEP_RULES: Rules = {
   'assign-role': {
     async find(step, ids, core) {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;
-      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? {} : undefined;
+      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? { ids: {} } : undefined;
     },
     async send(step, ids, core) {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;

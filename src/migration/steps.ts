@@ -12,9 +12,11 @@ export type Step =
       email: string;
       passwordHash: string;
       hashingAlgorithm: string;
-      /** Replace the hash of a user that already exists (`--update-existing`); otherwise it is left unchanged. */
-      updateExisting?: boolean;
+      /** The user's external id, when one is mapped: a user the core holds under it is never created again. */
+      externalUserId?: string;
     }
+  /** `--update-existing`: the source's hash over that of a user that was there before the run (counted as replaced). */
+  | { kind: 'replace-password'; key: 'password-replace'; user: StepRef; email: string; passwordHash: string; hashingAlgorithm: string }
   | {
       kind: 'thirdparty-signinup';
       key: string;
@@ -22,6 +24,7 @@ export type Step =
       thirdPartyUserId: string;
       email: string;
       isVerified: boolean;
+      externalUserId?: string;
     }
   | {
       kind: 'passwordless-signinup';
@@ -29,6 +32,7 @@ export type Step =
       /** Exactly one contact: create a code for it, consume it (2 calls). */
       email?: string;
       phoneNumber?: string;
+      externalUserId?: string;
     }
   | { kind: 'passwordless-add-contact'; key: string; user: StepRef; email?: string; phoneNumber?: string }
   | { kind: 'map-user-id'; key: 'map'; user: StepRef; externalUserId: string }
@@ -74,7 +78,9 @@ export type StepKind = Step['kind'];
 export function callCount(step: Step): number {
   switch (step.kind) {
     case 'import-password':
-      return step.updateExisting ? 1 : 2; // looked up first unless updates were asked for
+      return 2; // looked up first
+    case 'replace-password':
+      return 1;
     case 'thirdparty-signinup':
     case 'verify-email':
     case 'passwordless-add-contact':
@@ -95,9 +101,9 @@ export function callCount(step: Step): number {
 export function describeStep(step: Step): string {
   switch (step.kind) {
     case 'import-password':
-      return step.updateExisting
-        ? `import password hash (${step.hashingAlgorithm}) for ${step.email}, replacing the hash of an existing user: POST /recipe/user/passwordhash/import`
-        : `import password hash (${step.hashingAlgorithm}) for ${step.email} unless the user exists: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
+      return `import password hash (${step.hashingAlgorithm}) for ${step.email} unless the user exists: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
+    case 'replace-password':
+      return `replace the password hash of ${step.email} with the source's (${step.hashingAlgorithm}) if the user was already there: POST /recipe/user/passwordhash/import`;
     case 'thirdparty-signinup':
       return `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}) unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup`;
     case 'passwordless-signinup':

@@ -86,11 +86,25 @@ describe('classification of the core answers', () => {
     expect(r.message).toMatch(/This user's email is already associated with another user ID/);
   });
 
-  it('an external id already mapped to a different user fails; the same pair is fine', async () => {
+  it('an external id already mapped to a different user that holds the email fails; the same pair is fine', async () => {
+    await core.importPasswordHash({ email: 'clash@example.test', passwordHash: HASH });
     const clash: CanonicalUser = { id: 'clash', email: 'clash@example.test', externalUserId: 'ext-full', password: { hash: HASH } };
     const r = (await migrate([clash])).get('clash')!;
     expect(r).toMatchObject({ outcome: 'failed', step: 'map', status: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR' });
     expect(r.message).toMatch(/external id ext-full is already mapped to user [0-9a-f-]{36}, not to [0-9a-f-]{36}/);
+  });
+
+  it('the user an external id names, whose email changed in the core since, is not created again (issue 20, point 13)', async () => {
+    // The export still has the old email; the core's user ext-full signs in with another one now.
+    const moved: CanonicalUser = { id: 'moved', email: 'old-full@example.test', externalUserId: 'ext-full', password: { hash: HASH } };
+    moved.emailVerified = true;
+    const r = (await migrate([moved])).get('moved')!;
+    expect(r).toMatchObject({ outcome: 'alreadyPresent' });
+    expect(r.message).toMatch(
+      /ext-full.*no longer has the email-password login old-full@example.test: changed in the core since the export/,
+    );
+    expect((await core.listUsersByAccountInfo({ email: 'old-full@example.test' })).users).toEqual([]);
+    expect((await core.isEmailVerified('ext-full', 'old-full@example.test')).isVerified).toBe(false);
   });
 
   it('a device of the same name with other settings fails instead of passing as already present', async () => {

@@ -355,7 +355,13 @@ describe('runner (real sandbox core)', () => {
 
     core.serverError = (method, args) =>
       method === 'thirdPartySignInUp' || (method === 'importPasswordHash' && String((args[0] as { email: string }).email).startsWith('b')); // now every user
-    const many = users(40).map((u) => ({ ...u, id: `b${u.id}`, email: `b${u.email}` }));
+    // Their own external ids: a user the core holds under one of the first list's would be that same user.
+    const many = users(40).map((u) => ({
+      ...u,
+      id: `b${u.id}`,
+      email: `b${u.email}`,
+      ...(u.externalUserId ? { externalUserId: `b${u.externalUserId}` } : {}),
+    }));
     const all = await run(many, join(dir, 'se2.journal.ndjson'), { concurrency: 2 });
     expect(all.summary.stopped).toBe('fatal');
     expect(all.summary.fatal?.message).toMatch(/the core answered HTTP 500 to 10 users in a row/);

@@ -141,10 +141,13 @@ describe('a run with a failed user', () => {
       externalUserId: JSON.parse(ada).externalUserId,
       password: { hash: bcrypt.hashSync('x', 4) },
     };
-    // Ada is already in the store (a headless run), mapped to her external id; the clash claims the same id,
-    // which no validation of the file alone can see.
+    // Ada is already in the store (a headless run), mapped to her external id, and so is another user with the
+    // clash's email; the clash claims Ada's id, which no validation of the file alone can see. (Without that
+    // other user, the core's user under Ada's id would be the clash itself with its email changed since: not a
+    // failure, issue 20 point 13.)
     const store = join(dir, 'store.json');
-    writeFileSync(join(dir, 'ada.ndjson'), `${ada}\n`);
+    const holder = { id: 'holder', email: 'clash@example.com', password: { hash: bcrypt.hashSync('y', 4) } };
+    writeFileSync(join(dir, 'ada.ndjson'), `${ada}\n${JSON.stringify(holder)}\n`);
     const quiet = () => new PassThrough().resume();
     expect(
       await main(['run', join(dir, 'ada.ndjson'), '--sandbox', '--store', store, '--journal', join(dir, 'ada.journal.ndjson')], {

@@ -41,7 +41,8 @@ function duration(ms: number): string {
 
 export function formatTotals(t: Totals): string {
   const resumed = t.resumed > 0 ? ` (${t.resumed} from the journal)` : '';
-  return `imported ${t.imported}, already present ${t.alreadyPresent}${resumed}, failed ${t.failed}, skipped ${t.skipped}`;
+  const replaced = (t.replaced ?? 0) > 0 ? ` (${t.replaced} with their password hash replaced)` : '';
+  return `imported ${t.imported}, already present ${t.alreadyPresent}${resumed}${replaced}, failed ${t.failed}, skipped ${t.skipped}`;
 }
 
 /** `elapsedMs` is the time spent running (pauses left out); the rate counts only users this run did, not resumed ones. */

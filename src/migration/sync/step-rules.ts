@@ -3,7 +3,7 @@
 // 500 after it was applied, or a repeat after a crash, is recognised instead of done twice. Calls follow the
 // reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
-import type { StepRule } from '../step-rules.js';
+import type { Found, StepRule } from '../step-rules.js';
 import { done, fail, resolveRef, type StepOutcome } from '../step-ids.js';
 import type { SyncStep, SyncStepKind } from './steps.js';
 
@@ -26,8 +26,8 @@ async function loginOf(core: CoreClient, recipeUserId: string) {
 }
 
 /** A write counts once read back: the effect found just after the answer, else a failure naming what is still there. */
-function readBack(found: Record<string, string> | undefined, still: string): StepOutcome {
-  return found ? done(true, found) : fail('NOT_APPLIED', `the core answered OK but ${still}`);
+function readBack(found: Found, still: string): StepOutcome {
+  return found ? done(true, found.ids) : fail('NOT_APPLIED', `the core answered OK but ${still}`);
 }
 
 function refused(o: Record<string, unknown>, what: string): StepOutcome {
@@ -61,7 +61,7 @@ export const SYNC_RULES: SyncRules = {
 
   'change-email': {
     async find(step, _ids, core) {
-      return (await loginOf(core, step.recipeUserId))?.email === norm(step.email) ? {} : undefined;
+      return (await loginOf(core, step.recipeUserId))?.email === norm(step.email) ? { ids: {} } : undefined;
     },
     // webserver/api/emailpassword/UserAPI.java doPut -> EmailPassword.updateUsersEmailOrPassword (:641).
     async send(step, _ids, core) {
@@ -79,7 +79,7 @@ export const SYNC_RULES: SyncRules = {
 
   'unverify-email': {
     async find(step, ids, core) {
-      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? undefined : {};
+      return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? undefined : { ids: {} };
     },
     // webserver/api/emailverification/UnverifyEmailAPI.java: always OK, on the user id as given.
     async send(step, ids, core) {
@@ -96,7 +96,7 @@ export const SYNC_RULES: SyncRules = {
   'update-thirdparty': {
     async find(step, _ids, core) {
       const lm = await loginOf(core, step.recipeUserId);
-      return lm?.email === norm(step.email) && (!step.isVerified || lm.verified) ? {} : undefined;
+      return lm?.email === norm(step.email) && (!step.isVerified || lm.verified) ? { ids: {} } : undefined;
     },
     // ThirdParty.signInUp: an existing (thirdPartyId, thirdPartyUserId) is signed in and its email updated.
     async send(step, _ids, core) {
@@ -118,7 +118,7 @@ export const SYNC_RULES: SyncRules = {
   'remove-totp-device': {
     async find(step, ids, core) {
       const list = await core.listTotpDevices(resolveRef(ids, step.user));
-      return list.devices.some((d) => d.name === step.deviceName) ? undefined : { removedDevice: step.deviceName };
+      return list.devices.some((d) => d.name === step.deviceName) ? undefined : { ids: { removedDevice: step.deviceName } };
     },
     // webserver/api/totp/RemoveTotpDeviceAPI.java: OK with didDeviceExist.
     async send(step, ids, core) {
@@ -129,7 +129,7 @@ export const SYNC_RULES: SyncRules = {
 
   'remove-login': {
     async find(step, _ids, core) {
-      return (await loginOf(core, step.recipeUserId)) ? undefined : { removedLogin: step.recipeUserId };
+      return (await loginOf(core, step.recipeUserId)) ? undefined : { ids: { removedLogin: step.recipeUserId } };
     },
     // webserver/api/core/DeleteUserAPI.java, AuthRecipe.deleteUser (:1249): removeAllLinkedAccounts false removes
     // this login method only; the others stay linked to the primary user.
@@ -148,7 +148,7 @@ export const SYNC_RULES: SyncRules = {
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
       const same = Object.entries(step.set).every(([k, v]) => k in current && JSON.stringify(current[k]) === JSON.stringify(v));
-      return same && step.remove.every((k) => !(k in current)) ? {} : undefined;
+      return same && step.remove.every((k) => !(k in current)) ? { ids: {} } : undefined;
     },
     // UserMetadata.updateUserMetadata: top-level keys replaced, a key set to null removed.
     async send(step, ids, core) {
@@ -162,7 +162,7 @@ export const SYNC_RULES: SyncRules = {
   'remove-role': {
     async find(step, ids, core) {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;
-      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? undefined : {};
+      return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? undefined : { ids: {} };
     },
     // webserver/api/userroles/RemoveUserRoleAPI.java: OK with didUserHaveRole, or UNKNOWN_ROLE_ERROR.
     async send(step, ids, core) {
@@ -180,7 +180,7 @@ export const SYNC_RULES: SyncRules = {
 
   'remove-user': {
     async find(step, _ids, core) {
-      return (await core.getUserById(step.userId)).status === 'OK' ? undefined : { removedUser: step.userId };
+      return (await core.getUserById(step.userId)).status === 'OK' ? undefined : { ids: { removedUser: step.userId } };
     },
     // DeleteUserAPI with the core's own id (an external id is looked up as given and nothing is removed).
     async send(step, _ids, core) {

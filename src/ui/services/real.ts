@@ -50,6 +50,7 @@ import type {
 
 const STEP_CALLS: Partial<Record<StepKind, string>> = {
   'import-password': 'POST /recipe/user/passwordhash/import',
+  'replace-password': 'POST /recipe/user/passwordhash/import (replacing an existing hash)',
   'thirdparty-signinup': 'POST /recipe/signinup (third party)',
   'passwordless-signinup': 'POST /recipe/signinup/code + /consume',
   'passwordless-add-contact': 'PUT /recipe/user (rid passwordless)',

@@ -1,0 +1,159 @@
+// The step rules of the first factors (the steps that create a recipe user) and of `--update-existing`'s hash
+// replacement: how each is sent, found, and completed when found (step-rules.ts holds the table, execute.ts the
+// one exactly-once rule). A first factor not found by its account info, whose user has an external id, is looked
+// up by that id too: a user whose email (or phone) changed in the core since the export is the same user, and is
+// never created again. (Found by account info while the external id names another user: a conflict the mapping
+// step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
+import type { CoreClient, CoreUser, LoginMethod } from '../core-client/types.js';
+import { done, fail, type StepOutcome } from './step-ids.js';
+import type { Found, StepRule } from './step-rules.js';
+import type { Step } from './steps.js';
+
+type Of<K extends Step['kind']> = Extract<Step, { kind: K }>;
+type Match = (lm: LoginMethod) => boolean;
+
+export const norm = (email: string): string => email.trim().toLowerCase();
+
+/** The first user holding a login method that matches, as Found. */
+export function methodIn(users: CoreUser[], match: Match): Found {
+  for (const u of users) {
+    const lm = u.loginMethods.find(match);
+    if (lm) return { ids: { recipeUserId: lm.recipeUserId }, method: lm };
+  }
+  return undefined;
+}
+
+/**
+ * The user the external id names, if the core has one: with the step's login method (found), or without it (the
+ * same user, its account info changed in the core since the export: found, marked changed, never re-created).
+ */
+async function byExternalId(
+  step: { externalUserId?: string },
+  core: CoreClient,
+  match: Match,
+  recipe: LoginMethod['recipeId'],
+  what: string,
+): Promise<Found> {
+  if (step.externalUserId === undefined) return undefined;
+  const r = await core.getUserById(step.externalUserId);
+  if (r.status !== 'OK') return undefined;
+  const lm = r.user.loginMethods.find(match);
+  if (lm) return { ids: { recipeUserId: lm.recipeUserId }, method: lm };
+  const same = r.user.loginMethods.find((m) => m.recipeId === recipe) ?? r.user.loginMethods[0];
+  return {
+    ids: { recipeUserId: same?.recipeUserId ?? r.user.id },
+    changed: `the core's user ${r.user.id} (external id ${step.externalUserId}) no longer has ${what}: changed in the core since the export, so it is neither created again nor changed back`,
+  };
+}
+
+/** Mark (userId, email) verified with a token the core just made; the token never leaves this function. */
+export async function markVerified(userId: string, email: string, core: CoreClient): Promise<StepOutcome> {
+  const created = await core.createEmailVerificationToken(userId, email);
+  if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
+  const r = await core.verifyEmailToken(created.token);
+  if (r.status === 'OK') return done(true);
+  // The token this attempt created is spent: only our own consume, applied and retried, spends it.
+  if ((await core.isEmailVerified(userId, email)).isVerified) return done(true);
+  return fail(r.status, `the core did not accept the email verification token it had just created for ${email} of user ${userId}`);
+}
+
+const isPassword = (email: string) => (lm: LoginMethod) => lm.recipeId === 'emailpassword' && lm.email === norm(email);
+
+export const importPassword: StepRule<Of<'import-password'>> = {
+  findFirst: () => true,
+  async find(step, _ids, core) {
+    const match = isPassword(step.email);
+    const found = methodIn((await core.listUsersByAccountInfo({ email: norm(step.email) })).users, match);
+    return found ?? byExternalId(step, core, match, 'emailpassword', `the email-password login ${norm(step.email)}`);
+  },
+  async send(step, _ids, core) {
+    const r = await core.importPasswordHash({
+      email: step.email,
+      passwordHash: step.passwordHash,
+      hashingAlgorithm: step.hashingAlgorithm,
+    });
+    const lm = r.user.loginMethods.find(isPassword(step.email));
+    return done(!r.didUserAlreadyExist, { recipeUserId: lm?.recipeUserId ?? r.user.id });
+  },
+};
+
+/** `--update-existing`: the source's hash over the hash of a user that was there before this run (counted). */
+export const replacePassword: StepRule<Of<'replace-password'>> = {
+  async send(step, ids, core) {
+    // Not replaced: a user this run created (it has the source's hash), or one whose email changed since. The id
+    // is kept either way, so a resumed journal knows this step is done.
+    const known = ids.recipe.get(step.user);
+    if (ids.changed.has(step.user) || ids.created.has(step.user)) return done(false, known !== undefined ? { recipeUserId: known } : {});
+    const r = await core.importPasswordHash({
+      email: step.email,
+      passwordHash: step.passwordHash,
+      hashingAlgorithm: step.hashingAlgorithm,
+    });
+    const lm = r.user.loginMethods.find(isPassword(step.email));
+    const recipeUserId = lm?.recipeUserId ?? known ?? r.user.id;
+    // created = replaced: the user was there and now has the source's hash.
+    return done(r.didUserAlreadyExist, { recipeUserId });
+  },
+};
+
+const isThirdParty = (step: Of<'thirdparty-signinup'>) => (lm: LoginMethod) =>
+  lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId;
+
+export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
+  findFirst: () => true,
+  async find(step, _ids, core) {
+    const match = isThirdParty(step);
+    const what = `the ${step.thirdPartyId} login ${step.thirdPartyUserId}`;
+    const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
+    return methodIn(r.users, match) ?? byExternalId(step, core, match, 'thirdparty', what);
+  },
+  async send(step, _ids, core) {
+    const r = await core.thirdPartySignInUp({
+      thirdPartyId: step.thirdPartyId,
+      thirdPartyUserId: step.thirdPartyUserId,
+      email: { id: step.email, isVerified: step.isVerified },
+    });
+    if (r.status !== 'OK') return fail(r.status, r.reason);
+    return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+  },
+  // The reference creates the login and marks its email verified in two transactions (ThirdParty.signInUp): a 500
+  // or a kill between them leaves an unverified login. Its email is verified when the source says so, unless
+  // the login's email changed in the core since (then it is the user's, not ours to verify).
+  async complete(step, found, _ids, core) {
+    const lm = found.method;
+    if (!step.isVerified || !lm || lm.verified || lm.email !== norm(step.email)) return undefined;
+    return markVerified(found.ids.recipeUserId!, lm.email, core);
+  },
+};
+
+export const passwordlessSignInUp: StepRule<Of<'passwordless-signinup'>> = {
+  findFirst: () => true,
+  async find(step, _ids, core) {
+    const match = (lm: LoginMethod) =>
+      lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber);
+    const what = `the passwordless login ${step.email ?? step.phoneNumber}`;
+    const query = step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! };
+    return methodIn((await core.listUsersByAccountInfo(query)).users, match) ?? byExternalId(step, core, match, 'passwordless', what);
+  },
+  async send(step, _ids, core) {
+    const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
+    const code = await core.createCode(contact);
+    if (code.status !== 'OK') return fail(code.status, 'the core refused to create a passwordless code');
+    const r = await core.consumeCode({
+      preAuthSessionId: code.preAuthSessionId,
+      deviceId: code.deviceId,
+      userInputCode: code.userInputCode,
+    });
+    if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+    // RESTART_FLOW_ERROR after a consume that was applied (or half-applied: the code used up, no user) and
+    // answered 500: the rule looks the user up, and starts the flow again with a new code if there is none.
+    return fail(r.status, 'the core did not accept the code it had just created', r.status === 'RESTART_FLOW_ERROR');
+  },
+  // A consume of an email marks it verified (CDI >= 4.0) in a transaction after the one that creates the user
+  // (Passwordless.java:462 then :471): the login found unverified gets what the consume promises.
+  async complete(step, found, _ids, core) {
+    const lm = found.method;
+    if (step.email === undefined || !lm || lm.verified || lm.email !== norm(step.email)) return undefined;
+    return markVerified(found.ids.recipeUserId!, lm.email, core);
+  },
+};
