@@ -48,7 +48,7 @@ Target:     --core URL | --sandbox [--store FILE]   --tenant T  --app A  --profi
 Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (or AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY)
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
-            --unusable-hashes skip|without-password (see Migration)
+            --unusable-hashes skip|without-password|migrate-at-sign-in (see Migration)
 Files:      each run writes its journal, report, failures file and resume command into one folder named for
             the profile (or "run") and the UTC time, e.g. ./night-2026-11-23T09-35-08Z/, printed at start;
             --out DIR puts that folder under DIR instead of the current folder. The same command run again
@@ -60,10 +60,11 @@ Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
             by default they are found first and left unchanged)  --disabled skip|import|role:NAME (users disabled
             or blocked in the source: left out by default, reported as skipped; import migrates them anyway;
             role:NAME migrates them with the role NAME, so the app can refuse them)
-            --unusable-hashes skip|without-password (users whose password hash the core cannot take, md5,
-            sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password imports
-            the rest of them). Either way such users are listed, with their hash, in signin-migration.ndjson of the run folder
-            (0600) for migration at first sign-in (docs/migration.md)
+            --unusable-hashes skip|without-password|migrate-at-sign-in (users whose password hash the core cannot
+            take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password
+            imports the rest of them; migrate-at-sign-in imports them whole with an unusable password and keeps the
+            hash in the core for the app's sign-in part, auth-migrate/signin). Such users are listed, with their hash,
+            in signin-migration.ndjson of the run folder (0600); auth-migrate signin-status follows them (docs/migration.md 6a)
 Via:        --via steps|bulk|bulk-staged (default steps)
             steps: ${VIA_EXPLAINED.steps}
             bulk: ${VIA_EXPLAINED.bulk}

@@ -18,9 +18,9 @@ summary and every problem. Nothing is written anywhere.
 Sources:     --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE (the console's hash_config block or JSON)
              --provider-map FILE (JSON: {"google.com": "google"})  --profile NAME (files and settings of a profile)
 Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
-Hashes:      --unusable-hashes skip|without-password: how run treats users whose hash the core cannot take
-             (md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...): skip (default) makes them errors;
-             without-password makes them warnings, as run then imports the rest of them
+Hashes:      --unusable-hashes skip|without-password|migrate-at-sign-in: how run treats users whose hash the core
+             cannot take (md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...): skip (default) makes them
+             errors; without-password and migrate-at-sign-in make them warnings, as run then imports them
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
              the exported hash, locally. The password is never printed.
 Output:      --json (one JSON document: summary (with summary.fields: the source fields mapped and those dropped,

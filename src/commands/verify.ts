@@ -32,7 +32,7 @@ Check that the users of the export files are in the target core as planned.
 Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME
 Keys:     --api-key KEY  --license-key KEY  --signer-key B64 (or the AUTH_MIGRATE_* variables)
 Sources:  --format F  --hash-config FILE  --provider-map FILE  --keep-source-ids  --disabled skip|import|role:NAME
-          --unusable-hashes skip|without-password (as given to run)
+          --unusable-hashes skip|without-password|migrate-at-sign-in (as given to run)
 Checks:   --credentials FILE   lines "email,password": each must sign in
           --totp-codes         verify each TOTP device with a code from its source secret (always on for
                                --sandbox; on a real core it spends codes and counts failed attempts)
@@ -88,6 +88,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
+    unusableHashes: readOptions.unusableHashes,
   };
   const concurrency = values.concurrency !== undefined ? Number(values.concurrency) : 16;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 512)

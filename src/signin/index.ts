@@ -35,6 +35,7 @@ export function withLegacySignIn(options: LegacySignInOptions = {}): Functions {
     hashes: options.hashes ?? {},
     ...(options.cognito ? { cognito: options.cognito } : {}),
     pad: new TimingPad(options.minCheckMs ?? 0),
+    inflight: new Map(),
     onResetRequired: options.onResetRequired ?? sendResetEmail,
     onEvent:
       options.onEvent ??

@@ -4,6 +4,7 @@
 // then end the entry. Every instance of the app runs the same steps against the same core: two sign-ins racing
 // each set the same password, and the entry is removed only after the core's hash verifies (docs/migration.md §6a).
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import supertokens from 'supertokens-node';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import type { RecipeInterface } from 'supertokens-node/recipe/emailpassword/types';
@@ -35,6 +36,8 @@ export interface MigrateContext {
   onEvent: (event: SignInMigrationEvent) => void;
   /** Where a user Cognito sends to reset goes (default: the SDK's password reset email). */
   onResetRequired: (input: { tenantId: string; userId: string; email: string; userContext: UserContext }) => Promise<void>;
+  /** The migration under way per login in this process (see migrateAtSignIn). */
+  inflight: Map<string, Promise<void>>;
 }
 
 async function entryOf(userId: string, userContext: UserContext): Promise<LegacyEntry | undefined> {
@@ -113,26 +116,69 @@ export async function migrateAtSignIn(
     await ctx.pad.waitFrom(started);
     return undefined;
   }
+  // One migration of a login at a time in this process: a racing sign-in here waits for it, then finds the entry
+  // ended and is served by the core. Instances elsewhere are covered by the protocol itself (module comment).
+  const key = `${input.tenantId}\u0000${login.userId}`;
+  const before = ctx.inflight.get(key) ?? Promise.resolve();
+  const mine = before.then(() => write(original, input, login.userId, login.recipeUserId));
+  const tail = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  ctx.inflight.set(key, tail);
+  try {
+    const out = await mine;
+    if (out?.migrated) ctx.onEvent({ ...event, outcome: 'migrated' });
+    return out?.answer;
+  } finally {
+    if (ctx.inflight.get(key) === tail) ctx.inflight.delete(key);
+  }
+}
+
+async function write(
+  original: RecipeInterface,
+  input: VerifyInput,
+  userId: string,
+  recipeUserId: ReturnType<typeof supertokens.convertToRecipeUserId>,
+): Promise<{ answer: VerifyOutput; migrated: boolean } | undefined> {
   // Read again just before the write: an entry ended meanwhile (a racing sign-in finished, or the user reset the
   // password) is never revived by setting the old password over the new one.
-  if (!(await entryOf(login.userId, input.userContext))) {
-    const now = await original.verifyCredentials(input);
-    return now.status === 'OK' ? now : undefined;
+  if (!(await withRetries(() => entryOf(userId, input.userContext)))) {
+    const now = await withRetries(() => original.verifyCredentials(input));
+    return now.status === 'OK' ? { answer: now, migrated: false } : undefined;
   }
-  const set = await original.updateEmailOrPassword({
-    recipeUserId: login.recipeUserId,
-    password: input.password,
-    applyPasswordPolicy: false,
-    tenantIdForPasswordPolicy: input.tenantId,
-    userContext: input.userContext,
-  });
+  const set = await withRetries(() =>
+    original.updateEmailOrPassword({
+      recipeUserId,
+      password: input.password,
+      applyPasswordPolicy: false,
+      tenantIdForPasswordPolicy: input.tenantId,
+      userContext: input.userContext,
+    }),
+  );
   if (set.status !== 'OK') return undefined;
   // The core's own hash must accept the password before the entry goes: until then a retry can still migrate.
-  const confirmed = await original.verifyCredentials(input);
+  const confirmed = await withRetries(() => original.verifyCredentials(input));
   if (confirmed.status !== 'OK') return undefined;
-  await endEntry(login.userId, 'sign-in', input.userContext);
-  ctx.onEvent({ ...event, outcome: 'migrated' });
-  return confirmed;
+  await withRetries(() => endEntry(userId, 'sign-in', input.userContext));
+  return { answer: confirmed, migrated: true };
+}
+
+/**
+ * The writes of a migration are safe to repeat (the same password, the same removal), so a core error on them
+ * (a 500 from lock contention when racing sign-ins write at once: the reference core's in-memory storage answers
+ * SQLITE_LOCKED_SHAREDCACHE) is retried, about 50, 200, 800, 1600 and 1600 ms apart (with jitter), before it
+ * reaches the caller.
+ */
+async function withRetries<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await sleep(Math.min(1600, 50 * 4 ** attempt) * (0.75 + Math.random() / 2));
+    }
+  }
 }
 
 /** The default for Cognito users sent to reset: the SDK's own password reset email for the login. */

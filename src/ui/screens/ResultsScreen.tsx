@@ -36,6 +36,15 @@ export function runFileLines(o: RunOutcome, sandbox: TargetConnection['sandbox']
   return [...present.map(([what, p]) => `${what} ${p}`), ...store];
 }
 
+/** The counts `auth-migrate signin-status` prints, in one line. */
+export function signInStatusLine(s: NonNullable<RunOutcome['signInStatus']>): string {
+  const per = Object.entries(s.byAlgorithm)
+    .filter(([, n]) => n > 0)
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
+  return `sign-in migration: ${s.waiting} waiting${per ? ` (${per})` : ''} · signed in ${s.ended['sign-in']} · password set ${s.ended['password-set']} · expired ${s.ended.expired} (auth-migrate signin-status)`;
+}
+
 const KEYS: Command[] = ['verify', 'signIn', 'undo', 'save', 'quit', 'back'];
 
 export function ResultsScreen() {
@@ -80,6 +89,7 @@ export function ResultsScreen() {
             </Text>
           ))}
           {o.stopped && o.resumeCommand ? <Text wrap="wrap">resume: {o.resumeCommand}</Text> : null}
+          {o.signInStatus ? <Text wrap="wrap">{signInStatusLine(o.signInStatus)}</Text> : null}
         </Box>
       ) : null}
       {run.latestFailures.length > 0 && !signingIn ? (

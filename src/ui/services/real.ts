@@ -37,6 +37,23 @@ import { detectFormat, parseHashConfig, SOURCE_FORMATS, type ReadOptions } from 
 import { describeTarget, printableCommand, RUN_RETRY, sourceReadOptions, type Target } from '../../commands/target-options.js';
 import { completePath } from './paths.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
+import { readSignInFile, signInStatus } from '../../signin/status.js';
+
+/** The counts of `auth-migrate signin-status` for the results screen (the core's answer, up to 20,000 users). */
+async function signInCountsOf(client: CoreClient, file: string): Promise<RunOutcome['signInStatus']> {
+  try {
+    const users = await readSignInFile(file);
+    if (users.length > 20_000) return undefined;
+    const s = await signInStatus(client, users);
+    return {
+      waiting: s.waiting,
+      ended: s.ended,
+      byAlgorithm: Object.fromEntries(Object.entries(s.byAlgorithm).map(([a, v]) => [a, v.waiting])),
+    };
+  } catch {
+    return undefined; // the counts are a convenience: signin-status says what went wrong
+  }
+}
 import type {
   MigrationInput,
   PlanSummary,
@@ -345,7 +362,12 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
           const resumeCommand = printableCommand('run', args);
           // Beside the journal too, whole, so it can be copied after the wizard is closed.
           const resumeFile = summary.stopped ? await writeResumeCommand(paths.journal, resumeCommand) : undefined;
+          const signInCounts =
+            check.plan.unusableHashes === 'migrate-at-sign-in' && paths.signIn && existsSync(paths.signIn)
+              ? await signInCountsOf(client, paths.signIn)
+              : undefined;
           return (lastRun = {
+            ...(signInCounts ? { signInStatus: signInCounts } : {}),
             ...(choice.folder ? { folder: choice.folder } : {}),
             ...(resumeFile ? { resumeFile } : {}),
             ...(paths.signIn && existsSync(paths.signIn) ? { signInFile: paths.signIn } : {}),

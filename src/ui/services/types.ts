@@ -155,6 +155,12 @@ export interface RunOutcome {
   resumeFile?: string;
   /** The sign-in migration file (users whose hash the core cannot take), when the run wrote one. */
   signInFile?: string;
+  /** Migration at first sign-in: users still waiting (per algorithm) and how the others ended (src/signin/status.ts). */
+  signInStatus?: {
+    waiting: number;
+    ended: { 'sign-in': number; 'password-set': number; expired: number };
+    byAlgorithm: Record<string, number>;
+  };
   /** Why the run stopped early (401, 402, unreachable core...): the journal still shows what was done. */
   error?: string;
 }
