@@ -14,7 +14,7 @@ import { drained } from '../migration/report.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { exitOnSignals, stopOnSignals } from '../migration/stop-signals.js';
-import { parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
+import { isSliced, parseSlice, sliceRecords, sliceTotal } from '../migration/slice.js';
 import { dryRun } from '../migration/dry-run.js';
 import { dryRunBulk } from '../migration/bulk-dry-run.js';
 import { parseVia, VIA_EXPLAINED, type Via } from '../migration/via.js';
@@ -27,6 +27,7 @@ import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput, type RunSumma
 import type { RunEvent, UserResult } from '../migration/events.js';
 import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
+import { runSyncCommand } from './run-sync.js';
 import {
   connectTarget,
   type Connection,
@@ -72,6 +73,12 @@ Via:        --via steps|bulk|bulk-staged (default steps)
             --batch-size N (bulk-staged: users per upload, default 1000, at most 10000)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
+Sync:       --sync: bring the core up to date with a newer export of the same migration (the second pass of a
+            cutover): only new, changed and gone users cost requests; the earlier run is the newest run folder
+            of this target under --out (or here), or --from-journal FILE; --remove-missing removes users the export
+            no longer has (only those the migration created, unchanged since); with --dry-run, the delta and the
+            changes planned. The old system is authoritative until cutover: changed hashes are imported over the
+            core's (docs/migration.md, "Two-pass cutover")
 Output:     --dry-run (the plan's totals per step kind and the first ${DRY_RUN_SAMPLE} users' steps; with --steps every user's;
             writes nothing)  --json (one summary on stdout)  --json-events
 Checks:     before any write the core is checked (reachable, api-key, CDI version, tenant, and the licence
@@ -102,6 +109,9 @@ const OPTIONS = {
   skip: { type: 'string' },
   limit: { type: 'string' },
   only: { type: 'string', multiple: true },
+  sync: { type: 'boolean' },
+  'from-journal': { type: 'string' },
+  'remove-missing': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -176,6 +186,27 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const concurrency = parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY);
   const slice = parseSlice(values);
+  if (values.sync) {
+    // The second pass of a cutover (docs/migration.md, "Two-pass cutover"): its own operation, src/migration/sync/.
+    if (isSliced(slice)) throw new UsageError('--sync brings every user up to date: leave out --skip, --limit and --only');
+    return runSyncCommand({
+      argv,
+      io,
+      cwd,
+      files,
+      readOptions,
+      plan: planOptions,
+      via,
+      batchSize,
+      concurrency,
+      resolved,
+      label: profile?.name,
+      values,
+    });
+  }
+  if (values['from-journal'] !== undefined || values['remove-missing']) {
+    throw new UsageError('--from-journal and --remove-missing belong to --sync (bring the core up to date with a newer export)');
+  }
 
   // The journal and the command that resumes the run are known before anything is read.
   const identity: RunIdentity | undefined = resolved ? { sources: files, target: describeTarget(resolved.target) } : undefined;

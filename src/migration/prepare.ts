@@ -2,7 +2,7 @@
 // the core (paid features) and how many source items cannot become users at all.
 import type { ReadOptions } from '../sources/index.js';
 import type { CanonicalUser } from '../records/types.js';
-import { validateSources, type ValidateOptions, type ValidationReport } from '../records/validate.js';
+import { validateSources, type ValidatedRecord, type ValidateOptions, type ValidationReport } from '../records/validate.js';
 import type { LoginMethodName, PlanNeeds } from '../core-client/preflight.js';
 import { planUserSteps, type PlanOptions } from './plan.js';
 
@@ -20,7 +20,13 @@ export interface PreparedRun {
   unreadable: number;
 }
 
-export async function prepareRun(files: string[], readOptions: ReadOptions & ValidateOptions, plan: PlanOptions): Promise<PreparedRun> {
+export async function prepareRun(
+  files: string[],
+  readOptions: ReadOptions & ValidateOptions,
+  plan: PlanOptions,
+  /** Every record as validated (`run --sync` compares each with the earlier run's fingerprints here). */
+  onRecord?: (r: ValidatedRecord) => void,
+): Promise<PreparedRun> {
   let recordErrors = 0;
   const needs = noNeeds();
   const report = await validateSources(files, {
@@ -29,6 +35,7 @@ export async function prepareRun(files: string[], readOptions: ReadOptions & Val
       for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
       // Once the plan needs everything it can, the rest of the records cannot add to it: not planned for nothing.
       if (r.valid && !needsAll(needs)) noteNeeds(r.record, plan, needs);
+      onRecord?.(r);
     },
   });
   let lateErrors = 0;

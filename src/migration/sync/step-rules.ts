@@ -177,20 +177,4 @@ export const SYNC_RULES: SyncRules = {
       return readBack(await SYNC_RULES['remove-role'].find!(step, ids, core), `the user still has the role ${step.role}`);
     },
   },
-
-  'remove-user': {
-    async find(step, _ids, core) {
-      return (await core.getUserById(step.userId)).status === 'OK' ? undefined : { ids: { removedUser: step.userId } };
-    },
-    // DeleteUserAPI with the core's own id (an external id is looked up as given and nothing is removed).
-    async send(step, _ids, core) {
-      await call(core, {
-        method: 'POST',
-        path: '/user/remove',
-        scope: 'app',
-        body: { userId: step.userId, removeAllLinkedAccounts: true },
-      });
-      return readBack(await SYNC_RULES['remove-user'].find!(step, _ids, core), `still has the user ${step.userId}`);
-    },
-  },
 };

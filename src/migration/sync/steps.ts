@@ -34,9 +34,7 @@ export type SyncStep =
   /** Metadata keys brought to the export's values; keys the previous export had and this one has not, removed. */
   | { kind: 'set-metadata'; key: 'sync:metadata'; user: StepRef; set: Record<string, unknown>; remove: string[] }
   /** A role the migration gave and the source no longer gives. */
-  | { kind: 'remove-role'; key: string; user: StepRef; role: string; tenantId?: string }
-  /** A user the export no longer has (or disabled, under `--disabled skip`), created by the migration: removed whole. */
-  | { kind: 'remove-user'; key: 'sync:remove-user'; userId: string; loginMethods: number };
+  | { kind: 'remove-role'; key: string; user: StepRef; role: string; tenantId?: string };
 
 export type SyncStepKind = SyncStep['kind'];
 
@@ -67,7 +65,5 @@ export function describeSyncStep(step: SyncStep): string {
       return `bring the metadata keys ${[...Object.keys(step.set), ...step.remove].join(', ')} to the export's state: PUT /recipe/user/metadata`;
     case 'remove-role':
       return `take the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''} the migration gave: POST /recipe/user/role/remove`;
-    case 'remove-user':
-      return `remove user ${step.userId} (created by the migration, gone from the export) with its ${step.loginMethods} login method(s): POST /user/remove`;
   }
 }

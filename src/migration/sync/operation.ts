@@ -1,0 +1,170 @@
+// `run --sync` as one operation, for the command line and the wizard alike: find the earlier run (base.ts), read
+// what its journals say of every user (chain.ts), compare the newer export with it in the validation pass
+// (delta.ts), read what the migration made of the users to touch and the previous export's records of them, then
+// hand the engine only those users (strategy.ts). Unchanged users cost no request and write no journal line.
+import { resolve } from 'node:path';
+import type { CoreClient } from '../../core-client/types.js';
+import { UserError } from '../../errors.js';
+import type { ReadOptions } from '../../sources/index.js';
+import { streamValidatedRecords, type ValidateOptions } from '../../records/validate.js';
+import type { RunIdentity } from '../journal.js';
+import type { PlanOptions } from '../plan.js';
+import { prepareRun, type PreparedRun } from '../prepare.js';
+import type { MigrationInput } from '../runner.js';
+import { FOLDER_JOURNAL, runFolderName } from '../run-folder.js';
+import { chooseSyncBase, journalChain, type JournalHead, type SyncHeader } from './base.js';
+import { readChainHistory, readChainUsers } from './chain.js';
+import { createDeltaClassifier, type SyncDelta } from './delta.js';
+import { fingerprint, fingerprintKey, type FingerprintKey } from './fingerprint.js';
+import { previousExport, readPreviousRecords, type PreviousExport } from './previous.js';
+import type { FingerprintOf } from './journal-fingerprints.js';
+import { newSyncWork, type SyncWork } from './work.js';
+import type { BaseUsers } from './store.js';
+
+export interface SyncRequest {
+  files: string[];
+  readOptions: ReadOptions & ValidateOptions;
+  plan: PlanOptions;
+  /** describeTarget's text of the target: the base must be a run into it. */
+  target: string;
+  cwd: string;
+  out?: string;
+  fromJournal?: string;
+  /** The sync's own journal (default: a new run folder beside the base's, or the stopped sync carried on). */
+  journal?: string;
+  removeMissing: boolean;
+  /** Profile name, for the run folder's name. */
+  label?: string;
+}
+
+export interface PreparedSync extends PreparedRun {
+  base: JournalHead;
+  chain: JournalHead[];
+  /** A sync of these files that stopped: carried on in its journal. */
+  resume?: JournalHead;
+  delta: SyncDelta;
+  work: SyncWork;
+  previous: PreviousExport;
+  /** Where the sync journals (a new run folder's journal when not resuming). */
+  journal: string;
+  identity: RunIdentity;
+  header: SyncHeader;
+  /** The key the sync journals fingerprints under (the base's, so the chain compares like with like). */
+  fingerprintKey?: string;
+  /** Users the engine is handed: new, changed, gone (and invalid records, reported as a run reports them). */
+  total: number;
+  inputs(): AsyncIterable<MigrationInput>;
+  fingerprintOf: FingerprintOf;
+  /** Whether anything is to be written (false: the core matches the export; no journal is made). */
+  readonly hasWork: boolean;
+}
+
+/** Everything up to the first write: base, delta, histories, previous records. Reads no core. */
+export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
+  const sources = req.files.map((f) => (f === '-' ? f : resolve(req.cwd, f)));
+  if (sources.includes('-')) throw new UserError('a sync reads its export twice: give a file, not standard input');
+  const choice = await chooseSyncBase({ ...req, sources });
+  const chain = await journalChain(choice.base);
+  const users = await readChainUsers(chain);
+  const counts = users.counts();
+  if (counts.inCore > 0 && counts.withoutFingerprint === counts.inCore) {
+    throw new UserError(
+      `the journal ${choice.base.path} was written before fingerprints (auth-migrate 0.1): a sync cannot tell which of its ` +
+        `${counts.inCore} users changed. Bring the core up to date once with \`run <newer export> --update-existing\` (a new run ` +
+        'folder); later syncs start from that run.',
+    );
+  }
+  const work = newSyncWork(req.removeMissing);
+  const classify = createDeltaClassifier(users, work, req.plan);
+  const prepared = await prepareRun(sources, req.readOptions, req.plan, (r) => classify.add(r));
+  const delta = classify.finish();
+
+  const touched = new Set<string>([...work.changed.keys(), ...work.removals.keys()]);
+  for (const [id, h] of await readChainHistory(chain, touched)) work.histories.set(id, h);
+  const previous = await previousExport(choice.base.identity.sources, sources);
+  if (previous.usable && work.changed.size > 0) {
+    const wanted = fingerprintsOf(users, [...work.changed.keys()]);
+    for (const [id, r] of await readPreviousRecords(
+      previous.files.map((f) => f.path),
+      req.readOptions,
+      wanted,
+    ))
+      work.olds.set(id, r);
+  }
+
+  const header: SyncHeader = { base: choice.base.path, baseRun: choice.base.run, previous: previous.files };
+  const identity: RunIdentity = { sources, target: req.target, base: choice.base.path };
+  const journal =
+    req.journal !== undefined
+      ? resolve(req.cwd, req.journal)
+      : (choice.resume?.path ?? resolve(req.cwd, req.out ?? '.', runFolderName(`${req.label ?? 'run'}-sync`, new Date()), FOLDER_JOURNAL));
+  const key = choice.base.fpKey ?? undefined;
+  const fpKey: FingerprintKey | undefined = key ? fingerprintKey(key) : undefined;
+  const total = delta.invalid + delta.new + delta.leftOut + work.changed.size + work.removals.size;
+  const inputs = async function* (): AsyncIterable<MigrationInput> {
+    for await (const v of streamValidatedRecords(sources, req.readOptions, prepared.report)) {
+      const id = v.record.id;
+      if (work.removals.get(id) === 'disabled') {
+        // Handed over as it stands in the core; the strategy lists it, or removes it under --remove-missing.
+        yield { ...v, record: { ...v.record, disabled: false } };
+        continue;
+      }
+      const state = users.get(id);
+      if (!v.valid || state?.kind !== 'finished' || work.changed.has(id)) yield v;
+    }
+    for (const [id, why] of work.removals) {
+      if (why === 'gone') yield { record: { id }, origin: { file: choice.base.path }, problems: [], valid: true };
+    }
+  };
+  return {
+    ...prepared,
+    base: choice.base,
+    chain,
+    ...(choice.resume ? { resume: choice.resume } : {}),
+    delta,
+    work,
+    previous,
+    journal,
+    identity,
+    header,
+    ...(key ? { fingerprintKey: key } : {}),
+    total,
+    inputs,
+    fingerprintOf: (input) => (work.removals.has(input.record.id) || !fpKey ? undefined : fingerprint(input.record, fpKey)),
+    get hasWork() {
+      return total - delta.invalid - delta.leftOut > 0 || choice.resume !== undefined;
+    },
+  };
+}
+
+function fingerprintsOf(users: BaseUsers, ids: string[]) {
+  const keys = users.fingerprintKeys.map((k) => fingerprintKey(k));
+  const out = new Map<string, { fp: Uint8Array; key: FingerprintKey }>();
+  for (const id of ids) {
+    const s = users.get(id);
+    if (s?.kind === 'finished' && s.fp) out.set(id, { fp: Uint8Array.from(s.fp), key: keys[s.keyIndex]! });
+  }
+  return out;
+}
+
+/**
+ * Before the first write: the core still holds the earlier run's users (not reset, not another core at its URL):
+ * at least as many users as the journals say are in it, and the first changed users by their ids.
+ */
+export async function checkBaseAgainstCore(
+  core: CoreClient,
+  p: PreparedSync,
+  userIdOf: (id: string) => string | undefined,
+): Promise<UserError | undefined> {
+  const ids = [...p.work.changed.keys()].slice(0, 5);
+  const missing: string[] = [];
+  for (const id of ids) {
+    const uid = userIdOf(id);
+    if (uid !== undefined && (await core.getUserById(uid)).status !== 'OK') missing.push(id);
+  }
+  if (ids.length === 0 || missing.length < ids.length) return undefined;
+  return new UserError(
+    `the journal ${p.base.path} says the core holds its users, but none of the ${ids.length} looked up is there (source id ${missing[0]}): ` +
+      'the core was reset, or this is another core. Nothing was written. Point at the core the earlier run migrated into.',
+  );
+}

@@ -1,0 +1,316 @@
+// The steps that bring one user already in the core to a newer export's state, for the parts its fingerprint says
+// changed (fingerprint.ts), from what the core holds now (a CoreView, read just before) and what the migration made
+// of it (the chain's history): only what differs is written, and only what the migration created is removed.
+// The old system is authoritative until cutover: a changed hash is imported over the old one, an email changed.
+import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
+import type { CanonicalUser } from '../../records/types.js';
+import { toBase32Secret } from '../../records/secrets.js';
+import { detectAlgorithm } from '../../hashes/formats.js';
+import { newUserIds, type UserIds } from '../step-ids.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan.js';
+import type { Step } from '../steps.js';
+import type { UserHistory } from './chain.js';
+import type { Part } from './fingerprint.js';
+
+/** What the core holds of the user now (read by the strategy for the parts that changed). */
+export interface CoreView {
+  user: CoreUser;
+  devices?: TotpDevice[];
+  /** Roles per tenant ('' = the run's tenant). */
+  roles?: Map<string, string[]>;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ChangedUser {
+  record: CanonicalUser;
+  parts: readonly Part[];
+  history: UserHistory;
+  /** The previous export's record of the user, when that file is still there and its fingerprint matches. */
+  old?: CanonicalUser;
+}
+
+export interface SyncUserPlan {
+  steps: Step[];
+  ids: UserIds;
+  /** What the sync leaves as it is, and why (a device added in the core since, a login it did not create...). */
+  notes: string[];
+  /** Changes it cannot make: the user is reported failed (and tried again by the next sync). */
+  problems: Array<{ status: string; message: string }>;
+}
+
+const norm = (s: string): string => s.trim().toLowerCase();
+
+/** The plan's key for a login method (its step key in the journal). */
+export function refOf(lm: LoginMethod, history: UserHistory, record: CanonicalUser): string {
+  if (lm.recipeId === 'emailpassword') return 'password';
+  if (lm.recipeId === 'thirdparty' && lm.thirdParty) return `thirdparty:${lm.thirdParty.id}:${lm.thirdParty.userId}`;
+  if (lm.recipeUserId === 'phone' || lm.recipeUserId === 'otp') return lm.recipeUserId; // expected.ts's view (a dry run)
+  const external = history.get('map')?.ids.externalUserId;
+  for (const ref of ['phone', 'otp']) {
+    const id = history.get(ref)?.ids.recipeUserId;
+    if (id !== undefined && (lm.recipeUserId === id || (lm.recipeUserId === external && history.get(ref) === firstFactor(history))))
+      return ref;
+  }
+  return lm.phoneNumber !== undefined && lm.phoneNumber === record.phoneNumber ? 'phone' : 'otp';
+}
+
+function firstFactor(history: UserHistory) {
+  for (const [key, step] of history)
+    if (key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:')) return step;
+  return undefined;
+}
+
+const bulkCreated = (h: UserHistory): boolean => h.get('bulk')?.result === 'created' || h.get('bulk-staged')?.result === 'created';
+
+export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOptions): SyncUserPlan {
+  const { record, history, old } = u;
+  const parts = new Set(u.parts);
+  const out: SyncUserPlan = { steps: [], ids: newUserIds(), notes: [], problems: [] };
+  const ids = out.ids;
+  ids.recipe.set('user', view.user.id);
+  const logins = new Map<string, LoginMethod>();
+  for (const lm of view.user.loginMethods) {
+    const ref = refOf(lm, history, record);
+    logins.set(ref, lm);
+    ids.recipe.set(ref, lm.recipeUserId);
+  }
+  /** The migration made it: its step says created, or the bulk import created the user with it (previous export). */
+  const made = (ref: string, inOld: boolean): boolean => history.get(ref)?.result === 'created' || (bulkCreated(history) && inOld);
+  const step = (s: Step): void => void out.steps.push(s);
+  const problem = (status: string, message: string): void => void out.problems.push({ status, message });
+  /** A login added to the user is linked to it: the user is made primary first (once). */
+  const primary = (): void => {
+    if (!view.user.isPrimaryUser && !out.steps.some((s) => s.kind === 'create-primary'))
+      step({ kind: 'create-primary', key: 'primary', user: 'user' });
+  };
+
+  if (parts.has('externalId')) {
+    problem('EXTERNAL_ID_CHANGED', 'the external id changed in the export: a sync does not move a user to another id (map it by hand)');
+  }
+
+  // Email first: the hash import below finds the login by its (new) email.
+  const ep = logins.get('password');
+  if (ep && record.email !== undefined && ep.email !== norm(record.email) && (parts.has('email') || parts.has('password'))) {
+    step({ kind: 'change-email', key: 'sync:email:password', recipeUserId: ep.recipeUserId, email: record.email });
+  }
+  if (parts.has('password')) {
+    if (record.password && ep && record.email !== undefined) {
+      const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
+      const name = algorithm === 'external_scrypt' ? (plan.scryptAlgorithmName ?? 'external_scrypt') : (algorithm ?? 'bcrypt');
+      step({
+        kind: 'replace-password-hash',
+        key: 'sync:password',
+        recipeUserId: ep.recipeUserId,
+        email: record.email,
+        passwordHash: record.password.hash,
+        hashingAlgorithm: name,
+      });
+    } else if (record.password && !ep) {
+      problem(
+        'LOGIN_ADDED',
+        'the export gives the user a password it had no email-password login for: a sync does not add a first login method',
+      );
+    } else if (!record.password && ep) {
+      out.notes.push(
+        `the export has no password for the user any more: its email-password login ${ep.recipeUserId} is left (a sync does not remove a first login method)`,
+      );
+    }
+  }
+
+  // Verified flag of the record's email, on the logins that carry it (email-password, the one-time-code email).
+  if (parts.has('verified') || parts.has('email')) {
+    for (const ref of ['password', 'otp', 'phone']) {
+      const lm = logins.get(ref);
+      if (!lm || record.email === undefined || lm.email === undefined) continue;
+      if (ref !== 'password' && lm.email !== norm(record.email)) continue;
+      const verifyAs = ref === 'password' ? 'emailpassword' : 'passwordless';
+      if (record.emailVerified === true && (!lm.verified || lm.email !== norm(record.email))) {
+        step({ kind: 'verify-email', key: `sync:verify:${ref}`, user: ref, recipeId: verifyAs, email: record.email });
+      } else if (record.emailVerified !== true && lm.verified && lm.email === norm(record.email)) {
+        step({ kind: 'unverify-email', key: `sync:unverify:${ref}`, user: ref, email: record.email });
+      }
+    }
+  }
+
+  if (parts.has('phone')) {
+    const phone = logins.get('phone');
+    if (record.phoneNumber && phone && phone.phoneNumber !== record.phoneNumber) {
+      step({ kind: 'passwordless-add-contact', key: 'sync:phone:phone', user: 'phone', phoneNumber: record.phoneNumber });
+    } else if (record.phoneNumber && !phone) {
+      problem('LOGIN_ADDED', 'the export gives the user phone sign-in it did not have: a sync does not add a first login method');
+    } else if (!record.phoneNumber && phone) {
+      removeLogin('phone', phone, !!old?.phoneNumber);
+    }
+  }
+
+  function removeLogin(ref: string, lm: LoginMethod, inOld: boolean): void {
+    if (!made(ref, inOld)) return void out.notes.push(`the ${ref} login ${lm.recipeUserId} was not created by the migration: left`);
+    if (lm.recipeUserId === view.user.id || view.user.loginMethods.length === 1) {
+      return void out.notes.push(`the ${ref} login ${lm.recipeUserId} is the user's own (primary) login: left (remove the user instead)`);
+    }
+    step({ kind: 'remove-login', key: `sync:remove-login:${ref}`, recipeUserId: lm.recipeUserId, description: ref });
+  }
+
+  if (parts.has('thirdParty') || parts.has('email') || parts.has('verified')) {
+    const wanted = new Map((record.thirdParty ?? []).map((t) => [`thirdparty:${t.providerId}:${t.userId}`, t]));
+    const oldLogins = new Set((old?.thirdParty ?? []).map((t) => `thirdparty:${t.providerId}:${t.userId}`));
+    for (const [ref, lm] of logins) {
+      if (!ref.startsWith('thirdparty:') || wanted.has(ref)) continue;
+      if (parts.has('thirdParty')) removeLogin(ref, lm, oldLogins.has(ref));
+    }
+    for (const [ref, t] of wanted) {
+      const email = t.email ?? record.email;
+      if (email === undefined) continue;
+      const isVerified = t.emailVerified ?? (t.email === undefined || t.email === record.email ? (record.emailVerified ?? false) : false);
+      const lm = logins.get(ref);
+      if (!lm) {
+        step({ kind: 'thirdparty-signinup', key: ref, thirdPartyId: t.providerId, thirdPartyUserId: t.userId, email, isVerified });
+        primary();
+        step({ kind: 'link-accounts', key: `link:${ref}`, user: ref, primary: 'user' });
+      } else if (lm.email !== norm(email) || (isVerified && !lm.verified)) {
+        step({
+          kind: 'update-thirdparty',
+          key: `sync:login:${ref}`,
+          recipeUserId: lm.recipeUserId,
+          thirdPartyId: t.providerId,
+          thirdPartyUserId: t.userId,
+          email,
+          isVerified,
+        });
+      } else if (!isVerified && lm.verified && lm.email !== undefined) {
+        step({ kind: 'unverify-email', key: `sync:unverify:${ref}`, user: ref, email: lm.email });
+      }
+    }
+  }
+
+  if (parts.has('otp')) planOtp();
+  function planOtp(): void {
+    const want = record.otpFactors;
+    const otp = logins.get('otp');
+    if (otp && (want?.email || want?.phoneNumber)) {
+      if (want.email && otp.email !== norm(want.email))
+        step({ kind: 'passwordless-add-contact', key: 'sync:otp-email', user: 'otp', email: want.email });
+      if (want.phoneNumber && otp.phoneNumber !== want.phoneNumber) {
+        step({ kind: 'passwordless-add-contact', key: 'sync:otp-phone', user: 'otp', phoneNumber: want.phoneNumber });
+      }
+    } else if (otp) {
+      removeLogin('otp', otp, !!(old?.otpFactors?.email || old?.otpFactors?.phoneNumber));
+    } else if (want?.email || want?.phoneNumber) {
+      step(
+        want.email
+          ? { kind: 'passwordless-signinup', key: 'otp', email: want.email }
+          : { kind: 'passwordless-signinup', key: 'otp', phoneNumber: want.phoneNumber! },
+      );
+      if (want.email && want.phoneNumber)
+        step({ kind: 'passwordless-add-contact', key: 'otp-contact', user: 'otp', phoneNumber: want.phoneNumber });
+      primary();
+      step({ kind: 'link-accounts', key: 'link:otp', user: 'otp', primary: 'user' });
+    }
+  }
+
+  if (parts.has('totp') && view.devices) planDevices(view.devices);
+  function planDevices(devices: TotpDevice[]): void {
+    const names = deviceNames(record);
+    const want = new Map((record.totp ?? []).map((d, i) => [names[i]!, d]));
+    const oldNames = old ? deviceNames(old) : [];
+    const oldSecrets = new Map((old?.totp ?? []).map((d, i) => [oldNames[i]!, secretOf(d)]));
+    const bulkDevices = new Set(jsonList(history.get('bulk')?.ids.devices ?? history.get('bulk-staged')?.ids.devices));
+    const ours = (name: string): boolean => made(`totp:${name}`, oldSecrets.has(name) || bulkDevices.has(name));
+    for (const d of devices) {
+      const w = want.get(d.name);
+      const replace =
+        w !== undefined &&
+        ((w.period ?? DEFAULT_TOTP_PERIOD) !== d.period ||
+          (w.skew ?? DEFAULT_TOTP_SKEW) !== d.skew ||
+          // The secret cannot be read back: the previous export says whether this device's changed; without it, a
+          // device of the same name and settings under a changed TOTP part may be the changed one: imported again.
+          (old ? oldSecrets.get(d.name) !== secretOf(w) : true));
+      if (w !== undefined && !replace) continue;
+      if (!ours(d.name)) {
+        out.notes.push(`TOTP device "${d.name}" was not created by the migration: left`);
+        if (w !== undefined) want.delete(d.name);
+        continue;
+      }
+      step({ kind: 'remove-totp-device', key: `sync:remove-totp:${d.name}`, user: 'user', deviceName: d.name });
+    }
+    const present = new Set(devices.map((d) => d.name));
+    for (const [name, d] of want) {
+      const replaced = out.steps.some((s) => s.kind === 'remove-totp-device' && s.deviceName === name);
+      if (present.has(name) && !replaced) continue;
+      step({
+        kind: 'import-totp',
+        key: `totp:${name}`,
+        user: 'user',
+        deviceName: name,
+        namedInSource: !!d.deviceName,
+        secretKey: secretOf(d),
+        period: d.period ?? DEFAULT_TOTP_PERIOD,
+        skew: d.skew ?? DEFAULT_TOTP_SKEW,
+      });
+    }
+  }
+
+  if (parts.has('metadata') && view.metadata) {
+    const want = record.metadata ?? {};
+    const set = Object.fromEntries(
+      Object.entries(want).filter(([k, v]) => v !== null && JSON.stringify(view.metadata![k]) !== JSON.stringify(v)),
+    );
+    const remove = Object.keys(old?.metadata ?? {}).filter((k) => !(k in want) && k in view.metadata!);
+    if (!old && u.parts.includes('metadata')) {
+      const extra = Object.keys(view.metadata).filter((k) => !(k in want));
+      if (extra.length > 0)
+        out.notes.push(
+          `metadata keys ${extra.join(', ')} are not in the export: left (the previous export, which would say whether the migration wrote them, is not available)`,
+        );
+    }
+    if (Object.keys(set).length + remove.length > 0) step({ kind: 'set-metadata', key: 'sync:metadata', user: 'user', set, remove });
+  }
+
+  if ((parts.has('roles') || parts.has('disabled')) && view.roles) {
+    const want = roleAssignments(effectiveRecord(record, plan));
+    const oldWant = old
+      ? new Set(roleAssignments(effectiveRecord(old, plan)).map((a) => `${a.tenantId ?? ''}:${a.role}`))
+      : new Set<string>();
+    const wanted = new Set(want.map((a) => `${a.tenantId ?? ''}:${a.role}`));
+    for (const [tenant, roles] of view.roles) {
+      for (const role of roles) {
+        const k = `${tenant}:${role}`;
+        if (wanted.has(k)) continue;
+        if (!made(`user-role:${k}`, oldWant.has(k))) continue; // a role the migration did not give: not ours to take
+        step({ kind: 'remove-role', key: `sync:remove-role:${k}`, user: 'user', role, ...(tenant ? { tenantId: tenant } : {}) });
+      }
+    }
+    for (const a of want) {
+      if (view.roles.get(a.tenantId ?? '')?.includes(a.role)) continue;
+      step({ kind: 'create-role', key: `role:${a.role}`, role: a.role });
+      step({
+        kind: 'assign-role',
+        key: `user-role:${a.tenantId ?? ''}:${a.role}`,
+        user: 'user',
+        role: a.role,
+        ...(a.tenantId ? { tenantId: a.tenantId } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+function secretOf(d: NonNullable<CanonicalUser['totp']>[number]): string {
+  return toBase32Secret(d.secret, d.encoding ?? 'base32');
+}
+
+function jsonList(v: string | undefined): string[] {
+  try {
+    const list = JSON.parse(v ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Tenants whose roles the view must hold for this record ('' = the run's). */
+export function roleTenants(record: CanonicalUser, old: CanonicalUser | undefined, plan: PlanOptions): string[] {
+  const tenants = new Set<string>(['']);
+  for (const r of [record, old]) if (r) for (const a of roleAssignments(effectiveRecord(r, plan))) tenants.add(a.tenantId ?? '');
+  return [...tenants];
+}

@@ -1,0 +1,163 @@
+// `run --sync` as a strategy of the one engine (runner-strategy.ts): the users new to the core go to the `--via`
+// path's own strategy (steps, bulk or bulk-staged), the changed ones through their per-user sync steps (bulk import
+// cannot update a user), and users gone from the export are listed, or removed with --remove-missing when the
+// migration created them and nobody changed them since. Each step goes through the exactly-once rule and is
+// journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
+import { CoreClientError } from '../../core-client/errors.js';
+import type { UserResult } from '../events.js';
+import { applyStepIds, executeStep } from '../execute.js';
+import type { Admitted, EngineContext, Strategy } from '../runner-strategy.js';
+import { stepShapeIds } from '../rollback-shape.js';
+import type { Step } from '../steps.js';
+import { planUserChanges, roleTenants, type CoreView } from './plan-user.js';
+import { removeUser } from './remove-user.js';
+import type { SyncWork } from './work.js';
+import type { UserHistory } from './chain.js';
+import type { CanonicalUser } from '../../records/types.js';
+
+const FIRST = (key: string): boolean => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
+
+/** The id to read the user by: its external id when mapped, else its first login's (or the bulk import's). */
+export function userIdOf(history: UserHistory): string | undefined {
+  const ext = history.get('map')?.ids.externalUserId;
+  if (ext !== undefined) return ext;
+  for (const [key, step] of history) if (FIRST(key) && step.ids.recipeUserId) return step.ids.recipeUserId;
+  return history.get('bulk')?.ids.recipeUserId ?? history.get('bulk-staged')?.ids.recipeUserId;
+}
+
+/** What the core holds of the user, for the parts that changed (one to four reads). */
+async function readView(
+  ctx: EngineContext,
+  userId: string,
+  record: CanonicalUser,
+  old: CanonicalUser | undefined,
+  parts: readonly string[],
+): Promise<CoreView | undefined> {
+  const core = ctx.core;
+  const found = await core.getUserById(userId);
+  if (found.status !== 'OK') return undefined;
+  const view: CoreView = { user: found.user };
+  const uid = found.user.id;
+  if (parts.includes('totp')) view.devices = (await core.listTotpDevices(uid)).devices;
+  if (parts.includes('metadata')) view.metadata = (await core.getUserMetadata(uid)).metadata;
+  if (parts.includes('roles') || parts.includes('disabled')) {
+    view.roles = new Map();
+    for (const t of roleTenants(record, old, ctx.plan)) {
+      view.roles.set(t, (await (t ? core.forTenant(t) : core).getUserRoles(uid)).roles);
+    }
+  }
+  return view;
+}
+
+/** Journal ids a step that changed a login's email or phone adds: the login's new fingerprint (and its old one). */
+function shapeIds(step: Step, view: CoreView): Record<string, string> {
+  const was = (id: string): Record<string, string> => {
+    const lm = view.user.loginMethods.find((m) => m.recipeUserId === id);
+    const old =
+      lm &&
+      stepShapeIds(
+        lm.recipeId === 'thirdparty'
+          ? {
+              kind: 'thirdparty-signinup',
+              key: '',
+              thirdPartyId: lm.thirdParty!.id,
+              thirdPartyUserId: lm.thirdParty!.userId,
+              email: lm.email ?? '',
+              isVerified: false,
+            }
+          : lm.recipeId === 'emailpassword'
+            ? { kind: 'import-password', key: 'password', email: lm.email ?? '', passwordHash: '', hashingAlgorithm: '' }
+            : { kind: 'passwordless-signinup', key: 'phone', phoneNumber: lm.phoneNumber ?? '' },
+      ).sig;
+    return old ? { was: old } : {};
+  };
+  if (step.kind === 'change-email')
+    return {
+      ...was(step.recipeUserId),
+      ...stepShapeIds({ kind: 'import-password', key: 'password', email: step.email, passwordHash: '', hashingAlgorithm: '' }),
+    };
+  if (step.kind === 'update-thirdparty')
+    return { ...was(step.recipeUserId), ...stepShapeIds({ ...step, kind: 'thirdparty-signinup', key: step.key }) };
+  if (step.kind === 'passwordless-add-contact' && step.key === 'sync:phone:phone' && step.phoneNumber !== undefined) {
+    const lm = view.user.loginMethods.find((m) => m.recipeId === 'passwordless' && m.phoneNumber !== undefined);
+    return {
+      ...(lm ? was(lm.recipeUserId) : {}),
+      ...stepShapeIds({ kind: 'passwordless-signinup', key: 'phone', phoneNumber: step.phoneNumber }),
+    };
+  }
+  return {};
+}
+
+/** One changed user: read, plan, each step exactly once and journalled; undefined when the run stopped midway. */
+async function syncUser(ctx: EngineContext, work: SyncWork, { input }: Admitted): Promise<UserResult | undefined> {
+  const id = input.record.id;
+  const base = { id, stepsRun: 0, stepsFromJournal: 0 };
+  const history = work.histories.get(id) ?? new Map();
+  const parts = work.changed.get(id)!;
+  const userId = userIdOf(history);
+  const view = userId === undefined ? undefined : await readView(ctx, userId, input.record, work.olds.get(id), parts);
+  if (!view) {
+    const message = `the user is not in the core any more (removed since the earlier run${userId ? `: ${userId}` : ''}): left; a run without --sync adds it again`;
+    ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: 'sync:read', status: 'NOT_IN_CORE' });
+    return { ...base, outcome: 'failed', step: 'sync:read', status: 'NOT_IN_CORE', message };
+  }
+  const plan = planUserChanges({ record: input.record, parts, history, old: work.olds.get(id) }, view, ctx.plan);
+  let stepsRun = 0;
+  let changed = false;
+  for (const step of plan.steps) {
+    await ctx.gate();
+    if (ctx.isStopping()) return undefined;
+    const out = await executeStep(step, plan.ids, ctx.core);
+    stepsRun += 1;
+    if (!out.ok) {
+      ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
+      return { ...base, outcome: 'failed', step: step.key, status: out.status, message: out.message, stepsRun };
+    }
+    applyStepIds(step, out.ids, plan.ids);
+    const ids =
+      out.result === 'created' ? { ...out.ids, ...shapeIds(step, view), ...(FIRST(step.key) ? stepShapeIds(step) : {}) } : out.ids;
+    ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids });
+    changed ||= out.result === 'created';
+    work.tally(step, out.result);
+  }
+  const notes = plan.notes.length > 0 ? `; left as they are: ${plan.notes.join('; ')}` : '';
+  if (plan.problems.length > 0) {
+    const first = plan.problems[0]!;
+    ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: 'sync', status: first.status });
+    const message = plan.problems.map((p) => p.message).join('; ') + notes;
+    return { ...base, outcome: 'failed', step: 'sync', status: first.status, message, stepsRun, userId: view.user.id };
+  }
+  const outcome = changed ? 'imported' : 'alreadyPresent';
+  ctx.journal.append({ type: 'user', user: id, outcome });
+  const message = `${changed ? 'updated' : 'the core already matched the export'}: ${parts.join(', ')}${notes}`;
+  return { ...base, outcome, stepsRun, message, userId: view.user.id };
+}
+
+/** Runs one user of the sync and finishes it; a fatal core error stops the run (the journal resumes it). */
+async function finishSynced(ctx: EngineContext, work: SyncWork, user: Admitted): Promise<void> {
+  const id = user.input.record.id;
+  let result: UserResult | undefined;
+  try {
+    result = work.removals.has(id) ? await removeUser(ctx, work, user) : await syncUser(ctx, work, user);
+  } catch (err) {
+    if (err instanceof CoreClientError && err.fatal) return ctx.requestStop('fatal', err);
+    throw err;
+  }
+  if (result) await ctx.finish(result, user.input);
+}
+
+export function syncStrategy(work: SyncWork): (ctx: EngineContext, inner: Strategy) => Strategy {
+  return (ctx, inner) => ({
+    batchSize: inner.batchSize,
+    ...(inner.prepare ? { prepare: () => inner.prepare!() } : {}),
+    ...(inner.drain ? { drain: () => inner.drain!() } : {}),
+    ...(inner.abandon ? { abandon: () => inner.abandon!() } : {}),
+    async take(users) {
+      const ours = users.filter((u) => work.changed.has(u.input.record.id) || work.removals.has(u.input.record.id));
+      const fresh = users.filter((u) => !ours.includes(u));
+      if (fresh.length > 0) await inner.take(fresh);
+      if (ours.length === 1) await finishSynced(ctx, work, ours[0]!);
+      else if (ours.length > 1) await ctx.pooled(ours, (u) => finishSynced(ctx, work, u));
+    },
+  });
+}
