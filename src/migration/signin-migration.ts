@@ -14,6 +14,8 @@ export interface SignInMigrationLine {
   /** imported / alreadyPresent: the rest of the user is in the core; skipped: nothing was created (see reason). */
   outcome: UserResult['outcome'];
   reason?: string;
+  /** Disabled or blocked in the source (imported under --disabled import|role:NAME): the app must refuse it. */
+  disabled?: true;
   algorithm: string;
   hash: string;
   salt?: string;
@@ -29,6 +31,8 @@ export function signInLine(result: UserResult, input: MigrationInput): SignInMig
   const line: SignInMigrationLine = { sourceId: result.id, outcome: result.outcome, algorithm: legacy.algorithm, hash: legacy.hash };
   if (input.record.email !== undefined) line.email = input.record.email;
   if (result.userId !== undefined) line.userId = result.userId;
+  // The disabled policy follows the user to the app's legacy check (issue 20 item 5): a disabled user is marked.
+  if (input.record.disabled) line.disabled = true;
   if (result.outcome === 'skipped' || result.outcome === 'failed') line.reason = result.status ?? 'skipped';
   if (legacy.salt !== undefined) line.salt = legacy.salt;
   if (legacy.params !== undefined) line.params = legacy.params;

@@ -5,7 +5,7 @@
 // accepts it), the legacy entry is gone; a wrong password is WRONG_CREDENTIALS_ERROR and leaves it; simultaneous first
 // sign-ins give one login; a disabled user stays refused; a reset before the first sign-in ends the entry;
 // signin-status counts what happened. Every email is under a domain of this run's own, so a shared core is fine.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
@@ -83,6 +83,18 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
       const entry = (await metadataOf('md5'))[ENTRY] as Record<string, unknown>;
       expect(entry).toMatchObject({ v: 1, algorithm: 'md5', sourceId: 'md5', hash: '88a434c88cca4e900f7874cd98123f43' });
       expect((await metadataOf('disabled'))[ENTRY]).toMatchObject({ disabledRole: 'blocked' });
+      // The export file for teams with their own table: every user, the disabled one marked (issue 20 item 5).
+      const lines = readFileSync(join(dir, 'j.signin-migration.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(ALGORITHMS.length + 5);
+      expect(lines.filter((l) => l.disabled).map((l) => l.sourceId)).toEqual(['disabled']);
+      expect(lines.find((l) => l.sourceId === 'md5')).toMatchObject({
+        outcome: 'imported',
+        userId: await loginId('md5'),
+        algorithm: 'md5',
+      });
     });
 
     it.each(ALGORITHMS.map((u) => [u.label, u] as const))(
@@ -170,6 +182,6 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
       expect(JSON.stringify(expired)).not.toContain('88a434c88cca4e900f7874cd98123f43');
       expect(await status()).toMatchObject({ waiting: 0, ended: { expired: 3 } });
       expect((await signIn('wrong', 'lètmein')).status).toBe('WRONG_CREDENTIALS_ERROR');
-    });
+    }, 240_000); // six CLI runs: a loaded machine and a real core take minutes
   });
 }
