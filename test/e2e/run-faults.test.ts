@@ -12,6 +12,12 @@ import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 
 const USERS = 2000;
+/**
+ * A run of 2,000 users meeting 5-15% injected 500s: the runner's adaptive concurrency backs off to a few users at
+ * a time, so on a loaded machine (load 30 on 2 cores) one run takes 40-50 s and the mixed case's run and rerun
+ * over 60 s (about 15-30 s each on a quiet one).
+ */
+const RUN_TIMEOUT = 180_000;
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-faults-'));
@@ -49,30 +55,46 @@ async function rehearse(faults: string, name: string, minFaults = 20): Promise<R
 }
 
 describe('exactly once under the reference core failure modes', () => {
-  it('a write applied and then answered 500, 5% of writes', async () => {
-    await (await rehearse('after=0.05,seed=11', 'after')).stop();
-  });
+  it(
+    'a write applied and then answered 500, 5% of writes',
+    async () => {
+      await (await rehearse('after=0.05,seed=11', 'after')).stop();
+    },
+    RUN_TIMEOUT,
+  );
 
-  it('a 500 before anything is applied, 5% of writes', async () => {
-    await (await rehearse('before=0.05,seed=12', 'before')).stop();
-  });
+  it(
+    'a 500 before anything is applied, 5% of writes',
+    async () => {
+      await (await rehearse('before=0.05,seed=12', 'before')).stop();
+    },
+    RUN_TIMEOUT,
+  );
 
-  it('a consume that uses up the code but creates no user, answered 500, 5% of writes (consumes only)', async () => {
-    await (await rehearse('partial=0.05,seed=13', 'partial', 5)).stop();
-  });
+  it(
+    'a consume that uses up the code but creates no user, answered 500, 5% of writes (consumes only)',
+    async () => {
+      await (await rehearse('partial=0.05,seed=13', 'partial', 5)).stop();
+    },
+    RUN_TIMEOUT,
+  );
 
-  it('all three at once, then a rerun with a new journal finds everyone and changes nothing', async () => {
-    const sandbox = await rehearse('after=0.05,before=0.05,partial=0.05,seed=14', 'mixed');
-    try {
-      const again = await cli(
-        ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'],
-        dir,
-      );
-      expect(again.exitCode, again.stderr.slice(-2000)).toBe(0);
-      expect(summaryOf(again.stdout)).toMatchObject({ total: USERS, imported: 0, alreadyPresent: USERS, failed: 0 });
-      expect((await allUsers(client(sandbox.url))).length).toBe(USERS);
-    } finally {
-      await sandbox.stop();
-    }
-  });
+  it(
+    'all three at once, then a rerun with a new journal finds everyone and changes nothing',
+    async () => {
+      const sandbox = await rehearse('after=0.05,before=0.05,partial=0.05,seed=14', 'mixed');
+      try {
+        const again = await cli(
+          ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'],
+          dir,
+        );
+        expect(again.exitCode, again.stderr.slice(-2000)).toBe(0);
+        expect(summaryOf(again.stdout)).toMatchObject({ total: USERS, imported: 0, alreadyPresent: USERS, failed: 0 });
+        expect((await allUsers(client(sandbox.url))).length).toBe(USERS);
+      } finally {
+        await sandbox.stop();
+      }
+    },
+    RUN_TIMEOUT,
+  );
 });
