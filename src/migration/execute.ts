@@ -25,13 +25,13 @@ export { applyStepIds, newUserIds, resolveRef, type StepOutcome, type UserIds } 
  * lock contention answers to the retried consume of a code it used up without creating the user (the reference
  * in-memory storage at concurrency 64): expected, cheap (a new code), so it gets the largest budget.
  */
-export const STEP_BUDGETS = { unclear: 4, lookup: 4, restart: 16 } as const;
+export const STEP_BUDGETS = { unclear: 4, lookup: 4, restart: 32 } as const;
 
 /** Kept for the bulk path, whose one request per user has only unclear answers to retry. */
 export const MAX_STEP_ATTEMPTS = STEP_BUDGETS.unclear;
 
-/** Pause before a new passwordless flow after a restart: a little longer each time, jittered, at most 1 s. */
-const restartPause = (n: number) => Math.floor(Math.random() * Math.min(1000, 10 * 2 ** n));
+/** Pause before a new passwordless flow after a restart: a little longer each time, jittered, at most 2 s. */
+const restartPause = (n: number) => Math.floor(Math.random() * Math.min(2000, 10 * 2 ** n));
 
 /** An attempt whose outcome is unknown: the core may or may not have applied it. */
 function isUnclear(err: unknown): boolean {

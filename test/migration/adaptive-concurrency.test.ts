@@ -22,7 +22,7 @@ describe('adaptive concurrency', () => {
 
   it('cuts the limit multiplicatively when 5xx, resets or timeouts rise with the load, and stays near what the core takes', () => {
     const changes: ConcurrencyChange[] = [];
-    const l = createAdaptiveConcurrency({ max: 64, onChange: (c) => changes.push(c) });
+    const l = createAdaptiveConcurrency({ max: 64, backOffAbove: 0.1, climbAtOrBelow: 0.02, onChange: (c) => changes.push(c) });
     feed(l, 127, 60); // one answer short of a window (2 x 64): nothing yet
     expect(l.limit).toBe(64);
     l.answer(true);
@@ -43,15 +43,28 @@ describe('adaptive concurrency', () => {
 
   it('learns trouble that cutting does not reduce as noise: back to where it was, and no more cuts for it', () => {
     const changes: ConcurrencyChange[] = [];
-    const l = createAdaptiveConcurrency({ max: 64, onChange: (c) => changes.push(c) });
+    const l = createAdaptiveConcurrency({ max: 64, backOffAbove: 0.1, climbAtOrBelow: 0.02, onChange: (c) => changes.push(c) });
     // 12% of answers fail whatever the load (the sandbox's fault modes).
     for (let i = 0; i < 200; i++) feed(l, Math.max(40, 2 * l.limit), Math.round(0.12 * Math.max(40, 2 * l.limit)));
-    expect(changes.map((c) => c.limit)).toEqual([44, 30, 21, 14, 64]);
-    expect(changes.at(-1)!.reason).toMatch(/at 14 as at 64: not caused by the load/);
+    expect(changes.map((c) => c.limit)).toEqual([44, 30, 21, 14, 9, 6, 4, 2, 1, 64]);
+    expect(changes.at(-1)!.reason).toMatch(/at 1 as at 64: not caused by the load/);
     expect(l.limit).toBe(64);
     // Trouble well above that level still cuts.
     feed(l, 128, 60);
     expect(l.limit).toBe(44);
+  });
+
+  it('judges a limit only once the users started under a higher one have finished', async () => {
+    const l = createAdaptiveConcurrency({ max: 4, minWindow: 4, backOffAbove: 0.1 });
+    await Promise.all([l.acquire(), l.acquire(), l.acquire(), l.acquire()]);
+    feed(l, 8, 8);
+    expect(l.limit).toBe(2);
+    feed(l, 100, 100); // the 4 in flight are still the old setting's
+    expect(l.limit).toBe(2);
+    l.release();
+    l.release();
+    feed(l, 4, 4);
+    expect(l.limit).toBe(1);
   });
 
   it('never goes below min, nor starts outside [min, max]', () => {
