@@ -5,9 +5,15 @@ import { CoreHttpError } from '../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import type { RunMade } from './rollback-plan.js';
 import type { RollbackAction, UserState } from './rollback-decide.js';
+import { readSyncState } from './sync/rollback.js';
+import { performSyncUndo } from './sync/rollback-undo.js';
 
 /** Read the user the journal names: its SuperTokens id, mapping, user object and (where needed) TOTP devices. */
 export async function readUserState(core: CoreClient, made: RunMade): Promise<UserState> {
+  if (made.sync) {
+    const sync = await readSyncState(core, made);
+    return { ...(sync.user ? { user: sync.user } : {}), sync };
+  }
   if (made.ref === undefined) return {};
   let stId = made.ref;
   let mapping: UserState['mapping'];
@@ -102,6 +108,8 @@ export async function performAction(
     }
     case 'remove-mapping':
       return removeMapping(core, a, force);
+    case 'sync':
+      return performSyncUndo(core, a.undo);
   }
 }
 

@@ -5,6 +5,9 @@
 import type { CoreUser, LoginMethod } from '../core-client/types.js';
 import type { RunMade } from './rollback-plan.js';
 import { coreMethodForms, recipeOfSig } from './rollback-shape.js';
+import { decideSyncUndo } from './sync/rollback-decide.js';
+import type { SyncState } from './sync/rollback.js';
+import { describeSyncUndo, type SyncUndo } from './sync/rollback-undo.js';
 
 export type RollbackAction =
   /** A login method that was there before, which the run linked to a primary: unlinked, kept. */
@@ -16,7 +19,9 @@ export type RollbackAction =
   /** A present user the run made primary: non-primary again (only while nothing else is linked to it). */
   | { kind: 'demote'; recipeUserId: string }
   | { kind: 'remove-device'; userId: string; deviceName: string }
-  | { kind: 'remove-mapping'; externalUserId: string; superTokensUserId: string };
+  | { kind: 'remove-mapping'; externalUserId: string; superTokensUserId: string }
+  /** Putting back what a sync changed or removed (sync/rollback-undo.ts). */
+  | { kind: 'sync'; undo: SyncUndo };
 
 /** What the core holds now of the user the journal names. */
 export interface UserState {
@@ -27,6 +32,8 @@ export interface UserState {
   user?: CoreUser;
   /** TOTP device names under the user's id; undefined when not read. */
   devices?: string[];
+  /** A user a sync changed: what its undo looks at (sync/rollback.ts). */
+  sync?: SyncState;
 }
 
 export type UserDecision =
@@ -109,6 +116,7 @@ function changesSince(made: RunMade, user: CoreUser, state: UserState, ours: Log
 }
 
 export function decideUser(made: RunMade, state: UserState, options: DecideOptions = {}): UserDecision {
+  if (made.sync) return decideSyncUndo({ ...made, sync: made.sync }, state.sync ?? { roles: new Map() });
   const notes = [...made.notUndone];
   const user = state.user;
   if (!user || made.ref === undefined) return { kind: made.ref === undefined ? 'nothing' : 'gone', user: made.user, notes };
@@ -200,5 +208,7 @@ export function describeAction(a: RollbackAction): string {
       return `remove ${a.what} ${a.recipeUserId}: POST /user/remove (removeAllLinkedAccounts: false)`;
     case 'remove-user':
       return `remove user ${a.userId} with every login method: POST /user/remove`;
+    case 'sync':
+      return describeSyncUndo(a.undo);
   }
 }

@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import type { JournalEntry, RunIdentity, StepResult } from './journal.js';
 import { decodeJournalLine } from './journal-lines.js';
 import { idList } from './rollback-shape.js';
+import type { SyncMade } from './sync/rollback.js';
 
 /** The journal step of a user imported in one piece (`--via bulk` and `--via bulk-staged`). */
 export const BULK_STEP_KEYS = ['bulk', 'bulk-staged'] as const;
@@ -44,6 +45,8 @@ export interface RunMade {
   verifiedEmail: boolean;
   /** What the run did to a present user that the journal cannot undo (a verified flag, metadata keys...). */
   notUndone: string[];
+  /** A user a sync changed or removed (not added): its undo is sync/rollback-decide.ts's. */
+  sync?: SyncMade;
 }
 
 interface JournalledStep {

@@ -15,6 +15,7 @@ import { openRollbackLog, readRollbackLog, type LoadedLog } from './rollback-log
 import { madeAnything, readJournalSteps, runMadeOf, type RunMade } from './rollback-plan.js';
 import { isRetired, locateJournal, logPathOf, moveLog, retireJournal } from './rollback-retire.js';
 import type { RunIdentity } from './journal.js';
+import { attachSyncMade } from './sync/rollback.js';
 
 export interface PreparedRollback {
   /** The journal undone: the path the run wrote, or its retired name once an undo began. */
@@ -74,7 +75,12 @@ export async function prepareRollback(journalPath: string, target: string | unde
     if (target !== undefined && read.identity.target !== target) {
       throw new UserError(`the journal ${journal} belongs to a run into ${read.identity.target}, not ${target}: give the run's own target`);
     }
-    const made = [...read.users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything);
+    // A sync's journal: the users it changed or removed are undone by sync/rollback.ts's rules.
+    const made = await attachSyncMade(
+      journal,
+      read.users,
+      [...read.users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything),
+    );
     const doneBefore = await readRollbackLog(logPathOf(journal));
     return { journal, live, identity: read.identity, made, doneBefore, release: () => lock.release() };
   } catch (err) {

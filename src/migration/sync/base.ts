@@ -24,6 +24,10 @@ export interface SyncHeader {
   baseRun: string;
   /** The base run's sources, with their checksums (docs/migration.md, "Rolling back a sync"). */
   previous: PreviousFile[];
+  /** How the files are read (format, provider map, hash parameters without the signer key): a rollback reads them. */
+  read?: { format?: string; providerMap?: Record<string, string>; hashConfig?: Record<string, unknown> };
+  /** The plan settings the sync ran with (a rollback re-imports a removed user with them). */
+  plan?: { keepSourceIds?: boolean; disabled?: unknown; scryptAlgorithmName?: string };
 }
 
 export interface JournalHead {

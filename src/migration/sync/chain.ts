@@ -114,3 +114,13 @@ export async function readChainHistory(chain: JournalHead[], wanted: Set<string>
   }
   return out;
 }
+
+const FIRST_FACTOR = (key: string): boolean => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
+
+/** The id to read a user by: its external id when mapped, else its first login's (or the bulk import's). */
+export function userIdOf(history: UserHistory): string | undefined {
+  const ext = history.get('map')?.ids.externalUserId;
+  if (ext !== undefined) return ext;
+  for (const [key, step] of history) if (FIRST_FACTOR(key) && step.ids.recipeUserId) return step.ids.recipeUserId;
+  return history.get('bulk')?.ids.recipeUserId ?? history.get('bulk-staged')?.ids.recipeUserId;
+}

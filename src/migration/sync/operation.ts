@@ -92,7 +92,22 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
       work.olds.set(id, r);
   }
 
-  const header: SyncHeader = { base: choice.base.path, baseRun: choice.base.run, previous: previous.files };
+  const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;
+  const header: SyncHeader = {
+    base: choice.base.path,
+    baseRun: choice.base.run,
+    previous: previous.files,
+    read: {
+      ...(req.readOptions.format ? { format: req.readOptions.format } : {}),
+      ...(req.readOptions.providerMap ? { providerMap: req.readOptions.providerMap } : {}),
+      ...(hashConfig ? { hashConfig } : {}),
+    },
+    plan: {
+      keepSourceIds: req.plan.keepSourceIds ?? false,
+      disabled: req.plan.disabled ?? 'skip',
+      ...(req.plan.scryptAlgorithmName ? { scryptAlgorithmName: req.plan.scryptAlgorithmName } : {}),
+    },
+  };
   const identity: RunIdentity = { sources, target: req.target, base: choice.base.path };
   const journal =
     req.journal !== undefined

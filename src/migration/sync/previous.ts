@@ -52,7 +52,8 @@ export async function previousExport(baseSources: string[], newSources: string[]
 export async function readPreviousRecords(
   files: string[],
   options: ReadOptions & { unusableHashes?: UnusableHashPolicy },
-  wanted: Map<string, { fp: Uint8Array; key: FingerprintKey }>,
+  /** Users wanted, with the fingerprint their record must have (undefined: any record of that id). */
+  wanted: Map<string, { fp: Uint8Array; key: FingerprintKey } | undefined>,
 ): Promise<Map<string, CanonicalUser>> {
   const out = new Map<string, CanonicalUser>();
   if (wanted.size === 0) return out;
@@ -60,11 +61,11 @@ export async function readPreviousRecords(
     if (item.kind !== 'record') continue;
     const raw = item.value.record as { id?: unknown } | undefined;
     const id = typeof raw?.id === 'string' ? raw.id.trim() : typeof raw?.id === 'number' ? String(raw.id) : undefined;
-    const want = id === undefined ? undefined : wanted.get(id);
-    if (!want) continue;
+    if (id === undefined || !wanted.has(id)) continue;
+    const want = wanted.get(id);
     const record = checkRecord({ origin: item.value.origin, problems: [] }, item.value.record, { unusableHashes: options.unusableHashes });
-    const fp = fingerprintBytes(record, want.key);
-    if (Buffer.compare(Buffer.from(fp.subarray(0, 8)), Buffer.from(want.fp.subarray(0, 8))) === 0) out.set(id!, record);
+    if (!want || Buffer.compare(Buffer.from(fingerprintBytes(record, want.key).subarray(0, 8)), Buffer.from(want.fp.subarray(0, 8))) === 0)
+      out.set(id, record);
   }
   return out;
 }

@@ -5,25 +5,17 @@
 // journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
-import { applyStepIds, executeStep } from '../execute.js';
+import { applyStepIds, executeStep, resolveRef, type UserIds } from '../execute.js';
 import type { Admitted, EngineContext, Strategy } from '../runner-strategy.js';
 import { stepShapeIds } from '../rollback-shape.js';
 import type { Step } from '../steps.js';
 import { planUserChanges, roleTenants, type CoreView } from './plan-user.js';
 import { removeUser } from './remove-user.js';
 import type { SyncWork } from './work.js';
-import type { UserHistory } from './chain.js';
+import { userIdOf } from './chain.js';
 import type { CanonicalUser } from '../../records/types.js';
 
 const FIRST = (key: string): boolean => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
-
-/** The id to read the user by: its external id when mapped, else its first login's (or the bulk import's). */
-export function userIdOf(history: UserHistory): string | undefined {
-  const ext = history.get('map')?.ids.externalUserId;
-  if (ext !== undefined) return ext;
-  for (const [key, step] of history) if (FIRST(key) && step.ids.recipeUserId) return step.ids.recipeUserId;
-  return history.get('bulk')?.ids.recipeUserId ?? history.get('bulk-staged')?.ids.recipeUserId;
-}
 
 /** What the core holds of the user, for the parts that changed (one to four reads). */
 async function readView(
@@ -50,7 +42,7 @@ async function readView(
 }
 
 /** Journal ids a step that changed a login's email or phone adds: the login's new fingerprint (and its old one). */
-function shapeIds(step: Step, view: CoreView): Record<string, string> {
+function shapeIds(step: Step, view: CoreView, ids: UserIds): Record<string, string> {
   const was = (id: string): Record<string, string> => {
     const lm = view.user.loginMethods.find((m) => m.recipeUserId === id);
     const old =
@@ -71,6 +63,18 @@ function shapeIds(step: Step, view: CoreView): Record<string, string> {
       ).sig;
     return old ? { was: old } : {};
   };
+  return { ...targetIds(step, ids), ...loginShapeIds(step, view, was) };
+}
+
+/** The login (or user) a sync step acted on, journalled as `login`: a rollback of the sync puts it back there. */
+function targetIds(step: Step, ids: UserIds): Record<string, string> {
+  if ('recipeUserId' in step && typeof step.recipeUserId === 'string') return { login: step.recipeUserId };
+  if (step.kind === 'verify-email' || step.kind === 'unverify-email' || step.kind === 'passwordless-add-contact')
+    return { login: resolveRef(ids, step.user) };
+  return {};
+}
+
+function loginShapeIds(step: Step, view: CoreView, was: (id: string) => Record<string, string>): Record<string, string> {
   if (step.kind === 'change-email')
     return {
       ...was(step.recipeUserId),
@@ -115,7 +119,9 @@ async function syncUser(ctx: EngineContext, work: SyncWork, { input }: Admitted)
     }
     applyStepIds(step, out.ids, plan.ids);
     const ids =
-      out.result === 'created' ? { ...out.ids, ...shapeIds(step, view), ...(FIRST(step.key) ? stepShapeIds(step) : {}) } : out.ids;
+      out.result === 'created'
+        ? { ...out.ids, ...shapeIds(step, view, plan.ids), ...(FIRST(step.key) ? stepShapeIds(step) : {}) }
+        : out.ids;
     ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids });
     changed ||= out.result === 'created';
     work.tally(step, out.result);

@@ -1,0 +1,137 @@
+// The rollback's decision for one user a sync changed or removed (pure, like rollback-decide.ts): per step of the
+// sync, in reverse, the action that puts it back (the rollback's own remove-method, remove-device and demote for
+// what the sync added; rollback-undo.ts's for what it changed or removed), only where the core still shows what the
+// sync left; otherwise the user is kept and the change named. Hashes overwritten by the sync are listed: the core
+// never gives a hash back.
+import type { RollbackAction, UserDecision } from '../rollback-decide.js';
+import type { RunMade } from '../rollback-plan.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../plan.js';
+import { toBase32Secret } from '../../records/secrets.js';
+import type { SyncMade, SyncState } from './rollback.js';
+import type { SyncUndo } from './rollback-undo.js';
+
+const norm = (s: string): string => s.trim().toLowerCase();
+
+export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncState): UserDecision {
+  const { steps, old, now } = made.sync;
+  const actions: RollbackAction[] = [];
+  const notes: string[] = [];
+  const kept: string[] = [];
+  const undo = (u: SyncUndo): void => void actions.push({ kind: 'sync', undo: u });
+  const noOld = (what: string): void =>
+    void notes.push(`${what}: not put back (${made.sync.noPrevious ?? 'the previous export does not have the user as it was'})`);
+  const created = [...steps].filter(([, s]) => s.result === 'created').reverse();
+  const user = state.user;
+  if (steps.get('sync:remove-user')?.result === 'created') {
+    if (user) return { kind: 'nothing', user: made.user, notes: ['the user the sync removed is in the core again'] };
+    if (!old)
+      return {
+        kind: 'kept',
+        user: made.user,
+        reasons: [],
+        notes: [`the user the sync removed cannot be imported again (${made.sync.noPrevious ?? 'no previous record'})`],
+      };
+    undo({ kind: 'restore-user', record: old, plan: made.sync.plan as PlanOptions });
+    return {
+      kind: 'undo',
+      user: made.user,
+      actions,
+      notes: ['imported again with a new user id; what it had made since the first run (sessions) is gone'],
+    };
+  }
+  if (!user) return { kind: 'gone', user: made.user, notes };
+  const lmOf = (id: string | undefined) => user.loginMethods.find((m) => m.recipeUserId === id);
+  for (const [key, step] of created) {
+    const login = step.ids.login;
+    const lm = lmOf(login);
+    if (key === 'sync:password') notes.push('the password hash the sync imported stays: the core never gives the one before back');
+    else if (key.startsWith('sync:email:')) {
+      if (!old?.email) noOld('its email');
+      else if (lm?.email !== norm(now?.email ?? '')) kept.push('its email was changed since the sync');
+      else undo({ kind: 'restore-email', recipeUserId: login!, email: old.email });
+    } else if (key.startsWith('sync:verify:') || key.startsWith('sync:unverify:')) {
+      if (lm?.email !== undefined)
+        undo({ kind: 'set-verified', userId: login!, email: lm.email, verified: key.startsWith('sync:unverify:') });
+    } else if (key === 'sync:phone:phone' || key === 'sync:otp-email' || key === 'sync:otp-phone') {
+      const phone = key === 'sync:phone:phone' ? old?.phoneNumber : old?.otpFactors?.phoneNumber;
+      const email = key === 'sync:otp-email' ? old?.otpFactors?.email : undefined;
+      if (!old || (phone === undefined && email === undefined)) noOld(`its ${key.slice(5)}`);
+      else undo({ kind: 'restore-contact', recipeUserId: login!, ...(email !== undefined ? { email } : { phoneNumber: phone! }) });
+    } else if (key.startsWith('sync:login:')) {
+      const [providerId, ...rest] = key.slice('sync:login:thirdparty:'.length).split(':');
+      const t = old?.thirdParty?.find((x) => x.providerId === providerId && x.userId === rest.join(':'));
+      if (!t || !old) noOld(`its ${providerId} login's email`);
+      else
+        undo({
+          kind: 'restore-thirdparty',
+          recipeUserId: login!,
+          thirdPartyId: t.providerId,
+          thirdPartyUserId: t.userId,
+          email: t.email ?? old.email ?? '',
+          isVerified: t.emailVerified ?? old.emailVerified ?? false,
+        });
+    } else if ((key.startsWith('thirdparty:') || key === 'otp') && step.ids.recipeUserId) {
+      const id = step.ids.recipeUserId;
+      if (user.loginMethods.some((m) => m.recipeUserId === id) && id !== user.id)
+        actions.push({ kind: 'remove-method', recipeUserId: id, aliases: [id], what: `the ${key} login the sync added` });
+    } else if (key === 'primary') actions.push({ kind: 'demote', recipeUserId: user.id });
+    else if (key.startsWith('sync:remove-login:')) {
+      const ref = key.slice('sync:remove-login:'.length);
+      const t = old?.thirdParty?.find((x) => `thirdparty:${x.providerId}:${x.userId}` === ref);
+      if (!t || !old) noOld(`the ${ref} login it removed`);
+      else
+        undo({
+          kind: 'restore-login',
+          userId: user.id,
+          login: {
+            thirdPartyId: t.providerId,
+            thirdPartyUserId: t.userId,
+            email: t.email ?? old.email ?? '',
+            isVerified: t.emailVerified ?? false,
+          },
+        });
+    } else if (key.startsWith('totp:')) {
+      const name = step.ids.deviceName ?? key.slice(5);
+      if (state.devices?.some((d) => d.name === name)) actions.push({ kind: 'remove-device', userId: user.id, deviceName: name });
+    } else if (key.startsWith('sync:remove-totp:')) {
+      const name = key.slice('sync:remove-totp:'.length);
+      const names = old ? deviceNames(old) : [];
+      const d = old?.totp?.[names.indexOf(name)];
+      if (!d) noOld(`TOTP device "${name}"`);
+      else if (state.devices?.some((x) => x.name === name)) kept.push(`a TOTP device "${name}" was added since the sync`);
+      else
+        undo({
+          kind: 'restore-device',
+          userId: user.id,
+          deviceName: name,
+          secretKey: toBase32Secret(d.secret, d.encoding ?? 'base32'),
+          period: d.period ?? DEFAULT_TOTP_PERIOD,
+          skew: d.skew ?? DEFAULT_TOTP_SKEW,
+        });
+    } else if (key === 'sync:metadata') {
+      if (!old) noOld('its metadata');
+      else {
+        const update: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(old.metadata ?? {}))
+          if (JSON.stringify(state.metadata?.[k]) !== JSON.stringify(v)) update[k] = v;
+        for (const k of Object.keys(now?.metadata ?? {})) if (!(k in (old.metadata ?? {})) && k in (state.metadata ?? {})) update[k] = null;
+        if (Object.keys(update).length > 0) undo({ kind: 'restore-metadata', userId: user.id, update });
+      }
+    } else if (key.startsWith('user-role:') || key.startsWith('sync:remove-role:')) {
+      const [tenant, ...role] = key.replace(/^(user-role|sync:remove-role):/, '').split(':');
+      const has = state.roles.get(tenant!)?.includes(role.join(':')) ?? false;
+      const give = key.startsWith('sync:remove-role:');
+      if (has !== give)
+        undo({
+          kind: give ? 'restore-role' : 'remove-role',
+          userId: user.id,
+          role: role.join(':'),
+          ...(tenant ? { tenantId: tenant } : {}),
+        });
+    }
+  }
+  // Removals before demotion: a primary is made non-primary again only once the logins the sync linked are gone.
+  actions.sort((a, b) => Number(a.kind === 'demote') - Number(b.kind === 'demote'));
+  if (kept.length > 0) return { kind: 'kept', user: made.user, reasons: kept, notes };
+  return { kind: actions.length > 0 ? 'undo' : 'nothing', user: made.user, actions, notes };
+}

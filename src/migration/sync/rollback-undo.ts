@@ -1,0 +1,153 @@
+// The undo actions a rollback of a sync adds to the rollback's own (rollback-decide.ts calls them `sync` actions):
+// each puts back what the sync changed, from the previous export's record (held in memory only: a TOTP secret or a
+// hash never reaches a log or a message), and is read back like every rollback action.
+import type { CoreClient } from '../../core-client/types.js';
+import type { CanonicalUser } from '../../records/types.js';
+import { ActionFailed } from '../rollback-core.js';
+import { applyStepIds, executeStep, newUserIds } from '../execute.js';
+import { planUserSteps, type PlanOptions } from '../plan.js';
+
+export type SyncUndo =
+  | { kind: 'restore-email'; recipeUserId: string; email: string }
+  | { kind: 'set-verified'; userId: string; email: string; verified: boolean }
+  | { kind: 'restore-contact'; recipeUserId: string; email?: string; phoneNumber?: string }
+  | { kind: 'restore-thirdparty'; recipeUserId: string; thirdPartyId: string; thirdPartyUserId: string; email: string; isVerified: boolean }
+  | { kind: 'restore-device'; userId: string; deviceName: string; secretKey: string; period: number; skew: number }
+  | { kind: 'restore-login'; userId: string; login: { thirdPartyId: string; thirdPartyUserId: string; email: string; isVerified: boolean } }
+  | { kind: 'restore-metadata'; userId: string; update: Record<string, unknown> }
+  | { kind: 'remove-role' | 'restore-role'; userId: string; role: string; tenantId?: string }
+  | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions };
+
+const norm = (s: string): string => s.trim().toLowerCase();
+
+export function describeSyncUndo(u: SyncUndo): string {
+  switch (u.kind) {
+    case 'restore-email':
+      return `put the email of ${u.recipeUserId} back to ${norm(u.email)}: PUT /recipe/user`;
+    case 'set-verified':
+      return `mark ${norm(u.email)} of ${u.userId} ${u.verified ? 'verified' : 'not verified'} again: POST /recipe/user/email/verify${u.verified ? '' : '/remove'}`;
+    case 'restore-contact':
+      return `put the ${u.email !== undefined ? `email ${u.email}` : `phone ${u.phoneNumber}`} of passwordless login ${u.recipeUserId} back: PUT /recipe/user`;
+    case 'restore-thirdparty':
+      return `put the email of the ${u.thirdPartyId} login ${u.thirdPartyUserId} back to ${norm(u.email)}: POST /recipe/signinup`;
+    case 'restore-device':
+      return `import the TOTP device "${u.deviceName}" the sync removed again, from the previous export: POST /recipe/totp/device/import`;
+    case 'restore-login':
+      return `sign the ${u.login.thirdPartyId} login ${u.login.thirdPartyUserId} the sync removed up again and link it to ${u.userId} (a new login id): POST /recipe/signinup, POST /recipe/accountlinking/user/link`;
+    case 'restore-metadata':
+      return `put the metadata keys ${Object.keys(u.update).join(', ')} of ${u.userId} back: PUT /recipe/user/metadata`;
+    case 'remove-role':
+      return `take the role ${u.role} the sync gave ${u.userId}${u.tenantId ? ` in tenant ${u.tenantId}` : ''}: POST /recipe/user/role/remove`;
+    case 'restore-role':
+      return `give ${u.userId} the role ${u.role} the sync took back${u.tenantId ? ` in tenant ${u.tenantId}` : ''}: PUT /recipe/user/role`;
+    case 'restore-user':
+      return `import user ${u.record.id}, removed by the sync, again from the previous export (a new user id; its sessions are gone)`;
+  }
+}
+
+const raw = async (core: CoreClient, method: 'PUT' | 'POST', path: string, body: unknown, rid?: string, scope: 'app' | 'tenant' = 'app') =>
+  JSON.parse((await core.raw({ method, path, scope, body, ...(rid ? { rid } : {}) })).text) as { status?: string };
+
+async function loginOf(core: CoreClient, id: string) {
+  const r = await core.getUserById(id);
+  return r.status === 'OK' ? r.user.loginMethods.find((m) => m.recipeUserId === id) : undefined;
+}
+
+/** Carry one undo out and read its effect back; throws ActionFailed when the core does not show it. */
+export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<void> {
+  const check = (ok: boolean, what: string): void => {
+    if (!ok) throw new ActionFailed(what);
+  };
+  switch (u.kind) {
+    case 'restore-email': {
+      const r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+      check(r.status === 'OK', `the core refused the email back (${r.status})`);
+      return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
+    }
+    case 'set-verified': {
+      if (u.verified) {
+        const t = await core.createEmailVerificationToken(u.userId, norm(u.email));
+        if (t.status === 'OK') await core.verifyEmailToken(t.token);
+      } else await raw(core, 'POST', '/recipe/user/email/verify/remove', { userId: u.userId, email: u.email });
+      const now = (await core.isEmailVerified(u.userId, norm(u.email))).isVerified;
+      return check(now === u.verified, `${norm(u.email)} is still ${now ? 'verified' : 'not verified'}`);
+    }
+    case 'restore-contact': {
+      const r = await core.updatePasswordlessUser({
+        recipeUserId: u.recipeUserId,
+        ...(u.email !== undefined ? { email: u.email } : { phoneNumber: u.phoneNumber! }),
+      });
+      check(r.status === 'OK', `the core refused the contact back (${r.status})`);
+      const lm = await loginOf(core, u.recipeUserId);
+      return check(
+        u.email !== undefined ? lm?.email === norm(u.email) : lm?.phoneNumber === u.phoneNumber,
+        'the contact reads back otherwise',
+      );
+    }
+    case 'restore-thirdparty': {
+      const r = await core.thirdPartySignInUp({
+        thirdPartyId: u.thirdPartyId,
+        thirdPartyUserId: u.thirdPartyUserId,
+        email: { id: u.email, isVerified: u.isVerified },
+      });
+      check(r.status === 'OK' && !r.createdNewUser, `the core did not update the login (${r.status})`);
+      return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), 'the login reads back with another email');
+    }
+    case 'restore-device': {
+      const list = await core.listTotpDevices(u.userId);
+      if (!list.devices.some((d) => d.name === u.deviceName)) {
+        await core.importTotpDevice({ userId: u.userId, deviceName: u.deviceName, secretKey: u.secretKey, period: u.period, skew: u.skew });
+      }
+      return check(
+        (await core.listTotpDevices(u.userId)).devices.some((d) => d.name === u.deviceName),
+        `TOTP device "${u.deviceName}" is not there`,
+      );
+    }
+    case 'restore-login': {
+      const r = await core.thirdPartySignInUp({
+        thirdPartyId: u.login.thirdPartyId,
+        thirdPartyUserId: u.login.thirdPartyUserId,
+        email: { id: u.login.email, isVerified: u.login.isVerified },
+      });
+      check(r.status === 'OK', `the core refused the login (${r.status})`);
+      if (r.status !== 'OK') return;
+      const primary = await core.getUserById(u.userId);
+      if (primary.status === 'OK' && !primary.user.isPrimaryUser) await core.createPrimaryUser(u.userId);
+      await core.linkAccounts(r.recipeUserId, u.userId);
+      const after = await core.getUserById(u.userId);
+      return check(
+        after.status === 'OK' && after.user.loginMethods.some((m) => m.recipeUserId === r.recipeUserId),
+        'the login is not linked to the user',
+      );
+    }
+    case 'restore-metadata': {
+      await core.updateUserMetadata(u.userId, u.update);
+      const now = (await core.getUserMetadata(u.userId)).metadata;
+      return check(
+        Object.entries(u.update).every(([k, v]) => (v === null ? !(k in now) : JSON.stringify(now[k]) === JSON.stringify(v))),
+        'the metadata reads back otherwise',
+      );
+    }
+    case 'remove-role':
+    case 'restore-role': {
+      const on = u.tenantId ? core.forTenant(u.tenantId) : core;
+      if (u.kind === 'remove-role')
+        await raw(on, 'POST', '/recipe/user/role/remove', { userId: u.userId, role: u.role }, undefined, 'tenant');
+      else {
+        await on.createRole(u.role);
+        await on.addUserRole(u.userId, u.role);
+      }
+      const has = (await on.getUserRoles(u.userId)).roles.includes(u.role);
+      return check(has === (u.kind === 'restore-role'), `the user ${has ? 'still has' : 'has not'} the role ${u.role}`);
+    }
+    case 'restore-user': {
+      const ids = newUserIds();
+      for (const step of planUserSteps(u.record, u.plan)) {
+        const out = await executeStep(step, ids, core);
+        if (!out.ok) throw new ActionFailed(`${step.key}: ${out.status} ${out.message}`);
+        applyStepIds(step, out.ids, ids);
+      }
+      return;
+    }
+  }
+}
