@@ -22,7 +22,7 @@ export interface LegacySignInOptions {
   onResetRequired?: MigrateContext['onResetRequired'];
   /** Each migration, refusal and uncheckable entry (ids and algorithm only): for logs and metrics. */
   onEvent?: (event: SignInMigrationEvent) => void;
-  /** No answer that is not a migration comes sooner than this after the core's (ms; default 0, then the checks' average). */
+  /** No answer that is not a migration comes sooner than this after the core's (ms; default 0, then the slowest recent check). */
   minCheckMs?: number;
 }
 
