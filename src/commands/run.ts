@@ -25,6 +25,8 @@ import { createPlainRenderer, terminalLines } from '../migration/render/plain.js
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../migration/report.js';
 import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput, type RunSummary } from '../migration/runner.js';
 import type { RunEvent, UserResult } from '../migration/events.js';
+import { DEFAULT_STAGED_BATCH, REFERENCE_JOB_INTERVAL_MS } from '../migration/staged-strategy.js';
+import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
 import { streamValidatedRecords, type ValidationReport } from '../records/validate.js';
 import { resolveSourceOptions } from './source-options.js';
 import { runSyncCommand } from './run-sync.js';
@@ -70,7 +72,10 @@ Via:        --via steps|bulk|bulk-staged (default steps)
             steps: ${VIA_EXPLAINED.steps}
             bulk: ${VIA_EXPLAINED.bulk}
             bulk-staged: ${VIA_EXPLAINED['bulk-staged']}
-            --batch-size N (bulk-staged: users per upload, default 1000, at most 10000)
+            --batch-size N (bulk-staged: users per upload, default 10000, the core's most)
+            --job-interval SECONDS (bulk-staged: how often the core runs its bulk-import job, default 300 as the
+            reference core, the --sandbox's 5: the run says when it runs next, and stops with a warning when
+            nothing moves for two intervals)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Sync:       --sync: bring the core up to date with a newer export of the same migration (the second pass of a
@@ -98,6 +103,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   via: { type: 'string' },
   'batch-size': { type: 'string' },
+  'job-interval': { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
@@ -130,9 +136,18 @@ function parseConcurrency(text: string | undefined, fallback: number): number {
   return n;
 }
 
-/** Users per upload of --via bulk-staged: 1 to 10,000 (the core's limit per request), default 1,000. */
+/** Users per upload of --via bulk-staged: 1 to 10,000 (the core's limit per request, and the default). */
+/** The interval of the core's bulk-import job, in ms: --job-interval, else the sandbox's or the reference's. */
+function parseJobInterval(text: string | undefined, sandbox: boolean): number {
+  if (text === undefined) return sandbox ? DEFAULT_BULK_IMPORT_INTERVAL_SEC * 1000 : REFERENCE_JOB_INTERVAL_MS;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
+    throw new UsageError(`--job-interval must be a number of seconds above 0, at most 86400 (got "${text}")`);
+  return n * 1000;
+}
+
 function parseBatchSize(text: string | undefined): number {
-  if (text === undefined) return 1000;
+  if (text === undefined) return DEFAULT_STAGED_BATCH;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 10_000)
     throw new UsageError(`--batch-size must be a whole number from 1 to 10000 (got "${text}")`);
@@ -326,7 +341,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
         await drained(io.stderr);
       },
     };
-    const run = startMigration({ ...runOptions, via, batchSize });
+    const jobIntervalMs = parseJobInterval(values['job-interval'], resolved?.target.kind === 'sandbox');
+    const run = startMigration({ ...runOptions, via, batchSize, jobIntervalMs });
     early.remove();
     const stopOnSignal = stopOnSignals(err, () => run.stop());
     try {

@@ -6,8 +6,8 @@ import { PlanError } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import type { Via } from './via.js';
 
-/** Requests per user when all goes well: the look-up, then the import (bulk); staged: the look-up, a share of a batch. */
-const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 1 };
+/** Requests per user when all goes well: the look-up, then the import (bulk); staged: none (a share of a batch). */
+const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 0 };
 
 export async function dryRunBulk(
   inputs: AsyncIterable<MigrationInput>,
@@ -47,7 +47,7 @@ export async function dryRunBulk(
     write(`... and ${summary.users - showUsers} more users (--steps lists every one)`);
   write(
     `dry run (--via ${via}): ${summary.planned} users to migrate in about ${summary.calls} requests` +
-      `${via === 'bulk-staged' ? " plus one upload per batch and the job's progress" : ''}; ` +
+      `${via === 'bulk-staged' ? " plus one upload per batch, the listing of the core (500 users a request) twice and the job's progress" : ''}; ` +
       `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
   );
   return summary;

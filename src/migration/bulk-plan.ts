@@ -22,6 +22,11 @@ import { LEGACY_ENTRY_KEY } from '../signin/entry.js';
 export interface BulkPlanOptions extends PlanOptions {
   /** The run's tenant (every login method and bare role is put there); default public. */
   tenantId?: string;
+  /**
+   * The join time of a record that has none (`--via bulk-staged` sets it, so that the user it stages is known by
+   * its login method's join time in the core); without it the core takes its own now.
+   */
+  joinedWhenUnknown?: number;
 }
 
 /** The bulk API names the scrypt variant firebase_scrypt (CoreConfig's PASSWORD_HASHING_ALG values). */
@@ -74,9 +79,10 @@ function otpFactors(record: CanonicalUser, methods: BulkLoginMethodBody[], joine
 export function planBulkUser(source: CanonicalUser, options: BulkPlanOptions = {}): BulkUserBody {
   const record = effectiveRecord(source, options);
   const tenant = options.tenantId && options.tenantId !== 'public' ? options.tenantId : undefined;
+  const time = record.timeJoined ?? options.joinedWhenUnknown;
   const joined: Partial<BulkLoginMethodBody> = {
     ...(tenant ? { tenantIds: [tenant] } : {}),
-    ...(record.timeJoined !== undefined ? { timeJoinedInMSSinceEpoch: record.timeJoined } : {}),
+    ...(time !== undefined ? { timeJoinedInMSSinceEpoch: time } : {}),
   };
   const loginMethods = firstFactors(record, joined);
   if (loginMethods.length === 0) throw new PlanError('the record has no first factor (password, third-party login or phone sign-in)');

@@ -78,8 +78,8 @@ export async function ensureRoles(core: CoreClient, roles: string[]): Promise<vo
   }
 }
 
-/** Errors of a refusal that say part of the user is already in the core (BulkImport.java E003-E007, E031). */
-const PRESENT = /\bE00[3567]:|\bE031:/;
+/** Errors of a refusal that say part of the user is already in the core (BulkImport.java E003, E005-E007, E031). */
+export const PRESENT_IN_CORE = /\bE00[3567]:|\bE031:/;
 
 /**
  * Import one bulk user exactly once; ids: `recipeUserId`, the user's id (the external id where given). `present`:
@@ -110,7 +110,7 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody): Prom
     const found = await findBulkUser(core, body);
     if (found !== undefined) return done(true, { recipeUserId: found });
     // Refused because another of its login methods (or its external id) is in the core already.
-    if (refusal && refusal.some((e) => PRESENT.test(e))) return 'present';
+    if (refusal && refusal.some((e) => PRESENT_IN_CORE.test(e))) return 'present';
     if (refusal) return fail('BULK_IMPORT_REFUSED', redactBulkMessage(refusal.join('; '), body));
   }
   if (last instanceof CoreProtocolError) {

@@ -39,8 +39,32 @@ export type RunEvent =
   /** The users migrated at once changed (adaptive-concurrency.ts): `limit` of at most `max`, and why. */
   | { type: 'concurrency'; limit: number; max: number; reason: string; at: number }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
-  /** `--via bulk-staged`: the core's staging list (every row) and this run's users imported so far. */
-  | { type: 'staged-progress'; staged: number; processing: number; failed: number; imported: number; at: number }
+  /**
+   * `--via bulk-staged`: the core's staging list (rows per status, every row) and its job (staged-job.ts): users
+   * it has taken out of the list since the run began (`imported`, of `of` this run staged; read back at the end),
+   * whether it runs now, its rate once it has run (users/s), an ETA only once there is a rate, when it starts next
+   * (exact after a run it was seen ending; otherwise at most this far away), and how long nothing has moved.
+   */
+  | {
+      type: 'staged-progress';
+      staged: number;
+      processing: number;
+      failed: number;
+      imported: number;
+      of: number;
+      running: boolean;
+      rate?: number;
+      etaMs?: number;
+      nextRunInMs?: number;
+      nextRunExact?: boolean;
+      idleMs: number;
+      intervalMs: number;
+      at: number;
+    }
+  /** `--via bulk-staged`: nothing moved in the staging list for longer than two of the job's intervals. */
+  | { type: 'staged-stalled'; idleMs: number; intervalMs: number; waiting: number; at: number }
+  /** `--via bulk-staged`: what the run does while it is not uploading (learning the core, reading back...). */
+  | { type: 'staged-phase'; phase: 'learning' | 'uploading' | 'following' | 'reading-back' | 'reporting'; detail: string; at: number }
   /** `--via bulk-staged` stopping: rows of this run removed before the job claimed them, and those left to it. */
   | { type: 'staged-removed'; removed: number; left: number; at: number }
   | { type: 'paused'; at: number }

@@ -13,6 +13,7 @@ export const JOURNAL_VERSION = 2;
 
 export function encodeJournalEntry(entry: JournalEntry): string {
   if (entry.type === 'step') return JSON.stringify({ user: entry.user, step: entry.step, [entry.result]: entry.ids });
+  if (entry.type === 'staged') return JSON.stringify({ user: entry.user, staged: entry.joined });
   if (entry.type === 'user') {
     const line: Record<string, string> = { user: entry.user, outcome: entry.outcome };
     if (entry.step !== undefined) line.step = entry.step;
@@ -54,6 +55,7 @@ export function decodeJournalLine(line: string): JournalEntry[] {
     if (typeof o.fp === 'string') finished.fp = o.fp;
     return [step, finished];
   }
+  if (typeof o.staged === 'number') return [{ type: 'staged', user: o.user, joined: o.staged }];
   if (typeof o.outcome === 'string') {
     const user: UserEntry = { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] };
     if (typeof o.step === 'string') user.step = o.step;

@@ -61,6 +61,18 @@ export class JournalUsers implements JournalUsersView {
     (u.steps as Map<string, JournalledStep>).set(key, step);
   }
 
+  /** A staged upload (write-ahead): the user is open again until its outcome; settled users have no `staged`. */
+  staged(user: string, joined: number): void {
+    let u = this.open.get(user);
+    if (!u) {
+      const was = this.done.get(user);
+      this.done.delete(user);
+      u = { steps: was === undefined ? new Map() : unpack(was).steps };
+      this.open.set(user, u);
+    }
+    u.staged = joined;
+  }
+
   /** A user entry: a finished user is packed into one string; any other outcome keeps the steps. */
   outcome(user: string, outcome: UserOutcome): void {
     if (outcome === 'imported' || outcome === 'alreadyPresent') {
@@ -77,6 +89,7 @@ export class JournalUsers implements JournalUsersView {
       this.open.set(user, u);
     }
     u.outcome = outcome;
+    delete u.staged;
   }
 
   *[Symbol.iterator](): IterableIterator<[string, JournalledUser]> {

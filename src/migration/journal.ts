@@ -1,5 +1,25 @@
 // The run journal: JSON lines, one per completed step or finished user, fsynced in batches (group commit).
 // It holds ids only (recipe user ids, external ids, device names): never a password, hash, code or secret.
+//
+// The lines (version 2, journal-lines.ts), for whoever reads a journal (resume, rollback, verify):
+//   {"type":"run", "version", "identity", "id", "startedAt"}        a run of this journal started
+//   {"user", "step", "created"|"already": {ids}}                    a step done (created by the run, or found there)
+//   {"user", "step", "created"|"already": {ids}, "outcome"}          the same, and the user finished with it
+//   {"user", "outcome", "step"?, "status"?}                          a user finished (imported, alreadyPresent,
+//                                                                    failed at `step` with the core's `status`)
+//   {"user", "staged": <ms>}                                         `--via bulk-staged` write-ahead: the user is in
+//                                                                    an upload to the core's staging list, whose
+//                                                                    first login method joins at <ms>; written and
+//                                                                    fsynced BEFORE the upload
+//   {"type":"end", "reason", "at"}                                   the run ended (finished, stopped, fatal)
+// On `--via bulk-staged` (as on `--via bulk`) a user is settled by its `bulk-staged` step: `created` with
+// `recipeUserId` (the id the core answers for the user: its external id where it has one, else the SuperTokens id)
+// and the fingerprints of what the import gave it (rollback-shape.ts), once the run read it back in the core. A user
+// whose last line is `staged` was in an upload when the run stopped: it may be in the core (imported by the core's
+// job), still staged, or nowhere. The next run of the same command settles it: a user in the core whose login
+// method joined at <ms> is counted as imported by this migration (a `created` line follows), any other is staged
+// again or completed by the per-user steps. Rollback and verify should settle such users the same way (or ask for
+// the rerun) rather than guess.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -40,6 +60,8 @@ export type JournalEntry =
   | { type: 'step'; user: string; step: string; result: StepResult; ids: Record<string, string> }
   /** `fp`: a finished user's fingerprint under the run header's `fpKey` (keyed digests, never a value). */
   | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string; fp?: string }
+  /** `--via bulk-staged` write-ahead: in an upload to the staging list, its first login method joining at `joined`. */
+  | { type: 'staged'; user: string; joined: number }
   | { type: 'end'; reason: 'finished' | 'stopped' | 'fatal'; at: string };
 
 export interface JournalledStep {
@@ -66,6 +88,8 @@ export interface JournalledUser {
   steps: JournalledSteps;
   /** Last outcome recorded for the user (a failed user is retried by the next run). */
   outcome?: UserOutcome;
+  /** `--via bulk-staged`: the join time of the last upload the user was in, unless settled since. */
+  staged?: number;
 }
 
 export function identityId(identity: RunIdentity): string {
@@ -112,6 +136,8 @@ export async function loadJournal(
         fpKey ??= entry.fpKey;
       } else if (entry.type === 'step') {
         users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
+      } else if (entry.type === 'staged') {
+        users.staged(entry.user, entry.joined);
       } else if (entry.type === 'user') {
         // A finished user is never run again from this journal: it is kept packed (journal-users.ts), so that
         // the journal of millions of users fits in memory.

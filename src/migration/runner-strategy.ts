@@ -38,6 +38,12 @@ export interface EngineContext {
    * stops in the middle (the journal resumes it); a fatal core error stops the run.
    */
   bySteps(user: Admitted): Promise<void>;
+  /**
+   * The fingerprint a finished user's line carries (sync/journal-fingerprints.ts) waits in memory from the user's
+   * admission to that line. A strategy that settles users long after taking them (`bulk-staged`: after the core's
+   * job and a read-back) lets go of it meanwhile and notes it again just before the finishing line.
+   */
+  readonly fingerprints: { admit(input: MigrationInput): void; forget(user: string): void };
   /** Run `fn` over `items`, `concurrency` at a time; stops taking new items once the run is stopping. */
   pooled<T>(items: Iterable<T>, fn: (item: T) => Promise<void>): Promise<void>;
 }

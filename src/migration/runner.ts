@@ -192,6 +192,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   const ctx: EngineContext = {
     core: options.core,
     journal: fingerprints.journal,
+    fingerprints,
     plan,
     concurrency,
     options,

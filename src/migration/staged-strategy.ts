@@ -1,136 +1,203 @@
-// `--via bulk-staged`: the users go to the core's staging list in batches (POST /bulk-import/users) and the core's
-// own job imports them; this follows it (staged, processing, imported, failed), maps every FAILED row back to its
-// source record, and can stop (removing what it staged and the job has not claimed) and resume from the journal.
-// Per user: look it up first (found = already present); a batch the core refuses names its invalid users by
-// index: they fail with the core's messages and the rest is uploaded again. Users leave the staging list when
-// imported, so one that is gone is looked up again to confirm. Rows of this run are found by their first login
-// method (staged-index.ts), so a run killed at any point finds what it staged when started again.
-import { findBulkUser, redactBulkMessage } from './bulk-user.js';
-import type { UserResult } from './events.js';
-import type { MigrationInput } from './runner.js';
-import type { EngineContext, Strategy } from './runner-strategy.js';
-import { readStaging, removeStaged, stagedKey } from './staged-index.js';
-import { prepareStaged, STAGED_STEP, uploadBatch, type Waiting } from './staged-upload.js';
-import type { StagedUserRow } from '../core-client/bulk-types.js';
-import { bulkShapeIds } from './rollback-shape.js';
+// `--via bulk-staged`: users go to the core's staging list in batches (POST /bulk-import/users, up to 10,000 a
+// request) and the core's own job imports them. Without a request per user: what the core holds is learnt once
+// in bulk (bulk-knowledge.ts), and only users with none of their login methods (or external id) there are
+// staged; the others are partly in the core and the per-user steps complete them, as they would on `--via steps`.
+// Each upload is written ahead in the journal and never sent twice (staged-upload.ts); batches go up while the
+// job works; the job is followed by the list's counts (staged-job.ts); then its FAILED rows and the core's users
+// are read back in bulk (staged-readback.ts) and the results written from a second read of the source
+// (staged-results.ts). Memory is the batch plus a few dozen bytes per staged user (staged-table.ts).
+import type { BulkUserBody } from '../core-client/bulk-types.js';
+import { UserError } from '../errors.js';
+import { planBulkUser } from './bulk-plan.js';
+import { CoreKnowledge } from './bulk-knowledge.js';
+import { PlanError } from './plan.js';
+import { describeStagedStalled } from './render/staged-line.js';
+import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
+import { JobWatcher, type JobCounts } from './staged-job.js';
+import { removeStaged, rowJoined, stagedKey, stagingPages, StagingSnapshot } from './staged-index.js';
+import { readBack, scanFailedRows } from './staged-readback.js';
+import { reportStaged } from './staged-results.js';
+import { EXISTS, STAGED, StagedTable } from './staged-table.js';
+import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
 
-const STEP = STAGED_STEP;
+/** The reference's job interval (BulkImport.PROCESS_USERS_INTERVAL_SECONDS). */
+export const REFERENCE_JOB_INTERVAL_MS = 300_000;
+export const DEFAULT_STAGED_BATCH = 10_000;
+
+/** A record without a join date joins this long before the run began (the core refuses a time in its future). */
+const CLOCK_MARGIN_MS = 60_000;
+
+async function readCounts(ctx: EngineContext): Promise<JobCounts> {
+  const c = ctx.core.bulkImport;
+  const [n, p, f] = await Promise.all([c.countUsers('NEW'), c.countUsers('PROCESSING'), c.countUsers('FAILED')]);
+  return { NEW: n.count, PROCESSING: p.count, FAILED: f.count };
+}
 
 export function stagedStrategy(ctx: EngineContext): Strategy {
   const { core, journal, emit } = ctx;
-  const batchSize = Math.min(10_000, Math.max(1, ctx.options.batchSize ?? 1000));
+  const batchSize = Math.min(10_000, Math.max(1, ctx.options.batchSize ?? DEFAULT_STAGED_BATCH));
   const pollMs = ctx.options.pollMs ?? 1000;
-  const concurrency = ctx.concurrency;
-  const waiting = new Map<string, Waiting>();
-  let before: { rows: Map<string, StagedUserRow> } = { rows: new Map() };
-  /** Rows the list held when the run started and not FAILED: waited for, not uploaded again. */
-  let staged = new Set<string>();
-  /** FAILED rows of an earlier run for users staged again now: removed before the upload. */
-  const oldFailed: string[] = [];
+  const runJoined = Date.now() - CLOCK_MARGIN_MS;
+  const table = new StagedTable();
+  if (!ctx.options.reopenInputs) table.inputs = [];
+  let known: { snapshot: StagingSnapshot; knowledge: CoreKnowledge } | undefined;
+  const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
+  let lastPoll = 0;
+  let lastFailed = -1;
+  const phase = (p: 'learning' | 'uploading' | 'following' | 'reading-back' | 'reporting', detail: string) =>
+    emit({ type: 'staged-phase', phase: p, detail, at: Date.now() });
 
-  const finish = async (result: UserResult, input: MigrationInput, journalIt = true): Promise<void> => {
-    if (journalIt && (result.outcome === 'imported' || result.outcome === 'alreadyPresent' || result.outcome === 'failed')) {
-      journal.append({
-        type: 'user',
-        user: result.id,
-        outcome: result.outcome,
-        ...(result.status ? { step: STEP, status: result.status } : {}),
-      });
-    }
-    await ctx.finish(result, input);
+  /** The bulk body of a user, the key of its first login method and the join time that identifies it in the core. */
+  const planOf = (user: Admitted): { body: BulkUserBody; key: string; joined: number; externalUserId?: string } => {
+    const fallback = user.journalled?.staged ?? runJoined;
+    const body = planBulkUser(user.input.record, { ...ctx.plan, tenantId: core.tenantId, joinedWhenUnknown: fallback });
+    const joined = body.loginMethods[0]!.timeJoinedInMSSinceEpoch ?? fallback;
+    return { body, key: stagedKey(body), joined, ...(body.externalUserId !== undefined ? { externalUserId: body.externalUserId } : {}) };
   };
 
-  const upload = async (batch: Waiting[]): Promise<void> => {
-    if (oldFailed.length) await removeStaged(core, oldFailed.splice(0));
-    await uploadBatch(
-      core,
-      batch,
-      staged,
-      (w) => waiting.set(stagedKey(w.body), w),
-      (w, message) => {
-        const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
-        return finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_STAGE_REFUSED', message }, w.input);
-      },
+  const learn = async () => {
+    if (known) return known;
+    phase('learning', 'reading what the core holds (its users, 500 a request) and its staging list');
+    const snapshot = await StagingSnapshot.read(core);
+    const knowledge = await CoreKnowledge.learn(core);
+    phase(
+      'uploading',
+      `the core holds ${knowledge.users.toLocaleString('en-US')} users and ${Object.values(snapshot.counts)
+        .reduce((a, b) => a + b, 0)
+        .toLocaleString('en-US')} staged rows; staging in batches of ${batchSize.toLocaleString('en-US')}`,
+    );
+    return (known = { snapshot, knowledge });
+  };
+
+  const refuse = async (s: ToStage, message: string): Promise<void> => {
+    const id = s.user.input.record.id;
+    journal.append({ type: 'user', user: id, outcome: 'failed', step: STAGED_STEP, status: 'BULK_STAGE_REFUSED' });
+    await ctx.finish(
+      { id, outcome: 'failed', step: STAGED_STEP, status: 'BULK_STAGE_REFUSED', message, stepsRun: 1, stepsFromJournal: 0 },
+      s.user.input,
     );
   };
 
-  /** Read the staging list: progress, FAILED rows of ours mapped back, users gone from it confirmed imported. */
-  const follow = async (): Promise<void> => {
-    const { rows, counts } = await readStaging(core);
-    const gone: Waiting[] = [];
-    for (const [key, w] of [...waiting]) {
-      const row = rows.get(key);
-      if (row && row.status !== 'FAILED') continue;
-      waiting.delete(key);
-      if (!row) {
-        gone.push(w);
-        continue;
-      }
-      const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
-      const message = redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", w.body);
-      await finish({ ...base, outcome: 'failed', step: STEP, status: 'BULK_IMPORT_FAILED', message }, w.input);
+  /** One look at the job (counts; this run's FAILED rows when their number changed). */
+  const follow = async (): Promise<JobCounts> => {
+    lastPoll = Date.now();
+    const counts = await readCounts(ctx);
+    emit(watcher.observe(counts, Date.now()));
+    if (counts.FAILED !== lastFailed) {
+      await scanFailedRows(core, table);
+      lastFailed = counts.FAILED;
     }
-    // Gone from the list: imported by the job (or removed by someone); confirmed by a look-up, `concurrency` at once.
-    for (let i = 0; i < gone.length; i += concurrency) {
-      const chunk = gone.slice(i, i + concurrency);
-      const founds = await Promise.all(chunk.map((w) => findBulkUser(core, w.body)));
-      for (const [k, w] of chunk.entries()) await confirm(w, founds[k]);
-    }
-    const [stagedCount, processing, failed] = [counts.NEW ?? 0, counts.PROCESSING ?? 0, counts.FAILED ?? 0];
-    emit({ type: 'staged-progress', staged: stagedCount, processing, failed, imported: 0, at: Date.now() });
-  };
-
-  const confirm = async (w: Waiting, found: string | undefined): Promise<void> => {
-    const base = { id: w.input.record.id, stepsRun: 1, stepsFromJournal: 0 };
-    if (found !== undefined) {
-      // With what the import gave the user (rollback-shape.ts): a rollback tells what changed since.
-      journal.append({ type: 'step', user: base.id, step: STEP, result: 'created', ids: { recipeUserId: found, ...bulkShapeIds(w.body) } });
-      await finish({ ...base, outcome: 'imported', userId: found }, w.input);
-    } else {
-      const message = 'removed from the staging list without being imported';
-      await finish({ ...base, outcome: 'failed', step: STEP, status: 'STAGED_ROW_GONE', message }, w.input);
-    }
+    return counts;
   };
 
   return {
     batchSize,
-    async prepare() {
-      // What an earlier run of this migration staged is waited for, not uploaded again; its FAILED rows are tried again.
-      before = await readStaging(core);
-      staged = new Set([...before.rows].filter(([, row]) => row.status !== 'FAILED').map(([key]) => key));
-    },
     async take(users) {
-      // Looked up `concurrency` at a time, as the other paths do.
-      const batch: Waiting[] = [];
-      for (let i = 0; i < users.length && !ctx.isStopping(); i += concurrency) {
-        const chunk = users.slice(i, i + concurrency);
-        const prepared = await Promise.all(chunk.map(({ input }) => prepareStaged(input, core, ctx.plan)));
-        for (const [k, p] of prepared.entries()) {
-          if ('body' in p) {
-            const row = before.rows.get(stagedKey(p.body));
-            if (row?.status === 'FAILED') oldFailed.push(row.id);
-            batch.push(p);
-          } else await finish(p, chunk[k]!.input);
+      const { snapshot, knowledge } = await learn();
+      const toStage: ToStage[] = [];
+      const bySteps: Admitted[] = [];
+      const oldFailed: string[] = [];
+      for (const user of users) {
+        // Steps an earlier run began for this user (it was partly in the core then): they carry on.
+        if (user.journalled && user.journalled.steps.size > 0) {
+          bySteps.push(user);
+          continue;
+        }
+        let p;
+        try {
+          p = planOf(user);
+        } catch (err) {
+          if (!(err instanceof PlanError)) throw err;
+          const id = user.input.record.id;
+          await ctx.finish(
+            { id, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message, stepsRun: 0, stepsFromJournal: 0 },
+            user.input,
+          );
+          continue;
+        }
+        const inDoubt = user.journalled?.staged !== undefined;
+        const row = snapshot.get(p.key);
+        if (row && row.status !== 'FAILED') {
+          // Staged already (by a run of this migration that stopped): waited for, never uploaded again.
+          ctx.fingerprints.forget(user.input.record.id); // noted again when it is settled
+          const i = table.add(p.key, row.joined, STAGED);
+          table.setRowId(i, row.id);
+          if (table.inputs) table.inputs[i] = user.input;
+          if (user.journalled?.staged !== row.joined) journal.append({ type: 'staged', user: user.input.record.id, joined: row.joined });
+          continue;
+        }
+        if (row?.status === 'FAILED' && row.joined === p.joined) oldFailed.push(row.id);
+        if (knowledge.holdsAnyOf(p.body)) {
+          if (inDoubt) {
+            // In an upload when a run stopped, and in the core now: read back decides whether that upload made it.
+            ctx.fingerprints.forget(user.input.record.id); // noted again when it is settled
+            const i = table.add(p.key, p.joined, EXISTS);
+            if (table.inputs) table.inputs[i] = user.input;
+          } else bySteps.push(user);
+          continue;
+        }
+        toStage.push({ user, ...p });
+      }
+      if (oldFailed.length > 0) await removeStaged(core, oldFailed);
+      await Promise.all([
+        toStage.length > 0 ? stageBatch(ctx, table, toStage, (n) => watcher.staged(n), refuse) : undefined,
+        ctx.pooled(bySteps, (u) => ctx.bySteps(u)),
+      ]);
+      if (Date.now() - lastPoll >= pollMs && table.countIn(STAGED) > 0) await follow();
+    },
+
+    async drain() {
+      if (table.size === 0) return;
+      if (table.countIn(STAGED) > 0) {
+        phase('following', "waiting for the core's bulk-import job to take every staged user");
+        for (;;) {
+          const counts = await follow();
+          if (counts.NEW + counts.PROCESSING === 0) break;
+          const now = Date.now();
+          if (watcher.stalled(now)) {
+            const stalled = {
+              type: 'staged-stalled',
+              idleMs: watcher.idleMs(now),
+              intervalMs: watcher.intervalMs,
+              waiting: counts.NEW + counts.PROCESSING,
+              at: now,
+            } as const;
+            emit(stalled);
+            ctx.requestStop('fatal', new UserError(describeStagedStalled(stalled)));
+            return;
+          }
+          await ctx.sleep(pollMs);
+          if (ctx.isStopping()) return;
+        }
+        await scanFailedRows(core, table);
+      }
+      phase('reading-back', "reading the core's users back (500 a request) to confirm what the job imported");
+      await readBack(core, table);
+      if (table.failedRows.size > 0) await removeStaged(core, [...table.failedRows]); // the run's leftovers; settled below
+      phase('reporting', 'writing the results of the staged users');
+      await reportStaged(ctx, table, (user) => {
+        try {
+          return planOf(user);
+        } catch {
+          return undefined;
+        }
+      });
+    },
+
+    /** Stopping: this run's rows the job has not claimed (NEW) are taken out of the list; PROCESSING ones are left to it. */
+    async abandon() {
+      const ours = table.countIn(STAGED);
+      if (ours === 0) return;
+      const ids: string[] = [];
+      for await (const page of stagingPages(core, 'NEW')) {
+        for (const row of page) {
+          if (!row.loginMethods?.length) continue;
+          const i = table.find(stagedKey(row));
+          if (i !== undefined && table.state[i] === STAGED && rowJoined(row) === table.joined[i]) ids.push(row.id);
         }
       }
-      if (!ctx.isStopping() && batch.length > 0) await upload(batch);
-    },
-    async drain() {
-      while (!ctx.isStopping() && waiting.size > 0) {
-        await follow();
-        if (waiting.size > 0) await ctx.sleep(pollMs);
-      }
-    },
-    /** Stopping: what this run staged and the job has not claimed (NEW) is removed; the rest is left to the job. */
-    async abandon() {
-      if (waiting.size === 0) return;
-      const { rows } = await readStaging(core);
-      const ids = [...waiting.keys()]
-        .map((k) => rows.get(k))
-        .filter((r) => r?.status === 'NEW')
-        .map((r) => r!.id);
       const removed = await removeStaged(core, ids);
-      emit({ type: 'staged-removed', removed: removed.length, left: waiting.size - removed.length, at: Date.now() });
+      emit({ type: 'staged-removed', removed: removed.length, left: ours - removed.length, at: Date.now() });
     },
   };
 }

@@ -1,67 +1,129 @@
-// `--via bulk-staged`, the upload side: whether a user needs staging at all (already in the core), and one batch to POST /bulk-import/users, where a refused batch names its
-// invalid users by index: they are reported with the core's messages and the rest is uploaded again.
-import type { BulkUserBody, RefusedBatch } from '../core-client/bulk-types.js';
-import { CoreClientError, CoreHttpError } from '../core-client/errors.js';
+// `--via bulk-staged`, the upload: one batch to POST /bulk-import/users, written ahead in the journal (each user's
+// `staged` line is on disk before the request leaves), sent without the client's retries (a retried upload whose
+// first answer was lost would stage the batch twice). A refused batch names its invalid users by index: they fail
+// with the core's messages (secrets taken out) and the rest is sent again. An upload without a clear answer is
+// looked for before it is sent again: a batch is staged whole or not at all, so one of its rows in the list (or,
+// once the job took them, one of its users in the core with its join time) means all of it is there.
+import type { BulkUserBody, RefusedBatch, StagedUserAnswer } from '../core-client/bulk-types.js';
+import { CoreClientError, CoreHttpError, CoreProtocolError, CoreUnreachableError } from '../core-client/errors.js';
 import type { CoreClient } from '../core-client/types.js';
-import { bulkRoles, planBulkUser } from './bulk-plan.js';
-import { ensureRoles, findBulkUser, redactBulkMessage } from './bulk-user.js';
-import type { UserResult } from './events.js';
-import { PlanError, type PlanOptions } from './plan.js';
-import type { MigrationInput } from './runner.js';
-import { stagedKey } from './staged-index.js';
+import { bulkRoles } from './bulk-plan.js';
+import { ensureRoles, findBulkMethod, redactBulkMessage } from './bulk-user.js';
+import type { Admitted, EngineContext } from './runner-strategy.js';
+import { rowJoined, stagedKey, stagingPages } from './staged-index.js';
+import { STAGED, type StagedTable } from './staged-table.js';
 
 /** The journal step (and report step) of a staged user. */
 export const STAGED_STEP = 'bulk-staged';
 
-/** A user to stage (or staged and waited for). */
-export interface Waiting {
-  input: MigrationInput;
+/** Uploads of one batch without a clear answer before the run stops. */
+export const MAX_UPLOAD_ATTEMPTS = 4;
+
+/** A user to stage: its bulk body, the key of its first login method and the join time that identifies it. */
+export interface ToStage {
+  user: Admitted;
   body: BulkUserBody;
+  key: string;
+  joined: number;
 }
 
-/** A user to stage, or its result when it needs no upload (already in the core, or not plannable). */
-export async function prepareStaged(input: MigrationInput, core: CoreClient, plan: PlanOptions): Promise<Waiting | UserResult> {
-  const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
-  let body: BulkUserBody;
-  try {
-    body = planBulkUser(input.record, { ...plan, tenantId: core.tenantId });
-  } catch (err) {
-    if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
-    throw err;
+const NO_RETRY = { retries: 0, baseDelayMs: 0, maxDelayMs: 0 };
+
+/** An attempt whose outcome is unknown: the core may or may not have staged the batch. */
+const unclear = (err: unknown): boolean =>
+  err instanceof CoreProtocolError ||
+  (err instanceof CoreUnreachableError && !/^HTTP 4/.test(err.reason)) ||
+  (err instanceof CoreHttpError && !err.fatal && err.status >= 500);
+
+/**
+ * Stage `batch`: every user ends in `table` as STAGED (told to `onStaged`), or refused (through `refuse`).
+ * Fatal client errors, and uploads that stay unclear, propagate.
+ */
+export async function stageBatch(
+  ctx: EngineContext,
+  table: StagedTable,
+  batch: ToStage[],
+  onStaged: (n: number) => void,
+  refuse: (s: ToStage, message: string) => Promise<void>,
+): Promise<void> {
+  // Write-ahead: whatever happens to the request, the journal already names every user it may stage.
+  for (const s of batch) {
+    if (s.user.journalled?.staged !== s.joined) ctx.journal.append({ type: 'staged', user: s.user.input.record.id, joined: s.joined });
   }
-  if ((await findBulkUser(core, body)) !== undefined) return { ...base, outcome: 'alreadyPresent', stepsRun: 1 };
-  return { input, body };
+  await ctx.journal.flush();
+  await ensureRoles(ctx.core, [...new Set(batch.flatMap((s) => bulkRoles(s.body)))]);
+  const once = ctx.core.withRetry(NO_RETRY);
+  let rest = batch;
+  for (let attempt = 1; rest.length > 0; attempt++) {
+    let answer: { users?: StagedUserAnswer[] };
+    try {
+      answer = await once.bulkImport.addUsers(rest.map((s) => s.body));
+    } catch (err) {
+      if (err instanceof CoreHttpError && !err.fatal && err.status === 400) {
+        const refused = parseRefusal(err.body);
+        if (!refused) throw new CoreClientError(`the core refused a batch of ${rest.length} users: ${err.body.slice(0, 300)}`, true);
+        const bad = new Map(refused.users.map((u) => [u.index, u.errors]));
+        for (const [index, errors] of bad) await refuse(rest[index]!, redactBulkMessage(errors.join('; '), rest[index]!.body));
+        rest = rest.filter((_, i) => !bad.has(i));
+        continue;
+      }
+      if (!unclear(err)) throw err;
+      if (attempt >= MAX_UPLOAD_ATTEMPTS) {
+        throw new CoreClientError(
+          `the core gave no clear answer to ${MAX_UPLOAD_ATTEMPTS} uploads of the same ${rest.length} users (last: ${(err as Error).message}); ` +
+            'stopping: the next run finds whatever they staged',
+          true,
+        );
+      }
+      // Look before sending again: the batch may be in the list (or imported already) despite the lost answer.
+      const there = await lookForBatch(ctx.core, table, rest);
+      if (there) {
+        for (const s of rest) place(ctx, table, s, there.get(s.key));
+        onStaged(rest.length);
+        rest = [];
+      } else await ctx.sleep(250 * attempt);
+      continue;
+    }
+    for (const [i, s] of rest.entries()) place(ctx, table, s, answer.users?.[i]?.loginMethods?.[0]?.userId);
+    onStaged(rest.length);
+    rest = [];
+  }
+}
+
+function place(ctx: EngineContext, table: StagedTable, s: ToStage, rowId: string | undefined): void {
+  // Settled only after the job and the read-back: its fingerprint is noted again then (staged-results.ts).
+  ctx.fingerprints.forget(s.user.input.record.id);
+  const i = table.add(s.key, s.joined, STAGED);
+  table.setRowId(i, rowId);
+  if (table.inputs) table.inputs[i] = s.user.input;
 }
 
 /**
- * Stage a batch (users whose key is in `staged` are already in the list: not uploaded again). `onStaged` gets
- * every user now in the list; `onRefused` every user the core refused, with its messages (secrets taken out).
+ * Whether a batch whose upload lost its answer is staged: its rows (the newest of this run's in the list) by key
+ * and join time, with their ids; or, none being there, its first user in the core with its join time (the job
+ * took the batch already). Undefined when it is not staged.
  */
-export async function uploadBatch(
-  core: CoreClient,
-  batch: Waiting[],
-  staged: ReadonlySet<string>,
-  onStaged: (w: Waiting) => void,
-  onRefused: (w: Waiting, message: string) => Promise<void>,
-): Promise<void> {
-  let rest = batch.filter((w) => !staged.has(stagedKey(w.body)));
-  for (const w of batch) if (staged.has(stagedKey(w.body))) onStaged(w);
-  await ensureRoles(core, [...new Set(rest.flatMap((w) => bulkRoles(w.body)))]);
-  while (rest.length > 0) {
-    try {
-      await core.bulkImport.addUsers(rest.map((w) => w.body));
-    } catch (err) {
-      if (!(err instanceof CoreHttpError) || err.fatal || err.status !== 400) throw err;
-      const refused = parseRefusal(err.body);
-      if (!refused) throw new CoreClientError(`the core refused a batch of ${rest.length} users: ${err.body.slice(0, 300)}`, true);
-      const bad = new Map(refused.users.map((u) => [u.index, u.errors]));
-      for (const [index, errors] of bad) await onRefused(rest[index]!, redactBulkMessage(errors.join('; '), rest[index]!.body));
-      rest = rest.filter((_, i) => !bad.has(i));
-      continue;
+async function lookForBatch(core: CoreClient, table: StagedTable, rest: ToStage[]): Promise<Map<string, string> | undefined> {
+  const want = new Map(rest.map((s) => [s.key, s.joined]));
+  const found = new Map<string, string>();
+  for await (const page of stagingPages(core)) {
+    let older = false;
+    for (const row of page) {
+      if (!row.loginMethods?.length) continue;
+      const key = stagedKey(row);
+      if (want.get(key) === rowJoined(row)) found.set(key, row.id);
+      else if (!want.has(key) && table.find(key) !== undefined) older = true; // an earlier upload of this run
     }
-    for (const w of rest) onStaged(w);
-    rest = [];
+    if (found.size > 0 || older) break;
   }
+  if (found.size > 0) return found;
+  const first = rest[0]!;
+  const m = first.body.loginMethods[0]!;
+  const id = await findBulkMethod(core, m);
+  if (id === undefined) return undefined;
+  const user = await core.getUserById(id);
+  const joined = user.status === 'OK' ? user.user.loginMethods.map((lm) => lm.timeJoined) : [];
+  return joined.includes(first.joined) ? found : undefined;
 }
 
 function parseRefusal(text: string): RefusedBatch | undefined {

@@ -10,7 +10,7 @@ export const VIA_EXPLAINED: Record<Via, string> = {
   steps: 'per-user endpoints, any core: every user joins on migration day (timeJoined is the import time)',
   bulk: 'POST /bulk-import/import per user (core 10.0+): join dates kept per login method, about 2 requests per user',
   'bulk-staged':
-    "batches staged in /bulk-import/users, imported by the core's job (core 10.0+): join dates kept, about 2 requests per user, waits for the job",
+    "batches of up to 10,000 staged in /bulk-import/users, imported by the core's job (core 10.0+): join dates kept, no request per user, waits for the job",
 };
 
 export function parseVia(value: string | undefined): Via {

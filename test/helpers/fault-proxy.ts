@@ -28,6 +28,10 @@ export interface FaultProxyOptions {
   retryAfter?: string;
   /** Port to listen on (default 0 = free port). */
   port?: number;
+  /** Extra delay before a request is handled (after `latencyMs`), by method and path (no query). */
+  delayFor?: (method: string, path: string) => number;
+  /** Only requests it returns true for may get a fault (and count in `sequence`); default every request. */
+  faultOnly?: (method: string, path: string) => boolean;
 }
 
 export interface FaultProxyStats {
@@ -44,6 +48,8 @@ export interface FaultProxyStats {
   decisions: Array<FaultKind | null>;
   /** Method and path of each request that got a fault after forwarding. */
   resetAfterForward: string[];
+  /** `METHOD /path` (no query) of every request, in arrival order. */
+  log: string[];
 }
 
 export interface FaultProxy {
@@ -83,7 +89,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     faults: { '503': 0, '429': 0, drop: 0, 'reset-after-forward': 0, 'garbage-after-forward': 0 },
     decisions: [],
     resetAfterForward: [],
+    log: [],
   };
+  /** Requests that may get a fault, numbered apart (so `sequence` and the seed apply to them alone). */
+  let eligible = 0;
 
   function decide(n: number): FaultKind | null {
     // Two draws per request whatever the outcome, so decision n depends only on the seed and n.
@@ -94,8 +103,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   }
 
   const server = http.createServer((req, res) => {
-    const n = stats.requests++;
-    const fault = decide(n);
+    stats.requests++;
+    const path = (req.url ?? '/').split('?')[0]!;
+    stats.log.push(`${req.method} ${path}`);
+    const mayFail = options.faultOnly ? options.faultOnly(req.method ?? 'GET', path) : true;
+    const fault = mayFail ? decide(eligible++) : null;
     stats.decisions.push(fault);
     if (fault) stats.faults[fault]++;
     const chunks: Buffer[] = [];
@@ -111,7 +123,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         }
         forward(req, Buffer.concat(chunks), res, fault === 'reset-after-forward', fault === 'garbage-after-forward');
       };
-      if (latencyMs > 0) setTimeout(handle, latencyMs);
+      const delay = latencyMs + (options.delayFor?.(req.method ?? 'GET', path) ?? 0);
+      if (delay > 0) setTimeout(handle, delay);
       else handle();
     });
   });

@@ -46,6 +46,27 @@ describe('journal', () => {
     await again.close();
   });
 
+  it('a `staged` line (bulk-staged write-ahead) leaves the user in doubt until a later line settles it', async () => {
+    const path = join(dir, 'j.ndjson');
+    const j = await openJournal(path, identity, { intervalMs: 5 });
+    j.append({ type: 'staged', user: 'u1', joined: 1_528_000_000_000 });
+    j.append({ type: 'staged', user: 'u2', joined: 1_528_000_000_001 });
+    j.append({ type: 'staged', user: 'u3', joined: 7 });
+    j.append({ type: 'step', user: 'u2', step: 'bulk-staged', result: 'created', ids: { recipeUserId: 'r2' } });
+    j.append({ type: 'user', user: 'u2', outcome: 'imported' });
+    j.append({ type: 'user', user: 'u3', outcome: 'failed', step: 'bulk-staged', status: 'BULK_IMPORT_FAILED' });
+    await j.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines[1]).toBe('{"user":"u1","staged":1528000000000}');
+    const again = await loadJournal(path);
+    expect(again.users.get('u1')).toMatchObject({ staged: 1_528_000_000_000 });
+    expect(again.users.get('u1')?.outcome).toBeUndefined();
+    expect(again.users.get('u2')?.outcome).toBe('imported');
+    expect(again.users.get('u2')?.steps.get('bulk-staged')?.ids).toEqual({ recipeUserId: 'r2' });
+    expect(again.users.get('u3')).toMatchObject({ outcome: 'failed' });
+    expect(again.users.get('u3')?.staged).toBeUndefined();
+  });
+
   it('flushes on the group-commit timer without an explicit flush', async () => {
     const path = join(dir, 'j.ndjson');
     const j = await openJournal(path, identity, { intervalMs: 10 });

@@ -1,6 +1,7 @@
 // Plain-line renderer for stderr: a progress line at most once a second, failures as they happen, totals.
 import type { RunEvent, Totals } from '../events.js';
 import { doneCount } from '../events.js';
+import { describeStagedProgress, describeStagedStalled } from './staged-line.js';
 
 export interface PlainRendererOptions {
   write: (line: string) => void;
@@ -67,6 +68,9 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
   let pausedMs = 0;
   let lastProgress = -Infinity;
   let lastStaged = -Infinity;
+  let stagedRunning: boolean | undefined;
+  /** A `--via bulk-staged` run (its phases are told): per-user rates are left out. */
+  let staged = false;
   const progress = options.progress ?? options.write;
   let retries = 0;
   let failuresShown = 0;
@@ -102,20 +106,39 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         const t = now();
         if (t - lastProgress >= interval) {
           lastProgress = t;
-          progress(formatProgress(event.totals, t - started - pausedMs, retries, concurrency));
-        }
-        return;
-      }
-      case 'staged-progress': {
-        const t = now();
-        if (t - lastStaged >= interval) {
-          lastStaged = t;
-          options.write(
-            `core's bulk-import job: ${event.staged} staged, ${event.processing} processing, ${event.failed} failed in the staging list; ${event.imported} of this run's users imported`,
+          // A staged run settles its users in bulk at the end: a per-user rate would mean nothing (the job's line has it).
+          progress(
+            staged
+              ? `${doneCount(event.totals).toLocaleString('en-US')}/${event.totals.total.toLocaleString('en-US')} users settled, failed ${event.totals.failed}`
+              : formatProgress(event.totals, t - started - pausedMs, retries, concurrency),
           );
         }
         return;
       }
+      case 'staged-progress': {
+        // On a terminal the job's line is redrawn in place; on a pipe it is written when the job starts or stops,
+        // and otherwise every ten progress intervals.
+        const t = now();
+        const line = describeStagedProgress(event);
+        if (options.progress) {
+          if (t - lastStaged >= interval) {
+            lastStaged = t;
+            options.progress(line);
+          }
+        } else if (event.running !== stagedRunning || t - lastStaged >= interval * 10) {
+          lastStaged = t;
+          options.write(line);
+        }
+        stagedRunning = event.running;
+        return;
+      }
+      case 'staged-stalled':
+        options.write(describeStagedStalled(event));
+        return;
+      case 'staged-phase':
+        staged = true;
+        options.write(event.detail);
+        return;
       case 'staged-removed':
         options.write(
           `removed ${event.removed} staged users the core's job had not started; ${event.left} left to the job (the same command carries on)`,

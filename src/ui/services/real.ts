@@ -14,6 +14,8 @@ import { chooseRunJournal, ensureRunFolder, findRunJournal } from '../../migrati
 import { forEachPooled } from '../../migration/pool.js';
 import { createAccountLookup, verifyUser } from '../../migration/verify.js';
 import { openRunFiles, pathsBesideJournal, writeResumeCommand } from '../../migration/report.js';
+import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../../sandbox/config.js';
+import { describeStagedProgress, describeStagedStalled } from '../../migration/render/staged-line.js';
 import { DEFAULT_CONCURRENCY, startMigration, type MigrationInput as RunnerInput } from '../../migration/runner.js';
 import { dryRunBulk } from '../../migration/bulk-dry-run.js';
 import { VIA_EXPLAINED } from '../../migration/via.js';
@@ -349,7 +351,9 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
             onUserResult: (result: UserResult, i: RunnerInput) => files.write(result, i),
           };
           // The same runners as `run --via` (migration/via.ts).
-          migration = startMigration({ ...runOptions, via: input.via ?? 'steps' });
+          // The sandbox's bulk-import job runs every few seconds; a remote core's as the reference's (300 s).
+          const jobIntervalMs = target.sandbox ? DEFAULT_BULK_IMPORT_INTERVAL_SEC * 1000 : undefined;
+          migration = startMigration({ ...runOptions, via: input.via ?? 'steps', ...(jobIntervalMs ? { jobIntervalMs } : {}) });
           if (pausedRequested) migration.pause();
           if (stopRequested) migration.stop();
           const summary = await migration.done;
@@ -508,10 +512,11 @@ function toUpdate(e: RunEvent): RunUpdate | undefined {
     case 'stopping':
       return { type: 'stopping' };
     case 'staged-progress':
-      return {
-        type: 'staged',
-        detail: `core's bulk-import job: ${e.staged} staged, ${e.processing} processing, ${e.failed} failed in its list; ${e.imported} of this run's users imported`,
-      };
+      return { type: 'staged', detail: describeStagedProgress(e) };
+    case 'staged-stalled':
+      return { type: 'staged', detail: describeStagedStalled(e) };
+    case 'staged-phase':
+      return { type: 'staged', detail: e.detail };
     case 'staged-removed':
       return { type: 'staged', detail: `removed ${e.removed} staged users the job had not started; ${e.left} left to the job` };
     default:

@@ -1,0 +1,89 @@
+// What the core already holds, learnt in bulk instead of user by user: the account info of every login method
+// (and every external id) of the run's tenant, read from GET /users pages (500 users a request; one request for
+// an empty core) and kept as 64-bit hashes (about 24 bytes a key, so a core of a million users costs tens of MB).
+// The staged path stages only users with none of their keys here; the others are partly in the core already and
+// go through the per-user steps. A hash collision can only make a user look present (it then takes the steps,
+// which look it up properly), never absent.
+import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
+import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { KeyTable } from '../records/key-table.js';
+
+export const USERS_PAGE = 500;
+
+const norm = (email: string): string => email.trim().toLowerCase();
+
+/** The key of a bulk login method: its tenant, recipe and account info (emails normalised as the core does). */
+export function methodKey(
+  m: Pick<BulkLoginMethodBody, 'recipeId' | 'tenantIds' | 'email' | 'phoneNumber' | 'thirdPartyId' | 'thirdPartyUserId'>,
+): string {
+  const tenant = m.tenantIds?.[0] ?? 'public';
+  if (m.recipeId === 'thirdparty') return `${tenant}|tp|${m.thirdPartyId}|${m.thirdPartyUserId}`;
+  if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) return `${tenant}|pl-phone|${m.phoneNumber}`;
+  return `${tenant}|${m.recipeId}|${norm(m.email ?? '')}`;
+}
+
+/** Every key a bulk user would take in the core: each login method's (a passwordless one by phone and email) and its external id. */
+export function bodyKeys(body: BulkUserBody): string[] {
+  const keys = body.loginMethods.map(methodKey);
+  for (const m of body.loginMethods) {
+    if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined && m.email !== undefined) {
+      keys.push(methodKey({ ...m, phoneNumber: undefined }));
+    }
+  }
+  if (body.externalUserId !== undefined) keys.push(`ext|${body.externalUserId}`);
+  return keys;
+}
+
+/** The keys a core user holds in `tenant`: one per login method's account info, and its id (an external id when mapped). */
+export function coreUserKeys(user: CoreUser, tenant: string): string[] {
+  const keys: string[] = [`ext|${user.id}`];
+  for (const m of user.loginMethods) {
+    const t = { tenantIds: [tenant] };
+    if (m.recipeId === 'emailpassword' && m.email) keys.push(methodKey({ ...t, recipeId: 'emailpassword', email: m.email }));
+    if (m.recipeId === 'thirdparty' && m.thirdParty)
+      keys.push(methodKey({ ...t, recipeId: 'thirdparty', thirdPartyId: m.thirdParty.id, thirdPartyUserId: m.thirdParty.userId }));
+    if (m.recipeId === 'passwordless') {
+      if (m.phoneNumber) keys.push(methodKey({ ...t, recipeId: 'passwordless', phoneNumber: m.phoneNumber }));
+      if (m.email) keys.push(methodKey({ ...t, recipeId: 'passwordless', email: m.email }));
+    }
+    if (m.recipeUserId !== user.id) keys.push(`ext|${m.recipeUserId}`);
+  }
+  return keys;
+}
+
+/** Every user of the client's tenant, page by page (GET /users, oldest first). */
+export async function* coreUserPages(core: CoreClient): AsyncIterable<CoreUser[]> {
+  let token: string | undefined;
+  do {
+    const page = await core.listUsers({ limit: USERS_PAGE, paginationToken: token });
+    yield page.users;
+    token = page.nextPaginationToken;
+  } while (token);
+}
+
+export class CoreKnowledge {
+  private readonly keys = new KeyTable();
+  /** Users read from the core. */
+  users = 0;
+
+  /** Read every user of the core's tenant once. */
+  static async learn(core: CoreClient): Promise<CoreKnowledge> {
+    const known = new CoreKnowledge();
+    for await (const page of coreUserPages(core)) for (const user of page) known.addUser(user, core.tenantId);
+    return known;
+  }
+
+  addUser(user: CoreUser, tenant: string): void {
+    this.users += 1;
+    for (const key of coreUserKeys(user, tenant)) this.keys.set(key, 0);
+  }
+
+  has(key: string): boolean {
+    return this.keys.get(key) !== undefined;
+  }
+
+  /** Whether any key of this bulk user is in the core already (then bulk import would refuse it: the steps complete it). */
+  holdsAnyOf(body: BulkUserBody): boolean {
+    return bodyKeys(body).some((k) => this.has(k));
+  }
+}

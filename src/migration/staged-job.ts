@@ -1,0 +1,132 @@
+// `--via bulk-staged`: the operator's view of the core's bulk-import job, from the staging list's counts read
+// every poll. The reference's job (ProcessBulkImportUsers) runs at the core's start and then `interval` after its
+// previous run ended (scheduleWithFixedDelay, 300 s), each run importing the rows waiting when it began. So:
+// the job is running while rows are claimed (PROCESSING) or leave the list; its rate is measured only while it
+// runs; the ETA is given only once there is a rate; its next run is known from the end of one it was seen doing,
+// else bounded by `interval` from when the rows were first seen waiting; and when nothing moves for longer than
+// two intervals, it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
+import type { RunEvent } from './events.js';
+
+export interface JobCounts {
+  NEW: number;
+  PROCESSING: number;
+  FAILED: number;
+}
+
+export type StagedProgress = Extract<RunEvent, { type: 'staged-progress' }>;
+
+/** Rate window: the job's last this-many milliseconds of work. */
+const RATE_WINDOW_MS = 30_000;
+
+export class JobWatcher {
+  /** Rows this run added to the list since the last observation. */
+  private uploadedSince = 0;
+  private uploaded = 0;
+  private last: JobCounts | undefined;
+  /** Users the job has taken out of the waiting rows (imported or failed) since the run began. */
+  private processed = 0;
+  private lastMove: number | undefined;
+  private firstWaiting: number | undefined;
+  private runStartedAt: number | undefined;
+  private lastRunEndedAt: number | undefined;
+  private running = false;
+  /** (time, processed) while running, for the rate. */
+  private samples: Array<[number, number]> = [];
+  private lastRate: number | undefined;
+
+  constructor(
+    readonly intervalMs: number,
+    /** Users this run has staged and not seen settled: the denominator of "imported". */
+    private readonly total: () => number,
+  ) {}
+
+  /** This run put `n` rows in the list. */
+  staged(n: number): void {
+    this.uploadedSince += n;
+    this.uploaded += n;
+  }
+
+  observe(counts: JobCounts, now: number): StagedProgress {
+    const waiting = counts.NEW + counts.PROCESSING;
+    const before = this.last ? this.last.NEW + this.last.PROCESSING + this.uploadedSince : waiting;
+    const moved = Math.max(0, before - waiting);
+    this.uploadedSince = 0;
+    this.processed += moved;
+    const active = counts.PROCESSING > 0 || moved > 0 || (this.last !== undefined && counts.FAILED !== this.last.FAILED);
+    this.last = counts;
+    if (waiting > 0 && this.firstWaiting === undefined) this.firstWaiting = now;
+    if (active) {
+      if (!this.running) {
+        this.running = true;
+        this.runStartedAt = now;
+        this.samples = [];
+      }
+      this.lastMove = now;
+      this.samples.push([now, this.processed]);
+      while (this.samples.length > 2 && now - this.samples[0]![0] > RATE_WINDOW_MS) this.samples.shift();
+    } else if (this.running) {
+      // Nothing claimed, nothing left the list: the run ended (the next starts `interval` after this).
+      this.running = false;
+      this.lastRunEndedAt = this.lastMove ?? now;
+    }
+    const rate = this.rate();
+    if (rate !== undefined) this.lastRate = rate;
+    const event: StagedProgress = {
+      type: 'staged-progress',
+      staged: counts.NEW,
+      processing: counts.PROCESSING,
+      failed: counts.FAILED,
+      imported: this.processed,
+      of: Math.max(this.uploaded, this.total()),
+      running: this.running,
+      idleMs: this.idleMs(now),
+      intervalMs: this.intervalMs,
+      at: now,
+    };
+    if (this.lastRate !== undefined) event.rate = this.lastRate;
+    const next = this.nextRun(now);
+    if (next) Object.assign(event, next);
+    if (this.lastRate !== undefined && waiting > 0) {
+      const work = (waiting / this.lastRate) * 1000;
+      if (this.running) event.etaMs = work;
+      else if (event.nextRunInMs !== undefined) event.etaMs = event.nextRunInMs + work;
+    }
+    return event;
+  }
+
+  /** Users per second over the window, once the job has run long enough to tell. */
+  private rate(): number | undefined {
+    if (this.samples.length < 2) return undefined;
+    const [t0, p0] = this.samples[0]!;
+    const [t1, p1] = this.samples.at(-1)!;
+    if (t1 - t0 < 1000 || p1 === p0) return undefined;
+    return ((p1 - p0) / (t1 - t0)) * 1000;
+  }
+
+  /** When the job should start next: known after a run it was seen ending, else at most `interval` away. */
+  private nextRun(now: number): { nextRunInMs: number; nextRunExact: boolean } | undefined {
+    if (this.running) return undefined;
+    if (this.lastRunEndedAt !== undefined)
+      return { nextRunInMs: Math.max(0, this.lastRunEndedAt + this.intervalMs - now), nextRunExact: true };
+    if (this.firstWaiting !== undefined)
+      return { nextRunInMs: Math.max(0, this.firstWaiting + this.intervalMs - now), nextRunExact: false };
+    return undefined;
+  }
+
+  /** How long nothing has moved while rows wait (0 when nothing waits or the job is running). */
+  idleMs(now: number): number {
+    const waiting = this.last ? this.last.NEW + this.last.PROCESSING : 0;
+    if (waiting === 0 || this.running) return 0;
+    const since = this.lastMove ?? this.firstWaiting ?? now;
+    return now - since;
+  }
+
+  /** Nothing has moved for longer than two intervals while rows wait: the job is not running. */
+  stalled(now: number): boolean {
+    return this.idleMs(now) > 2 * this.intervalMs;
+  }
+
+  get startedAt(): number | undefined {
+    return this.runStartedAt;
+  }
+}

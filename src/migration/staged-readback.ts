@@ -1,0 +1,74 @@
+// `--via bulk-staged`, settling what the core's job did, in bulk: its FAILED rows of this run's users (the rows
+// with the failure status only, 500 a request), then every user of the core read back by listing (GET /users, 500
+// a request): a user holding a staged user's first login method with the join time this run gave it was imported
+// by this migration (whatever row did it: a batch staged twice, a row the job took again after a restart); one
+// holding it with another join time was there before, or came meanwhile: the per-user steps complete it. A write
+// counts when it is read back, so "gone from the list" alone proves nothing.
+import type { StagedUserRow } from '../core-client/bulk-types.js';
+import type { CoreClient } from '../core-client/types.js';
+import { coreUserPages, methodKey } from './bulk-knowledge.js';
+import { PRESENT_IN_CORE, redactBulkMessage } from './bulk-user.js';
+import { rowJoined, stagedKey, stagingPages } from './staged-index.js';
+import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './staged-table.js';
+
+/** The job's text with the row's password hashes and TOTP secrets taken out (the reference echoes some). */
+function rowMessage(row: StagedUserRow): string {
+  const totp = (row as unknown as { totpDevices?: Array<{ secretKey?: string }> }).totpDevices ?? [];
+  const body = {
+    loginMethods: row.loginMethods.map((m) => ({ ...m })),
+    totpDevices: totp.map((d) => ({ secretKey: d.secretKey ?? '', period: 30, skew: 1 })),
+  };
+  return redactBulkMessage(row.errorMessage ?? "failed by the core's bulk-import job", body);
+}
+
+/** This run's FAILED rows: a user partly in the core becomes EXISTS, any other failure JOB_FAILED with the job's text. */
+export async function scanFailedRows(core: CoreClient, table: StagedTable): Promise<void> {
+  if (table.size === 0) return;
+  for await (const page of stagingPages(core, 'FAILED')) {
+    for (const row of page) {
+      if (!row.loginMethods?.length) continue;
+      const i = table.find(stagedKey(row));
+      if (i === undefined || rowJoined(row) !== table.joined[i]) continue; // not a row of this run
+      const state = table.state[i];
+      if (state !== STAGED && state !== JOB_FAILED && state !== EXISTS) continue;
+      table.failedRows.add(row.id);
+      if (PRESENT_IN_CORE.test(row.errorMessage ?? '')) table.setState(i, EXISTS);
+      else {
+        table.setState(i, JOB_FAILED);
+        table.messages.set(i, rowMessage(row));
+      }
+    }
+  }
+}
+
+/** Read every user of the core back and settle each staged user found: CONFIRMED (with its join time) or PRESENT. */
+export async function readBack(core: CoreClient, table: StagedTable, onPage?: (users: number) => void): Promise<void> {
+  let seen = 0;
+  for await (const page of coreUserPages(core)) {
+    for (const user of page) {
+      for (const m of user.loginMethods) {
+        const key =
+          m.recipeId === 'thirdparty' && m.thirdParty
+            ? methodKey({
+                recipeId: 'thirdparty',
+                tenantIds: [core.tenantId],
+                thirdPartyId: m.thirdParty.id,
+                thirdPartyUserId: m.thirdParty.userId,
+              })
+            : m.recipeId === 'passwordless' && m.phoneNumber
+              ? methodKey({ recipeId: 'passwordless', tenantIds: [core.tenantId], phoneNumber: m.phoneNumber })
+              : methodKey({ recipeId: m.recipeId as 'emailpassword' | 'passwordless', tenantIds: [core.tenantId], email: m.email ?? '' });
+        const i = table.find(key);
+        if (i === undefined) continue;
+        const state = table.state[i];
+        if (state !== STAGED && state !== EXISTS && state !== JOB_FAILED) continue;
+        if (m.timeJoined === table.joined[i]) {
+          table.setState(i, CONFIRMED);
+          if (table.rowId(i) === undefined) table.foundIds.set(i, m.recipeUserId);
+        } else table.setState(i, PRESENT);
+      }
+    }
+    seen += page.length;
+    onPage?.(seen);
+  }
+}

@@ -1,0 +1,74 @@
+// `--via bulk-staged`, the results of the users the run staged, once read back (staged-readback.ts): the source is
+// read a second time (the run keeps no record of a staged user, so a million of them cost no memory) and each
+// staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
+// ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
+// with the job's message (only a user that is not in the core can fail).
+import type { BulkUserBody } from '../core-client/bulk-types.js';
+import type { UserResult } from './events.js';
+import { bulkShapeIds } from './rollback-shape.js';
+import { leftOut } from './plan.js';
+import type { MigrationInput } from './runner.js';
+import type { Admitted, EngineContext } from './runner-strategy.js';
+import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, REPORTED, STAGED, type StagedTable } from './staged-table.js';
+import { STAGED_STEP } from './staged-upload.js';
+
+/** How a record becomes its bulk body, key and join time (the same function the upload used). */
+export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: string; externalUserId?: string } | undefined;
+
+/** Users completed by the steps at once: a bounded buffer, run `concurrency` at a time. */
+const STEPS_BUFFER = 256;
+
+export async function reportStaged(ctx: EngineContext, table: StagedTable, planOf: StagedPlanner): Promise<void> {
+  const source: AsyncIterable<MigrationInput | undefined> | Iterable<MigrationInput | undefined> =
+    table.inputs ?? ctx.options.reopenInputs?.() ?? [];
+  let steps: Admitted[] = [];
+  const runSteps = async (): Promise<void> => {
+    const batch = steps;
+    steps = [];
+    await ctx.pooled(batch, (user) => ctx.bySteps(user));
+  };
+  for await (const input of source) {
+    if (ctx.isStopping()) break;
+    if (!input || !input.valid || leftOut(input.record, ctx.plan)) continue;
+    const journalled = ctx.journal.users.get(input.record.id);
+    if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') continue; // settled before this run
+    const user: Admitted = journalled ? { input, journalled } : { input };
+    const planned = planOf(user);
+    if (!planned) continue;
+    const i = table.find(planned.key);
+    if (i === undefined || table.state[i] === REPORTED) continue; // settled during the upload (steps, refused, plan error)
+    const state = table.state[i]!;
+    table.setState(i, REPORTED);
+    ctx.fingerprints.admit(input); // for its finishing line (let go of while the job worked)
+    if (state === PRESENT || state === EXISTS) {
+      steps.push(user);
+      if (steps.length >= STEPS_BUFFER) await runSteps();
+      continue;
+    }
+    const id = input.record.id;
+    const base = { id, stepsRun: 1, stepsFromJournal: 0 };
+    let result: UserResult;
+    if (state === CONFIRMED) {
+      // The id the core answers for the user, as `--via bulk` journals it: its external id where it has one, else
+      // the SuperTokens id its row got (the core's own id, which a rollback removes by), with what the import gave
+      // it (rollback-shape.ts), so that a rollback tells what changed since.
+      const recipeUserId = planned.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
+      const ids: Record<string, string> = { recipeUserId, ...bulkShapeIds(planned.body) };
+      ctx.journal.append({ type: 'step', user: id, step: STAGED_STEP, result: 'created', ids });
+      ctx.journal.append({ type: 'user', user: id, outcome: 'imported' });
+      result = { ...base, outcome: 'imported', userId: recipeUserId };
+    } else {
+      const status = state === JOB_FAILED ? 'BULK_IMPORT_FAILED' : 'STAGED_ROW_GONE';
+      const message =
+        state === JOB_FAILED
+          ? (table.messages.get(i) ?? "failed by the core's bulk-import job")
+          : state === STAGED
+            ? 'staged, then gone from the staging list without reaching the core (removed by someone?): the next run stages it again'
+            : 'not settled';
+      ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: STAGED_STEP, status });
+      result = { ...base, outcome: 'failed', step: STAGED_STEP, status, message };
+    }
+    await ctx.finish(result, input);
+  }
+  if (steps.length > 0) await runSteps();
+}

@@ -1,0 +1,99 @@
+// `--via bulk-staged`: what the run knows of each user it staged (or found staged, or in doubt after a kill), in
+// typed arrays so that a million of them fit in tens of MB: the key of its first login method (a 64-bit hash),
+// its state, the join time that identifies it in the core, and the id the core gave its row. Its record is not
+// kept: the results are written in a second read of the source (staged-results.ts).
+import { KeyTable } from '../records/key-table.js';
+import type { MigrationInput } from './runner.js';
+
+/** Where a staged user stands. */
+export const STAGED = 1; // in the staging list (uploaded, or found there): waiting for the core's job
+export const JOB_FAILED = 2; // the job left it FAILED for a reason of its own (the message is kept)
+export const EXISTS = 3; // part of it is in the core: the job refused it (or a run in doubt found it there); read back decides
+export const CONFIRMED = 4; // read back: in the core, with its login method's join time: imported by this migration
+export const PRESENT = 5; // read back: in the core, but not as this migration staged it: the per-user steps complete it
+export const REPORTED = 6; // its result is written
+
+const UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/i;
+
+export class StagedTable {
+  private readonly keys = new KeyTable();
+  private cap = 1024;
+  private count = 0;
+  /** A user's state: read it here, change it with setState (which keeps the counts). */
+  state = new Uint8Array(this.cap);
+  private readonly perState = new Uint32Array(REPORTED + 1);
+  joined = new Float64Array(this.cap);
+  /** The row's id (the primary login method's SuperTokens id) as 16 bytes, when the core told it (else zeros). */
+  private ids = new Uint8Array(this.cap * 16);
+  /** The job's message for JOB_FAILED users; the core's id of users read back whose row id was not known. */
+  readonly messages = new Map<number, string>();
+  readonly foundIds = new Map<number, string>();
+  /** The run's FAILED rows (by row id): removed once the users are settled. */
+  readonly failedRows = new Set<string>();
+  /** The records themselves, only when the caller cannot read the source again (tests, small runs). */
+  inputs: Array<MigrationInput | undefined> | undefined;
+
+  get size(): number {
+    return this.count;
+  }
+
+  find(key: string): number | undefined {
+    return this.keys.get(key);
+  }
+
+  /** The user of `key` (added if new), with its join time and state. */
+  add(key: string, joined: number, state: number): number {
+    let i = this.keys.get(key);
+    if (i === undefined) {
+      if (this.count === this.cap) this.grow();
+      i = this.count++;
+      this.keys.set(key, i);
+    }
+    this.joined[i] = joined;
+    this.setState(i, state);
+    return i;
+  }
+
+  setState(i: number, state: number): void {
+    const was = this.state[i]!;
+    if (was !== 0) this.perState[was]! -= 1;
+    this.state[i] = state;
+    this.perState[state]! += 1;
+  }
+
+  setRowId(i: number, id: string | undefined): void {
+    const m = id === undefined ? null : UUID.exec(id);
+    const hex = m ? m.slice(1).join('') : '0'.repeat(32);
+    for (let b = 0; b < 16; b++) this.ids[i * 16 + b] = parseInt(hex.slice(b * 2, b * 2 + 2), 16);
+  }
+
+  rowId(i: number): string | undefined {
+    let hex = '';
+    for (let b = 0; b < 16; b++) hex += this.ids[i * 16 + b]!.toString(16).padStart(2, '0');
+    if (/^0+$/.test(hex)) return undefined;
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  /** Indexes in one of the given states. */
+  *inState(...states: number[]): IterableIterator<number> {
+    for (let i = 0; i < this.count; i++) if (states.includes(this.state[i]!)) yield i;
+  }
+
+  /** Users in one of the given states (kept as counts: no walk over the table). */
+  countIn(...states: number[]): number {
+    return states.reduce((n, s) => n + this.perState[s]!, 0);
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    const state = new Uint8Array(this.cap);
+    state.set(this.state);
+    this.state = state;
+    const joined = new Float64Array(this.cap);
+    joined.set(this.joined);
+    this.joined = joined;
+    const ids = new Uint8Array(this.cap * 16);
+    ids.set(this.ids);
+    this.ids = ids;
+  }
+}

@@ -1,0 +1,80 @@
+// The operator's view of the core's bulk-import job (staged-job.ts, render/staged-line.ts), as the reference's job
+// behaves (ProcessBulkImportUsers: first run at start, then 300 s after each run ends; each run takes the rows
+// waiting when it begins): no ETA until the job has run, the next run bounded then known, the rate while it runs,
+// and "stalled" once nothing moved for more than two intervals.
+import { describe, expect, it } from 'vitest';
+import { JobWatcher } from '../../src/migration/staged-job.js';
+import { describeStagedProgress, describeStagedStalled } from '../../src/migration/render/staged-line.js';
+
+const INTERVAL = 300_000;
+const counts = (NEW: number, PROCESSING = 0, FAILED = 0) => ({ NEW, PROCESSING, FAILED });
+
+describe('JobWatcher', () => {
+  it('while the job waits for its next run: no rate, no ETA, the next run within the interval, counting down', () => {
+    const w = new JobWatcher(INTERVAL, () => 20_000);
+    w.staged(20_000);
+    const first = w.observe(counts(20_000), 1_000);
+    expect(first).toMatchObject({ running: false, staged: 20_000, imported: 0, of: 20_000, nextRunInMs: INTERVAL, nextRunExact: false });
+    expect(first.rate).toBeUndefined();
+    expect(first.etaMs).toBeUndefined();
+    const later = w.observe(counts(20_000), 61_000);
+    expect(later.nextRunInMs).toBe(INTERVAL - 60_000);
+    expect(later.etaMs).toBeUndefined();
+    const line = describeStagedProgress(later);
+    expect(line).toContain('next run within 4m00s (it runs every 5m00s)');
+    expect(line).toContain('20,000 staged, 0 processing, 0 failed');
+    expect(line).toContain('ETA once the job has run');
+    expect(line).not.toMatch(/\d+h\d\dm/); // never an hours-long figure from a rate of nothing
+    expect(line).toContain('nothing has moved for 1m00s');
+  });
+
+  it('once the job runs: its rate over its own time, an ETA from it, and when the run ends the next one is known', () => {
+    const w = new JobWatcher(INTERVAL, () => 20_000);
+    w.staged(20_000);
+    w.observe(counts(20_000), 0);
+    // The job claims 8,000 and imports them at 1,000/s.
+    let e = w.observe(counts(12_000, 8_000), 100_000);
+    expect(e.running).toBe(true);
+    expect(e.rate).toBeUndefined(); // one sample: no rate yet
+    expect(e.etaMs).toBeUndefined();
+    e = w.observe(counts(12_000, 4_000), 104_000);
+    e = w.observe(counts(8_000, 4_000), 108_000);
+    expect(e.rate).toBeCloseTo(1_000, -1);
+    expect(e.etaMs).toBeCloseTo(12_000, -3);
+    expect(e.imported).toBe(8_000);
+    expect(describeStagedProgress(e)).toMatch(
+      /running; 8,000 staged, 4,000 processing, 0 failed in its list; 8,000 of this run's 20,000 taken by the job, 1,000\/s, ETA 0m12s/,
+    );
+    // Rows staged while the job ran wait for its next run (300 s after this one ends).
+    w.staged(5_000);
+    e = w.observe(counts(5_000), 120_000);
+    e = w.observe(counts(5_000), 121_000);
+    expect(e.running).toBe(false);
+    expect(e).toMatchObject({ nextRunInMs: INTERVAL - 1_000, nextRunExact: true });
+    expect(e.etaMs).toBeCloseTo(INTERVAL - 1_000 + 5_000, -3);
+    expect(describeStagedProgress(e)).toContain('next run in about 4m59s');
+  });
+
+  it('stalled only after more than two intervals without any move while rows wait', () => {
+    const w = new JobWatcher(1_000, () => 10);
+    w.staged(10);
+    w.observe(counts(10), 0);
+    expect(w.stalled(1_500)).toBe(false);
+    w.observe(counts(10), 2_000);
+    expect(w.stalled(2_000)).toBe(false);
+    w.observe(counts(10), 2_100);
+    expect(w.stalled(2_100)).toBe(true);
+    const text = describeStagedStalled({ type: 'staged-stalled', idleMs: 600_500, intervalMs: INTERVAL, waiting: 10, at: 0 });
+    expect(text).toMatch(/has not moved for 10m01s \(more than two of its 5m00s intervals\)/);
+    expect(text).toContain('BULK_MIGRATION_CRON_ENABLED=false');
+    // A job that moved resets the clock.
+    const moving = new JobWatcher(1_000, () => 10);
+    moving.staged(10);
+    moving.observe(counts(10), 0);
+    moving.observe(counts(5, 5), 1_900);
+    moving.observe(counts(5), 2_500);
+    moving.observe(counts(5), 2_600); // nothing moved since 2,500: the run ended
+    expect(moving.stalled(3_500)).toBe(false);
+    expect(moving.stalled(4_600)).toBe(true);
+  });
+});
