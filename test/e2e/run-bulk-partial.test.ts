@@ -100,31 +100,34 @@ async function runVia(via: string): Promise<Outcome> {
   }
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-partial-'));
   writeFileSync(join(dir, 'seed.ndjson'), seed.map((u) => JSON.stringify(u)).join('\n') + '\n');
   writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
-  for (const via of ['steps', 'bulk', 'bulk-staged']) outcomes[via] = await runVia(via);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('users partly in the core, on every --via path', () => {
-  it('steps completes them (the yardstick): external id, Google login, role, sign-in migration line with its user id', () => {
-    const s = outcomes.steps!;
+describe.sequential('users partly in the core, on every --via path', () => {
+  it('steps completes them (the yardstick): external id, Google login, role, sign-in migration line with its user id', async () => {
+    const s = (outcomes.steps = await runVia('steps'));
     expect(s.summary).toMatchObject({ total: 5, failed: 0, skipped: 0 });
     expect(s.state.find((x) => x.includes('"id":"ext-a"'))).toMatch(/thirdparty:a@example.test:google/);
     expect(s.state.find((x) => x.includes('b@example.test'))).toContain('"roles":["blocked"]');
     expect(s.signIn).toHaveLength(1);
     expect(JSON.parse(s.signIn[0]!)).toMatchObject({ sourceId: 'd', userId: '<id>', outcome: 'imported' });
-  });
+  }, 120_000);
 
-  it.each(['bulk', 'bulk-staged'])('--via %s gives the same report, counts, failures, sign-in lines and end state as steps', (via) => {
-    const o = outcomes[via]!;
-    const s = outcomes.steps!;
-    expect(o.summary).toEqual(s.summary);
-    expect(o.report).toEqual(s.report);
-    expect(o.failures).toEqual(s.failures);
-    expect(o.signIn).toEqual(s.signIn);
-    expect(o.state).toEqual(s.state);
-  });
+  it.each(['bulk', 'bulk-staged'])(
+    '--via %s gives the same report, counts, failures, sign-in lines and end state as steps',
+    async (via) => {
+      const o = await runVia(via);
+      const s = outcomes.steps!;
+      expect(o.summary).toEqual(s.summary);
+      expect(o.report).toEqual(s.report);
+      expect(o.failures).toEqual(s.failures);
+      expect(o.signIn).toEqual(s.signIn);
+      expect(o.state).toEqual(s.state);
+    },
+    120_000,
+  );
 });

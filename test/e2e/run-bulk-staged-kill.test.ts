@@ -7,13 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
+
+// Each test starts a core (twice for some) and runs the CLI two or three times: room for a loaded machine.
+vi.setConfig({ testTimeout: 150_000 });
 
 let dir: string;
 let sandbox: RunningSandbox | undefined;
