@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
-import { describeAction } from '../migration/rollback-decide.js';
+import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import { decideRollback, performRollback, prepareRollback, type RollbackDecisions } from '../migration/rollback.js';
 import { connectTarget, describeTarget, resolveTarget, TARGET_OPTIONS, type TargetOptionValues } from './target-options.js';
@@ -89,13 +89,13 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
     const options = { force: values.force ?? false, concurrency, onEvent: renderer(err) };
     try {
       if (values['dry-run']) {
-        const d = await decideRollback(conn.client, prepared, options);
-        for (const u of d.decisions) {
+        const print = (u: UserDecision): void => {
           if (u.kind === 'remove' || u.kind === 'undo')
             for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
           else if (u.kind === 'kept') io.stdout.write(`user ${u.user}: kept, changed since the run: ${u.reasons.join('; ')}\n`);
           for (const note of u.notes) io.stdout.write(`user ${u.user}: not undone: ${note}\n`);
-        }
+        };
+        const d = await decideRollback(conn.client, prepared, { ...options, onDecision: print });
         io.stdout.write(`dry run: ${describeDecisions(d)}; nothing was changed\n`);
         return 0;
       }

@@ -59,14 +59,28 @@ export const CREATES_USER = (key: string): boolean =>
 
 export interface ReadJournal {
   identity: RunIdentity;
-  /** Per source id, its steps in journal order; `created` wins over a later run's `already` for the same step. */
-  users: Map<string, Map<string, JournalledStep>>;
+  /**
+   * Per source id, its step entries in journal order, packed as lines of `[key, result, ids]` (stepsOf decodes them):
+   * a few hundred bytes a user, so the journal of a million-user run fits.
+   */
+  users: Map<string, string>;
   startedAt?: string;
+}
+
+/** A user's steps from its packed entries; `created` wins over a later run's `already` for the same step. */
+export function stepsOf(packed: string): Map<string, JournalledStep> {
+  const steps = new Map<string, JournalledStep>();
+  for (const line of packed.split('\n')) {
+    const [key, result, ids] = JSON.parse(line) as [string, StepResult, Record<string, string>];
+    const prev = steps.get(key);
+    steps.set(key, prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...ids } } : { result, ids });
+  }
+  return steps;
 }
 
 /** Read a whole journal. A torn last line (a crash mid-write) is left out; a damaged line before others is refused. */
 export async function readJournalSteps(path: string): Promise<ReadJournal> {
-  const users = new Map<string, Map<string, JournalledStep>>();
+  const users = new Map<string, string>();
   let identity: RunIdentity | undefined;
   let startedAt: string | undefined;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -93,13 +107,9 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
         identity ??= entry.identity;
         startedAt ??= entry.startedAt;
       } else if (entry.type === 'step') {
-        let steps = users.get(entry.user);
-        if (!steps) users.set(entry.user, (steps = new Map()));
-        const prev = steps.get(entry.step);
-        steps.set(
-          entry.step,
-          prev?.result === 'created' ? { ...prev, ids: { ...prev.ids, ...entry.ids } } : { result: entry.result, ids: entry.ids },
-        );
+        const packed = JSON.stringify([entry.step, entry.result, entry.ids]);
+        const prev = users.get(entry.user);
+        users.set(entry.user, prev === undefined ? packed : `${prev}\n${packed}`);
       }
     }
   }

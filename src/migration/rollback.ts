@@ -12,10 +12,11 @@ import { ActionFailed, listedIds, performAction, readUserState, usersInTenant } 
 import { decideUser, describeAction, type UserDecision, type UserState } from './rollback-decide.js';
 import { emptyCounts, progressEmitter, type RollbackCounts, type RollbackEventListener } from './rollback-events.js';
 import { openRollbackLog, readRollbackLog, type LoadedLog } from './rollback-log.js';
-import { madeAnything, readJournalSteps, runMadeOf, type RunMade } from './rollback-plan.js';
+import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './rollback-plan.js';
 import { isRetired, locateJournal, logPathOf, moveLog, retireJournal } from './rollback-retire.js';
 import type { RunIdentity } from './journal.js';
 import { attachSyncMade } from './sync/rollback.js';
+import { readJournalHead } from './sync/base.js';
 
 export interface PreparedRollback {
   /** The journal undone: the path the run wrote, or its retired name once an undo began. */
@@ -23,8 +24,10 @@ export interface PreparedRollback {
   /** The path the run wrote (its lock is held while the rollback goes). */
   live: string;
   identity: RunIdentity;
-  /** Users the run made anything of, in journal order. */
-  made: RunMade[];
+  /** Users the run made anything of. */
+  count: number;
+  /** What the run made, user by user in journal order, decoded from the journal as it is walked. */
+  made(): Iterable<RunMade>;
   /** Users whose undo an earlier rollback of this journal finished. */
   doneBefore: LoadedLog;
   release(): Promise<void>;
@@ -36,7 +39,12 @@ export interface RollbackOptions {
   /** Users checked or undone at once (default 8). */
   concurrency?: number;
   onEvent?: RollbackEventListener;
+  /** Each user's decision as it is made (decideRollback: what --dry-run prints). */
+  onDecision?: (decision: UserDecision) => void;
 }
+
+/** How many kept users, failures and notes a summary lists (its counts are exact). */
+export const LISTED = 1000;
 
 export interface RollbackDecisions extends RollbackCounts {
   /** Users the run made anything of. */
@@ -44,15 +52,14 @@ export interface RollbackDecisions extends RollbackCounts {
   /** Users an earlier rollback of this journal finished (among `gone`). */
   doneBefore: number;
   actions: number;
-  decisions: UserDecision[];
-  /** Users kept because they changed since, each with why. */
+  /** Users kept because they changed since, each with why (the first LISTED; `kept` counts them all). */
   keptUsers: Array<{ user: string; reasons: string[] }>;
   /** What the run did that a rollback cannot undo, per user. */
   notUndone: string[];
 }
 
 export interface RollbackSummary extends RollbackDecisions {
-  /** Users whose undo failed, each with the action and what the core still shows. */
+  /** Users whose undo failed, each with the action and what the core still shows (the first LISTED). */
   failed: number;
   failures: string[];
   log: string;
@@ -75,14 +82,25 @@ export async function prepareRollback(journalPath: string, target: string | unde
     if (target !== undefined && read.identity.target !== target) {
       throw new UserError(`the journal ${journal} belongs to a run into ${read.identity.target}, not ${target}: give the run's own target`);
     }
-    // A sync's journal: the users it changed or removed are undone by sync/rollback.ts's rules.
-    const made = await attachSyncMade(
-      journal,
-      read.users,
-      [...read.users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything),
-    );
+    // A sync's journal (the users it changed: few) is read whole, and the users it changed or removed are undone by
+    // sync/rollback.ts's rules; any other journal is decoded user by user as it is walked.
+    let made: () => Iterable<RunMade>;
+    if ((await readJournalHead(journal))?.sync) {
+      const users = new Map([...read.users].map(([user, packed]) => [user, stepsOf(packed)]));
+      const list = await attachSyncMade(journal, users, [...users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything));
+      made = () => list;
+    } else {
+      made = function* () {
+        for (const [user, packed] of read.users) {
+          const m = runMadeOf(user, stepsOf(packed));
+          if (madeAnything(m)) yield m;
+        }
+      };
+    }
+    let count = 0;
+    for (const m of made()) if (m) count++;
     const doneBefore = await readRollbackLog(logPathOf(journal));
-    return { journal, live, identity: read.identity, made, doneBefore, release: () => lock.release() };
+    return { journal, live, identity: read.identity, count, made, doneBefore, release: () => lock.release() };
   } catch (err) {
     await lock.release();
     throw err;
@@ -90,13 +108,13 @@ export async function prepareRollback(journalPath: string, target: string | unde
 }
 
 function emptyDecisions(users: number): RollbackDecisions {
-  return { users, doneBefore: 0, actions: 0, decisions: [], keptUsers: [], notUndone: [], ...emptyCounts() };
+  return { users, doneBefore: 0, actions: 0, keptUsers: [], notUndone: [], ...emptyCounts() };
 }
 
 function count(d: RollbackDecisions, decision: UserDecision, doneBefore: boolean): void {
-  d.notUndone.push(...decision.notes.map((n) => `user ${decision.user}: ${n}`));
+  for (const n of decision.notes) if (d.notUndone.length < LISTED) d.notUndone.push(`user ${decision.user}: ${n}`);
   if (decision.kind === 'kept') {
-    d.keptUsers.push({ user: decision.user, reasons: decision.reasons });
+    if (d.keptUsers.length < LISTED) d.keptUsers.push({ user: decision.user, reasons: decision.reasons });
     d.kept++;
   } else if (decision.kind === 'gone' || decision.kind === 'nothing') {
     if (decision.kind === 'gone') d.gone++;
@@ -111,37 +129,46 @@ const refusal = (p: PreparedRollback, looked: number): UserError =>
   );
 
 /** Users an undo still has to look at: with an id, and not finished by an earlier rollback. */
-const candidates = (p: PreparedRollback): RunMade[] => p.made.filter((m) => m.ref !== undefined && !p.doneBefore.done.has(m.user));
+function* candidates(p: PreparedRollback): Iterable<RunMade> {
+  for (const m of p.made()) if (m.ref !== undefined && !p.doneBefore.done.has(m.user)) yield m;
+}
 
 /**
  * Every user's decision, read-only (what --dry-run lists and a confirmation counts). Throws the refusal when the
  * core holds none of the journal's users.
  */
 export async function decideRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackDecisions> {
-  const d = emptyDecisions(p.made.length);
-  const tick = progressEmitter(options.onEvent, 'checking', p.made.length, d);
+  const d = emptyDecisions(p.count);
+  const tick = progressEmitter(options.onEvent, 'checking', p.count, d);
   let done = 0;
   let found = 0;
-  const byUser = new Map<string, UserDecision>();
-  await forEachPooled(toAsync(p.made), options.concurrency ?? 8, async (m) => {
+  let looked = 0;
+  await forEachPooled(toAsync(p.made()), options.concurrency ?? 8, async (m) => {
     const state = await readUserState(core, m);
-    if (state.user && !p.doneBefore.done.has(m.user)) found++;
+    if (m.ref !== undefined && !p.doneBefore.done.has(m.user)) {
+      looked++;
+      if (state.user) found++;
+    }
     const decision = decideUser(m, state, options);
-    byUser.set(m.user, decision);
     count(d, decision, p.doneBefore.done.has(m.user));
     if (decision.kind === 'remove') d.removed++;
     else if (decision.kind === 'undo') d.undone++;
+    options.onDecision?.(decision);
     tick(++done);
   });
-  if (candidates(p).length > 0 && found === 0) throw refusal(p, candidates(p).length);
-  d.decisions = p.made.map((m) => byUser.get(m.user)!);
+  if (looked > 0 && found === 0) throw refusal(p, looked);
   return d;
 }
 
-/** Up to `n` users spread over the list. */
-function spread<T>(items: T[], n: number): T[] {
-  if (items.length <= n) return items;
-  return Array.from({ length: n }, (_, i) => items[Math.floor((i * (items.length - 1)) / (n - 1))]!);
+/** Up to `n` of the candidates, spread over the journal, and how many there are. */
+function spread(p: PreparedRollback, n: number): { picked: RunMade[]; total: number } {
+  let total = 0;
+  for (const m of candidates(p)) if (m) total++;
+  const at = new Set(Array.from({ length: Math.min(n, total) }, (_, i) => Math.floor((i * (total - 1)) / Math.max(1, n - 1))));
+  const picked: RunMade[] = [];
+  let i = 0;
+  for (const m of candidates(p)) if (at.has(i++)) picked.push(m);
+  return { picked, total };
 }
 
 /**
@@ -149,11 +176,11 @@ function spread<T>(items: T[], n: number): T[] {
  * the core holds right now, act, read every action back, and log the user once all is read back.
  */
 export async function performRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackSummary> {
-  const todo = candidates(p);
-  if (todo.length > 0) {
-    const sampled = await Promise.all(spread(todo, 5).map((m) => readUserState(core, m)));
+  const { picked, total: todo } = spread(p, 5);
+  if (todo > 0) {
+    const sampled = await Promise.all(picked.map((m) => readUserState(core, m)));
     // None of the samples: look at them all before refusing (the same rule as decideRollback).
-    if (!sampled.some((s) => s.user) && !(await anyFound(core, todo, options.concurrency ?? 8))) throw refusal(p, todo.length);
+    if (!sampled.some((s) => s.user) && !(await anyFound(core, candidates(p), options.concurrency ?? 8))) throw refusal(p, todo);
   }
   if (!isRetired(p.journal)) {
     p.journal = await retireJournal(p.live);
@@ -161,17 +188,30 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
   }
   const logPath = logPathOf(p.journal);
   const log = await openRollbackLog(logPath, await readRollbackLog(logPath));
-  const s: RollbackSummary = { ...emptyDecisions(p.made.length), failures: [], log: logPath, journal: p.journal };
-  const tick = progressEmitter(options.onEvent, 'undoing', p.made.length, s);
+  const s: RollbackSummary = { ...emptyDecisions(p.count), failures: [], log: logPath, journal: p.journal };
+  const tick = progressEmitter(options.onEvent, 'undoing', p.count, s);
+  const fail = (user: string, why: string): void => {
+    s.failed++;
+    if (s.failures.length < LISTED) s.failures.push(`user ${user}: ${why}`);
+    options.onEvent?.({ type: 'rollback-user', phase: 'undoing', user, outcome: 'failed', detail: why, at: Date.now() });
+  };
   let done = 0;
   const emit = options.onEvent;
   // Many removals are read back from the listing (a page per 500 users) when that is fewer requests than one each.
-  const inTenant = todo.length >= 50 ? await usersInTenant(core).catch(() => undefined) : undefined;
-  const inBulk = inTenant !== undefined && Math.ceil(inTenant / 500) + 1 < todo.length / 2;
+  const inTenant = todo >= 50 ? await usersInTenant(core).catch(() => undefined) : undefined;
+  const inBulk = inTenant !== undefined && Math.ceil(inTenant / 500) + 1 < todo / 2;
   const removed: Array<{ user: string; kind: 'method' | 'user'; ids: string[] }> = [];
   try {
-    await forEachPooled(toAsync(p.made), options.concurrency ?? 8, async (m) => {
-      const state: UserState = await readUserState(core, m);
+    await forEachPooled(toAsync(p.made()), options.concurrency ?? 8, async (m) => {
+      let state: UserState;
+      try {
+        state = await readUserState(core, m);
+      } catch (err) {
+        if ((err as { fatal?: boolean }).fatal) throw err;
+        fail(m.user, `reading it from the core: ${(err as Error).message}`);
+        tick(++done);
+        return;
+      }
       const decision = decideUser(m, state, options);
       count(s, decision, p.doneBefore.done.has(m.user));
       if (decision.kind === 'kept')
@@ -186,11 +226,8 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
       if (decision.kind === 'remove' || decision.kind === 'undo') {
         const later = inBulk ? (kind: 'method' | 'user', ids: string[]) => removed.push({ user: m.user, kind, ids }) : undefined;
         const failure = await carryOut(core, decision, options.force ?? false, later);
-        if (failure) {
-          s.failed++;
-          s.failures.push(`user ${m.user}: ${failure}`);
-          emit?.({ type: 'rollback-user', phase: 'undoing', user: m.user, outcome: 'failed', detail: failure, at: Date.now() });
-        } else {
+        if (failure) fail(m.user, failure);
+        else {
           await log.append({ user: m.user, done: decision.kind === 'remove' ? 'removed' : 'undone' });
           if (decision.kind === 'remove') s.removed++;
           else s.undone++;
@@ -214,9 +251,7 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
       }
       for (const [user, id] of still) {
         s.removed--;
-        s.failed++;
-        s.failures.push(`user ${user}: removed, but the core still lists ${id} (read back from GET /users)`);
-        emit?.({ type: 'rollback-user', phase: 'undoing', user, outcome: 'failed', detail: `${id} is still listed`, at: Date.now() });
+        fail(user, `removed, but the core still lists ${id} (read back from GET /users)`);
       }
     }
   } finally {
@@ -243,7 +278,7 @@ async function carryOut(
   return undefined;
 }
 
-async function anyFound(core: CoreClient, made: RunMade[], concurrency: number): Promise<boolean> {
+async function anyFound(core: CoreClient, made: Iterable<RunMade>, concurrency: number): Promise<boolean> {
   let found = false;
   await forEachPooled(toAsync(made), concurrency, async (m) => {
     if (!found && (await readUserState(core, m)).user) found = true;
@@ -251,6 +286,6 @@ async function anyFound(core: CoreClient, made: RunMade[], concurrency: number):
   return found;
 }
 
-async function* toAsync<T>(items: T[]): AsyncIterable<T> {
+async function* toAsync<T>(items: Iterable<T>): AsyncIterable<T> {
   yield* items;
 }
