@@ -8,7 +8,7 @@ import { parseHashingAlgorithmName } from '../hashes/formats.js';
 import { UsageError } from '../errors.js';
 import { emptyTotals } from '../migration/events.js';
 import type { PlanOptions } from '../migration/plan.js';
-import { parseDisabledPolicy } from '../migration/policies.js';
+import { parseDisabledPolicy, profileSwitch } from '../migration/policies.js';
 import { collectGarbage } from '../heap.js';
 import { drained } from '../migration/report.js';
 import { prepareRun, type PlanNeeds } from '../migration/prepare.js';
@@ -57,7 +57,8 @@ Files:      each run writes its journal, report, failures file and resume comman
             --out DIR puts that folder under DIR instead of the current folder. The same command run again
             (same files, same target) carries on in the newest folder of that migration. --journal FILE
             instead: the journal at FILE, the other files beside it (FILE minus .journal.ndjson + .report.ndjson...)
-Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY})  --keep-source-ids
+Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY}; fewer at once while the core answers 5xx or times out)
+            --keep-source-ids (--no-keep-source-ids turns a profile's off; --no-update-existing likewise)
             --scrypt-algorithm-name NAME (default: the name the preflight finds the core takes, external_scrypt
             or firebase_scrypt)  --update-existing (replace the password hash of users already in the core;
             by default they are found first and left unchanged)  --disabled skip|import|role:NAME (users disabled
@@ -105,7 +106,9 @@ const OPTIONS = {
   'batch-size': { type: 'string' },
   'job-interval': { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
+  'no-keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },
+  'no-update-existing': { type: 'boolean' },
   disabled: { type: 'string' },
   'scrypt-algorithm-name': { type: 'string' },
   json: { type: 'boolean' },
@@ -186,8 +189,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   // The hash config may carry the signer key: a sandbox rehearsal needs it too.
   if (resolved && !resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const planOptions: PlanOptions = {
-    keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
-    updateExisting: values['update-existing'] ?? profile?.updateExisting ?? false,
+    keepSourceIds: profileSwitch('keep-source-ids', values['keep-source-ids'], values['no-keep-source-ids'], profile?.keepSourceIds),
+    updateExisting: profileSwitch('update-existing', values['update-existing'], values['no-update-existing'], profile?.updateExisting),
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     scryptAlgorithmName: scryptName(values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName),
     unusableHashes: readOptions.unusableHashes,
@@ -324,7 +327,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
 
   async function migrate(conn: Connection, journal: Journal): Promise<RunSummary> {
-    const runFiles = openRunFiles(paths);
+    const runFiles = openRunFiles(paths, planOptions);
     const runOptions = {
       inputs: sliceRecords(streamValidatedRecords(files, readOptions, report), slice),
       reopenInputs: () => sliceRecords(streamValidatedRecords(files, readOptions, report), slice),

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_PROBLEMS, validateSources, type ValidatedRecord, type Valid
 import { formatProblem } from '../records/types.js';
 import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
+import { parseDisabledPolicy } from '../migration/policies.js';
 
 export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]     (a file named - is standard input)
 
@@ -21,6 +22,8 @@ Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash co
 Hashes:      --unusable-hashes skip|without-password|migrate-at-sign-in: how run treats users whose hash the core
              cannot take (md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...): skip (default) makes them
              errors; without-password and migrate-at-sign-in make them warnings, as run then imports them
+Disabled:    --disabled skip|import|role:NAME: how run treats users disabled or blocked in the source (as given to
+             run; the warnings say what run will do with them)
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
              the exported hash, locally. The password is never printed.
 Output:      --json (one JSON document: summary (with summary.fields: the source fields mapped and those dropped,
@@ -32,6 +35,7 @@ Exit codes:  0 every record valid, 1 some invalid or a spot-check failed, 2 bad 
 const OPTIONS = {
   ...SOURCE_OPTIONS,
   'check-password': { type: 'string', multiple: true },
+  disabled: { type: 'string' },
   json: { type: 'boolean' },
   'max-problems': { type: 'string' },
   profile: { type: 'string' },
@@ -83,6 +87,8 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   if (files.length === 0)
     throw new UsageError('give at least one export file (or a --profile that lists its sources). See `auth-migrate validate --help`.');
   const options = await resolveSourceOptions(values, io.env, profile);
+  // Disabled users are reported as `run` will treat them (the same --disabled, or the profile's).
+  const disabled = parseDisabledPolicy(values.disabled ?? profile?.profile.disabled);
 
   // Keep only the records asked about, so memory stays bounded however large the files are.
   const wanted = new Map<string, ValidatedRecord | undefined>();
@@ -108,7 +114,7 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     for (const p of v.problems) if (p.severity === 'error') recordErrors += 1;
     onRecord?.(v);
   };
-  const report = await validateSources(files, { ...options, onRecord: counting, maxProblems });
+  const report = await validateSources(files, { ...options, disabled, onRecord: counting, maxProblems });
   let lateErrors = 0;
   for (const list of report.lateProblems?.values() ?? []) lateErrors += list.filter((p) => p.severity === 'error').length;
   const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);

@@ -1,6 +1,6 @@
 // `auth-migrate verify`: read the same sources and check the target: users present with the planned login
 // methods, links and TOTP devices; known passwords sign in; on the sandbox, TOTP codes verify.
-import { parseDisabledPolicy } from '../migration/policies.js';
+import { parseDisabledPolicy, profileSwitch } from '../migration/policies.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -51,6 +51,7 @@ const OPTIONS = {
   journal: { type: 'string' },
   out: { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
+  'no-keep-source-ids': { type: 'boolean' },
   'scrypt-algorithm-name': { type: 'string' },
   concurrency: { type: 'string' },
   skip: { type: 'string' },
@@ -85,7 +86,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   const readOptions = await resolveSourceOptions(values, io.env, resolved.profile);
   if (!resolved.secrets.signerKey && readOptions.signerKey) resolved.secrets.signerKey = readOptions.signerKey;
   const plan = {
-    keepSourceIds: values['keep-source-ids'] ?? profile?.keepSourceIds ?? false,
+    keepSourceIds: profileSwitch('keep-source-ids', values['keep-source-ids'], values['no-keep-source-ids'], profile?.keepSourceIds),
     scryptAlgorithmName: values['scrypt-algorithm-name'] ?? profile?.scryptAlgorithmName,
     disabled: parseDisabledPolicy(values.disabled ?? profile?.disabled),
     unusableHashes: readOptions.unusableHashes,

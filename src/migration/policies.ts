@@ -21,6 +21,17 @@ export function parseDisabledPolicy(value: string | undefined): DisabledPolicy {
   );
 }
 
+/**
+ * A profile's on/off setting as the command line leaves it: `--NAME` on, `--no-NAME` off (Node 20's parseArgs has no
+ * allowNegative, so both are declared), else the profile's, else off.
+ */
+export function profileSwitch(name: string, on: boolean | undefined, off: boolean | undefined, profile: boolean | undefined): boolean {
+  if (on && off) throw new UsageError(`--${name} and --no-${name} contradict each other: give one of them`);
+  if (on) return true;
+  if (off) return false;
+  return profile ?? false;
+}
+
 export function disabledPolicyText(policy: DisabledPolicy | undefined): string {
   if (policy === undefined || policy === 'skip') return 'skip';
   return policy === 'import' ? 'import' : `role:${policy.role}`;

@@ -7,6 +7,7 @@ import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
 import { signInLine } from './signin-migration.js';
+import type { PlanOptions } from './plan.js';
 
 export interface RunPaths {
   journal: string;
@@ -126,7 +127,8 @@ export async function writeResumeCommand(journal: string, command: string): Prom
   return path;
 }
 
-export function openRunFiles(paths: RunPaths): RunFiles {
+/** `plan`: the run's settings, for what the sign-in migration file says of each user's policy. */
+export function openRunFiles(paths: RunPaths, plan?: PlanOptions): RunFiles {
   const report = new LineSink(openPrivate(paths.report));
   const failures = new LineSink(openPrivate(paths.failures));
   // Created at its first line: most runs have no user whose hash the core cannot take.
@@ -140,7 +142,7 @@ export function openRunFiles(paths: RunPaths): RunFiles {
       if (result.replaced) line.replaced = true;
       await report.put(JSON.stringify(line));
       if (result.outcome === 'failed') await failures.put(JSON.stringify(input.record));
-      const legacy = paths.signIn !== undefined ? signInLine(result, input) : undefined;
+      const legacy = paths.signIn !== undefined ? signInLine(result, input, plan) : undefined;
       if (legacy) await (signIn ??= new LineSink(openPrivate(paths.signIn!))).put(JSON.stringify(legacy));
     },
     async close() {

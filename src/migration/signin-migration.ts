@@ -5,6 +5,8 @@
 // link, created only when there is a line to write, rewritten whole by every run of the journal (resumed users too).
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
+import type { PlanOptions } from './plan.js';
+import { disabledPolicyText } from './policies.js';
 
 export interface SignInMigrationLine {
   sourceId: string;
@@ -16,13 +18,17 @@ export interface SignInMigrationLine {
   reason?: string;
   /** Disabled or blocked in the source (imported under --disabled import|role:NAME): the app must refuse it. */
   disabled?: true;
+  /** The run's policy for such a user: `import` or `role:NAME` (absent when the run was not told). */
+  disabledPolicy?: string;
+  /** Under `--disabled role:NAME`: the role the user has (or, created at first sign-in, must get) so the app refuses it. */
+  role?: string;
   algorithm: string;
   hash: string;
   salt?: string;
   params?: Record<string, string | number>;
 }
 
-export function signInLine(result: UserResult, input: MigrationInput): SignInMigrationLine | undefined {
+export function signInLine(result: UserResult, input: MigrationInput, plan?: PlanOptions): SignInMigrationLine | undefined {
   const legacy = input.record.legacyPassword;
   if (!legacy || input.record.password) return undefined;
   // A disabled user the run leaves out (--disabled skip, or invalid) must not get in through the app's legacy check
@@ -32,7 +38,11 @@ export function signInLine(result: UserResult, input: MigrationInput): SignInMig
   if (input.record.email !== undefined) line.email = input.record.email;
   if (result.userId !== undefined) line.userId = result.userId;
   // The disabled policy follows the user to the app's legacy check (issue 20 item 5): a disabled user is marked.
-  if (input.record.disabled) line.disabled = true;
+  if (input.record.disabled) {
+    line.disabled = true;
+    if (plan?.disabled !== undefined) line.disabledPolicy = disabledPolicyText(plan.disabled);
+    if (typeof plan?.disabled === 'object') line.role = plan.disabled.role;
+  }
   if (result.outcome === 'skipped' || result.outcome === 'failed') line.reason = result.status ?? 'skipped';
   if (legacy.salt !== undefined) line.salt = legacy.salt;
   if (legacy.params !== undefined) line.params = legacy.params;

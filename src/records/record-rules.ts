@@ -15,6 +15,22 @@ export interface RecordRuleOptions {
   signerKeyBytes?: number;
   /** Users whose hash the core cannot take: `skip` (default: an error, left out) or `without-password`. */
   unusableHashes?: UnusableHashPolicy;
+  /** How `run` treats disabled users (`--disabled`), so the warning says what the run will do (default skip). */
+  disabled?: 'skip' | 'import' | { role: string };
+}
+
+/** What `run` does with a disabled user under the policy, for its warning. */
+function disabledMessage(policy: RecordRuleOptions['disabled']): string {
+  const head = 'the user is disabled or blocked in the source and the core has no disabled state: ';
+  if (policy === 'import') return head + '`run` migrates it anyway (--disabled import), so it can sign in';
+  if (typeof policy === 'object')
+    return (
+      head + `\`run\` migrates it with the role ${policy.role} (--disabled role:${policy.role}): the app must refuse users with that role`
+    );
+  return (
+    head +
+    '`run` leaves it out (--disabled import migrates it anyway, and it could then sign in; --disabled role:NAME with a role the app refuses)'
+  );
 }
 
 export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: RecordRuleOptions): CanonicalUser {
@@ -119,13 +135,7 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   }
   if (input.disabled === true) {
     out.disabled = true;
-    flag(
-      ctx,
-      'warning',
-      'record.disabled',
-      undefined,
-      'the user is disabled or blocked in the source and the core has no disabled state: `run` leaves it out (--disabled import migrates it anyway, and it could then sign in)',
-    );
+    flag(ctx, 'warning', 'record.disabled', undefined, disabledMessage(options.disabled));
   }
 
   checkFirstFactor(ctx, input, out);

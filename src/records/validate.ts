@@ -15,6 +15,8 @@ export interface ValidateOptions {
   signerKey?: string;
   /** Users whose hash the core cannot take (legacy-rules.ts): `skip` (default) or `without-password`. */
   unusableHashes?: UnusableHashPolicy;
+  /** How `run` treats disabled users (`--disabled`): only what the warnings say (default skip). */
+  disabled?: RecordRuleOptions['disabled'];
 }
 
 export interface ValidatedRecord {
@@ -134,7 +136,7 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
 
   return {
     add(item) {
-      const { record, ctx } = checkOne(item, { signerKeyBytes, unusableHashes: options.unusableHashes });
+      const { record, ctx } = checkOne(item, { signerKeyBytes, unusableHashes: options.unusableHashes, disabled: options.disabled });
       const problems = ctx.problems;
       const own = problems.length;
       const ordinal = index.check(ctx, record);
@@ -292,7 +294,7 @@ async function* replayValidatedRecords(
   let ordinal = 0;
   for await (const item of readSources(paths, options)) {
     if (item.kind !== 'record') continue;
-    const { record, ctx } = checkOne(item.value, { signerKeyBytes, unusableHashes: options.unusableHashes });
+    const { record, ctx } = checkOne(item.value, { signerKeyBytes, unusableHashes: options.unusableHashes, disabled: options.disabled });
     const problems = ctx.problems;
     const cross = replay.crossProblems.get(ordinal);
     if (cross) problems.push(...cross);

@@ -320,7 +320,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         await ensureRunFolder(journalPath);
         const journal = await openJournal(journalPath, identity);
         collectGarbage(); // what reading the journal left, before the migration allocates (heap.ts)
-        const files = openRunFiles(paths);
+        const files = openRunFiles(paths, planOf(input));
         // The keys of this session go into the command as the variables to set (printableCommand never prints a
         // value), so it works whether or not the profile stores them.
         const keys = [
