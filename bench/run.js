@@ -13,6 +13,7 @@ import { benchLatency } from './sections/latency.js';
 import { benchVia } from './sections/via.js';
 import { benchGrowing } from './sections/growing.js';
 import { benchMillion } from './sections/million.js';
+import { benchSync } from './sections/sync.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -42,6 +43,7 @@ const plan = {
   latency: () => benchLatency(ctx),
   growing: () => benchGrowing(ctx),
   million: () => benchMillion(ctx),
+  sync: () => benchSync(ctx),
 };
 
 const rows = [];

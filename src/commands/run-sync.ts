@@ -94,6 +94,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
       io.stdout.write(
         JSON.stringify({
           dryRun: true,
+          total: p.delta.records,
           sync: { ...p.delta, samples: p.delta.samples },
           changes: Object.fromEntries(prediction.changes),
           base: p.base.path,
