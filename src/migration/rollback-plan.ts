@@ -64,6 +64,11 @@ export interface ReadJournal {
    * a few hundred bytes a user, so the journal of a million-user run fits.
    */
   users: Map<string, string>;
+  /**
+   * `--via bulk-staged`: users whose last journal line is the write-ahead `staged` (in an upload when the run
+   * stopped): the journal cannot tell whether the core's job imported them (journal.ts).
+   */
+  unsettled: string[];
   startedAt?: string;
 }
 
@@ -81,6 +86,7 @@ export function stepsOf(packed: string): Map<string, JournalledStep> {
 /** Read a whole journal. A torn last line (a crash mid-write) is left out; a damaged line before others is refused. */
 export async function readJournalSteps(path: string): Promise<ReadJournal> {
   const users = new Map<string, string>();
+  const unsettled = new Set<string>();
   let identity: RunIdentity | undefined;
   let startedAt: string | undefined;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -106,7 +112,10 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
       if (entry.type === 'run') {
         identity ??= entry.identity;
         startedAt ??= entry.startedAt;
-      } else if (entry.type === 'step') {
+      } else if (entry.type === 'staged') unsettled.add(entry.user);
+      else if (entry.type === 'user') unsettled.delete(entry.user);
+      else if (entry.type === 'step') {
+        unsettled.delete(entry.user);
         const packed = JSON.stringify([entry.step, entry.result, entry.ids]);
         const prev = users.get(entry.user);
         users.set(entry.user, prev === undefined ? packed : `${prev}\n${packed}`);
@@ -114,7 +123,7 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);
-  return { identity, users, ...(startedAt ? { startedAt } : {}) };
+  return { identity, users, unsettled: [...unsettled], ...(startedAt ? { startedAt } : {}) };
 }
 
 /** What the run made of one user, from its journalled steps (in the plan's order). */

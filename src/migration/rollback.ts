@@ -30,6 +30,8 @@ export interface PreparedRollback {
   made(): Iterable<RunMade>;
   /** Users whose undo an earlier rollback of this journal finished. */
   doneBefore: LoadedLog;
+  /** `--via bulk-staged` users in an upload when the run stopped, not settled since (rollback-plan.ts). */
+  unsettled: string[];
   release(): Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export async function prepareRollback(journalPath: string, target: string | unde
     let count = 0;
     for (const m of made()) if (m) count++;
     const doneBefore = await readRollbackLog(logPathOf(journal));
-    return { journal, live, identity: read.identity, count, made, doneBefore, release: () => lock.release() };
+    return { journal, live, identity: read.identity, count, made, doneBefore, unsettled: read.unsettled, release: () => lock.release() };
   } catch (err) {
     await lock.release();
     throw err;
@@ -128,6 +130,25 @@ const refusal = (p: PreparedRollback, looked: number): UserError =>
       'this is another core at the same address. Nothing was removed. Point at the core this journal belongs to.',
   );
 
+/**
+ * Users a `--via bulk-staged` run had in an upload when it stopped cannot be found from the journal alone (it
+ * names no login of theirs): refused before anything is done, unless --force, which goes on and lists them.
+ */
+function unsettledCheck(p: PreparedRollback, d: RollbackDecisions, options: RollbackOptions): void {
+  const n = p.unsettled.length;
+  if (n === 0) return;
+  if (!options.force) {
+    throw new UserError(
+      `the journal ${p.journal} names ${n} users (${p.unsettled.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}) that were in an upload ` +
+        "to the core's staging list when the run stopped: whether the core's job imported them cannot be told from the journal. " +
+        'Run the same run command once (it settles them, and goes on with the migration), then roll back; or roll back with ' +
+        '--force to undo the rest and leave these listed. Nothing was removed.',
+    );
+  }
+  for (const user of p.unsettled.slice(0, LISTED))
+    d.notUndone.push(`user ${user}: in an upload to the staging list when the run stopped: not looked for (the core's job may import it)`);
+}
+
 /** Users an undo still has to look at: with an id, and not finished by an earlier rollback. */
 function* candidates(p: PreparedRollback): Iterable<RunMade> {
   for (const m of p.made()) if (m.ref !== undefined && !p.doneBefore.done.has(m.user)) yield m;
@@ -139,6 +160,7 @@ function* candidates(p: PreparedRollback): Iterable<RunMade> {
  */
 export async function decideRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackDecisions> {
   const d = emptyDecisions(p.count);
+  unsettledCheck(p, d, options);
   const tick = progressEmitter(options.onEvent, 'checking', p.count, d);
   let done = 0;
   let found = 0;
@@ -176,6 +198,8 @@ function spread(p: PreparedRollback, n: number): { picked: RunMade[]; total: num
  * the core holds right now, act, read every action back, and log the user once all is read back.
  */
 export async function performRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackSummary> {
+  const s: RollbackSummary = { ...emptyDecisions(p.count), failures: [], log: '', journal: p.journal };
+  unsettledCheck(p, s, options);
   const { picked, total: todo } = spread(p, 5);
   if (todo > 0) {
     const sampled = await Promise.all(picked.map((m) => readUserState(core, m)));
@@ -188,7 +212,7 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
   }
   const logPath = logPathOf(p.journal);
   const log = await openRollbackLog(logPath, await readRollbackLog(logPath));
-  const s: RollbackSummary = { ...emptyDecisions(p.count), failures: [], log: logPath, journal: p.journal };
+  Object.assign(s, { log: logPath, journal: p.journal });
   const tick = progressEmitter(options.onEvent, 'undoing', p.count, s);
   const fail = (user: string, why: string): void => {
     s.failed++;

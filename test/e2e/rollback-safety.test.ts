@@ -3,7 +3,7 @@
 // user whose email the run verified comes off with exit 0, a core that does not hold the journal's users (another
 // core at the same address, an empty one) is refused with nothing removed, a torn last line of the rollback's log is
 // recovered, and the undo retires the journal so the same run command starts afresh.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,16 +109,22 @@ describe('rollback', () => {
     expect(await count(back.url)).toBe(0);
   });
 
-  it('recovers a torn last line of its log, and names a damaged line before others', async () => {
+  it('recovers a torn last line of its log, names a damaged line before others, and asks about users in an upload when a staged run stopped', async () => {
     const core = await startCore();
     writeNdjson(join(dir, 'users.ndjson'), generateUsers(6, { prefix: 't', simple: true }).users);
     const run = await cli(['run', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
+    // A --via bulk-staged write-ahead line with nothing after it: that user cannot be found from the journal alone.
+    appendFileSync(join(dir, 'j.ndjson'), '{"user":"t-upload","staged":1700000000000}\n');
+    const unsettled = await cli(['rollback', '--journal', 'j.ndjson'], dir);
+    expect(unsettled.exitCode).toBe(2);
+    expect(unsettled.stderr).toContain('names 1 users (t-upload) that were in an upload');
     // A rollback killed while writing its log.
     const log = join(dir, 'j.ndjson.rollback.ndjson');
     writeFileSync(log, `{"user":"t0","done":"removed","at":"2026-11-25T00:00:00.000Z"}\n{"user":"t1","do`);
-    const r = await cli(['rollback', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--json', '--force'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not undone: user t-upload: in an upload to the staging list when the run stopped');
     expect(r.stderr).not.toMatch(/SyntaxError|at JSON\.parse/);
     expect(summaryOf(r.stdout)).toMatchObject({ removed: 6, failed: 0 });
     expect(await count(core.url)).toBe(0);
