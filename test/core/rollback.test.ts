@@ -5,38 +5,32 @@
 // AUTH_MIGRATE_TEST_CORE_STAGED=1, as the job may run only every 300 s): users changed through the core's API as a
 // live app would are kept, the rest removed, read back user by user; --keep-source-ids leaves exactly the users that
 // were there before; a mapping on a present user whose email the run verified comes off with exit 0.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { cli, summaryOf } from '../migration/support/cli.js';
 import { writeNdjson } from '../migration/support/users.js';
+import { CORE_API_KEY, CORE_URL, coreClient, coreFeatures, runPrefix, scratch, skippedWithoutCore } from './helpers.js';
 
-const URL_ = process.env.AUTH_MIGRATE_TEST_CORE_URL;
-const KEY = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY ?? '';
+const URL_ = CORE_URL;
 const STAGED = process.env.AUTH_MIGRATE_TEST_CORE_STAGED === '1';
-if (!URL_)
-  console.warn(
-    'test/core/rollback.test.ts: skipped: AUTH_MIGRATE_TEST_CORE_URL is not set (set it, and AUTH_MIGRATE_TEST_CORE_API_KEY, to run it against a core)',
-  );
+const skipped = skippedWithoutCore('test/core/rollback.test.ts');
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const SECRET = 'JBSWY3DPEHPK3PXP';
 let dir: string;
+let removeDir: () => void = () => undefined;
 let core: CoreClient;
 let features: string[] = [];
 let bulk = false;
-const env = { AUTH_MIGRATE_API_KEY: KEY };
+const env = { AUTH_MIGRATE_API_KEY: CORE_API_KEY };
 
 beforeAll(async () => {
-  if (!URL_) return;
-  dir = mkdtempSync(join(tmpdir(), 'am-core-rollback-'));
-  core = createCoreClient({ url: URL_, apiKey: KEY, retry: { retries: 8, baseDelayMs: 100, maxDelayMs: 2000 } });
-  features = (await core.featureFlags()).features;
+  if (skipped) return;
+  ({ dir, remove: removeDir } = scratch('rollback'));
+  core = coreClient();
+  features = await coreFeatures(core);
   bulk = await core.bulkImport.countUsers().then(
     () => true,
     () => false,
@@ -44,12 +38,12 @@ beforeAll(async () => {
 });
 afterAll(() => {
   core?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  removeDir();
 });
 
 const linking = () => features.includes('account_linking');
 const totp = () => features.includes('mfa');
-const prefix = () => `rb${randomBytes(4).toString('hex')}`;
+const prefix = () => runPrefix('rb');
 const byEmail = async (email: string): Promise<CoreUser | undefined> => (await core.listUsersByAccountInfo({ email })).users[0];
 const run = (args: string[]) => cli(['run', ...args, '--core', URL_!, '--json'], dir, env);
 const rollback = (args: string[]) => cli(['rollback', ...args, '--json'], dir, env);
@@ -64,7 +58,7 @@ async function snapshot(users: CoreUser[]): Promise<string> {
   return JSON.stringify(out);
 }
 
-describe.skipIf(!URL_)(`rollback against ${URL_ ?? 'AUTH_MIGRATE_TEST_CORE_URL (not set)'}`, () => {
+describe.skipIf(skipped)(`rollback against ${URL_ ?? 'AUTH_MIGRATE_TEST_CORE_URL (not set)'}`, () => {
   const vias = () => [['steps'], ...(bulk ? [['bulk']] : []), ...(bulk && STAGED ? [['bulk-staged']] : [])];
 
   it('after a run on each --via path the core offers, keeps users changed since and the users there before, removes the rest', async () => {
