@@ -5,6 +5,8 @@ export interface CommandIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** Where a confirmation is typed (default: process.stdin; asked only when it is a terminal). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 type CommandMain = (argv: string[], io: CommandIO) => Promise<number>;

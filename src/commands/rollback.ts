@@ -2,14 +2,19 @@
 // (never a user it found already present, never what anyone did since), through the core's removal APIs, each read
 // back; resumable, with --dry-run (the same decisions, read-only) and --force. The run's own target unless given.
 // Refuses a journal whose run is still going (the journal's lock), another target, and a core without its users.
+// The shell of the rollback operation (src/operations/rollback.ts): argv in, lines out, a typed confirmation.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from '../cli.js';
 import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
-import { decideRollback, performRollback, prepareRollback, type RollbackDecisions } from '../migration/rollback.js';
-import { connectTarget, describeTarget, resolveTarget, TARGET_OPTIONS, type TargetOptionValues } from './target-options.js';
+import type { RollbackDecisions } from '../migration/rollback.js';
+import { rollbackMigration } from '../operations/rollback.js';
+import { connectTarget, resolveSecrets, resolveTarget } from '../operations/target.js';
+import { terminalConfirm } from './confirm-prompt.js';
+import { commonLines } from './run-lines.js';
+import { TARGET_OPTIONS } from './target-options.js';
 
 export const ROLLBACK_HELP = `Usage: auth-migrate rollback --journal FILE [target options] [--dry-run] [--force] [--json]
 
@@ -22,9 +27,14 @@ the same migration starts afresh.
 Target:   the run's own, read from the journal; or --core URL | --sandbox --store FILE  --tenant T  --app A
           --profile NAME, which must be the run's
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)  --license-key KEY
+Confirm:  before a real core (--core, or the journal's) is emptied, the core (URL, app, tenant), the users it holds
+          now and what will be removed are printed, and in a terminal you type the core's host to go on; --yes
+          goes on without asking (scripts; without a terminal nothing is asked). The sandbox is never asked about.
 Output:   --dry-run (the same decisions, nothing changed)  --json (one summary on stdout)
           --force (also take the run's own logins, devices and mapping off users changed since; what others
           added stays)  --concurrency N (users at once, default 8)
+Examples: auth-migrate rollback --journal ./night-2026-11-23T09-35-08Z/journal.ndjson --dry-run
+          auth-migrate rollback --journal ./night-2026-11-23T09-35-08Z/journal.ndjson --yes
 Exit codes: 0 done, 1 some users failed (listed; rerun to go on), 2 bad usage, a journal in use, of another
 target, or a core that holds none of its users.
 `;
@@ -35,18 +45,10 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   force: { type: 'boolean' },
   concurrency: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-/** The target options a journal's identity names (`describeTarget`'s text), for a rollback given none. */
-export function targetOfJournal(target: string): TargetOptionValues {
-  const m = /^(.*) tenant=(\S+) app=(\S+)$/.exec(target);
-  if (!m) throw new UsageError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
-  const [, where, tenant, app] = m as unknown as [string, string, string, string];
-  const scope = { ...(tenant !== 'public' ? { tenant } : {}), ...(app !== 'public' ? { app } : {}) };
-  return where.startsWith('sandbox:') ? { sandbox: true, store: where.slice('sandbox:'.length), ...scope } : { core: where, ...scope };
-}
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
@@ -73,65 +75,66 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number of at least 1`);
   const err = (line: string) => io.stderr.write(line + '\n');
-  const journalPath = resolve(values.journal);
   const given = values.core !== undefined || values.sandbox || values.store !== undefined || values.profile !== undefined;
-  // The run holds the journal's lock while it goes: a journal still being written is refused.
-  const named = given ? describeTarget((await resolveTarget(values, io.env, process.cwd())).target) : undefined;
-  const prepared = await prepareRollback(journalPath, named, 'auth-migrate rollback');
-  try {
-    const resolved = await resolveTarget(
-      given ? values : { ...values, ...targetOfJournal(prepared.identity.target) },
-      io.env,
-      process.cwd(),
-    );
-    if (!given) err(`target ${prepared.identity.target} (the run's, from its journal)`);
-    const conn = await connectTarget(resolved, { concurrency, onSandbox: (s) => err(`sandbox core at ${s.url}, store ${s.storePath}`) });
-    const options = { force: values.force ?? false, concurrency, onEvent: renderer(err) };
-    try {
-      if (values['dry-run']) {
-        const print = (u: UserDecision): void => {
-          if (u.kind === 'remove' || u.kind === 'undo')
-            for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
-          else if (u.kind === 'kept') io.stdout.write(`user ${u.user}: kept, changed since the run: ${u.reasons.join('; ')}\n`);
-          for (const note of u.notes) io.stdout.write(`user ${u.user}: not undone: ${note}\n`);
-        };
-        const d = await decideRollback(conn.client, prepared, { ...options, onDecision: print });
-        io.stdout.write(`dry run: ${describeDecisions(d)}; nothing was changed\n`);
-        return 0;
-      }
-      const s = await performRollback(conn.client, prepared, options);
-      for (const k of s.keptUsers.slice(0, 20)) err(`kept: user ${k.user}: changed since the run: ${k.reasons.join('; ')}`);
-      if (s.keptUsers.length > 20) err(`kept: ... and ${n(s.keptUsers.length - 20)} more`);
-      for (const f of s.failures.slice(0, 20)) err(`failed: ${f}`);
-      for (const note of s.notUndone.slice(0, 20)) err(`not undone: ${note}`);
-      err(
-        `rollback: ${n(s.removed)} users removed, ${n(s.undone)} users there before restored, ${n(s.kept)} kept (changed since` +
-          `${s.kept && !values.force ? "; --force takes the run's part off them" : ''}), ${n(s.gone)} gone already, ${n(s.failed)} failed; ` +
-          `journal retired to ${s.journal}; log ${s.log}`,
-      );
-      if (values.json)
-        io.stdout.write(
-          JSON.stringify({
-            users: s.users,
-            removed: s.removed,
-            undone: s.undone,
-            kept: s.kept,
-            gone: s.gone,
-            doneBefore: s.doneBefore,
-            actions: s.actions,
-            failed: s.failed,
-            notUndone: s.notUndone.length,
-            journal: s.journal,
-            log: s.log,
-          }) + '\n',
-        );
-      return s.failed > 0 ? 1 : 0;
-    } finally {
-      await conn.close();
-    }
-  } finally {
-    await prepared.release();
+  const named = given ? await resolveTarget(values, io.env, process.cwd()) : undefined;
+  // The keys: as given, else from the environment (the target may be the journal's own).
+  const keys = named?.secrets ?? resolveSecrets(values, io.env);
+  const progress = renderer(err);
+  const printDecision = (u: UserDecision): void => {
+    if (u.kind === 'remove' || u.kind === 'undo') for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
+    else if (u.kind === 'kept') io.stdout.write(`user ${u.user}: kept, changed since the run: ${u.reasons.join('; ')}\n`);
+    for (const note of u.notes) io.stdout.write(`user ${u.user}: not undone: ${note}\n`);
+  };
+  // The operation (src/operations/rollback.ts) decides, asks before a real core is emptied, and undoes.
+  const o = await rollbackMigration(
+    { journal: resolve(values.journal), target: named?.target, force: values.force ?? false, concurrency, by: 'auth-migrate rollback' },
+    {
+      connect: (target, c) => connectTarget({ target, secrets: keys }, c),
+      confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+      // A dry run prints each decision as it is made (never all of them held at once).
+      ...(values['dry-run'] ? { onDecision: printDecision } : {}),
+      onEvent: (e) => {
+        if (e.type === 'rollback-target') {
+          if (e.fromJournal) err(`target ${e.target} (the run's, from its journal)`);
+        } else if (e.type === 'sandbox' || e.type === 'confirm' || e.type === 'refused') commonLines(e).forEach(err);
+        else if (e.type !== 'rollback-decided') progress(e as RollbackEvent);
+      },
+    },
+    { dryRun: values['dry-run'] === true },
+  );
+  if (o.refusal) return o.exitCode;
+  const d = o.decisions;
+  if (!o.summary) {
+    io.stdout.write(`dry run: ${describeDecisions(d)}; nothing was changed\n`);
+    return 0;
   }
+  const s = o.summary;
+  for (const k of s.keptUsers.slice(0, 20)) err(`kept: user ${k.user}: changed since the run: ${k.reasons.join('; ')}`);
+  if (s.keptUsers.length > 20) err(`kept: ... and ${n(s.keptUsers.length - 20)} more`);
+  for (const f of s.failures.slice(0, 20)) err(`failed: ${f}`);
+  for (const note of s.notUndone.slice(0, 20)) err(`not undone: ${note}`);
+  err(
+    `rollback: ${n(s.removed)} users removed, ${n(s.undone)} users there before restored, ${n(s.kept)} kept (changed since` +
+      `${s.kept && !values.force ? "; --force takes the run's part off them" : ''}), ${n(s.gone)} gone already, ${n(s.failed)} failed; ` +
+      `journal retired to ${s.journal}; log ${s.log}`,
+  );
+  if (values.json)
+    io.stdout.write(
+      JSON.stringify({
+        users: s.users,
+        removed: s.removed,
+        undone: s.undone,
+        kept: s.kept,
+        gone: s.gone,
+        doneBefore: s.doneBefore,
+        actions: s.actions,
+        failed: s.failed,
+        notUndone: s.notUndone.length,
+        journal: s.journal,
+        log: s.log,
+      }) + '\n',
+    );
+  return o.exitCode;
 }
 
 /** Progress on stderr, at most one line a second (and the last one). */

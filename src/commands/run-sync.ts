@@ -22,7 +22,8 @@ import { syncStrategy } from '../migration/sync/strategy.js';
 import { userIdOf } from '../migration/sync/chain.js';
 import type { ReadOptions } from '../sources/index.js';
 import type { ValidateOptions } from '../records/validate.js';
-import { connectTarget, describeTarget, printableCommand, type Connection, type ResolvedTarget } from './target-options.js';
+import { connectTarget, describeTarget, type Connection, type ResolvedTarget } from './target-options.js';
+import { rerunCommand, rerunText } from '../operations/rerun.js';
 
 export interface SyncCommandInput {
   argv: string[];
@@ -36,6 +37,8 @@ export interface SyncCommandInput {
   concurrency: number;
   resolved?: ResolvedTarget;
   label?: string;
+  /** The AUTH_MIGRATE_* variables the rerun needs exported (the rerun command never holds a key). */
+  exports?: string[];
   values: {
     'from-journal'?: string;
     'remove-missing'?: boolean;
@@ -112,10 +115,12 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
   }
   err(AUTHORITY);
 
-  const resumeArgs = [...c.argv];
-  if (values.journal === undefined) resumeArgs.push('--journal', p.journal);
-  if (c.resolved.target.kind === 'sandbox' && values.store === undefined) resumeArgs.push('--store', c.resolved.target.store);
-  const resumeCommand = printableCommand('run', resumeArgs);
+  const rerun = rerunCommand('run', c.argv, {
+    journal: p.journal,
+    ...(c.resolved.target.kind === 'sandbox' ? { store: c.resolved.target.store } : {}),
+    exports: c.exports ?? [],
+  });
+  const resumeCommand = rerunText(rerun);
   const paths = pathsBesideJournal(p.journal);
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   let listener: (e: RunEvent) => void = values['json-events']
@@ -196,7 +201,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
   err(`journal ${paths.journal}`);
   err(`report ${paths.report}`);
   if (t.failed > 0) err(`failures ${paths.failures}: the ${t.failed} failed user(s) as canonical records (hashes and secrets: mode 0600)`);
-  if (summary.stopped) err(`resume command saved in ${await writeResumeCommand(paths.journal, resumeCommand)}`);
+  if (summary.stopped) err(`resume command saved in ${await writeResumeCommand(paths.journal, rerun.command)}`);
   if (values.json) {
     io.stdout.write(
       JSON.stringify({
@@ -216,7 +221,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
         durationMs: summary.durationMs,
         journal: paths.journal,
         reportFile: paths.report,
-        ...(summary.stopped ? { stopped: summary.stopped, resumeCommand } : {}),
+        ...(summary.stopped ? { stopped: summary.stopped, resumeCommand: rerun.command } : {}),
         ...(summary.fatal ? { error: summary.fatal.message } : {}),
       }) + '\n',
     );

@@ -24,7 +24,7 @@ export async function prepareRun(
   files: string[],
   readOptions: ReadOptions & ValidateOptions,
   plan: PlanOptions,
-  /** Every record as validated (`run --sync` compares each with the earlier run's fingerprints here). */
+  /** Each validated record as it is read (the wizard's preview fills its table; `run --sync` compares it with the earlier run). */
   onRecord?: (r: ValidatedRecord) => void,
 ): Promise<PreparedRun> {
   let recordErrors = 0;

@@ -149,7 +149,8 @@ describe('rollback', () => {
     // The default layout: a run folder per run.
     const first = await cli(['run', 'users.ndjson', ...target, '--json'], dir);
     expect(first.exitCode, first.stderr).toBe(0);
-    const folders = () => readdirSync(dir).filter((f) => f.startsWith('run-'));
+    // Without a profile a run folder is named after the sources' format.
+    const folders = () => readdirSync(dir).filter((f) => f.startsWith('canonical-'));
     expect(folders().length).toBe(1);
     const journal = join(dir, folders()[0]!, 'journal.ndjson');
     const undo = await cli(['rollback', '--journal', journal, '--license-key', LICENSE, '--json'], dir);

@@ -42,7 +42,11 @@ describe('fatal answers', () => {
     expect(r.stderr).toMatch(/auth-migrate: nothing was written: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
     expect(r.stderr + r.stdout).not.toContain(wrong);
     expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
-    expect(r.stderr).toContain('--api-key "$AUTH_MIGRATE_API_KEY"');
+    // The command to run again never holds a key nor a reference to one: it says which variable to export.
+    expect(r.stderr).toMatch(
+      /run again: export AUTH_MIGRATE_API_KEY .*then: auth-migrate run users\.ndjson --core \S+ --journal j\.ndjson --json$/m,
+    );
+    expect(r.stderr).not.toMatch(/run again:.*--api-key/);
     // Refused before any write: no journal is left behind (a rerun starts clean).
     expect(existsSync(join(dir, 'j.ndjson'))).toBe(false);
     expect(r.stderr).toContain('no run folder or journal was made');

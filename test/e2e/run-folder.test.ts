@@ -11,7 +11,8 @@ import { pathsBesideJournal, resumeFileOf } from '../../src/migration/report.js'
 import { cli, LICENSE, summaryOf } from '../migration/support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
-const FOLDER = /^run-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/;
+/** Without a profile the folder is named after the sources' format (here: canonical NDJSON). */
+const FOLDER = /^canonical-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/;
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-folder-'));
@@ -79,9 +80,11 @@ describe('run folders', () => {
     const folders = readdirSync(dir).filter((f) => FOLDER.test(f));
     expect(folders).toHaveLength(1);
     const folder = join(dir, folders[0]!);
-    // Printed at start (before validation), and again with the files at the end.
+    // Printed right before the first write (after the target), and again with the files at the end.
     const lines = first.stderr.split('\n');
-    expect(lines[0]).toBe(`run folder ${folder}`);
+    const at = lines.indexOf(`run folder ${folder}`);
+    expect(lines[at - 1]).toMatch(/^target http:\/\/127\.0\.0\.1:\d+ \(app public, tenant public\)$/);
+    expect(lines.lastIndexOf(`run folder ${folder}`)).toBeGreaterThan(at);
     expect(first.stderr).toContain(`journal ${join(folder, 'journal.ndjson')}`);
     expect(first.stderr).toContain(`report ${join(folder, 'report.ndjson')}`);
     const s = summaryOf(first.stdout);
@@ -95,7 +98,7 @@ describe('run folders', () => {
 
     // The same command again: the same folder, every user from its journal.
     const again = await cli(['run', 'users.ndjson', ...target, '--json'], dir);
-    expect(again.stderr.split('\n')[0]).toBe(`run folder ${folder} (carrying on from the earlier run of this migration)`);
+    expect(again.stderr).toContain(`run folder ${folder} (carrying on from the earlier run of this migration: 5 users finished)`);
     expect(summaryOf(again.stdout)).toMatchObject({ total: 5, resumed: 5, runFolder: folder });
     expect(readdirSync(dir).filter((f) => FOLDER.test(f))).toHaveLength(1);
 

@@ -158,7 +158,10 @@ describe('run --json-events', () => {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { type: string; result?: { outcome: string } });
-    expect(events[0]!.type).toBe('run-started');
+    // The operation's phases first (the same events the wizard draws), then the runner's.
+    const types = events.map((e) => e.type);
+    expect(types.slice(0, types.indexOf('run-started'))).toEqual(expect.arrayContaining(['validated', 'preflight', 'run-folder']));
+    expect(types.indexOf('run-folder')).toBe(types.indexOf('run-started') - 1);
     expect(events.at(-1)!.type).toBe('finished');
     expect(events.filter((e) => e.type === 'user-done').map((e) => e.result!.outcome)).toEqual(Array(6).fill('imported'));
     for (const secret of [

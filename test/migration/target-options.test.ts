@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeTarget, printableCommand, resolveTarget } from '../../src/commands/target-options.js';
+import { describeTarget, resolveTarget } from '../../src/operations/target.js';
+import { rerunCommand, rerunFileText, rerunText } from '../../src/operations/rerun.js';
 import { saveProfile } from '../../src/profiles/index.js';
 
 let dir: string;
@@ -53,21 +54,27 @@ describe('resolveTarget', () => {
   });
 });
 
-describe('printableCommand', () => {
-  it('replaces secret values by environment placeholders in both flag forms and quotes for the shell', () => {
-    const line = printableCommand('run', [
-      'my users.ndjson',
-      '--api-key',
-      'SECRET1',
-      '--license-key=SECRET2',
-      '--signer-key',
-      'SECRET3',
-      '--core',
-      'http://h:1',
-    ]);
-    expect(line).toBe(
-      `auth-migrate run 'my users.ndjson' --api-key "$AUTH_MIGRATE_API_KEY" --license-key "$AUTH_MIGRATE_LICENSE_KEY" --signer-key "$AUTH_MIGRATE_SIGNER_KEY" --core http://h:1`,
+describe('the rerun command', () => {
+  it('holds no secret nor a reference to one (both flag forms), is quoted for the shell, and says what to export', () => {
+    const rerun = rerunCommand(
+      'run',
+      ['my users.ndjson', '--api-key', 'SECRET1', '--license-key=SECRET2', '--signer-key', 'SECRET3', '--core', 'http://h:1'],
+      { journal: '/runs/x/journal.ndjson', exports: ['AUTH_MIGRATE_API_KEY', 'AUTH_MIGRATE_LICENSE_KEY'] },
     );
-    expect(line).not.toMatch(/SECRET/);
+    expect(rerun.command).toBe(`auth-migrate run 'my users.ndjson' --core http://h:1 --journal /runs/x/journal.ndjson`);
+    for (const text of [rerun.command, rerunText(rerun), rerunFileText(rerun)]) {
+      expect(text).not.toMatch(/SECRET|\$AUTH|--api-key|--license-key|--signer-key/);
+    }
+    expect(rerunText(rerun)).toMatch(/^export AUTH_MIGRATE_API_KEY AUTH_MIGRATE_LICENSE_KEY .*then: auth-migrate run/);
+    expect(rerunFileText(rerun)).toMatch(/^# This run used keys from AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY: export them/);
+  });
+
+  it('names the sandbox store and the journal it carries on, unless the arguments already do', () => {
+    expect(rerunCommand('run', ['a.json', '--sandbox'], { journal: '/j', store: '/s.json', exports: [] }).command).toBe(
+      'auth-migrate run a.json --sandbox --journal /j --store /s.json',
+    );
+    expect(
+      rerunCommand('run', ['a.json', '--store', 's.json', '--journal', 'j'], { journal: '/j', store: '/s.json', exports: [] }).command,
+    ).toBe('auth-migrate run a.json --store s.json --journal j');
   });
 });

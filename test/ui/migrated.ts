@@ -20,7 +20,7 @@ export async function migrated(
   opts.track(s);
   const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
   const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
-  const outcome = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
+  const outcome = await services.run(input, target, { profileName: 'night', onEvent: () => undefined, confirm: async () => false }).done;
   expect(outcome.totals.imported).toBe(6);
   const actions: Action[] = [
     { type: 'profile-opened', loaded: { profile: { ...emptyProfile('night'), sources: input.sources }, secrets: {}, missing: [] } },

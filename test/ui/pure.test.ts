@@ -221,15 +221,17 @@ describe('profile options edited in the wizard', async () => {
   });
 });
 
-describe('the wizard exit code', () => {
-  it('is the code run would give for the last run', async () => {
-    const { exitCodeOf } = await import('../../src/ui/services/real.js');
-    const totals = { total: 3, imported: 3, alreadyPresent: 0, failed: 0, skipped: 0 };
-    expect(exitCodeOf(undefined)).toBe(0);
-    expect(exitCodeOf({ totals, stopped: false, durationMs: 1 })).toBe(0);
-    expect(exitCodeOf({ totals: { ...totals, failed: 1 }, stopped: false, durationMs: 1 })).toBe(1);
-    expect(exitCodeOf({ totals, stopped: true, durationMs: 1 })).toBe(130);
-    expect(exitCodeOf({ totals, stopped: true, durationMs: 1, error: 'HTTP 402' })).toBe(2);
+describe('the exit code of a run (both shells)', () => {
+  it('is 0 all ok, 1 failed or skipped or unreadable, 130 stopped, 2 refused or fatal', async () => {
+    const { runExitCode } = await import('../../src/operations/run.js');
+    const totals = { total: 3, imported: 3, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 };
+    expect(runExitCode({ totals, unreadable: 0 })).toBe(0);
+    expect(runExitCode({ totals: { ...totals, failed: 1 }, unreadable: 0 })).toBe(1);
+    expect(runExitCode({ totals: { ...totals, skipped: 1 }, unreadable: 0 })).toBe(1);
+    expect(runExitCode({ totals, unreadable: 1 })).toBe(1);
+    expect(runExitCode({ totals, unreadable: 0, stopped: 'requested' })).toBe(130);
+    expect(runExitCode({ totals, unreadable: 0, stopped: 'fatal' })).toBe(2);
+    expect(runExitCode({ totals, unreadable: 0, stopped: 'refused' })).toBe(2);
   });
 });
 
@@ -248,20 +250,35 @@ describe('the results screen says where every file is', () => {
   it('a run folder then the names in it (sign-in migration file and TOTP checks log when present); else each path; nothing when blocked', async () => {
     const { runFileLines } = await import('../../src/ui/screens/ResultsScreen.js');
     const f = '/runs/night-2026-11-23T09-35-08Z';
+    const rerun = { command: 'auth-migrate run --profile night', exports: [] };
     const o = {
-      totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 },
-      stopped: true,
+      totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 },
+      unreadable: 0,
+      stopped: 'requested' as const,
       durationMs: 1,
       folder: f,
-      journal: `${f}/journal.ndjson`,
-      report: `${f}/report.ndjson`,
-      failuresFile: `${f}/failures.ndjson`,
+      paths: {
+        journal: `${f}/journal.ndjson`,
+        report: `${f}/report.ndjson`,
+        failures: `${f}/failures.ndjson`,
+        signIn: `${f}/signin-migration.ndjson`,
+      },
       resumeFile: `${f}/resume.txt`,
-      signInFile: `${f}/signin-migration.ndjson`,
+      rerun,
+      exitCode: 130,
     };
     const verify = {
       status: 'done' as const,
-      value: { checked: 1, ok: 1, failed: 0, skipped: 0, lines: [], totpChecksFile: `${f}/journal.ndjson.totp-checks.ndjson` },
+      value: {
+        counts: { total: 1, ok: 1, missing: 0, mismatch: 0, skipped: 0 },
+        problems: [],
+        notOk: 0,
+        credentials: [],
+        totpCodesChecked: true,
+        durationMs: 1,
+        exitCode: 0,
+        totpChecksFile: `${f}/journal.ndjson.totp-checks.ndjson`,
+      },
     };
     expect(runFileLines(o, { storePath: '/s.json', temporary: true }, verify)).toEqual([
       `run folder ${f}`,
@@ -273,18 +290,14 @@ describe('the results screen says where every file is', () => {
         {
           ...o,
           folder: undefined,
-          journal: '/x/a.journal.ndjson',
-          report: '/x/a.report.ndjson',
-          failuresFile: undefined,
+          paths: { journal: '/x/a.journal.ndjson', report: '/x/a.report.ndjson', failures: '/x/a.failures.ndjson' },
           resumeFile: undefined,
-          signInFile: undefined,
         },
         undefined,
         { status: 'idle' },
       ),
-    ).toEqual(['journal /x/a.journal.ndjson', 'report /x/a.report.ndjson']);
-    expect(runFileLines({ totals: o.totals, stopped: true, durationMs: 0, error: 'no licence' }, undefined, { status: 'idle' })).toEqual([
-      'files: none, nothing was written (no run folder, no journal)',
-    ]);
+    ).toEqual(['journal /x/a.journal.ndjson', 'report /x/a.report.ndjson', 'failures /x/a.failures.ndjson']);
+    const refused = { totals: o.totals, unreadable: 0, stopped: 'refused' as const, durationMs: 0, rerun, exitCode: 2 };
+    expect(runFileLines(refused, undefined, { status: 'idle' })).toEqual(['files: none, nothing was written (no run folder, no journal)']);
   });
 });

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { emptyProfile } from '../../src/profiles/index.js';
 import { initialState, PREVIEW_ROW_LIMIT, reducer, SIGN_IN_RESULTS, visibleRows } from '../../src/ui/state/reducer.js';
 import type { Action, WizardState } from '../../src/ui/state/types.js';
-import type { PreviewRecord, SignInOutcome } from '../../src/ui/services/types.js';
+import type { PreviewRecord, RunOutcome, SignInOutcome } from '../../src/ui/services/types.js';
+import type { UserResult } from '../../src/migration/events.js';
+import { Refusal, type RunOperationEvent } from '../../src/operations/events.js';
+
+/** A finished run's outcome with these totals (the rest zero). */
+function outcome(t: { total: number; imported?: number; alreadyPresent?: number; failed?: number; skipped?: number }): RunOutcome {
+  const totals = { imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0, ...t };
+  return { totals, unreadable: 0, durationMs: 5, rerun: { command: 'auth-migrate run', exports: [] }, exitCode: 0 };
+}
 
 function row(id: string, severities: ('error' | 'warning')[] = []): PreviewRecord {
   return {
@@ -49,7 +57,7 @@ describe('wizard reducer: steps', () => {
         { type: 'run-started', at: 1 },
         {
           type: 'run-finished',
-          outcome: { totals: { total: 1, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 }, stopped: false, durationMs: 5 },
+          outcome: outcome({ total: 1, imported: 1 }),
         },
       ],
       step: 'results',
@@ -167,20 +175,30 @@ describe('wizard reducer: data', () => {
     expect(s.preview.seen).toBe(PREVIEW_ROW_LIMIT + 3);
   });
 
-  it('counts run updates, keeps the latest five failures, and honours pause/stop', () => {
-    const updates: Action = {
-      type: 'run-updates',
-      updates: [
-        { type: 'started', total: 10 },
-        { type: 'user', outcome: 'imported', sourceId: 'a' },
-        { type: 'user', outcome: 'already-present', sourceId: 'b' },
-        { type: 'user', outcome: 'skipped', sourceId: 'c' },
-        ...[1, 2, 3, 4, 5, 6].map((i) => ({ type: 'user' as const, outcome: 'failed' as const, sourceId: `f${i}`, failure: 'HTTP 400' })),
-        { type: 'retry', detail: 'POST /x: HTTP 503' },
+  it('counts from the run events, keeps the latest five failures and the skips with why, and honours pause/stop', () => {
+    const totals = { total: 10, imported: 0, alreadyPresent: 0, failed: 0, skipped: 0, resumed: 0 };
+    const done = (id: string, outcome: UserResult['outcome'], more: Partial<UserResult> = {}): RunOperationEvent => {
+      if (outcome === 'imported') totals.imported += 1;
+      else if (outcome === 'alreadyPresent') totals.alreadyPresent += 1;
+      else if (outcome === 'failed') totals.failed += 1;
+      else totals.skipped += 1;
+      if (more.resumed) totals.resumed += 1;
+      const result = { id, outcome, stepsRun: 1, stepsFromJournal: 0, ...more };
+      return { type: 'user-done', result, done: 0, totals: { ...totals }, at: 1 };
+    };
+    const events: Action = {
+      type: 'run-events',
+      events: [
+        { type: 'run-started', total: 10, concurrency: 4, journal: '/j', at: 1 },
+        done('a', 'imported'),
+        done('b', 'alreadyPresent'),
+        done('c', 'skipped', { status: 'DISABLED', message: 'disabled in the source' }),
+        ...[1, 2, 3, 4, 5, 6].map((i) => done(`f${i}`, 'failed', { step: 'password', status: 'HTTP 400' })),
+        { type: 'retry', method: 'POST', path: '/x', attempt: 1, delayMs: 1, reason: 'HTTP 503', at: 1 },
         { type: 'paused', at: 1000 },
       ],
     };
-    const s = run([{ type: 'run-started', at: 1 }, updates]);
+    const s = run([{ type: 'run-started', at: 1 }, events]);
     expect(s.run).toMatchObject({
       status: 'paused',
       total: 10,
@@ -191,83 +209,134 @@ describe('wizard reducer: data', () => {
       failed: 6,
       retries: 1,
     });
-    expect(s.run.latestFailures).toEqual(['f2: HTTP 400', 'f3: HTTP 400', 'f4: HTTP 400', 'f5: HTTP 400', 'f6: HTTP 400']);
-    const resumed = reducer(s, { type: 'run-updates', updates: [{ type: 'resumed', at: 4000 }] });
+    expect(s.run.latestFailures).toEqual([
+      'f2: password HTTP 400',
+      'f3: password HTTP 400',
+      'f4: password HTTP 400',
+      'f5: password HTTP 400',
+      'f6: password HTTP 400',
+    ]);
+    expect(s.run.latestSkips).toEqual(['c: disabled in the source']);
+    const resumed = reducer(s, { type: 'run-events', events: [{ type: 'resumed', at: 4000 }] });
     expect(resumed.run.status).toBe('running');
     // The pause is kept apart, so the rate and elapsed time leave it out.
     expect(resumed.run.pausedMs).toBe(3000);
     const stopping = reducer(resumed, {
-      type: 'run-updates',
-      updates: [{ type: 'stopping' }, { type: 'paused', at: 5000 }, { type: 'resumed', at: 5500 }],
+      type: 'run-events',
+      events: [
+        { type: 'stopping', reason: 'requested', at: 5000 },
+        { type: 'paused', at: 5000 },
+        { type: 'resumed', at: 5500 },
+      ],
     });
     expect(stopping.run.status).toBe('stopping');
     // Users resumed from an earlier run's journal are counted apart (not in the rate).
-    const again = reducer(resumed, {
-      type: 'run-updates',
-      updates: [{ type: 'user', outcome: 'already-present', sourceId: 'r', resumed: true }],
-    });
+    const again = reducer(resumed, { type: 'run-events', events: [done('r', 'alreadyPresent', { resumed: true })] });
     expect(again.run).toMatchObject({ done: 10, resumed: 1 });
+  });
+
+  it('the question before a real core is written, then the run folder once it goes on', () => {
+    const confirmation = {
+      action: 'run' as const,
+      url: 'https://core',
+      tenant: 'public',
+      app: 'public',
+      usersThere: 3,
+      effects: ['writes up to 2 users'],
+      typed: 'core',
+    };
+    const s = run([
+      { type: 'run-started', at: 1 },
+      { type: 'run-events', events: [{ type: 'confirm', confirmation }] },
+    ]);
+    expect(s.run).toMatchObject({ status: 'confirming', confirm: confirmation });
+    const folder: RunOperationEvent = {
+      type: 'run-folder',
+      url: 'https://core',
+      app: 'public',
+      tenant: 'public',
+      folder: '/runs/x',
+      journal: '/runs/x/journal.ndjson',
+      carriedOn: true,
+      fromJournal: 5,
+    };
+    const going = reducer(s, { type: 'run-events', events: [folder] });
+    expect(going.run).toMatchObject({ status: 'running', confirm: undefined, folder: { fromJournal: 5, folder: '/runs/x' } });
+    const cancelled = reducer(s, { type: 'run-cancelled', text: 'not confirmed: nothing was written' });
+    expect([cancelled.step, cancelled.run.status, cancelled.notice?.text]).toEqual(['plan', 'idle', 'not confirmed: nothing was written']);
   });
 
   it("--via bulk-staged: the latest line about the core's job replaces the one before, counting nothing", () => {
     const s = run([
       { type: 'run-started', at: 1 },
       {
-        type: 'run-updates',
-        updates: [
-          { type: 'started', total: 3 },
+        type: 'run-events',
+        events: [
+          { type: 'run-started', total: 3, concurrency: 1, journal: '/j', at: 1 },
           {
-            type: 'staged',
-            detail: "core's bulk-import job: 3 staged, 0 processing, 0 failed in its list; 0 of this run's users imported",
+            type: 'staged-progress',
+            staged: 3,
+            processing: 0,
+            failed: 0,
+            imported: 0,
+            of: 3,
+            running: false,
+            idleMs: 0,
+            intervalMs: 5000,
+            at: 1,
           },
           {
-            type: 'staged',
-            detail: "core's bulk-import job: 0 staged, 0 processing, 0 failed in its list; 3 of this run's users imported",
+            type: 'staged-progress',
+            staged: 0,
+            processing: 0,
+            failed: 0,
+            imported: 3,
+            of: 3,
+            running: false,
+            idleMs: 0,
+            intervalMs: 5000,
+            at: 2,
           },
         ],
       },
     ]);
-    expect(s.run.staged).toMatch(/^core's bulk-import job: 0 staged/);
+    expect(s.run.staged).toMatch(/^core's bulk-import job: .*; 0 staged.*3 of this run's 3 taken by the job/);
     expect(s.run).toMatchObject({ done: 0, retries: 0 });
   });
 
-  it('a run that ended on a fatal core answer is failed, with its outcome kept', () => {
+  it('a run that ended on a fatal core answer is failed, with its outcome kept; a refused one says why and the fix', () => {
     const s = run([
       { type: 'run-started', at: 1 },
-      {
-        type: 'run-finished',
-        outcome: {
-          totals: { total: 4, imported: 1, alreadyPresent: 0, failed: 0, skipped: 0 },
-          stopped: true,
-          durationMs: 3,
-          journal: '/j',
-          error: 'HTTP 402',
-        },
-      },
+      { type: 'run-finished', outcome: { ...outcome({ total: 4, imported: 1 }), stopped: 'fatal', error: 'HTTP 402', folder: '/f' } },
     ]);
     expect(s.step).toBe('results');
     expect(s.run).toMatchObject({ status: 'failed', error: 'HTTP 402', imported: 1 });
-    expect(s.run.outcome?.journal).toBe('/j');
+    expect(s.run.outcome?.folder).toBe('/f');
+    const refusal = new Refusal('partial', 'nothing was written: 5 users lose their passwords', 'give the hash config');
+    const r = run([
+      { type: 'run-started', at: 1 },
+      { type: 'run-finished', outcome: { ...outcome({ total: 4 }), stopped: 'refused', refusal } },
+    ]);
+    expect(r.run).toMatchObject({
+      status: 'failed',
+      error: 'nothing was written: 5 users lose their passwords; to go on: give the hash config',
+    });
   });
 
-  it('the final totals come from the runner, not from the counted updates', () => {
+  it('the final totals come from the operation, not from the counted events', () => {
     const s = run([
       { type: 'run-started', at: 1 },
-      { type: 'run-updates', updates: [{ type: 'user', outcome: 'imported', sourceId: 'a' }] },
-      {
-        type: 'run-finished',
-        outcome: { totals: { total: 4, imported: 2, alreadyPresent: 1, failed: 0, skipped: 1 }, stopped: true, durationMs: 10 },
-      },
+      { type: 'run-finished', outcome: { ...outcome({ total: 4, imported: 2, alreadyPresent: 1, skipped: 1 }), stopped: 'requested' } },
     ]);
     expect(s.run).toMatchObject({ status: 'finished', total: 4, done: 4, imported: 2, alreadyPresent: 1, skipped: 1 });
-    expect(s.run.outcome?.stopped).toBe(true);
+    expect(s.run.outcome?.stopped).toBe('requested');
   });
 
   it('a new target clears the preflight and the plan; a new validation clears the plan', () => {
     const withPlan = run([
       { type: 'target-ready', target: { url: 'http://x' } },
       { type: 'preflight-finished', result: { ok: true, checks: [], warnings: [] } },
-      { type: 'plan-ready', plan: { users: 1, skipped: 0, totalCalls: 1, calls: [], sample: [] } },
+      { type: 'plan-ready', plan: { users: 1, skipped: 0, totalCalls: 1, calls: [], sample: [], fromJournal: 0, losses: [] } },
     ]);
     expect(withPlan.preflight.status).toBe('done');
     const retarget = reducer(withPlan, { type: 'target-started' });

@@ -44,7 +44,10 @@ describe('undo on the results screen', () => {
     expect(before).toBe(6);
 
     await w.press('u');
-    await w.until(/undo this run: \d+ changes for 6 users/);
+    // The question names the core and what it holds now, and says what goes.
+    const asked = await w.until(/removes 6 users the run created/);
+    expect(asked).toContain(`about to remove from the core ${target.url} (app public, tenant public)`);
+    expect(asked).toContain('users there now: 6');
     await w.press('escape');
     await w.until('v verify · i sign in');
     expect(await userCount(target)).toBe(6);
@@ -57,7 +60,7 @@ describe('undo on the results screen', () => {
 
     // Rehearse again (issue 23): the undo retired the journal, so the same migration starts afresh and imports all.
     const input = { sources: state.profile!.sources, signerKey: SIGNER_KEY };
-    const again = await services.run(input, target, { profileName: 'night', onUpdate: () => undefined }).done;
+    const again = await services.run(input, target, { profileName: 'night', onEvent: () => undefined, confirm: async () => false }).done;
     expect(again.error).toBeUndefined();
     expect(again.totals).toMatchObject({ imported: 6, alreadyPresent: 0, failed: 0 });
     expect(await userCount(target)).toBe(6);

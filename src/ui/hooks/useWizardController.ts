@@ -6,11 +6,12 @@ import { emptyProfile, type Profile, type SecretName } from '../../profiles/inde
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
 import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
+import type { RunOperationEvent } from '../../operations/events.js';
+import type { UndoOptions } from '../services/rollback.js';
 import type {
   MigrationInput,
   RollbackOutcome,
   RunHandle,
-  RunUpdate,
   SandboxHandle,
   SignInOutcome,
   TargetConnection,
@@ -43,11 +44,14 @@ export interface WizardActions {
   plan(): Promise<void>;
   showDryRun(): void;
   run(): void;
+  /** The answer to the run's question before a real core is written (`y`, or `esc`). */
+  answerConfirm(ok: boolean): void;
   togglePause(): void;
   stopRun(): void;
   verify(): Promise<void>;
   /** Undo the run (dryRun: count only); the results screen asks for a confirmation between the two. */
-  rollback(dryRun: boolean, onProgress?: (p: { done: number; total: number }) => void): Promise<RollbackOutcome | string>;
+  /** Undo the run (the rollback operation): its decisions, then its question (answered with `y` or `esc`), then progress. */
+  rollback(o: UndoOptions): Promise<RollbackOutcome | string>;
   openSignIn(): void;
   closeSignIn(): void;
   /** The password goes to the core and is dropped: it is never dispatched, so never in the state. */
@@ -64,6 +68,8 @@ const UPDATE_INTERVAL_MS = 100;
 export function migrationInput(state: WizardState): MigrationInput {
   const p = state.profile ?? emptyProfile('unnamed');
   return {
+    secretStores: p.secrets,
+    allowPartial: state.allowPartial,
     sources: p.sources,
     hashConfig: p.hashConfig,
     signerKey: state.secrets.signerKey,
@@ -86,6 +92,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
   latest.current = state;
   const sandbox = useRef<SandboxHandle | undefined>(undefined);
   const runHandle = useRef<RunHandle | undefined>(undefined);
+  const answer = useRef<((ok: boolean) => void) | undefined>(undefined);
 
   const actions = useMemo<WizardActions>(() => {
     const d = (a: Action) => dispatch(a);
@@ -232,35 +239,52 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         const profile = latest.current.profile;
         if (!t || !profile || runHandle.current) return;
         d({ type: 'run-started', at: Date.now() });
-        let pending: RunUpdate[] = [];
+        let pending: RunOperationEvent[] = [];
         const flush = () => {
           if (pending.length === 0) return;
-          const updates = pending;
+          const events = pending;
           pending = [];
-          d({ type: 'run-updates', updates });
+          d({ type: 'run-events', events });
         };
         const timer = setInterval(flush, UPDATE_INTERVAL_MS);
+        const end = () => {
+          clearInterval(timer);
+          flush();
+          runHandle.current = undefined;
+          answer.current = undefined;
+        };
         try {
-          const handle = services.run(migrationInput(latest.current), t, { profileName: profile.name, onUpdate: (u) => pending.push(u) });
+          const handle = services.run(migrationInput(latest.current), t, {
+            profileName: profile.name,
+            onEvent: (e) => pending.push(e),
+            // The question waits for `y` or `esc` on the run screen; the operation writes nothing meanwhile.
+            confirm: () =>
+              new Promise<boolean>((resolve) => {
+                answer.current = resolve;
+                flush();
+              }),
+          });
           runHandle.current = handle;
           handle.done.then(
             (outcome) => {
-              clearInterval(timer);
-              flush();
-              runHandle.current = undefined;
-              d({ type: 'run-finished', outcome });
+              end();
+              if (outcome.refusal?.code === 'not-confirmed') d({ type: 'run-cancelled', text: outcome.refusal.message });
+              else d({ type: 'run-finished', outcome });
             },
             (err: unknown) => {
-              clearInterval(timer);
-              flush();
-              runHandle.current = undefined;
+              end();
               d({ type: 'run-failed', error: message(err) });
             },
           );
         } catch (err) {
-          clearInterval(timer);
+          end();
           d({ type: 'run-failed', error: message(err) });
         }
+      },
+      answerConfirm: (ok) => {
+        const resolve = answer.current;
+        answer.current = undefined;
+        resolve?.(ok);
       },
       togglePause: () => {
         const h = runHandle.current;
@@ -271,24 +295,35 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       stopRun: () => {
         const h = runHandle.current;
         if (!h) return;
-        d({ type: 'run-updates', updates: [{ type: 'stopping' }] });
+        d({ type: 'run-stopping' });
+        answer.current?.(false);
         h.stop();
       },
       verify: async () => {
         const t = target();
         if (!t) return;
         d({ type: 'verify-started' });
+        let shown = 0;
         try {
-          d({ type: 'verify-finished', summary: await services.verify(migrationInput(latest.current), t) });
+          const summary = await services.verify(migrationInput(latest.current), t, (e) => {
+            // About ten frames a second, however fast users are checked.
+            if (e.type === 'verify-started') d({ type: 'verify-progress', progress: { checked: 0, total: e.total } });
+            if (e.type === 'verify-user' && e.at - shown >= UPDATE_INTERVAL_MS) {
+              shown = e.at;
+              const total = latest.current.verifyProgress?.total ?? 0;
+              d({ type: 'verify-progress', progress: { checked: e.counts.total, total } });
+            }
+          });
+          d({ type: 'verify-finished', summary });
         } catch (err) {
           d({ type: 'verify-failed', error: message(err) });
         }
       },
-      rollback: async (dryRun, onProgress) => {
+      rollback: async (o) => {
         const t = target();
         if (!t) return 'no target core is connected: connect one on the target screen';
         try {
-          return await services.rollback(migrationInput(latest.current), t, dryRun, onProgress);
+          return await services.rollback(migrationInput(latest.current), t, o);
         } catch (err) {
           return message(err);
         }
@@ -332,6 +367,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
       },
       quit: async () => {
+        answer.current?.(false);
         runHandle.current?.stop();
         await runHandle.current?.done.catch(() => undefined);
         await stopSandbox().catch(() => undefined);

@@ -5,26 +5,28 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
-import { formatDuration } from './RunScreen.js';
+import { countsLine, formatDuration } from './RunScreen.js';
+import { TaskProgress } from '../components/TaskProgress.js';
 import { SIGN_IN_HELP, SignInPanel } from './SignInPanel.js';
 import { UNDO_HELP, UndoPanel } from './UndoPanel.js';
 import { useState } from 'react';
 import { sep } from 'node:path';
-import type { RunOutcome, TargetConnection, VerifySummary } from '../services/types.js';
+import type { RunOutcome, TargetConnection, VerifyOutcome } from '../services/types.js';
+import { rerunText } from '../../operations/rerun.js';
 import type { Task } from '../state/types.js';
 
 /**
  * Where every file the run (and verify) wrote is, and the sandbox store, as lines to wrap (never cut): with a run
  * folder, the folder then the names inside it on one line; otherwise each path.
  */
-export function runFileLines(o: RunOutcome, sandbox: TargetConnection['sandbox'], verify: Task<VerifySummary>): string[] {
-  if (!o.journal) return ['files: none, nothing was written (no run folder, no journal)'];
+export function runFileLines(o: RunOutcome, sandbox: TargetConnection['sandbox'], verify: Task<VerifyOutcome>): string[] {
+  if (!o.paths) return ['files: none, nothing was written (no run folder, no journal)'];
   const files: [string, string | undefined][] = [
-    ['journal', o.journal],
-    ['report', o.report],
-    ['failures', o.failuresFile],
+    ['journal', o.paths.journal],
+    ['report', o.paths.report],
+    ['failures', o.paths.failures],
     ['resume command', o.resumeFile],
-    ['sign-in migration', o.signInFile],
+    ['sign-in migration', o.paths.signIn],
     ['TOTP checks', verify.status === 'done' ? verify.value.totpChecksFile : undefined],
   ];
   const store = sandbox ? [`store ${sandbox.storePath}${sandbox.temporary ? ' (temporary, kept: the journal points at it)' : ''}`] : [];
@@ -48,7 +50,7 @@ export function signInStatusLine(s: NonNullable<RunOutcome['signInStatus']>): st
 const KEYS: Command[] = ['verify', 'signIn', 'undo', 'save', 'quit', 'back'];
 
 export function ResultsScreen() {
-  const { state, actions } = useWizard();
+  const { state, actions, size } = useWizard();
   const { run, verify, save } = state;
   const o = run.outcome;
   const [undoing, setUndoing] = useState(false);
@@ -66,7 +68,14 @@ export function ResultsScreen() {
     // While the sign-in fields are open they take the keys (letters are text there; esc closes them).
     { isActive: !signingIn && !undoing },
   );
-  const title = run.status === 'failed' ? 'results: the run stopped' : o?.stopped ? 'results: stopped (resumable)' : 'results: finished';
+  const title =
+    o?.stopped === 'refused'
+      ? 'results: refused, nothing written'
+      : run.status === 'failed'
+        ? 'results: the run stopped'
+        : o?.stopped
+          ? 'results: stopped (resumable)'
+          : 'results: finished';
   return (
     <Frame title={title} help={signingIn ? SIGN_IN_HELP : undoing ? UNDO_HELP : helpLine(KEYS, { back: 'plan' })}>
       {undoing ? <UndoPanel onClose={() => setUndoing(false)} /> : null}
@@ -75,9 +84,8 @@ export function ResultsScreen() {
           {run.error}
         </Text>
       ) : null}
-      <Text>
-        total {run.total} · <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} ·{' '}
-        <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped}
+      <Text wrap="wrap">
+        total {run.total} · {countsLine(run)}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}
       </Text>
       {signingIn ? <SignInPanel /> : null}
@@ -88,7 +96,7 @@ export function ResultsScreen() {
               {line}
             </Text>
           ))}
-          {o.stopped && o.resumeCommand ? <Text wrap="wrap">resume: {o.resumeCommand}</Text> : null}
+          {o.stopped && o.stopped !== 'refused' ? <Text wrap="wrap">resume: {rerunText(o.rerun)}</Text> : null}
           {o.signInStatus ? <Text wrap="wrap">{signInStatusLine(o.signInStatus)}</Text> : null}
         </Box>
       ) : null}
@@ -103,7 +111,14 @@ export function ResultsScreen() {
         </Box>
       ) : null}
       <Box flexDirection="column" marginTop={1} display={signingIn ? 'none' : 'flex'}>
-        {verify.status === 'running' ? <Text {...theme.muted}>verifying…</Text> : null}
+        {verify.status === 'running' ? (
+          <TaskProgress
+            label="verifying"
+            done={state.verifyProgress?.checked ?? 0}
+            total={state.verifyProgress?.total ?? 0}
+            width={Math.max(40, size.columns)}
+          />
+        ) : null}
         {verify.status === 'failed' ? (
           <Text {...theme.error} wrap="wrap">
             verify: {verify.error}
@@ -111,13 +126,14 @@ export function ResultsScreen() {
         ) : null}
         {verify.status === 'done' ? (
           <>
-            <Text {...(verify.value.failed ? theme.error : theme.ok)}>
-              verify: {verify.value.ok}/{verify.value.checked} users ok, {verify.value.failed} with problems, {verify.value.skipped} skipped
-              {state.target.status === 'done' && state.target.value.sandbox ? ' (TOTP codes checked)' : ''}
+            <Text {...(verify.value.exitCode ? theme.error : theme.ok)} wrap="wrap">
+              verify: {verify.value.counts.ok}/{verify.value.counts.total} users ok, {verify.value.notOk} with problems,{' '}
+              {verify.value.counts.skipped} skipped by the run
+              {verify.value.totpCodesChecked ? ' (TOTP codes checked)' : ''}
             </Text>
-            {verify.value.lines.slice(0, 3).map((l, i) => (
+            {verify.value.problems.slice(0, 3).map((v, i) => (
               <Text key={i} wrap="wrap" {...theme.muted}>
-                {l}
+                {v.outcome}: {v.id}: {v.differences.join('; ')}
               </Text>
             ))}
           </>

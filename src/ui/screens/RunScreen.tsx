@@ -1,13 +1,18 @@
-// Step 7: the migration running: progress, rate, ETA, counts and the latest failures; pause or stop safely.
+// Step 7: the run operation on screen: its checks, the question before a real core is written, then progress,
+// rate, ETA, counts (with what an earlier run already did), where it writes, and the latest failures and skips.
 import { Box, Text } from 'ink';
+import { confirmationLines } from '../../operations/confirm.js';
 import { Frame } from '../components/Frame.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { useWizard } from '../context.js';
+import { linesThatFit, wrappedRows } from '../fit.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
+import type { RunState } from '../state/types.js';
 import { theme } from '../theme.js';
 
 const KEYS: Command[] = ['pause', 'stop'];
+const CONFIRM_KEYS: Command[] = ['yes', 'back'];
 
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -16,51 +21,87 @@ export function formatDuration(ms: number): string {
   return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+/** The counts line, the same words as `run` prints: users an earlier run finished are said as such. */
+export function countsLine(run: Pick<RunState, 'imported' | 'alreadyPresent' | 'resumed' | 'failed' | 'skipped'>): string {
+  const resumed = run.resumed > 0 ? ` (${run.resumed} from the journal)` : '';
+  return `imported ${run.imported} · already present ${run.alreadyPresent}${resumed} · failed ${run.failed} · skipped ${run.skipped}`;
+}
+
 export function RunScreen() {
   const { state, actions, size } = useWizard();
   const run = state.run;
-  useKeys(KEYS, (c) => (c === 'pause' ? actions.togglePause() : actions.stopRun()));
+  const confirming = run.status === 'confirming' && run.confirm !== undefined;
+  useKeys(KEYS, (c) => (c === 'pause' ? actions.togglePause() : actions.stopRun()), { isActive: !confirming });
+  useKeys(CONFIRM_KEYS, (c) => actions.answerConfirm(c === 'yes'), { isActive: confirming });
+  const width = Math.max(40, size.columns);
+  if (confirming) {
+    const lines = confirmationLines(run.confirm!);
+    return (
+      <Frame title="run: confirm" help={helpLine(CONFIRM_KEYS, { yes: 'write to this core', back: 'cancel, nothing written' })}>
+        {lines.map((line, i) => (
+          <Text key={i} wrap="wrap" {...(i === 0 ? theme.warning : {})}>
+            {line}
+          </Text>
+        ))}
+        <Text>y writes to it; esc goes back to the plan and writes nothing</Text>
+      </Frame>
+    );
+  }
   // Running time only (pauses left out), and only the users this run did (not those resumed from the journal).
   const now = Date.now();
   const elapsed = run.startedAt ? now - run.startedAt - run.pausedMs - (run.pausedAt !== undefined ? now - run.pausedAt : 0) : 0;
   const rate = elapsed > 0 ? (run.done - run.resumed) / (elapsed / 1000) : 0;
   const eta = rate > 0 && run.total > run.done ? ((run.total - run.done) / rate) * 1000 : undefined;
   const status =
-    run.status === 'paused'
-      ? 'paused (p resumes)'
-      : run.status === 'stopping'
-        ? 'stopping: finishing in-flight users, flushing the journal'
-        : 'running';
+    run.status === 'preparing'
+      ? 'checking the sources and the target (nothing written yet)…'
+      : run.status === 'paused'
+        ? 'paused (p resumes)'
+        : run.status === 'stopping'
+          ? 'stopping: finishing in-flight users, flushing the journal'
+          : 'running';
+  const f = run.folder;
+  const where = f ? [`into ${f.url} (app ${f.app}, tenant ${f.tenant})`, `run folder ${f.folder ?? f.journal}`] : [];
+  const fixed = [status, '', `${run.done}/${run.total} users · ${rate.toFixed(1)}/s · elapsed ${formatDuration(elapsed)}`, countsLine(run)];
+  // Title, margin, notice and footer take four rows; what is left goes to the folder, then failures and skips.
+  let rows = Math.max(1, size.rows - 1 - 4) - fixed.reduce((n, l) => n + wrappedRows(l, width), 0);
+  const fit = (lines: string[]) => {
+    const shown = linesThatFit(lines, Math.max(0, rows), width);
+    rows -= shown.reduce((n, l) => n + wrappedRows(l, width), 0);
+    return shown;
+  };
+  const whereLines = fit([...where, ...(run.staged ? [run.staged] : [])]);
+  const failures = fit(run.latestFailures.length > 0 ? ['latest failures', ...run.latestFailures.slice(-3)] : []);
+  const skips = fit(run.latestSkips.length > 0 ? ['latest skipped, with why', ...run.latestSkips.slice(-2)] : []);
   return (
     <Frame title="run" help={helpLine(KEYS)}>
-      <Text {...(run.status === 'running' ? theme.ok : theme.warning)}>
+      <Text {...(run.status === 'running' ? theme.ok : theme.warning)} wrap="truncate-end">
         {status}
         {run.atOnce ? ` · ${run.atOnce.limit} of ${run.atOnce.max} users at a time` : ''}
       </Text>
-      <ProgressBar done={run.done} total={run.total} width={Math.max(40, size.columns) - 2} />
-      <Text>
+      <ProgressBar done={run.done} total={run.total} width={width - 2} />
+      <Text wrap="wrap">
         {run.done}/{run.total} users · {rate.toFixed(1)}/s · elapsed {formatDuration(elapsed)} · ETA{' '}
         {eta === undefined ? '—' : formatDuration(eta)}
       </Text>
-      <Text>
-        <Text {...theme.ok}>imported {run.imported}</Text> · already present {run.alreadyPresent} ·{' '}
-        <Text {...(run.failed ? theme.error : {})}>failed {run.failed}</Text> · skipped {run.skipped} · retries {run.retries}
-      </Text>
-      {run.staged ? (
-        <Text {...theme.muted} wrap="truncate-end">
-          {run.staged}
+      <Text wrap="wrap">{countsLine(run)}</Text>
+      {whereLines.map((line, i) => (
+        <Text key={`w${i}`} {...theme.muted} wrap="wrap">
+          {line}
         </Text>
-      ) : null}
-      {run.latestFailures.length > 0 ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text {...theme.error}>latest failures</Text>
-          {run.latestFailures.map((f, i) => (
-            <Text key={i} wrap="wrap">
-              {f}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
+      ))}
+      <Box flexDirection="column">
+        {failures.map((line, i) => (
+          <Text key={`f${i}`} {...(i === 0 ? theme.error : {})} wrap="wrap">
+            {line}
+          </Text>
+        ))}
+        {skips.map((line, i) => (
+          <Text key={`s${i}`} {...(i === 0 ? theme.warning : {})} wrap="wrap">
+            {line}
+          </Text>
+        ))}
+      </Box>
     </Frame>
   );
 }

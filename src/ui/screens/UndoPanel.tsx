@@ -1,71 +1,87 @@
-// The results screen's undo: u counts what `auth-migrate rollback` would take back out of the core (users this
-// run created, and what it added to users already there), y confirms, esc cancels. Users present before are kept.
+// The results screen's undo: `u` starts the rollback operation; it checks every user the run made (progress), says
+// what it will remove from which core (users changed since are kept), and waits for `y` (or `esc`: nothing removed);
+// then it undoes with progress, every removal read back.
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { confirmationLines, type Confirmation } from '../../operations/confirm.js';
+import type { RollbackOperationEvent } from '../../operations/rollback.js';
+import { TaskProgress } from '../components/TaskProgress.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import type { RollbackOutcome } from '../services/types.js';
 import { theme } from '../theme.js';
 
 type Phase =
-  | { kind: 'counting' }
-  | { kind: 'confirm'; plan: RollbackOutcome }
-  | { kind: 'running'; done?: number; total?: number }
+  | { kind: 'checking'; done: number; total: number }
+  | { kind: 'confirm'; confirmation: Confirmation; notUndone: number }
+  | { kind: 'undoing'; done: number; total: number }
   | { kind: 'done'; outcome: RollbackOutcome }
   | { kind: 'error'; message: string };
 
 export const UNDO_HELP = 'y undo it · esc cancel';
 
 export function UndoPanel({ onClose }: { onClose: () => void }) {
-  const { actions } = useWizard();
-  const [phase, setPhase] = useState<Phase>({ kind: 'counting' });
+  const { actions, size } = useWizard();
+  const [phase, setPhase] = useState<Phase>({ kind: 'checking', done: 0, total: 0 });
+  const answer = useRef<((ok: boolean) => void) | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    void actions
-      .rollback(true)
-      .then((r) => live && setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'confirm', plan: r }));
+    let notUndone = 0;
+    const set = (p: Phase) => live && setPhase(p);
+    const onEvent = (e: RollbackOperationEvent) => {
+      if (e.type === 'rollback-progress') set({ kind: e.phase === 'checking' ? 'checking' : 'undoing', done: e.done, total: e.total });
+      else if (e.type === 'rollback-decided') notUndone = e.decisions.notUndone.length;
+      else if (e.type === 'confirm') set({ kind: 'confirm', confirmation: e.confirmation, notUndone });
+    };
+    const confirm = () => new Promise<boolean>((resolve) => (answer.current = resolve));
+    void actions.rollback({ onEvent, confirm }).then((r) => {
+      if (typeof r === 'string') set({ kind: 'error', message: r });
+      else if (r.refusal) onCloseRef.current();
+      else set({ kind: 'done', outcome: r });
+    });
     return () => {
       live = false;
+      answer.current?.(false);
     };
   }, [actions]);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
   useKeys(['yes', 'back'], (c) => {
-    if (c === 'back') {
-      if (phase.kind !== 'running') onClose();
-    } else if (phase.kind === 'confirm') {
-      setPhase({ kind: 'running' });
-      void actions
-        .rollback(false, (p) => setPhase({ kind: 'running', done: p.done, total: p.total }))
-        .then((r) => setPhase(typeof r === 'string' ? { kind: 'error', message: r } : { kind: 'done', outcome: r }));
-    }
+    if (phase.kind === 'confirm') {
+      answer.current?.(c === 'yes');
+      answer.current = undefined;
+      if (c === 'yes') setPhase({ kind: 'undoing', done: 0, total: 0 });
+    } else if (c === 'back' && phase.kind !== 'undoing' && phase.kind !== 'checking') onClose();
   });
+  const width = Math.max(40, size.columns);
   return (
     <Box flexDirection="column" marginTop={1}>
-      {phase.kind === 'counting' ? <Text {...theme.muted}>reading the journal…</Text> : null}
+      {phase.kind === 'checking' ? (
+        <TaskProgress label="checking the users the run made" done={phase.done} total={phase.total} width={width} />
+      ) : null}
       {phase.kind === 'confirm' ? (
         <>
-          <Text {...theme.error} wrap="wrap">
-            undo this run: {phase.plan.actions} changes for {phase.plan.users} users (the users it created are removed; users that were
-            there before keep what they had)
-          </Text>
-          {phase.plan.kept.length > 0 ? (
-            <Text wrap="wrap">{phase.plan.kept.length} users changed since the run stay as they are (a login, device or email added)</Text>
-          ) : null}
-          {phase.plan.notUndone.length > 0 ? (
-            <Text wrap="wrap">{phase.plan.notUndone.length} changes to present users cannot be undone from the journal (listed after)</Text>
+          {confirmationLines(phase.confirmation).map((line, i) => (
+            <Text key={i} wrap="wrap" {...(i === 0 ? theme.error : {})}>
+              {line}
+            </Text>
+          ))}
+          {phase.notUndone > 0 ? (
+            <Text wrap="wrap">{phase.notUndone} changes to present users cannot be undone from the journal</Text>
           ) : null}
           <Text>y undoes it, esc keeps everything</Text>
         </>
       ) : null}
-      {phase.kind === 'running' ? (
-        <Text {...theme.muted}>undoing…{phase.total !== undefined ? ` ${phase.done ?? 0} of ${phase.total} users` : ''}</Text>
-      ) : null}
+      {phase.kind === 'undoing' ? <TaskProgress label="undoing" done={phase.done} total={phase.total} width={width} /> : null}
       {phase.kind === 'done' ? (
         <>
-          <Text {...(phase.outcome.failed.length ? theme.error : theme.ok)}>
-            undone: {phase.outcome.performed} users, {phase.outcome.failed.length} failed (rerun u to go on)
-            {phase.outcome.kept.length > 0 ? `, ${phase.outcome.kept.length} changed since kept` : ''}; log {phase.outcome.log}
+          <Text {...(phase.outcome.exitCode ? theme.error : theme.ok)} wrap="wrap">
+            undone: {phase.outcome.summary!.removed + phase.outcome.summary!.undone} users, {phase.outcome.summary!.failed} failed (u again
+            goes on)
+            {phase.outcome.decisions.kept > 0 ? `, ${phase.outcome.decisions.kept} changed since kept` : ''}; the journal is retired: the
+            next run starts afresh
           </Text>
-          {phase.outcome.failed.slice(0, 2).map((f, i) => (
+          {phase.outcome.summary!.failures.slice(0, 2).map((f, i) => (
             <Text key={i} wrap="wrap">
               {f}
             </Text>

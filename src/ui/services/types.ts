@@ -1,7 +1,20 @@
 // The wizard's view of the modules it drives (adapters): the UI depends on these shapes only, and
 // `real.ts` connects them to profiles/, sources/, records/, sandbox/, core-client/ and migration/.
+import type { Confirmation } from '../../operations/confirm.js';
+import type { RunOperationEvent } from '../../operations/events.js';
+import type { ClassLoss } from '../../operations/partial.js';
+import type { PreflightResult } from '../../operations/preflight.js';
+import type { RunHandle } from '../../operations/run.js';
+import type { VerifyEvent, VerifyOutcome } from '../../operations/verify.js';
 import type { LoadedProfile, Profile, ProfileHashConfig, ProfileSource, Secrets } from '../../profiles/index.js';
 import type { CanonicalUser, Problem, RecordOrigin } from '../../records/types.js';
+
+export type { PreflightCheck, PreflightResult } from '../../operations/preflight.js';
+export type { RunHandle, RunOutcome } from '../../operations/run.js';
+export type { VerifyOutcome } from '../../operations/verify.js';
+export type { RollbackOutcome } from '../../operations/rollback.js';
+import type { RollbackOutcome } from '../../operations/rollback.js';
+import type { UndoOptions } from './rollback.js';
 
 export interface ProfileService {
   list(): Promise<Profile[]>;
@@ -30,6 +43,10 @@ export interface MigrationInput {
   concurrency?: number;
   /** `steps` (default), `bulk` or `bulk-staged`, as `run --via` (migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';
+  /** Go on although a whole class of users would be lost for a missing setting (`run --allow-partial`). */
+  allowPartial?: boolean;
+  /** Where the profile keeps each key: a rerun needs no export for a key the profile keeps. */
+  secretStores?: Profile['secrets'];
 }
 
 export interface PreviewRecord {
@@ -95,22 +112,6 @@ export interface SandboxHandle {
   stop(): Promise<void>;
 }
 
-export interface PreflightCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-
-export interface PreflightResult {
-  /** False when a write would surely fail (unreachable, api key refused). */
-  ok: boolean;
-  checks: PreflightCheck[];
-  /** Shown before any write, e.g. "12 users have TOTP devices but the core refuses TOTP (402)". */
-  warnings: string[];
-  /** The scrypt algorithm name the target takes (when the data has scrypt hashes). */
-  scryptAlgorithmName?: string;
-}
-
 export interface PlanSummary {
   users: number;
   skipped: number;
@@ -118,83 +119,10 @@ export interface PlanSummary {
   calls: { what: string; count: number }[];
   /** The first lines of the dry run (steps per user), shown on request. */
   sample: string[];
-}
-
-export interface RunTotals {
-  total: number;
-  imported: number;
-  alreadyPresent: number;
-  failed: number;
-  skipped: number;
-}
-
-export type RunUpdate =
-  | { type: 'started'; total: number }
-  | { type: 'user'; outcome: 'imported' | 'already-present' | 'failed' | 'skipped'; sourceId: string; failure?: string; resumed?: boolean }
-  | { type: 'retry'; detail: string }
-  /** Users migrated at once, adapted to the core's answers (at most the plan's concurrency). */
-  | { type: 'concurrency'; limit: number; max: number }
-  | { type: 'paused'; at: number }
-  | { type: 'resumed'; at: number }
-  | { type: 'stopping' }
-  /** `--via bulk-staged`: where the core's bulk-import job is (one line, replaced by the next). */
-  | { type: 'staged'; detail: string };
-
-export interface RunOutcome {
-  totals: RunTotals;
-  stopped: boolean;
-  durationMs: number;
-  /** The run's folder (journal, report, failures file and resume command inside); none when nothing was written. */
-  folder?: string;
-  journal?: string;
-  failuresFile?: string;
-  report?: string;
-  /** The command that resumes or reruns this migration headlessly. */
-  resumeCommand?: string;
-  /** Where the resume command was saved whole (a stopped run only). */
-  resumeFile?: string;
-  /** The sign-in migration file (users whose hash the core cannot take), when the run wrote one. */
-  signInFile?: string;
-  /** Migration at first sign-in: users still waiting (per algorithm) and how the others ended (src/signin/status.ts). */
-  signInStatus?: {
-    waiting: number;
-    ended: { 'sign-in': number; 'password-set': number; expired: number };
-    byAlgorithm: Record<string, number>;
-  };
-  /** Why the run stopped early (401, 402, unreachable core...): the journal still shows what was done. */
-  error?: string;
-}
-
-export interface RunHandle {
-  pause(): void;
-  resume(): void;
-  /** Stop taking new users; in-flight users finish; the journal is flushed. */
-  stop(): void;
-  done: Promise<RunOutcome>;
-}
-
-export interface RollbackOutcome {
-  /** Users removed or restored (to be, on a count). */
-  users: number;
-  actions: number;
-  /** Users whose undo was carried out and read back. */
-  performed: number;
-  failed: string[];
-  /** Users left in place because they changed since the run, each with why. */
-  kept: string[];
-  notUndone: string[];
-  log: string;
-}
-
-export interface VerifySummary {
-  checked: number;
-  ok: number;
-  failed: number;
-  /** Invalid records, not migrated, so not checked. */
-  skipped: number;
-  lines: string[];
-  /** The TOTP checks log (the time steps spent, no code or secret), beside the journal; sandbox only. */
-  totpChecksFile?: string;
+  /** Users the journal of an earlier run of this migration on this target finished: a run carries on from it. */
+  fromJournal: number;
+  /** Whole classes of users the sources would lose for a missing setting (the run refuses unless allowed). */
+  losses: ClassLoss[];
 }
 
 /** What the core said to one `POST /recipe/signin` (the password itself is never part of it). */
@@ -228,15 +156,17 @@ export interface WizardServices {
   /** The same findings and blocking rule as `run`, for what this input needs (undefined: nothing known yet). */
   preflight(target: TargetConnection, input: MigrationInput | undefined): Promise<PreflightResult>;
   plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
-  run(input: MigrationInput, target: TargetConnection, opts: { profileName: string; onUpdate: (u: RunUpdate) => void }): RunHandle;
-  verify(input: MigrationInput, target: TargetConnection): Promise<VerifySummary>;
-  /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
-  rollback(
+  /** The run operation (operations/run.ts) on this target: its events, and its question before a real core is written. */
+  run(
     input: MigrationInput,
     target: TargetConnection,
-    dryRun: boolean,
-    onProgress?: (p: { done: number; total: number }) => void,
-  ): Promise<RollbackOutcome>;
+    opts: { profileName: string; onEvent: (e: RunOperationEvent) => void; confirm: (c: Confirmation) => Promise<boolean> },
+  ): RunHandle;
+  /** The verify operation (operations/verify.ts), with its progress. */
+  verify(input: MigrationInput, target: TargetConnection, onEvent?: (e: VerifyEvent) => void): Promise<VerifyOutcome>;
+  /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
+  /** The rollback operation (operations/rollback.ts) of this input's run: its decisions, its question, its progress. */
+  rollback(input: MigrationInput, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome>;
   /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
   signIn(target: TargetConnection, email: string, password: string): Promise<SignInOutcome>;
   /** Every line of a credentials file signed in on the target; throws when the file cannot be read or parsed. */

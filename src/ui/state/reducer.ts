@@ -1,27 +1,14 @@
 // The wizard's state machine: a pure reducer, unit-tested without rendering anything.
 import type { Action, PreviewFilter, PreviewState, RunState, SignInState, Step, WizardState } from './types.js';
 import type { Problem } from '../../records/types.js';
-import type { PreviewRecord, RunUpdate } from '../services/types.js';
+import type { PreviewRecord } from '../services/types.js';
+import { idleRun, onRunEvent } from './run-events.js';
 
 /** Rows kept for the preview table; more records are counted and summarised, not kept. */
 export const PREVIEW_ROW_LIMIT = 5000;
-const LATEST_FAILURES = 5;
 /** Sign-in checks kept on the results screen. */
 export const SIGN_IN_RESULTS = 3;
 
-const idleRun: RunState = {
-  status: 'idle',
-  total: 0,
-  done: 0,
-  imported: 0,
-  alreadyPresent: 0,
-  failed: 0,
-  skipped: 0,
-  retries: 0,
-  resumed: 0,
-  pausedMs: 0,
-  latestFailures: [],
-};
 const closedSignIn: SignInState = { open: false, running: false, results: [] };
 const emptyPreview: PreviewState = { rows: [], seen: 0, filter: 'all', cursor: 0, spotCheck: { status: 'idle' } };
 
@@ -37,6 +24,7 @@ export function initialState(): WizardState {
     preflight: { status: 'idle' },
     plan: { status: 'idle' },
     dryRun: false,
+    allowPartial: false,
     run: idleRun,
     verify: { status: 'idle' },
     signIn: closedSignIn,
@@ -69,40 +57,6 @@ export function filterRows(rows: PreviewRecord[], filter: PreviewFilter): Previe
 
 function clamp(n: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, n));
-}
-
-function onRunUpdate(run: RunState, update: RunUpdate): RunState {
-  switch (update.type) {
-    case 'started':
-      return { ...run, total: update.total };
-    case 'user': {
-      const next = { ...run, done: run.done + 1, resumed: run.resumed + (update.resumed ? 1 : 0) };
-      if (update.outcome === 'imported') next.imported += 1;
-      else if (update.outcome === 'already-present') next.alreadyPresent += 1;
-      else if (update.outcome === 'skipped') next.skipped += 1;
-      else {
-        next.failed += 1;
-        next.latestFailures = [...run.latestFailures, `${update.sourceId}: ${update.failure ?? 'failed'}`].slice(-LATEST_FAILURES);
-      }
-      return next;
-    }
-    case 'retry':
-      return { ...run, retries: run.retries + 1 };
-    case 'concurrency':
-      return { ...run, atOnce: { limit: update.limit, max: update.max } };
-    case 'staged':
-      return { ...run, staged: update.detail };
-    case 'paused':
-      return run.status === 'stopping' ? run : { ...run, status: 'paused', pausedAt: update.at };
-    case 'resumed': {
-      const pausedMs = run.pausedMs + (run.pausedAt !== undefined ? update.at - run.pausedAt : 0);
-      return run.status === 'stopping'
-        ? { ...run, pausedMs, pausedAt: undefined }
-        : { ...run, status: 'running', pausedMs, pausedAt: undefined };
-    }
-    case 'stopping':
-      return { ...run, status: 'stopping' };
-  }
 }
 
 export function reducer(state: WizardState, action: Action): WizardState {
@@ -196,28 +150,39 @@ export function reducer(state: WizardState, action: Action): WizardState {
       return { ...state, plan: { status: 'failed', error: action.error } };
     case 'dry-run-shown':
       return { ...state, dryRun: !state.dryRun };
+    case 'allow-partial':
+      return { ...state, allowPartial: action.allow };
     case 'run-started':
       return {
         ...state,
         step: 'run',
-        run: { ...idleRun, status: 'running', startedAt: action.at },
+        run: { ...idleRun, status: 'preparing', startedAt: action.at },
         verify: { status: 'idle' },
+        verifyProgress: undefined,
         signIn: closedSignIn,
       };
-    case 'run-updates':
-      return { ...state, run: action.updates.reduce(onRunUpdate, state.run) };
+    case 'run-events':
+      return { ...state, run: action.events.reduce(onRunEvent, state.run) };
+    case 'run-stopping':
+      return { ...state, run: { ...state.run, status: 'stopping' } };
+    case 'run-cancelled':
+      return { ...state, step: 'plan', run: idleRun, notice: { kind: 'info', text: action.text } };
     case 'run-finished': {
       const t = action.outcome.totals;
+      const refusal = action.outcome.refusal;
+      const error = refusal ? [refusal.message, refusal.fix].filter(Boolean).join('; to go on: ') : action.outcome.error;
       const run: RunState = {
         ...state.run,
-        status: action.outcome.error ? 'failed' : 'finished',
-        error: action.outcome.error,
+        confirm: undefined,
+        status: error ? 'failed' : 'finished',
+        error,
         outcome: action.outcome,
         total: t.total,
         imported: t.imported,
         alreadyPresent: t.alreadyPresent,
         failed: t.failed,
         skipped: t.skipped,
+        resumed: t.resumed,
         done: t.imported + t.alreadyPresent + t.failed + t.skipped,
       };
       return { ...state, step: 'results', run };
@@ -225,7 +190,9 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'run-failed':
       return { ...state, step: 'results', run: { ...state.run, status: 'failed', error: action.error } };
     case 'verify-started':
-      return { ...state, verify: { status: 'running' } };
+      return { ...state, verify: { status: 'running' }, verifyProgress: undefined };
+    case 'verify-progress':
+      return { ...state, verifyProgress: action.progress };
     case 'verify-finished':
       return { ...state, verify: { status: 'done', value: action.summary } };
     case 'verify-failed':

@@ -1,4 +1,6 @@
 // The wizard's whole state and every way it can change (a discriminated union), kept apart from React.
+import type { Confirmation } from '../../operations/confirm.js';
+import type { RunOperationEvent } from '../../operations/events.js';
 import type { LoadedProfile, Profile, SecretName, Secrets } from '../../profiles/index.js';
 import type {
   PlanSummary,
@@ -7,11 +9,10 @@ import type {
   PreviewRecord,
   PreviewReport,
   RunOutcome,
-  RunUpdate,
   SignInOutcome,
   SpotCheckResult,
   TargetConnection,
-  VerifySummary,
+  VerifyOutcome,
 } from '../services/types.js';
 
 export const STEPS = ['profile', 'keys', 'source', 'preview', 'target', 'plan', 'run', 'results'] as const;
@@ -33,7 +34,8 @@ export interface PreviewState {
 }
 
 export interface RunState {
-  status: 'idle' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
+  /** `preparing`: validating, connecting, preflight; `confirming`: the question before a real core is written. */
+  status: 'idle' | 'preparing' | 'confirming' | 'running' | 'paused' | 'stopping' | 'finished' | 'failed';
   startedAt?: number;
   total: number;
   done: number;
@@ -52,8 +54,22 @@ export interface RunState {
   pausedMs: number;
   pausedAt?: number;
   latestFailures: string[];
+  /** The latest users left out, each with why (the report has them all). */
+  latestSkips: string[];
+  /** The preflight's warnings, shown while the run goes. */
+  warnings: string[];
+  /** The question before a real core is written, while it waits for `y` or `esc`. */
+  confirm?: Confirmation;
+  /** Where the run writes, known right before its first write (and what an earlier run already finished). */
+  folder?: Extract<RunOperationEvent, { type: 'run-folder' }>;
   outcome?: RunOutcome;
   error?: string;
+}
+
+/** verify's progress on the results screen. */
+export interface VerifyProgress {
+  checked: number;
+  total: number;
 }
 
 /** One sign-in check on the results screen: an email or a credentials file, and what came of it. */
@@ -84,8 +100,11 @@ export interface WizardState {
   preflight: Task<PreflightResult>;
   plan: Task<PlanSummary>;
   dryRun: boolean;
+  /** Go on although the sources lose a whole class of users for a missing setting (this session only, as --allow-partial). */
+  allowPartial: boolean;
   run: RunState;
-  verify: Task<VerifySummary>;
+  verify: Task<VerifyOutcome>;
+  verifyProgress?: VerifyProgress;
   signIn: SignInState;
   save: Task<string>;
   /** One line of feedback shown above the footer. */
@@ -121,12 +140,18 @@ export type Action =
   | { type: 'plan-ready'; plan: PlanSummary }
   | { type: 'plan-failed'; error: string }
   | { type: 'dry-run-shown' }
+  | { type: 'allow-partial'; allow: boolean }
   | { type: 'run-started'; at: number }
-  | { type: 'run-updates'; updates: RunUpdate[] }
+  | { type: 'run-events'; events: RunOperationEvent[] }
+  /** The operator stopped the run (`q`) before its first write: no run happened. */
+  | { type: 'run-stopping' }
   | { type: 'run-finished'; outcome: RunOutcome }
+  /** Not confirmed: nothing was written; back to the plan. */
+  | { type: 'run-cancelled'; text: string }
   | { type: 'run-failed'; error: string }
   | { type: 'verify-started' }
-  | { type: 'verify-finished'; summary: VerifySummary }
+  | { type: 'verify-progress'; progress: VerifyProgress }
+  | { type: 'verify-finished'; summary: VerifyOutcome }
   | { type: 'verify-failed'; error: string }
   | { type: 'sign-in-open' }
   | { type: 'sign-in-close' }

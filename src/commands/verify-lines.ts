@@ -1,0 +1,66 @@
+// The headless shell of the verify operation: the first users not ok as lines, a progress line about once a
+// second (redrawn in place on a terminal), the credentials refused, and the totals.
+import { terminalLines } from '../migration/render/plain.js';
+import type { VerifyEvent } from '../operations/verify.js';
+import { commonLines } from './run-lines.js';
+
+/** Users not ok printed one per line before they are only counted. */
+const MAX_LINES = 50;
+
+export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: boolean; intervalMs?: number }): (e: VerifyEvent) => void {
+  const err = (line: string) => stderr.write(line + '\n');
+  const tty = (stderr as NodeJS.WriteStream).isTTY === true;
+  const sink = tty ? terminalLines(stderr) : { write: err, progress: err };
+  const interval = o.intervalMs ?? 1000;
+  let total = 0;
+  let started = Date.now();
+  let lastProgress = Date.now();
+  let listed = 0;
+  return (e) => {
+    switch (e.type) {
+      case 'verify-started':
+        total = e.total;
+        started = e.at;
+        lastProgress = e.at;
+        return;
+      case 'verify-user': {
+        const r = e.result;
+        if (r.outcome !== 'ok' && !o.json && listed < MAX_LINES) {
+          listed += 1;
+          const what = r.outcome === 'skipped' ? 'skipped (the run leaves it out)' : r.outcome;
+          sink.write(`${what}: ${r.id}: ${r.differences.join('; ')}`);
+        }
+        if (e.at - lastProgress >= interval) {
+          lastProgress = e.at;
+          const c = e.counts;
+          const rate = c.total / Math.max(0.001, (e.at - started) / 1000);
+          sink.progress(
+            `verified ${c.total}/${total} users (${total > 0 ? Math.floor((c.total / total) * 100) : 100}%), ${rate.toFixed(0)}/s, missing ${c.missing}, mismatch ${c.mismatch}`,
+          );
+        }
+        return;
+      }
+      case 'credential':
+        if (o.json || e.check.ok) return;
+        sink.write(
+          e.check.status === 'NOT_IN_SOURCE'
+            ? `credentials line ${e.line}: ${e.check.email} is not a user of the source files (not tried)`
+            : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
+        );
+        return;
+      case 'verify-finished': {
+        const c = e.counts;
+        sink.write(
+          `verified ${c.total} users in ${e.durationMs} ms: ok ${c.ok}, missing ${c.missing}, mismatch ${c.mismatch}, skipped ${c.skipped}` +
+            (c.skipped > 0 ? ' (left out by the run: not a failure)' : '') +
+            (e.credentials.checked > 0 ? `; credentials ${e.credentials.ok}/${e.credentials.checked} signed in` : '') +
+            (e.totpCodesChecked ? '; TOTP codes checked' : ''),
+        );
+        return;
+      }
+      default:
+        // The verify validates quietly, as it always did: its sources were validated by the run it checks.
+        if (e.type === 'sandbox' || e.type === 'refused') for (const line of commonLines(e)) sink.write(line);
+    }
+  };
+}

@@ -1,0 +1,113 @@
+// What an undo does, for `auth-migrate rollback` and the wizard's `u` alike: lock and read the run's journal, reach
+// its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
+// remove, undo the run's additions, keep what changed since), ask before a real core is emptied, then carry it out
+// with every removal read back. The shells draw the events; neither decides.
+import { UsageError } from '../errors.js';
+import type { UserDecision } from '../migration/rollback-decide.js';
+import type { RollbackEvent } from '../migration/rollback-events.js';
+import { decideRollback, performRollback, prepareRollback, type RollbackDecisions, type RollbackSummary } from '../migration/rollback.js';
+import { confirmationFor, needsConfirmation, type Confirmation } from './confirm.js';
+import { Refusal, type CommonEvent } from './events.js';
+import { describeTarget, type ConnectOptions, type Connection, type Target, type TargetOptionValues } from './target.js';
+
+export interface RollbackSettings {
+  /** The run's journal (its retired name once an undo began is found too). */
+  journal: string;
+  /** The target given; undefined: the run's own, as its journal names it. */
+  target?: Target;
+  force: boolean;
+  concurrency: number;
+  /** Ask on the sandbox too (the wizard's `u`: an undo there is one key away); a real core is always asked about. */
+  confirmSandbox?: boolean;
+  /** Who holds the journal's lock meanwhile (named to a run that finds it taken). */
+  by: string;
+}
+
+export type RollbackOperationEvent =
+  | CommonEvent
+  | RollbackEvent
+  /** The target read from the journal, when none was given. */
+  | { type: 'rollback-target'; target: string; fromJournal: boolean }
+  | { type: 'rollback-decided'; decisions: RollbackDecisions };
+
+export interface RollbackShell {
+  /** Connect to the target (the run's own when the settings name none). */
+  connect(target: Target, options: ConnectOptions): Promise<Connection>;
+  confirm(c: Confirmation): Promise<boolean>;
+  onEvent(e: RollbackOperationEvent): void;
+  /** Each user's decision as it is made, read-only (what a dry run lists). */
+  onDecision?(decision: UserDecision): void;
+}
+
+export interface RollbackOutcome {
+  decisions: RollbackDecisions;
+  /** What was done (undefined for a dry run or a refusal). */
+  summary?: RollbackSummary;
+  refusal?: Refusal;
+  exitCode: number;
+}
+
+/** The target options a journal's identity names (`describeTarget`'s text), for a rollback given none. */
+export function targetOfJournal(target: string): TargetOptionValues {
+  const m = /^(.*) tenant=(\S+) app=(\S+)$/.exec(target);
+  if (!m) throw new UsageError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
+  const [, where, tenant, app] = m as unknown as [string, string, string, string];
+  const scope = { ...(tenant !== 'public' ? { tenant } : {}), ...(app !== 'public' ? { app } : {}) };
+  return where.startsWith('sandbox:') ? { sandbox: true, store: where.slice('sandbox:'.length), ...scope } : { core: where, ...scope };
+}
+
+function targetOf(values: TargetOptionValues): Target {
+  const scope = { tenant: values.tenant, app: values.app };
+  return values.core !== undefined ? { kind: 'remote', url: values.core, ...scope } : { kind: 'sandbox', store: values.store!, ...scope };
+}
+
+/** What an undo removes, in the confirmation's words. */
+export function rollbackEffects(d: RollbackDecisions): string[] {
+  return [
+    `removes ${d.removed} users the run created (each login, device and mapping it gave them, read back gone)`,
+    ...(d.undone > 0 ? [`takes the run's additions off ${d.undone} users that were there before (they stay)`] : []),
+    ...(d.kept > 0 ? [`keeps ${d.kept} users changed since the run (a login, device or email added)`] : []),
+  ];
+}
+
+export async function rollbackMigration(
+  settings: RollbackSettings,
+  shell: RollbackShell,
+  o: { dryRun: boolean },
+): Promise<RollbackOutcome> {
+  const emit = (e: RollbackOperationEvent) => shell.onEvent(e);
+  // The run holds the journal's lock while it goes: a journal still being written is refused.
+  const named = settings.target ? describeTarget(settings.target) : undefined;
+  const prepared = await prepareRollback(settings.journal, named, settings.by);
+  try {
+    const target = settings.target ?? targetOf(targetOfJournal(prepared.identity.target));
+    emit({ type: 'rollback-target', target: prepared.identity.target, fromJournal: settings.target === undefined });
+    const conn = await shell.connect(target, { concurrency: settings.concurrency });
+    try {
+      if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
+      const options = { force: settings.force, concurrency: settings.concurrency, onEvent: emit };
+      const deciding = { ...options, ...(shell.onDecision ? { onDecision: (d: UserDecision) => shell.onDecision!(d) } : {}) };
+      const ask = target.kind === 'remote' ? needsConfirmation(target) : settings.confirmSandbox === true;
+      // The decisions before anything is done: what a dry run lists and a confirmation counts.
+      const decisions = o.dryRun || ask ? await decideRollback(conn.client, prepared, deciding) : undefined;
+      if (decisions) emit({ type: 'rollback-decided', decisions });
+      if (o.dryRun) return { decisions: decisions!, exitCode: 0 };
+      if (ask) {
+        const where = { url: conn.url, tenant: target.tenant, app: target.app };
+        const c = await confirmationFor('rollback', where, conn.client, rollbackEffects(decisions!));
+        emit({ type: 'confirm', confirmation: c });
+        if (!(await shell.confirm(c))) {
+          const refusal = new Refusal('not-confirmed', `not confirmed: nothing was removed from ${c.url}`);
+          emit({ type: 'refused', code: refusal.code, message: refusal.message });
+          return { decisions: decisions!, refusal, exitCode: 2 };
+        }
+      }
+      const summary = await performRollback(conn.client, prepared, options);
+      return { decisions: summary, summary, exitCode: summary.failed > 0 ? 1 : 0 };
+    } finally {
+      await conn.close();
+    }
+  } finally {
+    await prepared.release();
+  }
+}

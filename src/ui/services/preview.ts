@@ -1,0 +1,62 @@
+// The preview's validation: the run's own validation pass (migration/prepare.ts, through the run's settings), its
+// records handed to the table as they are read, and kept so the plan, the run and verify of the same input do
+// not read the files again.
+import { collectGarbage } from '../../heap.js';
+import { prepareRun, type PreparedRun } from '../../migration/prepare.js';
+import { resolveSourceSettings } from '../../operations/settings.js';
+import { originKey } from '../../records/validate.js';
+import type { Problem } from '../../records/types.js';
+import { profileOf } from './settings.js';
+import type { MigrationInput, PreviewRecord, PreviewReport } from './types.js';
+
+export interface Preview {
+  validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
+  /** The validation of exactly this input (from the preview when nothing changed since, else read again). */
+  prepared(input: MigrationInput): Promise<PreparedRun>;
+}
+
+export function createPreview(cwd: string): Preview {
+  let cached: { key: string; prepared: PreparedRun } | undefined;
+  const keyOf = (input: MigrationInput) => JSON.stringify({ ...input, allowPartial: undefined, concurrency: undefined });
+  const sourcesOf = (input: MigrationInput) =>
+    resolveSourceSettings(
+      {},
+      {
+        cwd,
+        env: {},
+        positionals: [],
+        profile: { profile: profileOf(input, 'wizard'), secrets: { signerKey: input.signerKey }, missing: [] },
+        rerunArgs: [],
+      },
+    );
+  const validate = async (input: MigrationInput, onRecord?: (r: PreviewRecord) => void) => {
+    const s = await sourcesOf(input);
+    const prepared = await prepareRun(s.files, s.read, s.plan, onRecord ? (v) => onRecord({ key: originKey(v.origin), ...v }) : undefined);
+    collectGarbage(); // the first pass's duplicate tables are dead: freed now (heap.ts)
+    cached = { key: keyOf(input), prepared };
+    return prepared;
+  };
+  return {
+    async validate(input, onRecord) {
+      const id = (p: Problem) => `${originKey(p.origin)}|${p.rule}|${p.field ?? ''}|${p.message}`;
+      const delivered = new Set<string>();
+      const recordKeys = new Set<string>();
+      const { report } = await validate(input, (r) => {
+        recordKeys.add(r.key);
+        for (const p of r.problems) delivered.add(id(p));
+        onRecord(r);
+      });
+      const undelivered = report.problems.filter((p) => !delivered.has(id(p)));
+      const lateProblems = undelivered
+        .filter((p) => recordKeys.has(originKey(p.origin)))
+        .map((problem) => ({ key: originKey(problem.origin), problem }));
+      // Problems of no record: lines or rows that could not become a user (bad JSON, a CSV row with too few cells...).
+      const lineProblems = undelivered.filter((p) => !recordKeys.has(originKey(p.origin)));
+      return { summary: report.summary, problems: report.problems, lateProblems, lineProblems, problemsOmitted: report.problemsOmitted };
+    },
+    async prepared(input) {
+      if (cached?.key === keyOf(input)) return cached.prepared;
+      return validate(input);
+    },
+  };
+}
