@@ -8,14 +8,15 @@ import { normaliseEmail } from '../records/normalise.js';
 import { spotCheckPassword, type SpotCheckOutcome } from '../records/spot-check.js';
 import { DEFAULT_MAX_PROBLEMS, validateSources, type ValidatedRecord, type ValidationReport } from '../records/validate.js';
 import { formatProblem } from '../records/types.js';
+import { formatCount } from '../numbers.js';
 import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
 import { parseDisabledPolicy } from '../migration/policies.js';
 
 export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]     (a file named - is standard input)
 
-Read export files (canonical JSON/NDJSON, Firebase, Auth0, TOTP lists), check every record and print a
-summary and every problem. Nothing is written anywhere.
+Read export files (canonical JSON/NDJSON, Firebase JSON and CSV, Auth0, Clerk, Supabase, Keycloak, Cognito,
+TOTP lists), check every record and print a summary and every problem. Nothing is written anywhere.
 Sources:     --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE (the console's hash_config block or JSON)
              --provider-map FILE (JSON: {"google.com": "google"})  --profile NAME (files and settings of a profile)
 Signer key:  --signer-key B64 (or AUTH_MIGRATE_SIGNER_KEY; overrides the hash config's)
@@ -27,9 +28,11 @@ Disabled:    --disabled skip|import|role:NAME: how run treats users disabled or 
 Spot-check:  --check-password EMAIL:PASSWORD (or ID:PASSWORD; repeatable): verify a password you know against
              the exported hash, locally. The password is never printed.
 Output:      --json (one JSON document: summary (with summary.fields: the source fields mapped and those dropped,
-             and why), problems, problemsOmitted, spotChecks)
+             and why; summary.droppedClasses: users a missing setting or file would drop), problems,
+             problemsOmitted, spotChecks)
              --max-problems N (default ${DEFAULT_MAX_PROBLEMS}; the counts always cover every problem)
-Exit codes:  0 every record valid, 1 some invalid or a spot-check failed, 2 bad usage or unreadable input.
+Exit codes:  0 every record valid, 1 some invalid, a class of users dropped by a missing setting or file, or a
+             spot-check failed, 2 bad usage or unreadable input.
 `;
 
 const OPTIONS = {
@@ -131,7 +134,11 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     );
   else io.stdout.write(renderText(report, spotChecks, files.length, unreadable));
 
-  const failed = report.summary.invalid > 0 || report.summary.errors > 0 || spotChecks.some((s) => s.result !== 'match');
+  const failed =
+    report.summary.invalid > 0 ||
+    report.summary.errors > 0 ||
+    (report.summary.droppedClasses?.length ?? 0) > 0 ||
+    spotChecks.some((s) => s.result !== 'match');
   return failed ? 1 : 0;
 }
 
@@ -147,9 +154,9 @@ async function spotCheck(found: ValidatedRecord | undefined, password: string, s
 export function unusableLines(u: NonNullable<ValidationReport['summary']['unusableHashes']>): string[] {
   const kinds = Object.entries(u.byAlgorithm)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([a, n]) => `${a} ${n}`)
+    .map(([a, n]) => `${a} ${formatCount(n)}`)
     .join(', ');
-  const users = `${u.users} user${u.users === 1 ? '' : 's'}`;
+  const users = `${formatCount(u.users)} user${u.users === 1 ? '' : 's'}`;
   return [
     `  hash the core cannot take: ${users} (${kinds})`,
     u.policy === 'skip'
@@ -161,31 +168,43 @@ export function unusableLines(u: NonNullable<ValidationReport['summary']['unusab
   ];
 }
 
+/** Whole classes of users one missing setting or file drops: what run refuses before writing (summary.droppedClasses). */
+export function droppedClassLines(dropped: ValidationReport['summary']['droppedClasses']): string[] {
+  if (!dropped || dropped.length === 0) return [];
+  return [
+    '',
+    'Users a missing setting or file would drop (run refuses to start until it is given, or --allow-partial):',
+    ...dropped.map((d) => `  ${d.message}`),
+  ];
+}
+
 export function renderText(report: ValidationReport, spotChecks: SpotCheckResult[], fileCount: number, unreadable = 0): string {
   const s = report.summary;
+  const n = formatCount;
   const lines: string[] = [];
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (count: number, word: string) => `${n(count)} ${word}${count === 1 ? '' : 's'}`;
   lines.push(
-    `Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${s.valid} valid, ${s.invalid} invalid` +
+    `Validated ${plural(s.records, 'record')} from ${plural(fileCount, 'file')}: ${n(s.valid)} valid, ${n(s.invalid)} invalid` +
       (unreadable > 0 ? `; ${plural(unreadable, 'item')} of the files could not be read as users (listed below)` : ''),
   );
   const pw = s.passwordUsers;
   lines.push(
-    `  email-password users: ${pw.bcrypt + pw.argon2 + pw.external_scrypt} (bcrypt ${pw.bcrypt}, argon2 ${pw.argon2}, external scrypt ${pw.external_scrypt})`,
+    `  email-password users: ${n(pw.bcrypt + pw.argon2 + pw.external_scrypt)} (bcrypt ${n(pw.bcrypt)}, argon2 ${n(pw.argon2)}, external scrypt ${n(pw.external_scrypt)})`,
   );
   if (s.unusableHashes) lines.push(...unusableLines(s.unusableHashes));
   const providers = Object.entries(s.thirdPartyUsers).sort(([a], [b]) => a.localeCompare(b));
-  lines.push(`  third-party users:    ${providers.length === 0 ? 'none' : providers.map(([p, n]) => `${p} ${n}`).join(', ')}`);
-  lines.push(`  phone sign-in users:  ${s.phoneSignInUsers}`);
-  lines.push(`  TOTP devices:         ${s.totpDevices}`);
-  lines.push(`  email factors:        ${s.emailFactors}`);
-  lines.push(`  SMS factors:          ${s.smsFactors}`);
+  lines.push(`  third-party users:    ${providers.length === 0 ? 'none' : providers.map(([p, c]) => `${p} ${n(c)}`).join(', ')}`);
+  lines.push(`  phone sign-in users:  ${n(s.phoneSignInUsers)}`);
+  lines.push(`  TOTP devices:         ${n(s.totpDevices)}`);
+  lines.push(`  email factors:        ${n(s.emailFactors)}`);
+  lines.push(`  SMS factors:          ${n(s.smsFactors)}`);
   lines.push(...renderFieldSummary(s.fields));
-  lines.push(`  errors: ${s.errors}, warnings: ${s.warnings}`);
+  lines.push(`  errors: ${n(s.errors)}, warnings: ${n(s.warnings)}`);
+  lines.push(...droppedClassLines(s.droppedClasses));
   if (report.problems.length > 0) {
     lines.push('', 'Problems:');
     for (const p of report.problems) lines.push(`  ${formatProblem(p)}`);
-    if (report.problemsOmitted > 0) lines.push(`  ... and ${report.problemsOmitted} more (raise --max-problems to see them)`);
+    if (report.problemsOmitted > 0) lines.push(`  ... and ${n(report.problemsOmitted)} more (raise --max-problems to see them)`);
   }
   if (spotChecks.length > 0) {
     lines.push('', 'Password spot-checks:');

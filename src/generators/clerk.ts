@@ -6,7 +6,7 @@ import { CLERK_COLUMNS } from '../sources/clerk.js';
 import type { BrokenFile } from './broken.js';
 import type { KnownCredential } from './canonical.js';
 import type { CsvFixtures } from './firebase-csv.js';
-import { argon2Hash, bcryptHash } from './hashes.js';
+import { argon2Hash, bcryptHash, firebaseScryptUser, type FirebaseScryptUser, type ScryptConfig } from './hashes.js';
 import type { Rng } from './rng.js';
 import { generateSecret } from './totp.js';
 
@@ -27,7 +27,12 @@ export function clerkCsv(rows: ClerkRow[], comment?: string): string {
   return [...(comment ? [`# ${comment}`] : []), CLERK_HEADER.join(','), ...rows.map((r) => clerkCsvLine(r))].join('\n') + '\n';
 }
 
-export async function clerkFixtures(rng: Rng): Promise<CsvFixtures> {
+/** Clerk's `scrypt_firebase` digest (Backend API, password_hasher): `<hash>$<salt>$<signer key>$<salt separator>$<rounds>$<memory cost>`. */
+export function clerkScryptFirebaseDigest(user: FirebaseScryptUser, c: ScryptConfig): string {
+  return `${user.passwordHash}$${user.salt}$${c.signerKey}$${c.saltSeparator}$${c.rounds}$${c.memCost}`;
+}
+
+export async function clerkFixtures(rng: Rng, scrypt: ScryptConfig): Promise<CsvFixtures> {
   const rows: ClerkRow[] = [];
   const credentials: KnownCredential[] = [];
   const pw = (name: string): string => `${name}-${rng.word(8)}`;
@@ -179,6 +184,29 @@ export async function clerkFixtures(rng: Rng): Promise<CsvFixtures> {
     shows: 'a Clerk export: a digest without its hasher, a row without an id, metadata that is not JSON, a TOTP secret that is not base32',
   };
 
+  // A user imported into Clerk from Firebase (its digest kept as scrypt_firebase), with TOTP; made after the broken
+  // file so the other rows keep their bytes.
+  const fay = pw('fay');
+  const fayTotp = generateSecret(rng, 'base32');
+  rows.push({
+    id: 'user_2fay',
+    first_name: 'Fay',
+    primary_email_address: 'fay@clerk.example',
+    verified_email_addresses: 'fay@clerk.example',
+    totp_secret: fayTotp.secret,
+    password_digest: clerkScryptFirebaseDigest(await firebaseScryptUser(fay, rng, scrypt), scrypt),
+    password_hasher: 'scrypt_firebase',
+    created_at: created(6),
+  });
+  credentials.push({
+    id: 'user_2fay',
+    email: 'fay@clerk.example',
+    password: fay,
+    algorithm: 'external_scrypt',
+    totp: [fayTotp],
+    notes: "a Firebase scrypt digest (scrypt_firebase, converted; needs the Firebase hash config's signer key) and TOTP",
+  });
+
   return {
     files: [
       { path: 'clerk/users.csv', content: clerkCsv(rows, 'Clerk dashboard user export (generated; passwords in fixtures/README.md)') },
@@ -188,8 +216,11 @@ export async function clerkFixtures(rng: Rng): Promise<CsvFixtures> {
       {
         name: 'clerk',
         files: ['clerk/users.csv'],
+        hashConfig: 'firebase/hash-config.txt',
+        needsSignerKey: true,
         valid: true,
-        description: 'Clerk dashboard user export (CSV): bcrypt and argon2id passwords, TOTP, a phone-only user, names and metadata',
+        description:
+          'Clerk dashboard user export (CSV): bcrypt, argon2id and Firebase scrypt (`scrypt_firebase`: give the Firebase hash config, or its signer key) passwords, TOTP, a phone-only user, names and metadata',
         credentials,
       },
       {

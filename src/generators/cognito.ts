@@ -46,6 +46,8 @@ export function federatedUser(
 
 export function cognitoFixtures(rng: Rng): CsvFixtures {
   const ids = Array.from({ length: 10 }, () => uuid(rng));
+  // Made after the first ten, so their users keep their ids.
+  const [ivyId, joId, joGoogleId] = Array.from({ length: 3 }, () => uuid(rng)) as [string, string, string];
   const credentials: KnownCredential[] = [];
   const federated: CognitoUser[] = [
     federatedUser(ids[0]!, 'Google', '108000000000000000401', 'ann@cognito.example', '2024-03-01T09:30:00.123000+00:00', {
@@ -130,6 +132,29 @@ export function cognitoFixtures(rng: Rng): CsvFixtures {
       Enabled: true,
       UserStatus: 'CONFIRMED',
     },
+    {
+      Username: 'ivy',
+      Attributes: attrs({ sub: ivyId, phone_number: '+14155550403', phone_number_verified: 'true' }),
+      UserCreateDate: '2024-03-09T00:00:00+00:00',
+      Enabled: true,
+      UserStatus: 'CONFIRMED',
+    },
+    // A Google login linked to a native user (AdminLinkProviderForUser): Cognito lists the IdP user as well.
+    {
+      Username: 'jo',
+      Attributes: attrs({
+        sub: joId,
+        email: 'jo@cognito.example',
+        email_verified: 'true',
+        identities: identitiesValue('Google', '108000000000000000404', 1700000000000),
+      }),
+      UserCreateDate: '2024-03-10T00:00:00+00:00',
+      Enabled: true,
+      UserStatus: 'CONFIRMED',
+    },
+    federatedUser(joGoogleId, 'Google', '108000000000000000404', 'jo@cognito.example', '2024-03-10T00:00:00+00:00', {
+      email_verified: 'true',
+    }),
   ];
 
   const broken: BrokenFile = {
@@ -168,7 +193,7 @@ export function cognitoFixtures(rng: Rng): CsvFixtures {
         valid: false,
         warnings: true,
         description:
-          'Cognito native users (CONFIRMED, FORCE_CHANGE_PASSWORD; a verified phone with SMS MFA; an unverified phone and an Okta login): no hash is exported, so they carry a legacyPassword without one and need `--unusable-hashes without-password`',
+          'Cognito native users (CONFIRMED, FORCE_CHANGE_PASSWORD; a verified phone with SMS MFA; an unverified phone and an Okta login; a phone-only user; a linked Google login Cognito lists twice): no hash is exported, so they carry a legacyPassword without one and need `--unusable-hashes without-password` (the phone-only user signs in with its phone)',
         credentials: [
           {
             id: ids[4]!,
@@ -197,6 +222,18 @@ export function cognitoFixtures(rng: Rng): CsvFixtures {
             algorithm: 'aws_cognito (legacy)',
             totp: [],
             notes: 'unverified phone (dropped); linked Okta login (unmapped provider: a warning)',
+          },
+          {
+            id: ivyId,
+            totp: [],
+            notes: 'a verified phone and no email: phone sign-in (its Cognito password is not carried: a warning)',
+          },
+          {
+            id: joId,
+            email: 'jo@cognito.example',
+            algorithm: 'aws_cognito (legacy)',
+            totp: [],
+            notes: 'a linked Google login: Cognito also lists the Google user, which the reader merges into this one (a warning)',
           },
         ],
       },

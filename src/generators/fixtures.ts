@@ -116,7 +116,7 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
   // The other sources' fixtures: files, sets and broken files from their own generators.
   const more = [
     firebaseCsvFixtures(firebase.users, firebase.credentials),
-    await clerkFixtures(createRng(21)),
+    await clerkFixtures(createRng(21), scrypt),
     cognitoFixtures(createRng(22)),
   ];
   const ownDirs = new Set(more.flatMap((m) => m.files.map((f) => f.path.split('/')[0]!)));
@@ -128,7 +128,7 @@ export async function writeFixtures(dir: string): Promise<FixtureSet[]> {
       await put(f.path, f.content);
     }
   broken.push(...more.flatMap((m) => m.broken));
-  const tables = await sourceFixtures(dir);
+  const tables = await sourceFixtures(dir, scrypt);
   broken.push(...tables.broken);
   for (const f of broken) await put(join('broken', f.name), f.content);
 

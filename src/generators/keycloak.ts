@@ -104,7 +104,7 @@ export async function keycloakFixtureUsers(rng: Rng): Promise<KeycloakFixture> {
       attributes: { department: ['engineering'], locale: ['en'] },
       credentials: [await argon2Credential(annPw, rng, 1), otpCredential(annSecret, rng, 'Ann phone', 2)],
       realmRoles: [...defaults, 'admin'],
-      clientRoles: { account: ['manage-account'] },
+      clientRoles: { account: ['manage-account'], 'acme-web': ['billing'] },
       groups: ['/staff'],
     }),
   );

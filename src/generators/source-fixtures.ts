@@ -12,6 +12,7 @@ import {
   serviceAccountUser,
   usersFileJson,
 } from './keycloak.js';
+import type { ScryptConfig } from './hashes.js';
 import { createRng } from './rng.js';
 import {
   FACTOR_COLUMNS,
@@ -23,14 +24,14 @@ import {
   USER_COLUMNS,
 } from './supabase.js';
 
-export async function sourceFixtures(dir: string): Promise<{ sets: FixtureSet[]; broken: BrokenFile[] }> {
+export async function sourceFixtures(dir: string, scrypt: ScryptConfig): Promise<{ sets: FixtureSet[]; broken: BrokenFile[] }> {
   for (const sub of ['supabase', 'keycloak']) {
     await rm(join(dir, sub), { recursive: true, force: true });
     await mkdir(join(dir, sub), { recursive: true });
   }
   const put = (path: string, content: string): Promise<void> => writeFile(join(dir, path), content);
 
-  const sb = supabaseFixtureUsers(createRng(21));
+  const sb = await supabaseFixtureUsers(createRng(21), scrypt);
   await put('supabase/users.csv', tableCsv(USER_COLUMNS, sb.users));
   await put('supabase/identities.csv', tableCsv(IDENTITY_COLUMNS, sb.identities));
   await put('supabase/mfa_factors.csv', tableCsv(FACTOR_COLUMNS, sb.factors));
@@ -52,14 +53,18 @@ export async function sourceFixtures(dir: string): Promise<{ sets: FixtureSet[];
     {
       name: 'supabase',
       files: ['supabase/users.csv', 'supabase/identities.csv', 'supabase/mfa_factors.csv'],
+      hashConfig: 'firebase/hash-config.txt',
+      needsSignerKey: true,
       valid: true,
       description:
-        'Supabase auth.users, auth.identities and auth.mfa_factors as `\\copy ... csv header` files: bcrypt passwords, metadata and roles, Google and GitHub logins, phone sign-in, TOTP and SMS factors, a banned user',
+        'Supabase auth.users, auth.identities and auth.mfa_factors as `\\copy ... csv header` files: bcrypt passwords, a Firebase scrypt hash imported into Supabase (`$fbscrypt$`: give the Firebase hash config, or its signer key), metadata and roles, Google and GitHub logins, phone sign-in, TOTP and SMS factors, a banned user',
       credentials: sb.credentials,
     },
     {
       name: 'supabase-jsonl',
       files: ['supabase/users.ndjson', 'supabase/identities.ndjson', 'supabase/mfa_factors.ndjson'],
+      hashConfig: 'firebase/hash-config.txt',
+      needsSignerKey: true,
       valid: true,
       description: 'the same tables as JSON lines (`psql -At -c "select row_to_json(t) ..."`)',
       credentials: sb.credentials,

@@ -1,7 +1,7 @@
 // Generated Supabase exports: auth.users, auth.identities and auth.mfa_factors rows with known passwords
 // (bcrypt, as GoTrue stores them) and TOTP secrets, written as Postgres `\copy ... csv header` files or as the
 // JSON lines of `psql -At -c "select row_to_json(t) ..."`.
-import { bcryptHash } from './hashes.js';
+import { bcryptHash, firebaseScryptUser, type FirebaseScryptUser, type ScryptConfig } from './hashes.js';
 import type { KnownCredential } from './canonical.js';
 import type { Rng } from './rng.js';
 import { generateSecret } from './totp.js';
@@ -41,7 +41,12 @@ function uuid(rng: Rng): string {
 /** Postgres text output of a timestamptz: `2024-02-01 09:30:00.123456+00`. */
 const ts = (day: number, hour = 9): string => `2024-02-${String(day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:30:00.123456+00`;
 
-export function supabaseFixtureUsers(rng: Rng): SupabaseFixture {
+/** GoTrue's form of a Firebase scrypt hash (supabase/auth internal/crypto/password.go, fbscryptHashRegexp). */
+export function fbscryptDigest(user: FirebaseScryptUser, c: ScryptConfig): string {
+  return `$fbscrypt$v=1,n=${c.memCost},r=${c.rounds},p=1,ss=${c.saltSeparator},sk=${c.signerKey}$${user.salt}$${user.passwordHash}`;
+}
+
+export async function supabaseFixtureUsers(rng: Rng, scrypt: ScryptConfig): Promise<SupabaseFixture> {
   const users: Row[] = [];
   const identities: Row[] = [];
   const factors: Row[] = [];
@@ -193,6 +198,38 @@ export function supabaseFixtureUsers(rng: Rng): SupabaseFixture {
     algorithm: 'bcrypt',
     totp: [],
     notes: 'password and a linked GitHub login; banned until 2999 (disabled)',
+  });
+
+  // A user imported into Supabase from Firebase: GoTrue keeps the Firebase scrypt hash as `$fbscrypt$`, signer key
+  // and all; the reader converts it to the core's `$f_scrypt$` string. With a TOTP factor.
+  const fayId = uuid(rng);
+  const fayPw = `fay-${rng.word(8)}`;
+  const fayTotp = { ...generateSecret(rng, 'base32'), deviceName: 'Fay authenticator' };
+  users.push({
+    ...base(fayId, 10),
+    email: 'fay.sb@example.com',
+    encrypted_password: fbscryptDigest(await firebaseScryptUser(fayPw, rng, scrypt), scrypt),
+    email_confirmed_at: ts(10, 10),
+    raw_app_meta_data: { provider: 'email', providers: ['email'] },
+    raw_user_meta_data: { imported_from: 'firebase' },
+  });
+  emailIdentity(fayId, 'fay.sb@example.com', 10);
+  factors.push({
+    id: uuid(rng),
+    user_id: fayId,
+    friendly_name: fayTotp.deviceName,
+    factor_type: 'totp',
+    status: 'verified',
+    secret: fayTotp.secret,
+    created_at: ts(11),
+  });
+  credentials.push({
+    id: fayId,
+    email: 'fay.sb@example.com',
+    password: fayPw,
+    algorithm: 'external_scrypt',
+    totp: [fayTotp],
+    notes: "a Firebase scrypt hash in GoTrue's $fbscrypt$ form (converted; needs the Firebase hash config's signer key); a TOTP factor",
   });
   return { users, identities, factors, credentials };
 }

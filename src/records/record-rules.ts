@@ -27,9 +27,10 @@ function disabledMessage(policy: RecordRuleOptions['disabled']): string {
     return (
       head + `\`run\` migrates it with the role ${policy.role} (--disabled role:${policy.role}): the app must refuse users with that role`
     );
+  // The record is valid (its data is whole); what run does with it is the --disabled choice, said as such.
   return (
     head +
-    '`run` leaves it out (--disabled import migrates it anyway, and it could then sign in; --disabled role:NAME with a role the app refuses)'
+    'its record is valid, but `run` leaves it out under --disabled skip, the default (--disabled import migrates it anyway, and it could then sign in; --disabled role:NAME with a role the app refuses)'
   );
 }
 
@@ -143,6 +144,8 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
 }
 
 const FIRST_FACTOR_FIELD = /^(password|thirdParty|phoneNumber)\b/;
+/** The rules of a row a reader could not read whole. */
+const DAMAGED_ROW = new Set(['source.csv', 'firebase-csv.columns']);
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -292,8 +295,14 @@ function checkFirstFactor(ctx: RuleContext, input: Record<string, unknown>, out:
   const hasThirdParty = Array.isArray(input.thirdParty) && input.thirdParty.length > 0;
   const hasPhone = !isBlank(input.phoneNumber);
   if (hasPassword || hasThirdParty || hasPhone) return;
-  // A reader that dropped a malformed first-factor field has already said so; do not pile on.
-  if (ctx.problems.some((p) => p.severity === 'error' && p.field !== undefined && FIRST_FACTOR_FIELD.test(p.field))) return;
+  // A reader that dropped a malformed first-factor field has already said so; do not pile on. Nor on a row the file
+  // damaged: its record holds only the id, and the reader's error says why (sources/damaged-rows.ts).
+  if (
+    ctx.problems.some(
+      (p) => p.severity === 'error' && ((p.field !== undefined && FIRST_FACTOR_FIELD.test(p.field)) || DAMAGED_ROW.has(p.rule)),
+    )
+  )
+    return;
   const hasTotp =
     Array.isArray(input.totp) &&
     input.totp.some((d) => typeof d === 'object' && d !== null && !isBlank((d as { secret?: unknown }).secret));

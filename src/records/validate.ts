@@ -2,7 +2,7 @@
 // a summary for the preview screen and `validate`, and a second streaming pass for the runner.
 import { statSync } from 'node:fs';
 import type { UnusableHashPolicy } from './legacy-rules.js';
-import { FieldReport, readSources, type FieldSummary, type ReadOptions } from '../sources/index.js';
+import { FieldReport, readSources, SourceFindings, type DroppedClass, type FieldSummary, type ReadOptions } from '../sources/index.js';
 import { createCrossRecordIndex } from './cross-record.js';
 import { base64Length } from './password-rules.js';
 import { checkRecord, type RecordRuleOptions } from './record-rules.js';
@@ -62,6 +62,13 @@ export interface ValidationSummary {
   unusableHashes?: { policy: UnusableHashPolicy; users: number; byAlgorithm: Record<string, number> };
   /** Source fields the readers carried over and those they could not (absent when no reader reported any). */
   fields?: FieldSummary;
+  /**
+   * Whole classes of users one missing setting or file drops (absent when none): Firebase scrypt hashes without
+   * the hash config, a Supabase users table without its identities or mfa_factors, an Auth0 user export without
+   * its password-hash export, a companion row tied to no user. `run` refuses to write while this is present,
+   * unless told `--allow-partial`; each entry names the fix (and the file expected).
+   */
+  droppedClasses?: DroppedClass[];
 }
 
 export interface ValidationReport {
@@ -217,7 +224,8 @@ export async function validateSources(
   const validator = createValidator(options);
   const signature = filesSignature(paths);
   const fields = options.fields ?? new FieldReport();
-  for await (const item of readSources(paths, { ...options, fields })) {
+  const findings = options.findings ?? new SourceFindings();
+  for await (const item of readSources(paths, { ...options, fields, findings })) {
     if (item.kind === 'problem') {
       countProblems(summary, [item.problem]);
       keep([item.problem]);
@@ -232,6 +240,7 @@ export async function validateSources(
   countProblems(summary, late);
   keep(late);
   if (!fields.empty) summary.fields = fields.summary();
+  if (!findings.empty) summary.droppedClasses = findings.list();
   if (summary.unusableHashes) summary.unusableHashes.policy = options.unusableHashes ?? 'skip';
   summary.valid -= validator.lateInvalidated();
   summary.invalid += validator.lateInvalidated();

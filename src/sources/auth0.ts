@@ -7,8 +7,16 @@ import { readStart } from './input.js';
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
 import { addRoles, keepMetaObject, keepMetaString, readRoleNames } from './profile.js';
+import type { SourceFindings } from './findings.js';
 
 export type Auth0FileKind = 'passwords' | 'users';
+
+const PASSWORDS_MISSING = {
+  rule: 'companion.missing',
+  loses: 'their password (database users, auth0|...)',
+  because: 'the user export holds no password hashes, and no password-hash export was given',
+  fix: 'give the password-hash export Auth0 support sends (NDJSON) with the user export, or run with --allow-partial to import them without passwords',
+} as const;
 
 /** Password-hash exports carry `_id`/`_ID`/`passwordHash`; user exports carry `user_id`. */
 export function sniffAuth0Kind(head: string): Auth0FileKind {
@@ -19,7 +27,7 @@ export async function auth0FileKind(path: string): Promise<Auth0FileKind> {
   return sniffAuth0Kind((await readStart(path, 16 * 1024)).toString('utf8'));
 }
 
-export async function* readAuth0(paths: string[], providers: ProviderLookup): AsyncGenerator<SourceItem[]> {
+export async function* readAuth0(paths: string[], providers: ProviderLookup, findings?: SourceFindings): AsyncGenerator<SourceItem[]> {
   const passwordFiles: string[] = [];
   const userFiles: string[] = [];
   for (const path of paths) ((await auth0FileKind(path)) === 'users' ? userFiles : passwordFiles).push(path);
@@ -46,6 +54,9 @@ export async function* readAuth0(paths: string[], providers: ProviderLookup): As
       yield batch.map((raw) => {
         if (!raw.ok) return { kind: 'problem', problem: raw.problem };
         const item = auth0UserItem(raw.value, raw.origin, providers);
+        // A database user's password is only in the password-hash export (from Auth0 support).
+        if (passwordFiles.length === 0 && item.kind === 'record' && item.value.record.id.startsWith('auth0|'))
+          findings?.dropped(PASSWORDS_MISSING);
         if (item.kind === 'record') {
           const pw = waiting.get(item.value.record.id);
           if (pw) {

@@ -1,10 +1,13 @@
 // The Clerk reader: the dashboard's user export CSV (header row; the columns clerk/migration-tool's Clerk
-// transformer reads). Emails, phones, the password digest by its hasher (bcrypt and argon2 are imported, any
-// other hasher goes to legacyPassword), the TOTP secret, names and metadata; the rest is named as dropped.
-import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
+// transformer reads). Emails, phones, the password digest by its hasher (bcrypt and argon2 are imported,
+// scrypt_firebase is converted to the core's Firebase scrypt string, any other hasher goes to legacyPassword), the
+// TOTP secret, names and metadata; the rest is named as dropped. A damaged row is its user's error (damaged-rows.ts).
+import type { CanonicalUser, RecordOrigin } from '../records/types.js';
 import type { SourceItem } from './index.js';
 import { csvBool, readCsvRows } from './csv-rows.js';
+import { cellCountMessage, columnLabel, damagedRow } from './damaged-rows.js';
 import { addProblem, type FieldContext } from './fields.js';
+import { fromClerkScryptFirebase, type SignerKeyCheck } from './firebase-digests.js';
 import type { FieldReport } from './field-report.js';
 import { keepMeta, keepMetaObject } from './profile.js';
 import { UserError } from '../errors.js';
@@ -38,6 +41,11 @@ export const CLERK_COLUMNS = [
 ];
 
 const KNOWN = new Set<string>(CLERK_COLUMNS);
+const UNKNOWN_COLUMN = "not a column of Clerk's user export that the workbench knows; check its name";
+const HIDDEN = 'a column of a header as wide as no row (its name is not shown: it may be data)';
+
+/** Header positions of columns the reader does not know, with the label the field report shows for each. */
+type UnknownColumns = Array<[number, string]>;
 
 const DROPPED: Record<string, string> = {
   backup_codes: 'the core has no backup (recovery) codes; users with TOTP keep it, the codes must be issued again',
@@ -60,20 +68,37 @@ export function isClerkHeader(line: string): boolean {
   );
 }
 
-export async function* readClerk(path: string, fields?: FieldReport): AsyncGenerator<SourceItem[]> {
+export interface ClerkOptions {
+  fields?: FieldReport;
+  /** The signer key `scrypt_firebase` digests must carry (firebase-digests.ts). */
+  keys?: SignerKeyCheck;
+}
+
+export async function* readClerk(path: string, options: ClerkOptions = {}): AsyncGenerator<SourceItem[]> {
+  const { fields, keys } = options;
   let header: string[] | undefined;
+  // Unknown columns are named once the first row shows the header is one (as wide as its rows): a header glued to
+  // a data row (a lost line break) would otherwise print that row's values, a TOTP secret or a hash among them.
+  let unknown: UnknownColumns | undefined;
+  const decideUnknown = (rowWidth: number): UnknownColumns => {
+    const wide = rowWidth === header!.length || rowWidth === header!.length + 1;
+    return header!.flatMap((name, i) => (KNOWN.has(name) ? [] : [[i, wide ? columnLabel(name, i) : HIDDEN] as [number, string]]));
+  };
   for await (const rows of readCsvRows(path, { comments: true })) {
     const batch: SourceItem[] = [];
     for (const row of rows) {
-      if (!row.ok) batch.push({ kind: 'problem', problem: row.problem });
-      else if (!header) {
+      if (!header) {
+        if (!row.ok) throw new UserError(`${path}:${row.problem.origin.line}: the header cannot be read (${row.problem.message})`);
         header = row.fields.map((f) => f.trim().toLowerCase());
         if (!header.includes('id'))
           throw new UserError(`${path}:${row.origin.line}: the header has no "id" column; is this Clerk's user export?`);
-        for (const name of header)
-          if (!KNOWN.has(name))
-            fields?.dropped(CLERK, name, "not a column of Clerk's user export that the workbench knows; check its name");
-      } else batch.push(clerkItem(header, row.fields, row.origin, fields));
+        continue;
+      }
+      unknown ??= decideUnknown(row.fields.length);
+      if (!row.ok) {
+        const at = header.indexOf('id');
+        batch.push(damagedRow(row.fields[at], row.problem.origin, row.problem.message));
+      } else batch.push(clerkItem(header, row.fields, row.origin, fields, unknown, keys));
     }
     if (batch.length > 0) yield batch;
   }
@@ -88,15 +113,20 @@ function list(text: string | undefined): string[] {
     .filter((s) => s !== '');
 }
 
-export function clerkItem(header: string[], values: string[], origin: RecordOrigin, fields?: FieldReport): SourceItem {
-  if (values.length !== header.length && values.slice(header.length).some((v) => v !== '')) {
-    const problem: Problem = {
-      severity: 'error',
-      rule: 'source.csv',
-      origin,
-      message: `the row has ${values.length} columns, the header ${header.length}; quote values that contain commas`,
-    };
-    return { kind: 'problem', problem };
+export function clerkItem(
+  header: string[],
+  values: string[],
+  origin: RecordOrigin,
+  fields?: FieldReport,
+  unknown: UnknownColumns = [],
+  keys?: SignerKeyCheck,
+): SourceItem {
+  // A row of fewer cells was cut (the end of a file, a line break lost mid-row): read as it is, the user would come
+  // without its password or TOTP. One of more cells has a value shifted by an unquoted comma. Either way the user
+  // waits, by id, for the file to be fixed.
+  if (values.length < header.length || (values.length > header.length && values.slice(header.length).some((v) => v !== ''))) {
+    const message = cellCountMessage(values.length, header.length, 'export it again', 'quote values that contain commas');
+    return damagedRow(values[header.indexOf('id')], origin, message);
   }
   const v: Record<string, string> = {};
   header.forEach((name, i) => {
@@ -117,7 +147,7 @@ export function clerkItem(header: string[], values: string[], origin: RecordOrig
 
   readEmails(v, record, mapped, dropped);
   readPhones(v, record, mapped, dropped);
-  readPassword(ctx, v, record, mapped);
+  readPassword(ctx, v, record, mapped, keys);
   if (v['totp_secret'] !== undefined) {
     record.totp = [{ secret: v['totp_secret'], encoding: 'base32' }];
     mapped('totp_secret', 'totp[0].secret');
@@ -149,9 +179,13 @@ export function clerkItem(header: string[], values: string[], origin: RecordOrig
   }
   if (v['backup_codes'] !== undefined) dropped('backup_codes');
   if (csvBool(v['backup_codes_enabled'] ?? '') === true) dropped('backup_codes_enabled');
-  for (const name of header)
-    if (!KNOWN.has(name) && v[name] !== undefined)
-      fields?.dropped(CLERK, name, "not a column of Clerk's user export that the workbench knows; check its name");
+  for (const [i, label] of unknown)
+    if (values[i]?.trim())
+      fields?.dropped(
+        CLERK,
+        label,
+        label === HIDDEN ? 'the header does not match the rows: check the line breaks of the file' : UNKNOWN_COLUMN,
+      );
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }
 
@@ -184,7 +218,7 @@ function readPhones(v: Record<string, string>, record: CanonicalUser, mapped: No
   if ([...verified, ...unverified].some((p) => p !== primary)) dropped('verified/unverified_phone_numbers (not primary)');
 }
 
-function readPassword(ctx: FieldContext, v: Record<string, string>, record: CanonicalUser, mapped: Note): void {
+function readPassword(ctx: FieldContext, v: Record<string, string>, record: CanonicalUser, mapped: Note, keys?: SignerKeyCheck): void {
   const digest = v['password_digest'];
   const hasher = v['password_hasher']?.toLowerCase();
   if (digest === undefined) {
@@ -213,6 +247,25 @@ function readPassword(ctx: FieldContext, v: Record<string, string>, record: Cano
     mapped('password_digest', 'password.hash');
     mapped('password_hasher', 'password.algorithm');
     return;
+  }
+  if (hasher === 'scrypt_firebase') {
+    // Firebase's scrypt with the project's parameters in the digest: the core takes it once converted.
+    const converted = fromClerkScryptFirebase(digest);
+    if (converted.ok) {
+      record.password = { hash: converted.hash, algorithm: 'external_scrypt' };
+      const wrong = keys?.check(converted.signerKey, ctx.origin);
+      if (wrong) addProblem(ctx, 'password_digest', wrong, 'password.scrypt.signer-key');
+      mapped('password_digest', 'password.hash (scrypt_firebase as the Firebase scrypt string; its signer key is core configuration)');
+      mapped('password_hasher', 'password.algorithm');
+      return;
+    }
+    addProblem(
+      ctx,
+      'password_digest',
+      `the scrypt_firebase digest cannot be converted to the core's Firebase scrypt form (${converted.why}); it is kept for migration at first sign-in`,
+      'clerk.scrypt-firebase',
+      'warning',
+    );
   }
   record.legacyPassword = { algorithm: hasher, hash: digest };
   mapped('password_digest', 'legacyPassword.hash (the core cannot verify this hasher)');

@@ -31,10 +31,82 @@ export interface CognitoOptions {
   fields?: FieldReport;
 }
 
-export async function* readCognito(path: string, options: CognitoOptions): AsyncGenerator<SourceItem[]> {
-  for await (const batch of readJsonValues(path, { arrayKey: 'Users' })) {
-    yield batch.map((raw) => (raw.ok ? cognitoItem(raw.value, raw.origin, options) : { kind: 'problem', problem: raw.problem }));
+/**
+ * All the Cognito files of a read (pages of one pool) together: a social login linked to a native user
+ * (AdminLinkProviderForUser) is listed twice, as the IdP user (EXTERNAL_PROVIDER) and in the native user's
+ * `identities`; a first pass collects the linked logins, so the second gives one user with both (the native user,
+ * its login among its thirdParty) and names the IdP user's record as merged.
+ */
+export async function* readCognito(paths: string[], options: CognitoOptions): AsyncGenerator<SourceItem[]> {
+  const linked = new Set<string>();
+  for (const path of paths)
+    for await (const batch of readJsonValues(path, { arrayKey: 'Users' }))
+      for (const raw of batch) if (raw.ok && isObject(raw.value)) noteLinkedLogins(raw.value, linked);
+  for (const path of paths) {
+    for await (const batch of readJsonValues(path, { arrayKey: 'Users' })) {
+      yield batch.map((raw) => {
+        if (!raw.ok) return { kind: 'problem', problem: raw.problem };
+        const item = cognitoItem(raw.value, raw.origin, options);
+        return linked.size > 0 && item.kind === 'record'
+          ? mergedIfLinked(item, raw.value as Record<string, unknown>, linked, options)
+          : item;
+      });
+    }
   }
+}
+
+const loginKey = (provider: string, userId: string): string => `${provider}\u0000${userId}`;
+
+/** The logins a native user's `identities` attribute names: they were linked to it. */
+function noteLinkedLogins(user: Record<string, unknown>, linked: Set<string>): void {
+  if (user['UserStatus'] === 'EXTERNAL_PROVIDER' || !Array.isArray(user['Attributes'])) return;
+  for (const a of user['Attributes'] as unknown[]) {
+    if (!isObject(a) || a['Name'] !== 'identities' || typeof a['Value'] !== 'string') continue;
+    try {
+      const list = JSON.parse(a['Value']) as unknown;
+      if (Array.isArray(list))
+        for (const i of list)
+          if (isObject(i) && typeof i['providerName'] === 'string' && typeof i['userId'] === 'string')
+            linked.add(loginKey(i['providerName'], i['userId']));
+    } catch {
+      // The native user's own read names an attribute that is not JSON.
+    }
+  }
+}
+
+/** An IdP user whose every login is linked to a native user: left out, named, as that user carries the login. */
+function mergedIfLinked(item: SourceItem, user: Record<string, unknown>, linked: Set<string>, options: CognitoOptions): SourceItem {
+  if (item.kind !== 'record' || user['UserStatus'] !== 'EXTERNAL_PROVIDER') return item;
+  const { record, origin } = item.value;
+  const logins = (Array.isArray(user['Attributes']) ? (user['Attributes'] as unknown[]) : [])
+    .filter((a) => isObject(a) && a['Name'] === 'identities')
+    .flatMap((a) => {
+      try {
+        const list = JSON.parse((a as Record<string, unknown>)['Value'] as string) as unknown;
+        return Array.isArray(list) ? list : [];
+      } catch {
+        return [];
+      }
+    })
+    .filter((i): i is Record<string, unknown> => isObject(i));
+  const all = logins.length > 0 && logins.every((i) => linked.has(loginKey(String(i['providerName']), String(i['userId']))));
+  if (!all) return item;
+  options.fields?.dropped(
+    COGNITO,
+    'EXTERNAL_PROVIDER user linked to a native user',
+    "Cognito lists a linked social login twice; the native user carries it (its identities), so the IdP user's record is not a user of its own",
+  );
+  const names = logins.map((i) => String(i['providerName'])).join(', ');
+  return {
+    kind: 'problem',
+    problem: {
+      severity: 'warning',
+      rule: 'cognito.linked-login',
+      origin,
+      sourceId: record.id,
+      message: `this ${names} user is linked to a native user (AdminLinkProviderForUser), which carries the login: migrated once, as a login of that user`,
+    },
+  };
 }
 
 /** `Attributes: [{Name, Value}]` as a map; a malformed entry is named. */
@@ -144,7 +216,22 @@ export function cognitoItem(value: unknown, origin: RecordOrigin, options: Cogni
   for (const key of Object.keys(value))
     if (!USER_KEYS.has(key)) f?.dropped(COGNITO, key, 'not a field of list-users output that the workbench knows; check its name');
   const status = typeof value['UserStatus'] === 'string' ? value['UserStatus'] : undefined;
-  if (status !== undefined && status !== 'EXTERNAL_PROVIDER') {
+  if (status !== undefined && status !== 'EXTERNAL_PROVIDER' && record.email === undefined && record.phoneNumber !== undefined) {
+    // The core's passwords belong to an email: a native user with only a verified phone keeps that way in (phone
+    // sign-in), and its Cognito password, which could never be set in the core, is not carried.
+    addProblem(
+      ctx,
+      'UserStatus',
+      'a native user with a verified phone and no email: it migrates with phone sign-in (one-time codes to its phone); its Cognito password is not carried, as a password in the core needs an email',
+      'cognito.phone-only',
+      'warning',
+    );
+    f?.dropped(
+      COGNITO,
+      'UserStatus (native user without an email)',
+      'a password in the core needs an email: the user signs in with its phone',
+    );
+  } else if (status !== undefined && status !== 'EXTERNAL_PROVIDER') {
     // A native user signs in with a password Cognito never exports: only Cognito itself can check it (at first
     // sign-in, through the app's backend), so the user goes the way of users without a usable hash.
     record.legacyPassword = { algorithm: 'aws_cognito', hash: '', params: { userStatus: status, ...(username ? { username } : {}) } };

@@ -1,12 +1,13 @@
 // CSV files as rows of fields with their line numbers, streamed one batch per chunk read: the shared layer
-// of the CSV readers (Firebase `auth:export --format=csv`, Clerk). Blank lines are skipped, and `#` comment
-// lines when asked (Clerk's samples carry one); a line that cannot be parsed becomes a problem naming it.
+// of the CSV readers (Firebase `auth:export --format=csv`, Clerk). Quoted fields may span lines; blank lines are
+// skipped, and `#` comment lines when asked (Clerk's samples carry one); a row that cannot be parsed becomes a
+// problem naming it, with the fields read before the fault so the reader can tie it to its user.
 import type { Problem, RecordOrigin } from '../records/types.js';
-import { parseCsvLine } from './csv.js';
+import { csvRecordBatches, parseCsvLine } from './csv.js';
 import { openBytes } from './input.js';
 import { splitLineBatches } from './lines.js';
 
-export type CsvRow = { ok: true; fields: string[]; origin: RecordOrigin } | { ok: false; problem: Problem };
+export type CsvRow = { ok: true; fields: string[]; origin: RecordOrigin } | { ok: false; problem: Problem; fields: string[] };
 
 export interface CsvRowOptions {
   /** Skip lines whose first non-blank character is `#`. */
@@ -14,11 +15,10 @@ export interface CsvRowOptions {
 }
 
 export async function* readCsvRows(path: string, options: CsvRowOptions = {}): AsyncGenerator<CsvRow[]> {
-  for await (const lines of splitLineBatches(openBytes(path))) {
+  const records = csvRecordBatches(splitLineBatches(openBytes(path), { name: path }), { name: path, comments: options.comments });
+  for await (const lines of records) {
     const batch: CsvRow[] = [];
     for (const { text, line } of lines) {
-      const start = text.trimStart();
-      if (start === '' || (options.comments && start.startsWith('#'))) continue;
       const origin: RecordOrigin = { file: path, line };
       const parsed = parseCsvLine(text);
       if (parsed.ok) batch.push({ ok: true, fields: parsed.fields, origin });
@@ -26,6 +26,7 @@ export async function* readCsvRows(path: string, options: CsvRowOptions = {}): A
         batch.push({
           ok: false,
           problem: { severity: 'error', rule: 'source.csv', origin, message: `the row cannot be read: ${parsed.reason}; fix the line` },
+          fields: parsed.fields,
         });
     }
     if (batch.length > 0) yield batch;

@@ -1,6 +1,14 @@
-// One CSV line to fields (RFC 4180 quoting: `"a, b"`, `""` for a quote). Quoted line breaks are not supported.
-export type CsvFields = { ok: true; fields: string[] } | { ok: false; reason: string };
+// CSV records (RFC 4180 quoting: `"a, b"`, `""` for a quote, line breaks inside quotes) from text lines, and one
+// record to its fields. A quoted field may span lines, as every vendor's exporter writes a value with a line
+// break; the record keeps the number of the line it starts on. A line break inside quotes reads as `\n`.
+import { lineTooLong, MAX_LINE_BYTES, type LineOptions, type TextLine } from './lines.js';
 
+export type CsvFields = { ok: true; fields: string[] } | { ok: false; reason: string; fields: string[] };
+
+/**
+ * One record's fields. When the record cannot be read, `fields` holds those read before the fault, so a reader can
+ * still name the user the row belongs to (its id column usually comes first).
+ */
 export function parseCsvLine(line: string): CsvFields {
   const fields: string[] = [];
   let i = 0;
@@ -11,7 +19,7 @@ export function parseCsvLine(line: string): CsvFields {
       i++;
       for (;;) {
         const q = line.indexOf('"', i);
-        if (q < 0) return { ok: false, reason: 'a quoted field is not closed (line breaks inside quotes are not supported)' };
+        if (q < 0) return { ok: false, reason: 'a quoted field is not closed (the file may be cut short)', fields };
         value += line.slice(i, q);
         if (line[q + 1] === '"') {
           value += '"';
@@ -24,7 +32,7 @@ export function parseCsvLine(line: string): CsvFields {
       while (i < n && (line[i] === ' ' || line[i] === '\t')) i++;
       fields.push(value);
       if (i >= n) return { ok: true, fields };
-      if (line[i] !== ',') return { ok: false, reason: `unexpected text after a quoted field at column ${i + 1}` };
+      if (line[i] !== ',') return { ok: false, reason: `unexpected text after a quoted field at column ${i + 1}`, fields };
       i++;
     } else {
       const comma = line.indexOf(',', i);
@@ -34,4 +42,70 @@ export function parseCsvLine(line: string): CsvFields {
       i = comma + 1;
     }
   }
+}
+
+/**
+ * Whether `text` ends inside a quoted field, read as parseCsvLine reads it (a quote opens a field only right at
+ * its start; elsewhere it is a character), starting inside one when `inQuotes`. Jumps from quote to quote.
+ */
+export function endsInsideQuotes(text: string, inQuotes: boolean): boolean {
+  let i = 0;
+  for (;;) {
+    if (inQuotes) {
+      // Find the closing quote: `""` is an escaped quote and stays inside.
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) return true;
+        if (text.charCodeAt(q + 1) === 0x22) {
+          i = q + 2;
+          continue;
+        }
+        i = q + 1;
+        break;
+      }
+      inQuotes = false;
+    }
+    const q = text.indexOf('"', i);
+    if (q < 0) return false;
+    // A quote opens a quoted field only at the start of the record or right after a comma.
+    if (q === 0 || text.charCodeAt(q - 1) === 0x2c) inQuotes = true;
+    i = q + 1;
+  }
+}
+
+export interface CsvRecordOptions extends LineOptions {
+  /** Lines skipped outside records: blank ones always, `#` comments when asked (Clerk's samples carry one). */
+  comments?: boolean;
+}
+
+/**
+ * Join lines into CSV records: a line that ends inside a quoted field continues on the next one. Blank lines
+ * (and `#` comments when asked) between records are skipped. A record longer than the line cap stops the read
+ * with an error; at the end of the input an unclosed record is given as it is (its parse says what is wrong).
+ */
+export async function* csvRecordBatches(lines: AsyncIterable<TextLine[]>, options: CsvRecordOptions = {}): AsyncGenerator<TextLine[]> {
+  const max = options.maxLineBytes ?? MAX_LINE_BYTES;
+  let open: { parts: string[]; line: number; length: number } | undefined;
+  for await (const batch of lines) {
+    const out: TextLine[] = [];
+    for (const l of batch) {
+      if (open) {
+        open.parts.push(l.text);
+        open.length += l.text.length + 1;
+        if (open.length > max) throw lineTooLong(options.name, open.line, max, 'CSV row (a quoted field spanning lines)');
+        // The previous line ended inside quotes, so this one starts inside them.
+        if (!endsInsideQuotes(l.text, true)) {
+          out.push({ text: open.parts.join('\n'), line: open.line });
+          open = undefined;
+        }
+        continue;
+      }
+      const start = l.text.trimStart();
+      if (start === '' || (options.comments && start.startsWith('#'))) continue;
+      if (l.text.indexOf('"') < 0 || !endsInsideQuotes(l.text, false)) out.push(l);
+      else open = { parts: [l.text], line: l.line, length: l.text.length };
+    }
+    if (out.length > 0) yield out;
+  }
+  if (open) yield [{ text: open.parts.join('\n'), line: open.line }];
 }

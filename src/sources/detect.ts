@@ -43,12 +43,12 @@ export function sniffFormat(text: string, name = ''): SourceFormat | null {
     if (/"(?:_id|_ID|user_id|alt_id)"\s*:|"identities"\s*:|"\$oid"\s*:/.test(text)) return 'auth0';
     return 'canonical';
   }
-  const firstLine = start.split(/\r?\n/, 1)[0]!.toLowerCase();
+  const firstLine = start.split(/\r\n|\r|\n/, 1)[0]!.toLowerCase();
   const header = parseCsvLine(firstLine);
   if (header.ok && supabaseTableOf(header.fields.map((f) => f.trim())) !== null) return 'supabase';
   if (isFirebaseCsvLine(firstLine)) return 'firebase-csv';
   // Clerk's header may follow `#` comment lines (its samples carry one).
-  const headerLine = start.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  const headerLine = start.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   if (headerLine !== undefined && isClerkHeader(headerLine)) return 'clerk';
   if (/\.csv$/i.test(name) || (firstLine.includes(',') && /(^|,)\s*"?secret"?\s*(,|$)/.test(firstLine))) return 'totp';
   return null;

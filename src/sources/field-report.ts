@@ -1,6 +1,7 @@
 // What the readers carried over and what they could not: one entry per (format, source field), counted over
 // the records that had it. `validate` names every dropped source field once (text and --json) instead of
 // dropping it silently or warning on every record. Generic: any reader takes a FieldReport via ReadOptions.
+import { formatCount } from '../numbers.js';
 
 /** One source field of one format: where it went (`to`) or why it could not go anywhere (`reason`). */
 export interface FieldEntry {
@@ -70,9 +71,9 @@ export function renderFieldSummary(fields: FieldSummary | undefined): string[] {
     lines.push(`  source fields carried: ${fields.mapped.length} (${formats}; validate --json lists each with its canonical field)`);
   }
   if (fields.dropped.length > 0) {
-    lines.push(`  source fields NOT carried over (${fields.dropped.length}):`);
+    lines.push(`  source fields NOT carried over (${formatCount(fields.dropped.length)}):`);
     for (const e of fields.dropped)
-      lines.push(`    ${e.format} ${e.field} (${e.records} record${e.records === 1 ? '' : 's'}): ${e.reason}`);
+      lines.push(`    ${e.format} ${e.field} (${formatCount(e.records)} record${e.records === 1 ? '' : 's'}): ${e.reason}`);
   }
   return lines;
 }

@@ -3,6 +3,7 @@
 // export's user object and read by the same code (firebaseItem: scrypt with the hash config, providers, phone,
 // disabled, the profile columns into metadata); what the core cannot hold is named in the field report.
 import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
+import { damagedRow } from './damaged-rows.js';
 import type { SourceItem } from './index.js';
 import { csvBool, readCsvRows } from './csv-rows.js';
 import type { FieldReport } from './field-report.js';
@@ -42,14 +43,11 @@ export interface FirebaseCsvOptions extends FirebaseOptions {
 
 export async function* readFirebaseCsv(path: string, options: FirebaseCsvOptions): AsyncGenerator<SourceItem[]> {
   for await (const rows of readCsvRows(path)) {
-    yield rows.map((row) => (row.ok ? firebaseCsvItem(row.fields, row.origin, options) : { kind: 'problem', problem: row.problem }));
+    // A row that cannot be read is an error of its user (the uid is the first column), who waits for the fix.
+    yield rows.map((row) =>
+      row.ok ? firebaseCsvItem(row.fields, row.origin, options) : damagedRow(row.fields[0], row.problem.origin, row.problem.message),
+    );
   }
-}
-
-function rowProblem(origin: RecordOrigin, message: string, sourceId?: string): SourceItem {
-  const problem: Problem = { severity: 'error', rule: 'firebase-csv.columns', origin, message };
-  if (sourceId) problem.sourceId = sourceId;
-  return { kind: 'problem', problem };
 }
 
 export function firebaseCsvItem(fields: string[], origin: RecordOrigin, options: FirebaseCsvOptions): SourceItem {
@@ -58,10 +56,11 @@ export function firebaseCsvItem(fields: string[], origin: RecordOrigin, options:
   // comma in a photo URL shifts every later column, so any other count is refused rather than misread.
   const shaped = fields.length === COLUMNS || (fields.length === COLUMNS + 1 && fields[COLUMNS] === '');
   if (!shaped) {
-    return rowProblem(
+    return damagedRow(
+      id,
       origin,
-      `the row has ${fields.length} columns; a Firebase CSV export has ${COLUMNS} (and a trailing comma): a value with an unquoted comma (a photo URL?) or a cut line; quote it or export as JSON`,
-      id || undefined,
+      `the row has ${fields.length} columns; a Firebase CSV export has ${COLUMNS} (and a trailing comma): a value with an unquoted comma (a photo URL?) or a cut line; quote it or export as JSON (the user is left out until then)`,
+      'firebase-csv.columns',
     );
   }
   const col = (name: (typeof FIREBASE_CSV_COLUMNS)[number]): string => fields[FIREBASE_CSV_COLUMNS.indexOf(name)]!;

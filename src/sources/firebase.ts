@@ -8,11 +8,22 @@ import { addProblem, arr, bool, isObject, obj, sourceIdOf, str, type FieldContex
 import { notAnObject, readJsonValues } from './json-values.js';
 import type { ProviderLookup } from './providers.js';
 import { keepMeta, keepMetaObject, keepMetaString } from './profile.js';
+import type { SourceFindings } from './findings.js';
 
 export interface FirebaseOptions {
   hashConfig?: HashConfig;
   providers: ProviderLookup;
+  /** Notes the users a missing hash config leaves without their password (findings.ts). */
+  findings?: SourceFindings;
 }
+
+/** The finding of users whose scrypt hash needs the hash config that was not given. */
+export const HASH_CONFIG_MISSING = {
+  rule: 'hash-config.missing',
+  loses: 'their password (every Firebase scrypt hash)',
+  because: "a Firebase scrypt hash needs the project's hash config, and none was given",
+  fix: 'give --hash-config FILE (the "Password hash parameters" of the Firebase console)',
+} as const;
 
 export async function* readFirebase(path: string, options: FirebaseOptions): AsyncGenerator<SourceItem[]> {
   for await (const batch of readJsonValues(path, { arrayKey: 'users', ndjson: false })) {
@@ -44,6 +55,7 @@ export function firebaseItem(value: unknown, origin: RecordOrigin, options: Fire
         'the user has a Firebase scrypt password hash but no hash config was given; pass --hash-config FILE (the "Password hash parameters" from the Firebase console)',
         'firebase.hash-config-missing',
       );
+      options.findings?.dropped(HASH_CONFIG_MISSING);
     } else if (salt === undefined || salt === '') {
       addProblem(
         ctx,

@@ -14,6 +14,8 @@ import { readCognito } from './cognito.js';
 import { providerLookup } from './providers.js';
 import { readSupabase } from './supabase.js';
 import { checkStdinOnce } from './stdin.js';
+import { SignerKeyCheck } from './firebase-digests.js';
+import type { SourceFindings } from './findings.js';
 import { TotpJoin } from './totp-join.js';
 import { readTotpFile } from './totp.js';
 
@@ -22,6 +24,7 @@ export { detectFormat } from './detect.js';
 export { parseHashConfig } from './hash-config.js';
 export { STDIN } from './stdin.js';
 export { FieldReport, renderFieldSummary, type FieldEntry, type FieldSummary } from './field-report.js';
+export { SourceFindings, type DroppedClass, type DroppedClassRule } from './findings.js';
 
 export type SourceFormat = 'canonical' | 'firebase' | 'auth0' | 'totp' | 'firebase-csv' | 'clerk' | 'supabase' | 'keycloak' | 'cognito';
 
@@ -46,6 +49,13 @@ export interface ReadOptions {
   providerMap?: Record<string, string>;
   /** Where readers note each source field they carried or dropped (validate shows it; see field-report.ts). */
   fields?: FieldReport;
+  /**
+   * The run's signer key (base64), when given: Firebase scrypt digests that carry their own key (Supabase's
+   * `$fbscrypt$`, Clerk's `scrypt_firebase`) must carry this one, the key the core is configured with.
+   */
+  signerKey?: string;
+  /** Where readers note whole classes of users a missing setting or file would drop (findings.ts). */
+  findings?: SourceFindings;
 }
 
 export type SourceItem = { kind: 'record'; value: SourceRecord } | { kind: 'problem'; problem: Problem };
@@ -78,6 +88,9 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
   const formats: SourceFormat[] = [];
   for (const path of paths) formats.push(options.format ?? (await detectFormat(path)));
   const providers = providerLookup(options.providerMap);
+  const { fields, findings } = options;
+  // One check for every file: the core holds one signer key, whichever vendor's digests carry it.
+  const keys = new SignerKeyCheck(options.signerKey ?? options.hashConfig?.signerKey);
 
   const join = new TotpJoin();
   for (let i = 0; i < paths.length; i++) {
@@ -95,6 +108,7 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
   // Supabase's auth tables are read together too: identities and factors join their users.
   const supabaseFiles = paths.filter((_, i) => formats[i] === 'supabase');
   let supabaseDone = false;
+  let cognitoDone = false;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
     let batches: AsyncIterable<SourceItem[]>;
@@ -104,27 +118,33 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
       case 'auth0':
         if (auth0Done) continue;
         auth0Done = true;
-        batches = readAuth0(auth0Files, providers);
+        batches = readAuth0(auth0Files, providers, findings);
         break;
       case 'supabase':
         if (supabaseDone) continue;
         supabaseDone = true;
-        batches = readSupabase(supabaseFiles, { providers, fields: options.fields });
+        batches = readSupabase(supabaseFiles, { providers, fields, findings, keys });
         break;
       case 'keycloak':
-        batches = readKeycloak(path, { providers, fields: options.fields });
+        batches = readKeycloak(path, { providers, fields });
         break;
       case 'firebase':
-        batches = readFirebase(path, { hashConfig: options.hashConfig, providers });
+        batches = readFirebase(path, { hashConfig: options.hashConfig, providers, findings });
         break;
       case 'firebase-csv':
-        batches = readFirebaseCsv(path, { hashConfig: options.hashConfig, providers, fields: options.fields });
+        batches = readFirebaseCsv(path, { hashConfig: options.hashConfig, providers, fields, findings });
         break;
       case 'clerk':
-        batches = readClerk(path, options.fields);
+        batches = readClerk(path, { fields, keys });
         break;
       case 'cognito':
-        batches = readCognito(path, { providers, fields: options.fields });
+        // Read together: a login linked across pages (files) is still one user.
+        if (cognitoDone) continue;
+        cognitoDone = true;
+        batches = readCognito(
+          paths.filter((_, j) => formats[j] === 'cognito'),
+          { providers, fields },
+        );
         break;
       default:
         batches = readCanonical(path);
@@ -136,4 +156,6 @@ export async function* readSourceBatches(paths: string[], options: ReadOptions =
   }
   const unmatched = join.unmatched();
   if (unmatched.length > 0) yield unmatched.map((problem) => ({ kind: 'problem', problem }));
+  const keyNote = keys.withoutKey();
+  if (keyNote) yield [{ kind: 'problem', problem: keyNote }];
 }

@@ -74,7 +74,7 @@ export async function* readJsonValues(path: string, options: JsonValuesOptions =
 }
 
 async function* readNdjson(path: string): AsyncGenerator<RawValue[]> {
-  for await (const lines of splitLineBatches(openBytes(path))) {
+  for await (const lines of splitLineBatches(openBytes(path), { name: path })) {
     const batch: RawValue[] = [];
     for (const { text, line } of lines) {
       if (text.trim() === '') continue;

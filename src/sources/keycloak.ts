@@ -33,15 +33,14 @@ const MAPPED: Record<string, string> = {
   createdTimestamp: 'timeJoined',
   attributes: 'metadata.attributes',
   realmRoles: 'roles',
+  clientRoles: "roles, as <clientId>:<role> (the roles of Keycloak's own clients are not carried)",
+  groups: 'roles, as group:<path> (e.g. group:/staff/admins)',
   federatedIdentities: 'thirdParty[]',
   credentials: 'password, legacyPassword, totp[] (by type, below)',
   totp: 'totp[] (from the otp credentials)',
 };
 
 const DROPPED: Record<string, string> = {
-  clientRoles:
-    "roles of one client; the core's roles are per app or tenant, so they are not carried (add them to realmRoles to carry them)",
-  groups: 'the core has no groups; give the roles the groups grant as realm roles',
   requiredActions: 'actions Keycloak asks for at the next sign-in (UPDATE_PASSWORD, CONFIGURE_TOTP, ...); the core has none',
   notBefore: 'a token revocation time of the old system; sessions are not migrated',
   consents: 'consents given to Keycloak clients; the core has no such record',
@@ -136,6 +135,7 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
       'realmRoles (default-roles-<realm>, offline_access, uma_authorization)',
       'roles every user of a realm holds by default; not carried',
     );
+  readClientRolesAndGroups(ctx, value, roles, fields);
   if (roles.length > 0) record.roles = roles;
 
   const thirdParty = readFederated(ctx, value, record, options.providers);
@@ -150,6 +150,44 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
       'warning',
     );
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+/**
+ * Keycloak's clients that come with every realm: their roles grant rights in Keycloak itself (its account console,
+ * its admin API), which the new system does not have.
+ */
+const KEYCLOAK_CLIENTS = new Set(['account', 'account-console', 'admin-cli', 'broker', 'realm-management', 'security-admin-console']);
+
+/**
+ * `clientRoles` (`{"my-app": ["editor"]}`) and `groups` (`["/staff/admins"]`) as roles, named so they cannot meet a
+ * realm role or each other: `<clientId>:<role>` (`my-app:editor`) and `group:<path>` (`group:/staff/admins`). The
+ * core has one flat list of role names per app; the app checks these names as it checked Keycloak's.
+ */
+function readClientRolesAndGroups(ctx: FieldContext, value: Record<string, unknown>, roles: string[], fields?: FieldReport): void {
+  const add = (role: string): void => {
+    if (!roles.includes(role)) roles.push(role);
+  };
+  const clientRoles = obj(ctx, value, 'clientRoles');
+  for (const [client, list] of Object.entries(clientRoles ?? {})) {
+    if (!Array.isArray(list) || !list.every((r) => typeof r === 'string' && r.trim() !== '')) {
+      addProblem(ctx, `clientRoles.${client}`, `clientRoles.${client} must be a list of role names; its roles are not carried`);
+      continue;
+    }
+    if (KEYCLOAK_CLIENTS.has(client)) {
+      fields?.dropped(
+        FORMAT,
+        `clientRoles.${client}`,
+        "roles of one of Keycloak's own clients (its account console and admin API); they grant nothing outside Keycloak",
+      );
+      continue;
+    }
+    for (const role of list as string[]) add(`${client}:${role.trim()}`);
+  }
+  const groups = arr(ctx, value, 'groups') ?? [];
+  for (const group of groups) {
+    if (typeof group !== 'string' || group.trim() === '') addProblem(ctx, 'groups', 'groups must be group paths (/staff/admins)');
+    else add(`group:${group.trim()}`);
+  }
 }
 
 function readFederated(

@@ -5,6 +5,7 @@ import type { CanonicalUser, RecordOrigin } from '../records/types.js';
 import type { SourceItem } from './index.js';
 import type { FieldReport } from './field-report.js';
 import { addProblem, isObject, type FieldContext } from './fields.js';
+import { fromFbscrypt, type SignerKeyCheck } from './firebase-digests.js';
 import { jsonColumn, pgTimestamp } from './table-rows.js';
 
 const FORMAT = 'supabase';
@@ -14,7 +15,7 @@ const MAPPED: Record<string, string> = {
   id: 'id (run --keep-source-ids keeps it as the core user id)',
   email: 'email',
   email_confirmed_at: 'emailVerified',
-  encrypted_password: 'password.hash (bcrypt, argon2; another hash to legacyPassword)',
+  encrypted_password: 'password.hash (bcrypt, argon2, $fbscrypt$ as Firebase scrypt; another hash to legacyPassword)',
   phone: 'phoneNumber',
   phone_confirmed_at: 'phoneNumber (a phone never confirmed is not carried)',
   raw_user_meta_data: 'metadata.user_metadata',
@@ -67,6 +68,7 @@ export function supabaseUserItem(
   origin: RecordOrigin,
   fields?: FieldReport,
   now = Date.now(),
+  keys?: SignerKeyCheck,
 ): SourceItem {
   const ctx: FieldContext = { origin, problems: [] };
   const id = typeof values['id'] === 'string' ? values['id'].trim() : '';
@@ -93,7 +95,7 @@ export function supabaseUserItem(
     record.emailVerified = text('email_confirmed_at') !== undefined;
   }
   const hash = text('encrypted_password');
-  if (hash !== undefined) readHash(ctx, hash, record);
+  if (hash !== undefined) readHash(ctx, hash, record, keys);
   const phone = text('phone');
   if (phone !== undefined) {
     if (text('phone_confirmed_at') !== undefined) record.phoneNumber = supabasePhone(phone);
@@ -144,12 +146,31 @@ export function supabaseUserItem(
 }
 
 /**
- * GoTrue writes bcrypt; users imported into Supabase may carry argon2 (taken as they are) or its `$fbscrypt$`
- * Firebase form and others, which the core cannot take: those go to legacyPassword for the sign-in migration.
+ * GoTrue writes bcrypt; users imported into Supabase may carry argon2 (taken as they are) or a Firebase scrypt hash
+ * in GoTrue's `$fbscrypt$` form, converted to the core's `$f_scrypt$` string (firebase-digests.ts) with its signer
+ * key checked against the run's. Any other hash goes to legacyPassword for the sign-in migration.
  */
-function readHash(ctx: FieldContext, hash: string, record: CanonicalUser): void {
+function readHash(ctx: FieldContext, hash: string, record: CanonicalUser, keys?: SignerKeyCheck): void {
   if (/^\$(?:2[abxy]?|argon2(?:id|i|d))\$/.test(hash)) {
     record.password = { hash };
+    return;
+  }
+  if (hash.startsWith('$fbscrypt$')) {
+    const digest = fromFbscrypt(hash);
+    if (digest.ok) {
+      record.password = { hash: digest.hash, algorithm: 'external_scrypt' };
+      const wrong = keys?.check(digest.signerKey, ctx.origin);
+      if (wrong) addProblem(ctx, 'encrypted_password', wrong, 'password.scrypt.signer-key');
+      return;
+    }
+    addProblem(
+      ctx,
+      'encrypted_password',
+      `the $fbscrypt$ hash cannot be converted to the core's Firebase scrypt form (${digest.why}); it is kept for migration at first sign-in`,
+      'supabase.fbscrypt',
+      'warning',
+    );
+    record.legacyPassword = { algorithm: 'fbscrypt', hash };
     return;
   }
   const algorithm = /^\$([A-Za-z0-9_-]{1,20})\$/.exec(hash)?.[1] ?? 'unknown';

@@ -8,6 +8,10 @@ import type { FieldReport } from './field-report.js';
 import type { ProviderLookup } from './providers.js';
 import { supabaseFactor, supabaseIdentity, type SupabaseLink } from './supabase-links.js';
 import { supabaseUserItem } from './supabase-users.js';
+import { CompanionCheck } from './supabase-companions.js';
+import { damagedRow } from './damaged-rows.js';
+import type { SignerKeyCheck } from './firebase-digests.js';
+import type { SourceFindings } from './findings.js';
 import { readTableRows, tableColumns } from './table-rows.js';
 
 export type SupabaseTable = 'users' | 'identities' | 'mfa_factors';
@@ -24,9 +28,16 @@ export function supabaseTableOf(columns: readonly string[]): SupabaseTable | nul
 export interface SupabaseOptions {
   providers: ProviderLookup;
   fields?: FieldReport;
+  /** Where a missing or damaged companion file is noted (a class of users would lose what it holds). */
+  findings?: SourceFindings;
+  /** The signer key `$fbscrypt$` digests must carry (firebase-digests.ts). */
+  keys?: SignerKeyCheck;
   /** For tests: the time `banned_until` is compared with. */
   now?: number;
 }
+
+/** Supabase's ids are UUIDs: a cell of a damaged row is taken as a user's id only when it is one. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function* readSupabase(paths: string[], options: SupabaseOptions): AsyncGenerator<SourceItem[]> {
   const byTable: Record<SupabaseTable, string[]> = { users: [], identities: [], mfa_factors: [] };
@@ -49,15 +60,25 @@ export async function* readSupabase(paths: string[], options: SupabaseOptions): 
       for await (const batch of readTableRows(path)) {
         const problems: SourceItem[] = [];
         for (const item of batch) {
+          let link: SupabaseLink | Problem | null;
           if (!item.ok) {
-            problems.push({ kind: 'problem', problem: item.problem });
-            continue;
+            // A damaged row is an error of the user it names: that user waits, never imported with less than it has.
+            const userId = item.partial?.['user_id'];
+            if (userId !== undefined && UUID.test(userId.trim()))
+              link = { userId: userId.trim(), origin: item.problem.origin, problems: [] };
+            else {
+              options.findings?.dropped(damagedCompanion(path, item.problem.origin.line));
+              problems.push({ kind: 'problem', problem: item.problem });
+              continue;
+            }
+            link.problems.push({ ...item.problem, sourceId: link.userId });
+          } else {
+            const { values, origin } = item.row;
+            link =
+              table === 'identities'
+                ? supabaseIdentity(values, origin, options.providers, options.fields)
+                : supabaseFactor(values, origin, options.fields);
           }
-          const { values, origin } = item.row;
-          const link =
-            table === 'identities'
-              ? supabaseIdentity(values, origin, options.providers, options.fields)
-              : supabaseFactor(values, origin, options.fields);
           if (link === null) continue;
           if (!('userId' in link)) problems.push({ kind: 'problem', problem: link });
           else (links.get(link.userId) ?? links.set(link.userId, []).get(link.userId)!).push(link);
@@ -67,25 +88,47 @@ export async function* readSupabase(paths: string[], options: SupabaseOptions): 
     }
   }
 
+  const companions = new CompanionCheck(byTable, options.findings);
   for (const path of byTable.users) {
+    companions.usersFile(path, await tableColumns(path));
     for await (const batch of readTableRows(path)) {
       yield batch.map((item): SourceItem => {
-        if (!item.ok) return { kind: 'problem', problem: item.problem };
-        const out = supabaseUserItem(item.row.values, item.row.origin, options.fields, options.now);
+        if (!item.ok) {
+          const id = item.partial?.['id']?.trim();
+          const out = damagedRow(id !== undefined && UUID.test(id) ? id : undefined, item.problem.origin, item.problem.message);
+          if (out.kind === 'record') joinLinks(out.value, links);
+          return out;
+        }
+        const out = supabaseUserItem(item.row.values, item.row.origin, options.fields, options.now, options.keys);
         if (out.kind === 'record') {
-          const mine = links.get(out.value.record.id);
-          if (mine) {
-            links.delete(out.value.record.id);
-            attach(out.value, mine);
-          }
+          companions.user(item.row.values);
+          joinLinks(out.value, links);
         }
         return out;
       });
     }
   }
+  companions.finish();
   const unmatched: SourceItem[] = [];
   for (const [userId, list] of links) for (const link of list) unmatched.push({ kind: 'problem', problem: unmatchedProblem(userId, link) });
   if (unmatched.length > 0) yield unmatched;
+}
+
+function joinLinks(source: SourceRecord, links: Map<string, SupabaseLink[]>): void {
+  const mine = links.get(source.record.id);
+  if (!mine) return;
+  links.delete(source.record.id);
+  attach(source, mine);
+}
+
+function damagedCompanion(path: string, line: number | undefined): Parameters<SourceFindings['dropped']>[0] {
+  return {
+    rule: 'companion.damaged',
+    loses: 'the login or factor a damaged row of a companion file holds',
+    because: `${path}${line !== undefined ? `:${line}` : ''} cannot be read and names no user it could be held back with`,
+    fix: 'fix the file (export the table again); the row is listed among the problems',
+    expectedFile: path,
+  };
 }
 
 function attach(source: SourceRecord, links: SupabaseLink[]): void {

@@ -3,7 +3,8 @@
 // of a CSV as text is parsed on demand. Used by the Supabase reader; any table-shaped export can use it.
 import type { Problem, RecordOrigin } from '../records/types.js';
 import { UserError } from '../errors.js';
-import { parseCsvLine } from './csv.js';
+import { csvRecordBatches, parseCsvLine } from './csv.js';
+import { cellCountMessage } from './damaged-rows.js';
 import { openBytes, readTextHead } from './input.js';
 import { isPlainObject, notAnObject, readJsonValues } from './json-values.js';
 import { splitLineBatches } from './lines.js';
@@ -14,12 +15,16 @@ export interface TableRow {
   origin: RecordOrigin;
 }
 
-export type TableItem = { ok: true; row: TableRow } | { ok: false; problem: Problem };
+/**
+ * A row that could not be read whole carries the cells it has by column name (`partial`), so a reader can tie the
+ * fault to the user the row names; those cells are not data to import.
+ */
+export type TableItem = { ok: true; row: TableRow } | { ok: false; problem: Problem; partial?: Record<string, string> };
 
 /** The column names of a table file: the CSV header, or the keys of the first JSON line. */
 export async function tableColumns(path: string): Promise<string[]> {
   const head = (await readTextHead(path)).toString('utf8').trimStart();
-  const firstLine = head.split(/\r?\n/, 1)[0] ?? '';
+  const firstLine = head.split(/\r\n|\r|\n/, 1)[0] ?? '';
   if (head.startsWith('{') || head.startsWith('[')) {
     // Only the keys are needed: a cut line still shows them. A JSON array (the SQL editor's JSON download) may be
     // pretty-printed, so its whole head is looked at.
@@ -43,10 +48,10 @@ export async function* readTableRows(path: string): AsyncGenerator<TableItem[]> 
     return;
   }
   let header: string[] | null = null;
-  for await (const lines of splitLineBatches(openBytes(path))) {
+  const records = csvRecordBatches(splitLineBatches(openBytes(path), { name: path }), { name: path });
+  for await (const lines of records) {
     const batch: TableItem[] = [];
     for (const { text, line } of lines) {
-      if (text.trim() === '') continue;
       const origin: RecordOrigin = { file: path, line };
       const parsed = parseCsvLine(text);
       if (!header) {
@@ -54,18 +59,15 @@ export async function* readTableRows(path: string): AsyncGenerator<TableItem[]> 
         header = parsed.fields.map((f) => f.trim());
         continue;
       }
-      if (!parsed.ok) {
-        batch.push({ ok: false, problem: rowProblem(origin, `the row cannot be read: ${parsed.reason}`) });
-        continue;
-      }
-      if (parsed.fields.length !== header.length) {
-        batch.push({
-          ok: false,
-          problem: rowProblem(
-            origin,
-            `the row has ${parsed.fields.length} columns, the header has ${header.length}; export the table again with \`csv header\``,
-          ),
+      if (!parsed.ok || parsed.fields.length !== header.length) {
+        const message = !parsed.ok
+          ? `the row cannot be read: ${parsed.reason}`
+          : cellCountMessage(parsed.fields.length, header.length, 'export the table again', 'export the table again with `csv header`');
+        const partial: Record<string, string> = {};
+        header.forEach((name, i) => {
+          if (parsed.fields[i] !== undefined && parsed.fields[i] !== '') partial[name] = parsed.fields[i]!;
         });
+        batch.push({ ok: false, problem: rowProblem(origin, message), partial });
         continue;
       }
       const values: Record<string, unknown> = {};

@@ -4,8 +4,12 @@ import type { CanonicalTotp, Problem, RecordOrigin, SecretEncoding } from '../re
 import { UserError } from '../errors.js';
 import { openBytes, readTextHead } from './input.js';
 import { addProblem, type FieldContext } from './fields.js';
-import { parseCsvLine } from './csv.js';
-import { splitLines } from './lines.js';
+import { csvRecordBatches, parseCsvLine } from './csv.js';
+import { splitLineBatches, type TextLine } from './lines.js';
+
+async function* flatten(batches: AsyncIterable<TextLine[]>): AsyncGenerator<TextLine> {
+  for await (const batch of batches) yield* batch;
+}
 
 export interface TotpRow {
   userId?: string;
@@ -37,7 +41,9 @@ export async function* readTotpFile(path: string): AsyncGenerator<TotpItem> {
   const head = await readTextHead(path, 4096);
   const uris = /^\s*otpauth:\/\//i.test(head.toString('utf8'));
   let header: Array<string | undefined> | null = null;
-  for await (const { text, line } of splitLines(openBytes(path))) {
+  const lines = splitLineBatches(openBytes(path), { name: path });
+  // A CSV value may hold a quoted line break: rows, not lines, for the CSV form.
+  for await (const { text, line } of flatten(uris ? lines : csvRecordBatches(lines, { name: path }))) {
     const origin: RecordOrigin = { file: path, line };
     if (text.trim() === '' || (uris && text.trimStart().startsWith('#'))) continue;
     if (uris) {

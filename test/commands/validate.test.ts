@@ -286,9 +286,58 @@ describe('auth-migrate validate', () => {
     expect(code).toBe(0);
   });
 
-  it('prints its help', async () => {
+  it('prints its help, naming every format it reads', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('--check-password EMAIL:PASSWORD');
+    const intro = stdout.split('\n').slice(2, 4).join(' ');
+    for (const name of ['canonical', 'Firebase JSON and CSV', 'Auth0', 'Clerk', 'Supabase', 'Keycloak', 'Cognito', 'TOTP'])
+      expect(intro).toContain(name);
+  });
+
+  it('names a class of users one missing setting or file drops, with the fix, in text and in --json (exit 1)', async () => {
+    const fixtures = join(__dirname, '../../fixtures');
+    // Firebase CSV without its hash config: every password user, as one finding (not only "3 invalid").
+    const fb = await run([join(fixtures, 'firebase/export.csv'), '--json']);
+    expect(fb.code).toBe(1);
+    const fbDoc = JSON.parse(fb.stdout) as { summary: { droppedClasses: Array<Record<string, unknown>> } };
+    expect(fbDoc.summary.droppedClasses).toEqual([
+      expect.objectContaining({ rule: 'hash-config.missing', users: 3, fix: expect.stringContaining('--hash-config FILE') }),
+    ]);
+    // Supabase's users table alone: the identities (two users' logins) and the factors (who has them: unknown).
+    const sb = await run([join(fixtures, 'supabase/users.csv')]);
+    expect(sb.code).toBe(1);
+    expect(sb.stdout).toMatch(/would drop \(run refuses to start until it is given, or --allow-partial\):/);
+    expect(sb.stdout).toMatch(/2 users would lose their social and SSO logins .*give \S*supabase\/identities\.csv/);
+    expect(sb.stdout).toMatch(/Users would lose their TOTP devices .*give \S*supabase\/mfa_factors\.csv/);
+    const sbJson = JSON.parse((await run([join(fixtures, 'supabase/users.csv'), '--json'])).stdout) as {
+      summary: { droppedClasses: Array<{ rule: string; users?: number; expectedFile: string }> };
+    };
+    expect(sbJson.summary.droppedClasses.map((d) => [d.rule, d.users, d.expectedFile])).toEqual([
+      ['companion.missing', 2, join(fixtures, 'supabase/identities.csv')],
+      ['companion.missing', undefined, join(fixtures, 'supabase/mfa_factors.csv')],
+    ]);
+    // An Auth0 user export without the password-hash export: the database users' passwords.
+    const a0 = JSON.parse((await run([join(fixtures, 'auth0/users.ndjson.gz'), '--json'])).stdout) as typeof fbDoc;
+    expect(a0.summary.droppedClasses).toEqual([expect.objectContaining({ rule: 'companion.missing', users: 2 })]);
+    // Given everything, nothing is dropped.
+    const whole = await run([
+      ...['users', 'identities', 'mfa_factors'].map((t) => join(fixtures, `supabase/${t}.csv`)),
+      '--hash-config',
+      join(fixtures, 'firebase/hash-config.txt'),
+      '--json',
+    ]);
+    expect((JSON.parse(whole.stdout) as { summary: Record<string, unknown> }).summary.droppedClasses).toBeUndefined();
+  });
+
+  it('prints counts with thousands separators', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) =>
+      JSON.stringify({ id: `n${i}`, phoneNumber: `+1415555${String(i).padStart(4, '0')}` }),
+    );
+    writeFileSync(path('many.ndjson'), many.join('\n') + '\n');
+    const { code, stdout } = await run([path('many.ndjson')]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Validated 1,200 records from 1 file: 1,200 valid, 0 invalid');
+    expect(stdout).toContain('phone sign-in users:  1,200');
   });
 });

@@ -20,6 +20,8 @@ const fx = (p: string): string => join(FIXTURES, p);
 const SUPABASE = ['supabase/users.csv', 'supabase/identities.csv', 'supabase/mfa_factors.csv'].map(fx);
 const KEYCLOAK_SPLIT = ['keycloak/acme-users-0.json', 'keycloak/acme-users-1.json'].map(fx);
 const readme = readFileSync(fx('README.md'), 'utf8');
+const HASH_CONFIG = ['--hash-config', fx('firebase/hash-config.txt')];
+const HASH_CONFIG_SIGNER_KEY = /base64_signer_key\s+(\S+)/.exec(readme)![1]!;
 
 /** RFC 6238 (HMAC-SHA1, 6 digits, 30 s) written out here, independent of the workbench's own code. */
 function totp(key: Buffer, now = Date.now()): string {
@@ -44,7 +46,8 @@ let dir: string;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-sbkc-'));
-  sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE });
+  // The Firebase project's signer key: the core's configuration for Firebase scrypt hashes (fay's $fbscrypt$).
+  sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, signerKey: HASH_CONFIG_SIGNER_KEY });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -54,13 +57,31 @@ afterAll(async () => {
 describe('Supabase and Keycloak exports into the sandbox', () => {
   it('Supabase: passwords sign in, the TOTP secret verifies, metadata and roles under the Supabase id (--keep-source-ids); a rerun changes nothing', async () => {
     const run = await cli(
-      ['run', ...SUPABASE, '--core', sandbox.url, '--keep-source-ids', '--journal', 'sb.ndjson', '--disabled', 'import', '--json'],
+      [
+        'run',
+        ...SUPABASE,
+        ...HASH_CONFIG,
+        '--core',
+        sandbox.url,
+        '--keep-source-ids',
+        '--journal',
+        'sb.ndjson',
+        '--disabled',
+        'import',
+        '--json',
+      ],
       dir,
       ENV,
     );
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 5, failed: 0, skipped: 0 });
+    expect(summaryOf(run.stdout)).toMatchObject({ total: 6, imported: 6, failed: 0, skipped: 0 });
     const core = client(sandbox.url);
+    // fay was imported into Supabase from Firebase: her $fbscrypt$ digest, converted, signs in with her password.
+    expect((await core.signIn('fay.sb@example.com', passwordOf('fay.sb@example.com'))).status).toBe('OK');
+    expect((await core.signIn('fay.sb@example.com', `${passwordOf('fay.sb@example.com')}x`)).status).toBe('WRONG_CREDENTIALS_ERROR');
+    const fayId = cell(fx('supabase/users.csv'), 'email', 'fay.sb@example.com', 'id');
+    const faySecret = cell(fx('supabase/mfa_factors.csv'), 'user_id', fayId, 'secret');
+    expect((await core.verifyTotp(fayId, totp(Buffer.from(base32.decode.asBytes(faySecret))))).status).toBe('OK');
     const adaId = cell(fx('supabase/users.csv'), 'email', 'ada.sb@example.com', 'id');
     const signIn = await core.signIn('ada.sb@example.com', passwordOf('ada.sb@example.com'));
     expect(signIn.status).toBe('OK');
@@ -76,11 +97,23 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
     });
     expect((await core.getUserRoles(adaId)).roles.sort()).toEqual(['admin', 'editor']);
     const again = await cli(
-      ['run', ...SUPABASE, '--core', sandbox.url, '--keep-source-ids', '--journal', 'sb2.ndjson', '--disabled', 'import', '--json'],
+      [
+        'run',
+        ...SUPABASE,
+        ...HASH_CONFIG,
+        '--core',
+        sandbox.url,
+        '--keep-source-ids',
+        '--journal',
+        'sb2.ndjson',
+        '--disabled',
+        'import',
+        '--json',
+      ],
       dir,
       ENV,
     );
-    expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 5, failed: 0 });
+    expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 6, failed: 0 });
     core.close();
   });
 
@@ -113,7 +146,8 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
       (JSON.parse(u!.credentials!.find((c) => c.type === 'otp')!.secretData) as { value: string }).value;
     expect((await core.verifyTotp(ann!.id, totp(Buffer.from(otpValue(ann), 'utf8')))).status).toBe('OK');
     expect((await core.verifyTotp(ben!.id, totp(Buffer.from(base32.decode.asBytes(otpValue(ben)))))).status).toBe('OK');
-    expect((await core.getUserRoles(ann!.id)).roles).toEqual(['admin']);
+    // Client roles as <clientId>:<role> (not those of Keycloak's own account client), groups as group:<path>.
+    expect((await core.getUserRoles(ann!.id)).roles.sort()).toEqual(['acme-web:billing', 'admin', 'group:/staff']);
     expect((await core.getUserMetadata(ann!.id)).metadata).toMatchObject({ username: 'ann', firstName: 'Ann', lastName: 'Kay' });
 
     // without-password: eve comes in with her Microsoft login and TOTP; dee (password only) is listed, not created;
@@ -174,14 +208,14 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
     for (const p of unusable) expect(p.message).toMatch(/--unusable-hashes without-password/);
     expect(out.summary.fields.mapped.find((e) => e.field === 'credentials (password, pbkdf2-sha512)')?.to).toMatch(/^legacyPassword/);
     expect(out.summary.fields.dropped.map((e) => e.field)).toEqual(
-      expect.arrayContaining(['clientRoles', 'groups', 'realmRoles (default-roles-<realm>, offline_access, uma_authorization)']),
+      expect.arrayContaining(['clientRoles.account', 'realmRoles (default-roles-<realm>, offline_access, uma_authorization)']),
     );
     expect(v.stdout).not.toMatch(/secretData|"salt"/);
     expect(v.stdout).not.toContain(eveLine.hash);
   });
 
   it('validate --json on the Supabase fixtures lists what was mapped, what was dropped and why', async () => {
-    const v = await cli(['validate', ...SUPABASE, '--json'], dir);
+    const v = await cli(['validate', ...SUPABASE, ...HASH_CONFIG, '--json'], dir);
     expect(v.exitCode, v.stdout).toBe(0);
     const fields = (JSON.parse(v.stdout) as { summary: { fields: { mapped: unknown[]; dropped: Array<Record<string, unknown>> } } }).summary
       .fields;
@@ -190,7 +224,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
       format: 'supabase',
       field: 'users.last_sign_in_at',
       reason: 'the core keeps no last sign-in time',
-      records: 5,
+      records: 6,
     });
   });
 });

@@ -59,7 +59,7 @@ describe('validate - reads every reader from a pipe', () => {
     const clerk = resolve(FIXTURES, 'clerk/users.csv');
     const forced = await piped(['validate', '-', '--format', 'clerk', '--json'], clerk);
     expect(forced.exitCode, forced.stderr).toBe(0);
-    expect((JSON.parse(forced.stdout) as Report).summary).toMatchObject({ records: 5, valid: 5 });
+    expect((JSON.parse(forced.stdout) as Report).summary).toMatchObject({ records: 6, valid: 6 });
     // The same bytes forced into another reader are read as that reader's format (and fail there).
     const wrong = await piped(['validate', '-', '--format', 'cognito'], clerk);
     expect(wrong.exitCode).toBe(2);
@@ -79,21 +79,22 @@ describe('validate - reads every reader from a pipe', () => {
 describe('run - and verify - into a sandbox', () => {
   it('migrates the Clerk export from a pipe; its passwords sign in and TOTP codes verify', async () => {
     const clerk = resolve(FIXTURES, 'clerk/users.csv');
-    const common = ['-', '--sandbox', '--store', 'stdin.store.json'];
+    // fay's scrypt_firebase digest needs the Firebase project's signer key (in its hash config).
+    const common = ['-', '--sandbox', '--store', 'stdin.store.json', '--hash-config', resolve(FIXTURES, 'firebase/hash-config.txt')];
     const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
     const run = await piped(['run', ...common, '--json'], clerk, env);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 5, failed: 0, skipped: 0 });
+    expect(summaryOf(run.stdout)).toMatchObject({ total: 6, imported: 6, failed: 0, skipped: 0 });
     // The fields Clerk has and the core cannot hold are named by run too.
     expect(run.stderr).toContain('source fields not carried over: clerk backup_codes (1), clerk backup_codes_enabled (1),');
     const section = readme.split(/^### /m).find((s) => s.startsWith('clerk\n'))!;
     const creds = [...section.matchAll(/^\|\s*`[^`]*`\s*\|\s*(\S+@\S+)\s*\|\s*`([^`]+)`/gm)].map((m) => `${m[1]},${m[2]}`);
-    expect(creds).toHaveLength(4);
+    expect(creds).toHaveLength(5);
     const credsFile = join(dir, 'clerk.creds.csv');
     (await import('node:fs')).writeFileSync(credsFile, creds.join('\n') + '\n');
     const verify = await piped(['verify', ...common, '--credentials', credsFile, '--json'], clerk, env);
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
-    expect(summaryOf(verify.stdout)).toMatchObject({ ok: 5, totpCodesChecked: true, credentials: { checked: 4, ok: 4 } });
+    expect(summaryOf(verify.stdout)).toMatchObject({ ok: 6, totpCodesChecked: true, credentials: { checked: 5, ok: 5 } });
     // The private copy of the pipe is gone with the process.
     expect(run.stderr + verify.stderr).not.toContain('auth-migrate-stdin-');
   });

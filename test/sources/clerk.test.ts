@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClerkExport } from '../../src/generators/bulk-sources.js';
 import { CLERK_HEADER, clerkCsv } from '../../src/generators/clerk.js';
 import { sniffFormat } from '../../src/sources/detect.js';
-import { detectFormat, FieldReport } from '../../src/sources/index.js';
+import { readFile } from 'node:fs/promises';
+import { verifyPassword } from '../../src/hashes/verify.js';
+import { detectFormat, FieldReport, parseHashConfig } from '../../src/sources/index.js';
 import { expectBoundedRead } from './bounded.js';
 import { byId, collect, fixture, tempDir } from './helpers.js';
 
@@ -29,7 +31,8 @@ describe('detection', () => {
 describe('mapping', () => {
   it('maps every column of the fixture', async () => {
     const fields = new FieldReport();
-    const { records, all } = await collect([fixture('clerk/users.csv')], { fields });
+    const hashConfig = parseHashConfig(await readFile(fixture('firebase/hash-config.txt'), 'utf8'));
+    const { records, all } = await collect([fixture('clerk/users.csv')], { fields, hashConfig });
     expect(all).toEqual([]);
     const users = byId(records);
     expect(users.get('user_2ann')!.record).toEqual({
@@ -65,23 +68,34 @@ describe('mapping', () => {
       timeJoined: Date.UTC(2024, 1, 5),
     });
 
+    // scrypt_firebase (Clerk's Backend API layout: hash$salt$signer key$separator$rounds$memory cost) becomes the
+    // core's Firebase scrypt string; the known password verifies with the project's signer key.
+    const fay = users.get('user_2fay')!.record;
+    expect(fay.password).toEqual({
+      hash: expect.stringMatching(/^\$f_scrypt\$[^$]+\$[^$]+\$m=14\$r=8\$s=Bw==$/),
+      algorithm: 'external_scrypt',
+    });
+    const known = /\| fay@clerk\.example \| `([^`]+)`/.exec(await readFile(fixture('README.md'), 'utf8'))![1]!;
+    expect(await verifyPassword(fay.password!.hash, known, { signerKey: hashConfig.signerKey })).toEqual({ result: 'match' });
+    expect(await verifyPassword(fay.password!.hash, `${known}!`, { signerKey: hashConfig.signerKey })).toEqual({ result: 'mismatch' });
+
     const summary = fields.summary();
     expect(summary.mapped.map((e) => `${e.field}>${e.to} ${e.records}`)).toEqual([
-      'created_at>timeJoined 4',
-      'first_name>metadata.first_name 3',
-      'id>id 5',
+      'created_at>timeJoined 5',
+      'first_name>metadata.first_name 4',
+      'id>id 6',
       'last_name>metadata.last_name 3',
-      'password_digest>password.hash 4',
-      'password_hasher>password.algorithm 4',
-      'primary_email_address>email 4',
+      'password_digest>password.hash 5',
+      'password_hasher>password.algorithm 5',
+      'primary_email_address>email 5',
       'primary_phone_number>phoneNumber 1',
       'private_metadata>metadata.private_metadata 1',
       'public_metadata>metadata.public_metadata 1',
-      'totp_secret>totp[0].secret 2',
+      'totp_secret>totp[0].secret 3',
       'unsafe_metadata>metadata.unsafe_metadata 1',
       'unverified_email_addresses>emailVerified 1',
       'username>metadata.username 1',
-      'verified_email_addresses>emailVerified 3',
+      'verified_email_addresses>emailVerified 4',
     ]);
     expect(summary.dropped.map((e) => `${e.field} ${e.records}`)).toEqual([
       'backup_codes 1',
@@ -109,7 +123,7 @@ describe('mapping', () => {
     const fields = new FieldReport();
     await collect([path], { fields });
     expect(fields.summary().dropped).toEqual([
-      { format: 'clerk', field: 'favourite_colour', reason: expect.stringContaining('not a column') as unknown as string, records: 3 },
+      { format: 'clerk', field: 'favourite_colour', reason: expect.stringContaining('not a column') as unknown as string, records: 2 },
     ]);
     const noId = await tmp.file('noid.csv', 'first_name,primary_email_address\nAnn,a@b.co\n');
     await expect(collect([noId], { format: 'clerk' })).rejects.toThrow(/the header has no "id" column/);

@@ -1,6 +1,7 @@
 // The Cognito reader (`aws cognito-idp list-users` JSON): detection, every attribute's mapping (sub, email and
 // phone with their verified flags, identities, profile and custom attributes, dates, Enabled, UserStatus,
 // MFAOptions), native users without a hash, broken users, and a large file read in bounded memory.
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCognitoExport } from '../../src/generators/bulk-sources.js';
 import { sniffFormat } from '../../src/sources/detect.js';
@@ -84,12 +85,42 @@ describe('mapping', () => {
     expect(gus).toMatchObject({ phoneNumber: '+14155550401', otpFactors: { phoneNumber: '+14155550401' } });
     expect(hal!.phoneNumber).toBeUndefined();
     expect(hal!.thirdParty).toEqual([{ providerId: 'Okta', userId: '00u1abcd0402', email: 'hal@cognito.example', emailVerified: true }]);
-    expect(all.map((p) => p.rule)).toEqual(['source.provider-unmapped']);
-    expect(fields.summary().dropped.map((e) => e.field)).toEqual(['Attributes.phone_number (unverified)', 'UserLastModifiedDate']);
+    // A native user with only a verified phone: phone sign-in, no legacy password (the core's passwords need an email).
+    const ivy = records[4]!.record;
+    expect(ivy).toMatchObject({ phoneNumber: '+14155550403' });
+    expect(ivy.legacyPassword).toBeUndefined();
+    // A Google login linked to a native user (AdminLinkProviderForUser) is listed twice by Cognito: one user with both.
+    const jo = records[5]!.record;
+    expect(jo).toMatchObject({ email: 'jo@cognito.example', legacyPassword: { algorithm: 'aws_cognito' } });
+    expect(jo.thirdParty).toEqual([
+      { providerId: 'google', userId: '108000000000000000404', email: 'jo@cognito.example', emailVerified: true },
+    ]);
+    expect(records).toHaveLength(6);
+    expect(records.filter((r) => r.record.thirdParty?.some((t) => t.userId === '108000000000000000404'))).toHaveLength(1);
+    expect(all.map((p) => p.rule)).toEqual(['cognito.linked-login', 'source.provider-unmapped', 'cognito.phone-only']);
+    expect(fields.summary().dropped.map((e) => e.field)).toEqual([
+      'Attributes.phone_number (unverified)',
+      'EXTERNAL_PROVIDER user linked to a native user',
+      'UserLastModifiedDate',
+      'UserStatus (native user without an email)',
+    ]);
     // An operator's provider map names the OIDC provider.
     const mapped = await collect([fixture('cognito/native-users.json')], { providerMap: { Okta: 'okta' } });
     expect(mapped.records[3]!.record.thirdParty![0]!.providerId).toBe('okta');
-    expect(mapped.all).toEqual([]);
+    expect(mapped.all.map((p) => p.rule)).toEqual(['cognito.linked-login', 'cognito.phone-only']);
+  });
+
+  it('merges a linked login listed on another page (file) as well', async () => {
+    const all = JSON.parse(await readFile(fixture('cognito/native-users.json'), 'utf8')) as { Users: unknown[] };
+    const idp = all.Users.at(-1)!;
+    const pageOne = await tmp.file('page-1.json', JSON.stringify({ Users: [idp] }));
+    const pageTwo = await tmp.file('page-2.json', JSON.stringify({ Users: all.Users.slice(0, -1) }));
+    const { records, problems } = await collect([pageOne, pageTwo]);
+    expect(records).toHaveLength(6);
+    expect(problems.map((p) => [p.origin.file, p.rule])).toEqual([[pageOne, 'cognito.linked-login']]);
+    // Without the native user, the IdP user is a user of its own.
+    const alone = await collect([pageOne]);
+    expect(alone.records.map((r) => r.record.thirdParty?.[0]?.userId)).toEqual(['108000000000000000404']);
   });
 
   it("names keys list-users does not have (admin-get-user's MFA settings) as dropped", async () => {

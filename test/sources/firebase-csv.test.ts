@@ -121,7 +121,9 @@ describe('mapping', () => {
       '3 fbc-flag emailVerified source.type',
       '5 fbc-nosalt salt firebase.salt-missing',
     ]);
-    expect(records.map((r) => r.record.id)).toEqual(['fb-ann', 'fbc-flag', 'fbc-claims', 'fbc-nosalt']);
+    // The row with a shifted column is its user's error (by uid), so the user is counted invalid, not lost.
+    expect(records.map((r) => r.record.id)).toEqual(['fb-ann', 'fbc-url', 'fbc-flag', 'fbc-claims', 'fbc-nosalt']);
+    expect(records[1]!.record).toEqual({ id: 'fbc-url' });
     // Custom claims that are not an object are left out with a warning, as in the JSON export.
     expect(all.find((p) => p.sourceId === 'fbc-claims' && p.field === 'customAttributes')?.severity).toBe('warning');
   });

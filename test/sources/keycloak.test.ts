@@ -40,7 +40,7 @@ describe('Keycloak reader', () => {
       emailVerified: true,
       timeJoined: Date.UTC(2023, 5, 1, 8),
       metadata: { username: 'ann', firstName: 'Ann', lastName: 'Kay', attributes: { department: ['engineering'], locale: ['en'] } },
-      roles: ['admin'],
+      roles: ['admin', 'acme-web:billing', 'group:/staff'],
       password: { hash: expect.stringMatching(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/), algorithm: 'argon2' },
       totp: [
         {
@@ -102,8 +102,10 @@ describe('Keycloak reader', () => {
     expect(mapped['federatedIdentities']).toMatchObject({ to: 'thirdParty[]', records: 3 });
     const dropped = Object.fromEntries(s.dropped.map((e) => [e.field, e]));
     expect(dropped['realmRoles (default-roles-<realm>, offline_access, uma_authorization)']?.records).toBe(5);
-    expect(dropped['clientRoles']?.reason).toMatch(/roles of one client/);
-    expect(dropped['groups']?.reason).toMatch(/no groups/);
+    // Client roles and groups become roles (<clientId>:<role>, group:<path>); Keycloak's own clients' roles do not.
+    expect(mapped['clientRoles']?.to).toMatch(/<clientId>:<role>/);
+    expect(mapped['groups']?.to).toMatch(/group:<path>/);
+    expect(dropped['clientRoles.account']?.reason).toMatch(/Keycloak's own clients/);
     expect(JSON.stringify(s)).not.toMatch(/secretData|"value"/);
   });
 

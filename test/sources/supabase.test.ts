@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSupabaseExport } from '../../src/generators/bulk-tables.js';
-import { FieldReport } from '../../src/sources/index.js';
+import { readFile } from 'node:fs/promises';
+import { verifyPassword } from '../../src/hashes/verify.js';
+import { FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { pgTimestamp } from '../../src/sources/table-rows.js';
 import { collect, fixture, readUntilError, tempDir } from './helpers.js';
 
@@ -16,8 +18,11 @@ const USERS_HEADER =
 const BCRYPT = '$2a$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
+/** The Firebase fixture project's hash config: the signer key fay's $fbscrypt$ digest carries. */
+let hashConfig: HashConfig;
 beforeAll(async () => {
   tmp = await tempDir();
+  hashConfig = parseHashConfig(await readFile(fixture('firebase/hash-config.txt'), 'utf8'));
 });
 afterAll(async () => {
   await tmp.cleanup();
@@ -28,9 +33,9 @@ const byEmail = (records: Awaited<ReturnType<typeof collect>>['records'], email:
 
 describe('Supabase reader', () => {
   it('maps every documented column of the three tables (CSV)', async () => {
-    const { records, all } = await collect(CSV);
+    const { records, all } = await collect(CSV, { hashConfig });
     expect(all.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(records).toHaveLength(5);
+    expect(records).toHaveLength(6);
     const ada = byEmail(records, 'ada.sb@example.com');
     expect(ada).toEqual({
       id: ada.id,
@@ -60,28 +65,40 @@ describe('Supabase reader', () => {
     expect(di.thirdParty).toBeUndefined(); // the phone identity is the user's own phone
     const ed = byEmail(records, 'ed.sb@example.com');
     expect(ed).toMatchObject({ disabled: true, thirdParty: [{ providerId: 'github', userId: '8800801' }] });
+    // A Firebase user imported into Supabase: its $fbscrypt$ digest is the core's Firebase scrypt string, and the
+    // password the fixtures list verifies with the project's signer key (spot-check, as the core does it).
+    const fay = byEmail(records, 'fay.sb@example.com');
+    expect(fay.password).toEqual({
+      hash: expect.stringMatching(/^\$f_scrypt\$[^$]+\$[^$]+\$m=14\$r=8\$s=Bw==$/),
+      algorithm: 'external_scrypt',
+    });
+    expect(fay.legacyPassword).toBeUndefined();
+    const known = /\| fay\.sb@example\.com \| `([^`]+)`/.exec(await readFile(fixture('README.md'), 'utf8'))![1]!;
+    expect(await verifyPassword(fay.password!.hash, known, { signerKey: hashConfig.signerKey })).toEqual({ result: 'match' });
+    expect(await verifyPassword(fay.password!.hash, `${known}x`, { signerKey: hashConfig.signerKey })).toEqual({ result: 'mismatch' });
+    expect(fay.totp).toHaveLength(1);
   });
 
   it('reads the same records from JSON lines (row_to_json) as from CSV', async () => {
-    const csv = await collect(CSV);
-    const jsonl = await collect(JSONL);
+    const csv = await collect(CSV, { hashConfig });
+    const jsonl = await collect(JSONL, { hashConfig });
     expect(jsonl.all).toEqual([]);
     expect(jsonl.records.map((r) => r.record)).toEqual(csv.records.map((r) => r.record));
   });
 
   it('names what it carried and what it dropped, once per column', async () => {
     const fields = new FieldReport();
-    await collect(CSV, { fields });
+    await collect(CSV, { fields, hashConfig });
     const s = fields.summary();
     const mapped = Object.fromEntries(s.mapped.map((e) => [e.field, e]));
-    expect(mapped['users.encrypted_password']).toMatchObject({ to: expect.stringMatching(/^password\.hash/), records: 3 });
+    expect(mapped['users.encrypted_password']).toMatchObject({ to: expect.stringMatching(/^password\.hash/), records: 4 });
     expect(mapped['users.raw_user_meta_data']).toMatchObject({ to: 'metadata.user_metadata' });
     expect(mapped['users.banned_until']).toMatchObject({ to: 'disabled', records: 2 });
-    expect(mapped['mfa_factors.secret (totp)']).toMatchObject({ to: 'totp[].secret', records: 1 });
+    expect(mapped['mfa_factors.secret (totp)']).toMatchObject({ to: 'totp[].secret', records: 2 });
     expect(mapped['mfa_factors.phone']).toMatchObject({ to: 'otpFactors.phoneNumber' });
     expect(mapped['identities.provider, provider_id']).toMatchObject({ records: 2 });
     const dropped = Object.fromEntries(s.dropped.map((e) => [e.field, e]));
-    expect(dropped['users.last_sign_in_at']).toMatchObject({ records: 5, reason: 'the core keeps no last sign-in time' });
+    expect(dropped['users.last_sign_in_at']).toMatchObject({ records: 6, reason: 'the core keeps no last sign-in time' });
     expect(dropped['mfa_factors (status unverified)']?.reason).toMatch(/never completed/);
     expect(JSON.stringify(s)).not.toMatch(/\$2a\$|[A-Z2-7]{32}/);
   });
@@ -145,19 +162,39 @@ describe('Supabase reader', () => {
     expect(fields.summary().dropped.map((e) => e.field)).toContain('mfa_factors (factor_type webauthn)');
   });
 
-  it('takes bcrypt and argon2 hashes; carries the others (an imported $fbscrypt$) as legacyPassword for the validator', async () => {
+  it("takes bcrypt and argon2 hashes, converts $fbscrypt$ to the core's Firebase scrypt string, carries the others as legacyPassword", async () => {
     const argon = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG';
     const fb = '$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=c2lnbmVy$c2FsdA==$aGFzaA==';
+    const fbP2 = '$fbscrypt$v=1,n=14,r=8,p=2,ss=Bw==,sk=c2lnbmVy$c2FsdA==$aGFzaA==';
+    const md5 = '$md5$abc';
     const users = await tmp.file(
       'hashes.csv',
-      [USERS_HEADER, `h1,h1@example.com,"${argon}",,,,,,,,,f`, `h2,h2@example.com,"${fb}",,,,,,,,,f`].join('\n') + '\n',
+      [
+        USERS_HEADER,
+        `h1,h1@example.com,"${argon}",,,,,,,,,f`,
+        `h2,h2@example.com,"${fb}",,,,,,,,,f`,
+        `h3,h3@example.com,"${fbP2}",,,,,,,,,f`,
+        `h4,h4@example.com,${md5},,,,,,,,,f`,
+      ].join('\n') + '\n',
     );
-    const { records } = await collect([users]);
+    const { records, problems } = await collect([users]);
     expect(records[0]!.record.password).toEqual({ hash: argon });
-    expect(records[1]!.record.password).toBeUndefined();
-    expect(records[1]!.record.legacyPassword).toEqual({ algorithm: 'fbscrypt', hash: fb });
-    // The verdict is the validator's (password.unusable, by --unusable-hashes); the reader adds none.
+    // GoTrue's layout (supabase/auth internal/crypto/password.go): n is mem_cost, r rounds, ss the separator;
+    // the signer key (sk) leaves the string: it is the core's configuration.
+    expect(records[1]!.record.password).toEqual({ hash: '$f_scrypt$aGFzaA==$c2FsdA==$m=14$r=8$s=Bw==', algorithm: 'external_scrypt' });
+    expect(records[1]!.record.legacyPassword).toBeUndefined();
     expect(records[1]!.problems).toEqual([]);
+    // p=2 is not Firebase's scrypt (p=1): kept for migration at first sign-in, with a warning that says why.
+    expect(records[2]!.record.password).toBeUndefined();
+    expect(records[2]!.record.legacyPassword).toEqual({ algorithm: 'fbscrypt', hash: fbP2 });
+    expect(records[2]!.problems.map((p) => `${p.severity} ${p.rule}`)).toEqual(['warning supabase.fbscrypt']);
+    expect(JSON.stringify(records[2]!.problems)).not.toContain('c2lnbmVy');
+    // Another hash: the verdict is the validator's (password.unusable, by --unusable-hashes); the reader adds none.
+    expect(records[3]!.record.legacyPassword).toEqual({ algorithm: 'md5', hash: md5 });
+    expect(records[3]!.problems).toEqual([]);
+    // No signer key was given: one warning says where it comes from, without the key.
+    expect(problems.map((p) => `${p.severity} ${p.rule}`)).toEqual(['warning password.scrypt.signer-key-needed']);
+    expect(problems[0]!.message).not.toContain('c2lnbmVy');
   });
 
   it('reads a pretty-printed JSON array (the SQL editor download) as well', async () => {
@@ -176,15 +213,17 @@ describe('Supabase reader', () => {
     const { records, problems } = await collect([fixture('broken/supabase-users.csv'), fixture('broken/supabase-mfa_factors.csv')]);
     expect(problems.map((p) => [p.origin.line, p.rule])).toEqual([
       [3, 'source.required'],
-      [5, 'source.csv'],
       [3, 'supabase.unmatched'],
     ]);
     const rules = records.flatMap((r) => r.problems.map((p) => [r.origin.line, p.field, p.rule]));
+    // The short row (line 5) is its user's error: the user is named, invalid, and holds nothing else.
     expect(rules).toEqual([
       [2, 'raw_user_meta_data', 'source.type'],
       [4, 'raw_app_meta_data.roles', 'source.type'],
       [4, 'mfa_factors.secret', 'supabase.secret-encrypted'],
+      [5, undefined, 'source.csv'],
     ]);
+    expect(records.find((r) => r.origin.line === 5)!.record).toEqual({ id: '00000000-0000-4000-a000-000000000006' });
     expect((await readUntilError([fixture('supabase/identities.csv')])).error.message).toMatch(/no auth\.users export among/);
     const other = await tmp.file('other.csv', 'id,email,encrypted_password\n');
     const stray = await tmp.file('stray.csv', 'id,name\n1,x\n');
