@@ -118,22 +118,28 @@ async function writeLines(path, n, lineOf, { head = '', sep = '\n', tail = '' } 
   renameSync(tmp, path);
 }
 
-/** Generate (or reuse) one dataset; returns its paths. kind: mixed | email-password | firebase. */
+/**
+ * Generate (or reuse) one dataset; returns its paths. kind: mixed | email-password | firebase | firebase-twice (a
+ * Firebase export of n/2 users concatenated with itself: every record of the second half a duplicate).
+ */
 export async function ensureDataset(kind, n, { offset = 0, log = () => {} } = {}) {
   mkdirSync(DATA_DIR, { recursive: true });
   const base = `${kind}-${n}${offset ? `-from-${offset}` : ''}`;
-  const file = join(DATA_DIR, kind === 'firebase' ? `${base}.json` : `${base}.ndjson`);
+  const firebase = kind === 'firebase' || kind === 'firebase-twice';
+  const file = join(DATA_DIR, firebase ? `${base}.json` : `${base}.ndjson`);
   const metaFile = `${file}.meta.json`;
   const hashConfig = join(DATA_DIR, 'firebase-hash-config.txt');
   const meta = { kind, n, offset, version: RECIPE_VERSION };
-  if (kind === 'firebase' && !existsSync(hashConfig)) writeFileSync(hashConfig, firebaseHashConfigText());
+  if (firebase && !existsSync(hashConfig)) writeFileSync(hashConfig, firebaseHashConfigText());
   if (existsSync(file) && existsSync(metaFile) && readFileSync(metaFile, 'utf8') === JSON.stringify(meta)) {
     return { file, hashConfig, signerKey: SCRYPT_CONFIG.signerKey, reused: true };
   }
   const started = Date.now();
   const samples = await hashSamples();
-  if (kind === 'firebase') {
-    await writeLines(file, n, (i) => JSON.stringify(firebaseUser(offset + i, samples)), {
+  if (firebase) {
+    const half = Math.ceil(n / 2);
+    const userOf = kind === 'firebase-twice' ? (i) => firebaseUser(offset + (i % half), samples) : (i) => firebaseUser(offset + i, samples);
+    await writeLines(file, n, (i) => JSON.stringify(userOf(i)), {
       head: '{"users": [\n',
       sep: ',\n',
       tail: '\n]}\n',

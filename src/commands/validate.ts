@@ -118,9 +118,7 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     onRecord?.(v);
   };
   const report = await validateSources(files, { ...options, disabled, onRecord: counting, maxProblems });
-  let lateErrors = 0;
-  for (const list of report.lateProblems?.values() ?? []) lateErrors += list.filter((p) => p.severity === 'error').length;
-  const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);
+  const unreadable = Math.max(0, report.summary.errors - recordErrors - report.lateErrors);
   const spotChecks: SpotCheckResult[] = [];
   for (const c of checks) spotChecks.push({ user: c.user, ...(await spotCheck(wanted.get(c.user), c.password, options.signerKey)) });
 

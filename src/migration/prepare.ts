@@ -38,9 +38,7 @@ export async function prepareRun(
       onRecord?.(r);
     },
   });
-  let lateErrors = 0;
-  for (const list of report.lateProblems?.values() ?? []) lateErrors += list.length;
-  const unreadable = Math.max(0, report.summary.errors - recordErrors - lateErrors);
+  const unreadable = Math.max(0, report.summary.errors - recordErrors - report.lateErrors);
   return { report, needs, unreadable };
 }
 

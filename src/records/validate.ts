@@ -3,7 +3,9 @@
 import { statSync } from 'node:fs';
 import type { UnusableHashPolicy } from './legacy-rules.js';
 import { FieldReport, readSources, SourceFindings, type DroppedClass, type FieldSummary, type ReadOptions } from '../sources/index.js';
+import type { ClashLog } from './clash-log.js';
 import { createCrossRecordIndex } from './cross-record.js';
+import { lateVerdicts, originKey, type LateVerdicts } from './late-verdicts.js';
 import { base64Length } from './password-rules.js';
 import { checkRecord, type RecordRuleOptions } from './record-rules.js';
 import type { RuleContext } from './rule-context.js';
@@ -34,8 +36,11 @@ export interface ValidatedRecord {
 
 export interface Validator {
   add(item: SourceRecord): ValidatedRecord;
-  /** Cross-record problems only knowable at the end (they name the earlier record), and set-level notices. */
-  finish(): Problem[];
+  /**
+   * Cross-record problems only knowable at the end (on the earlier record, naming the later one), then set-level
+   * notices: rendered one at a time as they are iterated (a file of duplicates has as many), verdicts updated at once.
+   */
+  finish(): Iterable<Problem>;
 }
 
 export interface ValidationSummary {
@@ -76,31 +81,32 @@ export interface ValidationReport {
   /** In reading order, late (cross-record) problems last; at most `maxProblems`. */
   problems: Problem[];
   problemsOmitted: number;
-  /** originKey of records made invalid by a late problem (their own pass looked valid). */
-  invalidKeys: Set<string>;
-  /** Late error problems by originKey, so a second pass can attach them to their record. */
-  lateProblems?: Map<string, Problem[]>;
+  /** How many late (cross-record) problems the pass found, every one an error (counted, not kept). */
+  lateErrors: number;
+  /**
+   * Records a later record made invalid (their own pass looked valid), by originKey, with their late problems:
+   * rendered when asked from compact tables, so a second pass can attach them to their record.
+   */
+  late: LateVerdicts;
   /** What the runner's second pass needs to skip the cross-record checks (see streamValidatedRecords). */
   replay?: ReplayState;
 }
 
 /**
- * The first pass's verdicts, one bit per record (late problems applied), the cross-record problems each record
- * got in its own pass (only records that have some), and the files' size and mtime, so a second pass over the
- * same unchanged files needs only the per-record rules (normalisation) and no duplicate tables.
+ * The first pass's verdicts, one bit per record (late problems applied), its cross-record problems as numbers (the
+ * ClashLog: those each record got in its own pass, and the late ones), and the files' size and mtime, so a second
+ * pass over the same unchanged files needs only the per-record rules (normalisation) and no duplicate tables.
  */
 export interface ReplayState {
   validBits: Uint8Array;
   count: number;
-  crossProblems: Map<number, Problem[]>;
+  clashes: ClashLog;
   files: string;
 }
 
 export const DEFAULT_MAX_PROBLEMS = 1000;
 
-export function originKey(origin: RecordOrigin): string {
-  return `${origin.file}\u0000${origin.line ?? ''}\u0000${origin.index ?? ''}`;
-}
+export { originKey };
 
 /** Decoded length of a base64 signer key, or undefined when absent or not base64. */
 function signerKeyLength(signerKey: string | undefined): number | undefined {
@@ -115,6 +121,8 @@ function signerKeyLength(signerKey: string | undefined): number | undefined {
 export interface RecordValidator extends Validator {
   /** After finish(): how many records looked valid on their own but are invalid because of a late problem. */
   lateInvalidated(): number;
+  /** How many late problems finish() renders (before the set-level notices). */
+  lateCount(): number;
   /** After finish(): the verdicts and cross-record problems a replaying second pass needs. */
   replayState(files: string): ReplayState;
 }
@@ -138,16 +146,31 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
   let scryptUsers = 0;
   let firstScrypt: number | undefined;
   let lateInvalidated = 0;
-  const crossProblems = new Map<number, Problem[]>();
+  let finished = false;
   const wasValid = (ordinal: number): boolean => ordinal < count && (validBits[ordinal >> 3]! & (1 << (ordinal & 7))) !== 0;
+
+  function* render(): Generator<Problem> {
+    for (const { problem } of index.clashes.lateProblems()) yield problem;
+    if (firstScrypt !== undefined) {
+      const origin = index.originOf(firstScrypt);
+      const problem: Problem = {
+        severity: 'warning',
+        rule: 'password.scrypt.non-ascii-risk',
+        origin,
+        field: 'password.hash',
+        message: `${scryptUsers} user(s) have external scrypt hashes (this is the first): the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know (validate --check-password EMAIL:PASSWORD, or s on the wizard's preview)`,
+      };
+      const id = index.idOf(firstScrypt);
+      if (id) problem.sourceId = id;
+      yield problem;
+    }
+  }
 
   return {
     add(item) {
       const { record, ctx } = checkOne(item, { signerKeyBytes, unusableHashes: options.unusableHashes, disabled: options.disabled });
       const problems = ctx.problems;
-      const own = problems.length;
       const ordinal = index.check(ctx, record);
-      if (problems.length > own) crossProblems.set(ordinal, problems.slice(own));
       let valid = true;
       for (const p of problems) if (p.severity === 'error') valid = false;
       if (ordinal >= validBits.length * 8) {
@@ -164,31 +187,19 @@ export function createValidator(options: ValidateOptions = {}): RecordValidator 
       return { record, origin: item.origin, problems, valid };
     },
     finish() {
-      const problems: Problem[] = [];
-      for (const { ordinal, problem } of index.lateProblems()) {
-        problems.push(problem);
-        if (wasValid(ordinal)) {
+      if (!finished) {
+        finished = true;
+        for (const ordinal of index.clashes.lateOrdinals()) {
+          if (!wasValid(ordinal)) continue;
           validBits[ordinal >> 3]! &= ~(1 << (ordinal & 7));
           lateInvalidated++;
         }
       }
-      if (firstScrypt !== undefined) {
-        const origin = index.originOf(firstScrypt);
-        const problem: Problem = {
-          severity: 'warning',
-          rule: 'password.scrypt.non-ascii-risk',
-          origin,
-          field: 'password.hash',
-          message: `${scryptUsers} user(s) have external scrypt hashes (this is the first): the core reads passwords as US-ASCII (other characters become "?"), so users whose passwords are not ASCII will not sign in and must reset them; spot-check one you know (validate --check-password EMAIL:PASSWORD, or s on the wizard's preview)`,
-        };
-        const id = index.idOf(firstScrypt);
-        if (id) problem.sourceId = id;
-        problems.push(problem);
-      }
-      return problems;
+      return render();
     },
     lateInvalidated: () => lateInvalidated,
-    replayState: (files) => ({ validBits: validBits.slice(0, (count + 7) >> 3), count, crossProblems, files }),
+    lateCount: () => index.clashes.lateCount,
+    replayState: (files) => ({ validBits: validBits.slice(0, (count + 7) >> 3), count, clashes: index.clashes, files }),
   };
 }
 
@@ -214,7 +225,7 @@ export async function validateSources(
 ): Promise<ValidationReport> {
   const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
   const summary = emptySummary();
-  const report: ValidationReport = { summary, problems: [], problemsOmitted: 0, invalidKeys: new Set(), lateProblems: new Map() };
+  const report: ValidationReport = { summary, problems: [], problemsOmitted: 0, lateErrors: 0, late: lateVerdicts(undefined) };
   const keep = (list: Problem[]): void => {
     for (const p of list) {
       if (report.problems.length < maxProblems) report.problems.push(p);
@@ -236,25 +247,22 @@ export async function validateSources(
     if (validated.problems.length > 0) keep(validated.problems);
     options.onRecord?.(validated);
   }
-  const late = validator.finish();
-  countProblems(summary, late);
-  keep(late);
+  // Late problems one at a time: counted, the first kept up to the cap, none held otherwise.
+  const one: Problem[] = [];
+  for (const p of validator.finish()) {
+    one[0] = p;
+    countProblems(summary, one);
+    keep(one);
+  }
+  report.lateErrors = validator.lateCount();
   if (!fields.empty) summary.fields = fields.summary();
   if (!findings.empty) summary.droppedClasses = findings.list();
   if (summary.unusableHashes) summary.unusableHashes.policy = options.unusableHashes ?? 'skip';
   summary.valid -= validator.lateInvalidated();
   summary.invalid += validator.lateInvalidated();
-  for (const p of late) {
-    if (p.severity !== 'error') continue;
-    const key = originKey(p.origin);
-    report.invalidKeys.add(key);
-    const list = report.lateProblems!.get(key);
-    if (list) list.push(p);
-    else report.lateProblems!.set(key, [p]);
-  }
-  if (signature !== undefined && !signature.includes('?') && signature === filesSignature(paths)) {
-    report.replay = validator.replayState(signature);
-  }
+  const replay = validator.replayState(signature ?? '');
+  report.late = lateVerdicts(replay.clashes);
+  if (signature !== undefined && !signature.includes('?') && signature === filesSignature(paths)) report.replay = replay;
   return report;
 }
 
@@ -271,20 +279,19 @@ export async function* streamValidatedRecords(
 ): AsyncIterable<ValidatedRecord> {
   const replay = report.replay;
   if (replay && replay.files === filesSignature(paths)) {
-    yield* replayValidatedRecords(paths, options, report, replay);
+    yield* replayValidatedRecords(paths, options, replay);
     return;
   }
   const validator = createValidator(options);
-  const checkLate = report.invalidKeys.size > 0;
+  const checkLate = report.late.size > 0;
   for await (const item of readSources(paths, options)) {
     if (item.kind !== 'record') continue;
     const validated = validator.add(item.value);
     if (checkLate) {
-      const key = originKey(validated.origin);
-      if (report.invalidKeys.has(key)) {
+      const late = report.late.problemsOf(originKey(validated.origin));
+      if (late.length > 0) {
         validated.valid = false;
-        const late = report.lateProblems?.get(key);
-        if (late) validated.problems.push(...late);
+        validated.problems.push(...late);
       }
     }
     yield validated;
@@ -294,26 +301,23 @@ export async function* streamValidatedRecords(
 async function* replayValidatedRecords(
   paths: string[],
   options: SourceValidateOptions,
-  report: ValidationReport,
   replay: ReplayState,
 ): AsyncIterable<ValidatedRecord> {
   const signerKeyBytes = signerKeyLength(options.signerKey);
-  const late = report.lateProblems;
-  const hasLate = late !== undefined && late.size > 0;
+  // The first pass's cross-record problems of each record, its own and its late ones, in record order.
+  const problemsOf = replay.clashes.replayer();
   let ordinal = 0;
   for await (const item of readSources(paths, options)) {
     if (item.kind !== 'record') continue;
     const { record, ctx } = checkOne(item.value, { signerKeyBytes, unusableHashes: options.unusableHashes, disabled: options.disabled });
     const problems = ctx.problems;
-    const cross = replay.crossProblems.get(ordinal);
-    if (cross) problems.push(...cross);
     // Past the first pass's count the file grew after all: such a record was never validated, so it is not valid.
     const valid = ordinal < replay.count && (replay.validBits[ordinal >> 3]! & (1 << (ordinal & 7))) !== 0;
-    ordinal++;
-    if (hasLate) {
-      const lateOnes = late.get(originKey(item.value.origin));
-      if (lateOnes) problems.push(...lateOnes);
+    if (ordinal < replay.count) {
+      const cross = problemsOf(ordinal);
+      problems.push(...cross.now, ...cross.late);
     }
+    ordinal++;
     yield { record, origin: item.value.origin, problems, valid };
   }
 }

@@ -119,7 +119,7 @@ describe('cross-record problems', () => {
     expect(formatProblem(second.problems[0]!)).toBe(
       'error: users.ndjson:7 (id u2) email: the email (of a user with a password) is also used by users.ndjson:1 (id u1); it must be unique: fix or remove one of the two records',
     );
-    const late = validator.finish();
+    const late = [...validator.finish()];
     // One late problem for the first record, however many records repeat it.
     expect(late.map(formatProblem)).toEqual([
       'error: users.ndjson:1 (id u1) email: the email (of a user with a password) is also used by users.ndjson:7 (id u2); it must be unique: fix or remove one of the two records',
@@ -132,7 +132,7 @@ describe('cross-record problems', () => {
     const validator = createValidator();
     add({ id: 'u1', email: 'bad', otpFactors: {} }, validator, 1);
     add({ id: 'u1', email: 'b@example.com', password: { hash: BCRYPT } }, validator, 2);
-    expect(validator.finish().map((p) => p.rule)).toEqual(['id.duplicate']);
+    expect([...validator.finish()].map((p) => p.rule)).toEqual(['id.duplicate']);
     expect(validator.lateInvalidated()).toBe(0);
   });
 
@@ -143,14 +143,14 @@ describe('cross-record problems', () => {
     const second = add({ id: 'p2', email: 'A@example.com', password: { hash: BCRYPT } }, validator, 3);
     expect([google.valid, first.valid, second.valid]).toEqual([true, true, false]);
     expect(second.problems[0]!.message).toContain('users.ndjson:2 (id p1)');
-    expect(validator.finish().map((p) => [p.sourceId, p.rule])).toEqual([['p1', 'email.duplicate']]);
+    expect([...validator.finish()].map((p) => [p.sourceId, p.rule])).toEqual([['p1', 'email.duplicate']]);
   });
 
   it('a user may use its own email for its one-time codes', () => {
     const validator = createValidator();
     const r = add({ id: 'u1', email: 'a@example.com', password: { hash: BCRYPT }, otpFactors: { email: 'a@example.com' } }, validator);
     expect(r.valid).toBe(true);
-    expect(validator.finish()).toEqual([]);
+    expect([...validator.finish()]).toEqual([]);
   });
 
   it('origins of earlier records come back exactly (file, line or index)', () => {
@@ -162,7 +162,7 @@ describe('cross-record problems', () => {
     });
     validator.add({ record: { id: 'x', phoneNumber: '+14155550123' }, origin: { file: 'b.ndjson', line: 123456 }, problems: [] });
     validator.add({ record: { id: 'x', phoneNumber: '+14155550124' }, origin: { file: 'c.csv' }, problems: [] });
-    const late = validator.finish();
+    const late = [...validator.finish()];
     expect(late.map((p) => p.origin)).toEqual([{ file: 'a.json', index: 4096 }]);
     expect(late[0]!.message).toContain('b.ndjson:123456');
   });

@@ -11,7 +11,7 @@ function validate(records: Raw[], signerKey?: string): { results: ValidatedRecor
   const results = records.map((record, index) =>
     validator.add({ record: record as never, origin: { file: 'users.json', index }, problems: [] }),
   );
-  const late = validator.finish();
+  const late = [...validator.finish()];
   return { results, late, all: [...results.flatMap((r) => r.problems), ...late] };
 }
 

@@ -38,7 +38,7 @@ describe('validateSources', () => {
       [1, 'id.duplicate'],
       [3, 'otp.conflict'],
     ]);
-    expect([...report.invalidKeys].sort()).toEqual([originKey({ file, line: 1 }), originKey({ file, line: 3 })].sort());
+    expect(report.late.keys().sort()).toEqual([originKey({ file, line: 1 }), originKey({ file, line: 3 })].sort());
   });
 
   it('caps the problems kept but not the counts', async () => {

@@ -2,6 +2,7 @@
 // sorted output, and validate's text naming every dropped field once with its reason.
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../src/commands/validate.js';
+import { lateVerdicts } from '../../src/records/late-verdicts.js';
 import { emptySummary } from '../../src/records/summary.js';
 import { FieldReport, renderFieldSummary } from '../../src/sources/index.js';
 
@@ -44,7 +45,7 @@ describe('FieldReport', () => {
     const r = new FieldReport();
     r.dropped('cognito', 'UserStatus', 'not a user property in the core');
     const summary = { ...emptySummary(), fields: r.summary() };
-    const text = renderText({ summary, problems: [], problemsOmitted: 0, invalidKeys: new Set() }, [], 1);
+    const text = renderText({ summary, problems: [], problemsOmitted: 0, lateErrors: 0, late: lateVerdicts(undefined) }, [], 1);
     expect(text).toContain('source fields NOT carried over (1):\n    cognito UserStatus (1 record): not a user property in the core\n');
   });
 });
