@@ -173,13 +173,18 @@ export function runMadeOf(user: string, steps: Map<string, JournalledStep>): Run
     out.mappingMade = map.result === 'created';
   }
   for (const [key, step] of steps) {
+    // A device on a user the run created is the run's whatever its step says: the user was not there before (an
+    // import the core applied and answered 500 is retried by the client, and then journalled 'already').
+    if (key.startsWith('totp:') && out.created) out.devices.push(step.ids.deviceName ?? key.slice('totp:'.length));
     if (step.result !== 'created') continue;
     if (key.startsWith('link:')) {
       const ref = key.slice('link:'.length);
       const id = steps.get(ref)?.ids.recipeUserId;
       if (id && !created(ref)) out.linkedExisting.push(id);
     } else if (key === 'primary') out.primaryMade = !out.created;
-    else if (key.startsWith('totp:')) out.devices.push(step.ids.deviceName ?? key.slice('totp:'.length));
+    else if (key.startsWith('totp:')) {
+      if (!out.created) out.devices.push(step.ids.deviceName ?? key.slice('totp:'.length));
+    }
     else if (key.startsWith('verify-email:')) {
       out.verifiedEmail = true;
       if (!out.created && !created(key.slice('verify-email:'.length))) out.notUndone.push(`${key}: the email stays verified`);

@@ -1,7 +1,7 @@
 // Issue 20's bar on the sandbox: every fault mode at 5% at once (a write applied then answered 500, a 500 before
 // applying, a consume that uses up the code and creates no user, a login created and left unverified, lookups
 // answered 500) at --concurrency 64: 2,000 mixed users end exact (one core user per source user, with its links and
-// devices, read back by `verify`, no unverified login), exit 0.
+// devices, read back by `verify`, no unverified login), exit 0; and a rollback of them under the same faults is exact.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,4 +56,15 @@ describe('every fault mode at 5%, concurrency 64', () => {
     expect(doc.problems, JSON.stringify(doc.problems).slice(0, 1500)).toEqual([]);
     expect(doc).toMatchObject({ total: USERS, ok: USERS });
   });
+
+  it(
+    'a rollback of them, under the same faults, is exact: every user removed and read back, none failed',
+    { timeout: 300_000 },
+    async () => {
+      const r = await cli(['rollback', '--journal', 'j.ndjson', '--concurrency', '16', '--json'], dir);
+      expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+      expect(summaryOf(r.stdout)).toMatchObject({ removed: USERS, kept: 0, failed: 0 });
+      expect(await allUsers(client(sandbox.url))).toEqual([]);
+    },
+  );
 });

@@ -50,6 +50,20 @@ describe('decideUser', () => {
     ]);
   });
 
+  it('counts a device journalled "already" on a user the run created as the run’s (an import answered 500 and retried)', () => {
+    const made = runMadeOf(
+      'u',
+      steps(
+        ...[...createdSteps()].map(([k, v]): [string, 'created' | 'already', Record<string, string>] => [
+          k,
+          k.startsWith('totp:') ? 'already' : v.result,
+          v.ids,
+        ]),
+      ),
+    );
+    expect(decideUser(made, asLeft()).kind).toBe('remove');
+  });
+
   it.each([
     ['a login method linked since', { user: user('p1', [lm('p1'), google('g1'), github('h1')]) }, /a github login was added since/],
     ['a TOTP device added since', { devices: ['phone', 'laptop'] }, /TOTP device "laptop" was added since/],
