@@ -184,8 +184,7 @@ export function runMadeOf(user: string, steps: Map<string, JournalledStep>): Run
     } else if (key === 'primary') out.primaryMade = !out.created;
     else if (key.startsWith('totp:')) {
       if (!out.created) out.devices.push(step.ids.deviceName ?? key.slice('totp:'.length));
-    }
-    else if (key.startsWith('verify-email:')) {
+    } else if (key.startsWith('verify-email:')) {
       out.verifiedEmail = true;
       if (!out.created && !created(key.slice('verify-email:'.length))) out.notUndone.push(`${key}: the email stays verified`);
     } else if (out.created) continue;
