@@ -2,7 +2,6 @@
 import { useInput } from 'ink';
 import { useEffect } from 'react';
 import { WizardContext } from './context.js';
-import { useFocusHandover } from './components/focus-handover.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useWizardController } from './hooks/useWizardController.js';
 import { KeysScreen } from './screens/KeysScreen.js';
@@ -47,7 +46,6 @@ function Screen({ step }: { step: Step }) {
 export function App({ services, profile, initialState }: AppProps) {
   const { state, actions } = useWizardController(services, initialState);
   const size = useTerminalSize();
-  useFocusHandover();
   useEffect(() => {
     void actions.refreshProfiles();
     if (profile) void actions.openProfile(profile);

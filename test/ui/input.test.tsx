@@ -113,4 +113,39 @@ describe('keys read in the same chunk as the arrow that moved the focus', () => 
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keys read one by one right after the arrows (each its own read, no render between) go to the field focused now', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { emptyProfile, saveProfile } = await import('../../src/profiles/index.js');
+    const { createRealServices } = await import('../../src/ui/services/real.js');
+    const { renderWizard } = await import('./harness.js');
+    const dir = mkdtempSync(join(tmpdir(), 'am-handover-'));
+    const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+    try {
+      await saveProfile(emptyProfile('quick'), {}, env);
+      const w = renderWizard(createRealServices({ env, cwd: dir }), 'quick', { columns: 80, rows: 24 });
+      await w.until('2/8 keys');
+      for (const ch of 'k'.repeat(24)) w.stdin.write(ch);
+      await w.until('✓ 24 chars');
+      // Down, Down, then the licence key a character a read, as a fast typist's keys arrive: no frame between.
+      w.stdin.write('\u001b[B');
+      w.stdin.write('\u001b[B');
+      for (const ch of 'l'.repeat(21)) w.stdin.write(ch);
+      const frame = await w.until('✓ 21 chars');
+      expect(frame).toMatch(/api key\s+•+\s+✓ 24 chars/);
+      expect(frame).toMatch(/licence key\s+•+\s+✓ 21 chars/);
+      // Up, Up and two characters, read one by one: they end the api key.
+      w.stdin.write('\u001b[A');
+      w.stdin.write('\u001b[A');
+      w.stdin.write('z');
+      w.stdin.write('z');
+      await w.until('✓ 26 chars');
+      expect(w.frame()).toMatch(/licence key\s+•+\s+✓ 21 chars/);
+      w.unmount();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -7,6 +7,8 @@ export interface FieldProps {
   label: string;
   value: string;
   focus: boolean;
+  /** Whether this field has the focus now, asked at each key (see Input). */
+  focusNow?: () => boolean;
   onChange(value: string): void;
   onSubmit?(value: string): void;
   secret?: boolean;
@@ -16,7 +18,19 @@ export interface FieldProps {
   joinLines?: boolean;
 }
 
-export function Field({ label, value, focus, onChange, onSubmit, secret, placeholder, status, labelWidth = 14, joinLines }: FieldProps) {
+export function Field({
+  label,
+  value,
+  focus,
+  focusNow,
+  onChange,
+  onSubmit,
+  secret,
+  placeholder,
+  status,
+  labelWidth = 14,
+  joinLines,
+}: FieldProps) {
   return (
     <Box>
       {/* The label and the status keep their width; a long value wraps in between. */}
@@ -26,8 +40,10 @@ export function Field({ label, value, focus, onChange, onSubmit, secret, placeho
         </Text>
       </Box>
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
-        {focus ? (
+        {focus || focusNow ? (
           <Input
+            focus={focus}
+            focusNow={focusNow}
             value={value}
             onChange={onChange}
             onSubmit={onSubmit}

@@ -4,11 +4,9 @@ import type { ReactNode } from 'react';
 import { useWizard } from '../context.js';
 import { STEPS } from '../state/types.js';
 import { theme } from '../theme.js';
-import { useCommitMark } from './focus-handover.js';
 
 export function Frame({ title, help, children }: { title: string; help: string; children: ReactNode }) {
   const { state, size } = useWizard();
-  useCommitMark();
   const index = STEPS.indexOf(state.step) + 1;
   const profile = state.profile ? ` · profile ${state.profile.name}` : '';
   const width = Math.max(40, size.columns);

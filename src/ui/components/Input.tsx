@@ -1,14 +1,14 @@
 // The wizard's one-line text field. Its text and cursor live in a ref that every key updates at once, so keys
-// read before React re-renders (a held backspace, fast typing, a paste split across reads) build on each
-// other; ink-text-input computes each key from the last rendered value and loses them.
-// Keys read in the same chunk as an arrow that moved the focus (`↓abc` in one read) reach the field that had the
-// focus, whose listener React removes only later (passive effects), or to no field at all: the relay
-// (focus-handover.ts) gives them to the field that has the focus once the move is committed, so they are neither
-// lost nor typed into the wrong field.
-import { Text, useInput, useStdin, type Key } from 'ink';
-import { useLayoutEffect, useReducer, useRef } from 'react';
+// read before React re-renders (a held backspace, fast typing, a paste split across reads) build on each other.
+// Which field a key belongs to is asked at the key, not at the last render: a screen moves its focus in a ref the
+// moment an arrow is read (useSyncState), and every field of the screen listens and takes a key only when
+// `focusNow()` says it is the focused one. So text typed right after an arrow, in the same read or the next one,
+// lands in the field the arrow moved to, even before React has drawn the move; the key that made a move is
+// claimed by it (key-claim.ts) and taken by no field.
+import { Text, useInput, type Key } from 'ink';
+import { useReducer, useRef } from 'react';
+import { useKeyClaim } from '../hooks/key-claim.js';
 import { editText, isFieldKey, type TextState } from './text-edit.js';
-import { focusedInput, handedOver } from './focus-handover.js';
 
 export interface InputProps {
   value: string;
@@ -16,12 +16,15 @@ export interface InputProps {
   onSubmit?(value: string): void;
   mask?: string;
   placeholder?: string;
+  /** Drawn as focused (cursor shown). */
   focus?: boolean;
+  /** Whether this field has the focus now, read at each key (the screen's focus ref); default: `focus`. */
+  focusNow?: () => boolean;
   /** Multi-line pastes: newlines become spaces, and the text is submitted once its braces close. */
   joinLines?: boolean;
 }
 
-export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus = true, joinLines = false }: InputProps) {
+export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus = true, focusNow, joinLines = false }: InputProps) {
   const edit = useRef<TextState>({ value, cursor: value.length });
   const emitted = useRef(value);
   if (value !== emitted.current) {
@@ -29,40 +32,33 @@ export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus
     emitted.current = value;
     edit.current = { value, cursor: value.length };
   }
-  const handlers = useRef({ onChange, onSubmit });
-  handlers.current = { onChange, onSubmit };
+  const handlers = useRef({ onChange, onSubmit, focusNow });
+  handlers.current = { onChange, onSubmit, focusNow };
   // A cursor move changes nothing the parent holds, so the field asks for its own render.
   const [, redraw] = useReducer((n: number) => n + 1, 0);
-
-  const apply = (input: string, key: Key) => {
-    const { state, submit } = editText(edit.current, input, key, joinLines);
-    edit.current = state;
-    if (state.value !== emitted.current) {
-      emitted.current = state.value;
-      handlers.current.onChange(state.value);
-    } else redraw();
-    if (submit) handlers.current.onSubmit?.(state.value);
-  };
-  const applyRef = useRef(apply);
-  applyRef.current = apply;
-  // The focused field as of the commit (a layout effect), not as of the key listeners (passive effects, later).
-  const { internal_eventEmitter: events } = useStdin();
-  useLayoutEffect(() => {
-    if (!focus) return undefined;
-    return focusedInput(events, (input, key) => applyRef.current(input, key));
-  }, [focus, events]);
+  const { claimed } = useKeyClaim();
 
   useInput(
-    (input, key) => {
-      if (isFieldKey(input, key)) return;
-      if (!handedOver(events)) apply(input, key);
+    (input: string, key: Key) => {
+      if (isFieldKey(input, key) || claimed()) return;
+      const now = handlers.current.focusNow;
+      if (now && !now()) return;
+      const { state, submit } = editText(edit.current, input, key, joinLines);
+      edit.current = state;
+      if (state.value !== emitted.current) {
+        emitted.current = state.value;
+        handlers.current.onChange(state.value);
+      } else redraw();
+      if (submit) handlers.current.onSubmit?.(state.value);
     },
-    { isActive: focus },
+    { isActive: focusNow !== undefined || focus },
   );
 
   const { value: text, cursor } = edit.current;
   const shown = mask ? mask.repeat(text.length) : text;
-  if (!focus) return <Text>{shown === '' ? <Text dimColor>{placeholder}</Text> : shown}</Text>;
+  // Unfocused, a masked value shows at most 24 marks: its length is not the screen's business.
+  if (!focus)
+    return <Text>{shown === '' ? <Text dimColor>{placeholder}</Text> : mask ? mask.repeat(Math.min(text.length, 24)) : shown}</Text>;
   if (shown === '') {
     return (
       <Text>

@@ -9,6 +9,8 @@ export interface PathInputProps {
   label: string;
   value: string;
   focus: boolean;
+  /** Whether this field has the focus now, asked at each key (see Input). */
+  focusNow?: () => boolean;
   onChange(value: string): void;
   onSubmit(value: string): void;
   complete(partial: string): Promise<string[]>;
@@ -23,7 +25,7 @@ export function commonPrefix(items: string[]): string {
   return prefix;
 }
 
-export function PathInput({ label, value, focus, onChange, onSubmit, complete, labelWidth = 14 }: PathInputProps) {
+export function PathInput({ label, value, focus, focusNow, onChange, onSubmit, complete, labelWidth = 14 }: PathInputProps) {
   const [choices, setChoices] = useState<string[]>([]);
   // Tab can arrive right after typed text, before a re-render: complete what was typed, not what was drawn.
   const typed = useRef(value);
@@ -31,6 +33,7 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
   useKeys(
     ['complete'],
     () => {
+      if (focusNow && !focusNow()) return;
       const partial = typed.current;
       void complete(partial).then((found) => {
         const next = commonPrefix(found);
@@ -39,7 +42,7 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
         setChoices(found.length > 1 ? found : []);
       });
     },
-    { isActive: focus, textFocus: true },
+    { isActive: focus || focusNow !== undefined, textFocus: true },
   );
   return (
     <Box flexDirection="column">
@@ -47,8 +50,10 @@ export function PathInput({ label, value, focus, onChange, onSubmit, complete, l
         <Text {...(focus ? theme.selected : {})}>
           {focus ? theme.symbols.pointer : ' '} {label.padEnd(labelWidth)}
         </Text>
-        {focus ? (
+        {focus || focusNow ? (
           <Input
+            focus={focus}
+            focusNow={focusNow}
             value={value}
             onChange={(v) => {
               typed.current = v;

@@ -9,13 +9,14 @@ import { commandFor } from '../keymap.js';
 export function useKeys(
   commands: readonly Command[],
   onCommand: (command: Command) => void,
-  options: { textFocus?: boolean; isActive?: boolean } = {},
+  /** `textFocus`: a text field has the focus, so letters are text, not commands; a function is asked at each key. */
+  options: { textFocus?: boolean | (() => boolean); isActive?: boolean } = {},
 ): void {
   const latest = useRef({ commands, onCommand, textFocus: options.textFocus ?? false });
   latest.current = { commands, onCommand, textFocus: options.textFocus ?? false };
   const listener = useCallback((input: string, key: Parameters<Parameters<typeof useInput>[0]>[1]) => {
     const { commands: now, onCommand: handle, textFocus } = latest.current;
-    const command = commandFor(input, key, now, textFocus);
+    const command = commandFor(input, key, now, typeof textFocus === 'function' ? textFocus() : textFocus);
     if (command) handle(command);
   }, []);
   useInput(listener, { isActive: options.isActive ?? true });

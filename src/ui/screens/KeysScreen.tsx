@@ -6,7 +6,7 @@ import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useSyncState } from '../hooks/useSyncState.js';
+import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -28,7 +28,6 @@ function envNameProblem(name: string): string | undefined {
 export function KeysScreen() {
   const { state, actions, services } = useWizard();
   const profile = state.profile!;
-  const [focus, setFocus, getFocus] = useSyncState(0);
   const [envNames, setEnvNames] = useState<Record<SecretName, string>>(() => {
     const names = {} as Record<SecretName, string>;
     for (const n of SECRET_NAMES) {
@@ -43,7 +42,12 @@ export function KeysScreen() {
     if (profile.secrets[name].store === 'env') rows.push({ kind: 'env', name });
   }
   rows.push({ kind: 'continue' });
-  const row = rows[Math.min(focus, rows.length - 1)]!;
+  const { row, rowNow, move } = useFocusRows(rows);
+  const isText = (r: Row) => r.kind === 'value' || r.kind === 'env';
+  const at = (kind: Row['kind'], name: SecretName) => () => {
+    const r = rowNow();
+    return r.kind === kind && 'name' in r && r.name === name;
+  };
 
   const setStore = (name: SecretName, store: SecretSource['store']) => {
     const source: SecretSource = store === 'env' ? { store, name: envNames[name] } : { store };
@@ -68,19 +72,19 @@ export function KeysScreen() {
   useKeys(
     KEYS,
     (c) => {
-      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      const row = rowNow();
+      if (c === 'up') move(-1);
+      else if (c === 'down') move(1);
       else if (c === 'back') actions.back();
       else if (c === 'select') {
         if (row.kind === 'continue') proceed();
-        else setFocus((f) => Math.min(rows.length - 1, f + 1));
+        else move(1);
       } else if ((c === 'left' || c === 'right') && row.kind === 'store') {
         const i = STORES.indexOf(profile.secrets[row.name].store);
         setStore(row.name, STORES[(i + (c === 'right' ? 1 : STORES.length - 1)) % STORES.length]!);
       }
     },
-    { textFocus: row.kind === 'value' || row.kind === 'env' },
+    { textFocus: () => isText(rowNow()) },
   );
 
   return (
@@ -88,7 +92,7 @@ export function KeysScreen() {
       <Text {...theme.muted}>Secrets are masked. Empty = not used (the sandbox then runs without keys).</Text>
       {SECRET_NAMES.map((name, i) => {
         const source = profile.secrets[name];
-        const at = (kind: Row['kind']) => row.kind === kind && 'name' in row && row.name === name;
+        const here = (kind: Row['kind']) => row.kind === kind && 'name' in row && row.name === name;
         const value = state.secrets[name] ?? '';
         const problem = checkSecret(name, value);
         const missing = state.missingSecrets.includes(name);
@@ -98,20 +102,22 @@ export function KeysScreen() {
               label={SECRET_LABELS[name]}
               value={value}
               secret
-              focus={at('value')}
+              focus={here('value')}
+              focusNow={at('value', name)}
               onChange={(v) => actions.typeSecret(name, v.trim())}
               placeholder={missing ? `not found (${source.store === 'env' ? `$${source.name} unset` : 'not in file'}), type it` : 'not set'}
               status={value ? (problem ? { ok: false, text: problem } : { ok: true, text: `${value.length} chars` }) : undefined}
             />
-            <Text {...(at('store') ? theme.selected : theme.muted)}>
-              {at('store') ? theme.symbols.pointer : ' '} keep:{' '}
+            <Text {...(here('store') ? theme.selected : theme.muted)}>
+              {here('store') ? theme.symbols.pointer : ' '} keep:{' '}
               {STORES.map((s) => (s === source.store ? `[${STORE_LABELS[s]}]` : ` ${STORE_LABELS[s]} `)).join(' ')}
             </Text>
             {source.store === 'env' ? (
               <Field
                 label="  variable $"
                 value={envNames[name]}
-                focus={at('env')}
+                focus={here('env')}
+                focusNow={at('env', name)}
                 onChange={(v) => {
                   setEnvNames((all) => ({ ...all, [name]: v }));
                   actions.updateProfile({ ...profile, secrets: { ...profile.secrets, [name]: { store: 'env', name: v } } });

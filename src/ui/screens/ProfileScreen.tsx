@@ -5,6 +5,7 @@ import { describeTarget } from '../../profiles/index.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useKeyClaim } from '../hooks/key-claim.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
@@ -21,7 +22,13 @@ const CONFIRM_KEYS: Command[] = ['yes', 'back'];
 export function ProfileScreen() {
   const { state, actions, size } = useWizard();
   const [cursor, setCursor, getCursor] = useSyncState(0);
-  const [mode, setMode, getMode] = useSyncState<Mode>({ kind: 'list' });
+  const [mode, setModeNow, getMode] = useSyncState<Mode>({ kind: 'list' });
+  const { claim } = useKeyClaim();
+  // The key that opens the name prompt (n, d, r, enter) is claimed, so the prompt does not take it as text.
+  const setMode = (next: Mode | ((m: Mode) => Mode)) => {
+    claim();
+    setModeNow(next);
+  };
   const profiles = state.profiles.status === 'done' ? state.profiles.value : [];
   const items = ['+ new profile', ...profiles.map((p) => p.name)];
 
@@ -98,18 +105,25 @@ export function ProfileScreen() {
           </Text>
         );
       })}
-      {mode.kind === 'name' ? (
-        <Box marginTop={1}>
-          <Text>
-            {mode.purpose === 'new'
+      {/* Always mounted, so a name typed right after `n` (before the prompt is drawn) is kept. */}
+      <Box marginTop={1} display={mode.kind === 'name' ? 'flex' : 'none'}>
+        <Text>
+          {mode.kind !== 'name'
+            ? ''
+            : mode.purpose === 'new'
               ? 'New profile name: '
               : mode.purpose === 'duplicate'
                 ? `Copy ${mode.from} as: `
                 : `Rename ${mode.from} to: `}
-          </Text>
-          <Input value={mode.value} onChange={(value) => setMode({ ...mode, value })} onSubmit={submitName} />
-        </Box>
-      ) : null}
+        </Text>
+        <Input
+          value={mode.kind === 'name' ? mode.value : ''}
+          focus={mode.kind === 'name'}
+          focusNow={() => getMode().kind === 'name'}
+          onChange={(value) => setModeNow((m) => (m.kind === 'name' ? { ...m, value } : m))}
+          onSubmit={submitName}
+        />
+      </Box>
       {mode.kind === 'confirm-delete' ? <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text> : null}
     </Frame>
   );

@@ -6,6 +6,7 @@ import { Field } from '../components/Field.js';
 import { PathInput } from '../components/PathInput.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useKeyClaim } from '../hooks/key-claim.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import type { SignInEntry } from '../state/types.js';
@@ -54,7 +55,14 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
 
 export function SignInPanel() {
   const { state, actions, services } = useWizard();
-  const [focus, setFocus] = useSyncState(0);
+  const [focus, setFocusNow, getFocus] = useSyncState(0);
+  const { claim } = useKeyClaim();
+  // A move claims its key: the enter that left the email does not also submit the password.
+  const setFocus = (next: number | ((f: number) => number)) => {
+    claim();
+    setFocusNow(next);
+  };
+  const at = (i: number) => () => getFocus() === i;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [file, setFile] = useState('');
@@ -91,6 +99,7 @@ export function SignInPanel() {
         label="email"
         value={email}
         focus={focus === 0}
+        focusNow={at(0)}
         onChange={setEmail}
         onSubmit={() => setFocus(1)}
         placeholder="user@example.com"
@@ -99,6 +108,7 @@ export function SignInPanel() {
         label="password"
         value={password}
         focus={focus === 1}
+        focusNow={at(1)}
         secret
         onChange={setPassword}
         onSubmit={submitPassword}
@@ -108,6 +118,7 @@ export function SignInPanel() {
         label="or a file"
         value={file}
         focus={focus === 2}
+        focusNow={at(2)}
         onChange={setFile}
         onSubmit={(path) => {
           if (path.trim() !== '' && !running) void actions.checkCredentialsFile(path.trim());

@@ -6,7 +6,7 @@ import { Frame } from '../components/Frame.js';
 import { PathInput } from '../components/PathInput.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useSyncState } from '../hooks/useSyncState.js';
+import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -36,7 +36,6 @@ export function formatProviderMap(map: Record<string, string> | undefined): stri
 export function SourceScreen() {
   const { state, actions, services } = useWizard();
   const profile = state.profile!;
-  const [focus, setFocus, getFocus] = useSyncState(0);
   const [path, setPath] = useState('');
   const [hashText, setHashText] = useState('');
   const [providers, setProviders] = useState(() => formatProviderMap(profile.providerMap));
@@ -47,7 +46,9 @@ export function SourceScreen() {
     { kind: 'providers' },
     { kind: 'continue' },
   ];
-  const row = rows[Math.min(focus, rows.length - 1)]!;
+  const { row, rowNow, move } = useFocusRows(rows);
+  const isText = (r: Row) => r.kind === 'path' || r.kind === 'hash' || r.kind === 'providers';
+  const at = (kind: Row['kind']) => () => rowNow().kind === kind;
 
   const addFile = async (value: string) => {
     if (!value.trim()) return;
@@ -90,12 +91,12 @@ export function SourceScreen() {
   useKeys(
     KEYS,
     (c) => {
-      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      const row = rowNow();
+      if (c === 'up') move(-1);
+      else if (c === 'down') move(1);
       else if (c === 'back') actions.back();
       else if (c === 'select' && row.kind === 'continue') proceed();
-      else if (c === 'select' && row.kind === 'file') setFocus((f) => f + 1);
+      else if (c === 'select' && row.kind === 'file') move(1);
       else if (row.kind === 'file' && (c === 'left' || c === 'right')) {
         const formats = services.formats;
         const sources = [...profile.sources];
@@ -107,7 +108,7 @@ export function SourceScreen() {
         actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
       }
     },
-    { textFocus: row.kind === 'path' || row.kind === 'hash' || row.kind === 'providers' },
+    { textFocus: () => isText(rowNow()) },
   );
 
   const h = profile.hashConfig;
@@ -127,6 +128,7 @@ export function SourceScreen() {
         label="add file"
         value={path}
         focus={row.kind === 'path'}
+        focusNow={at('path')}
         onChange={setPath}
         onSubmit={(v) => void addFile(v)}
         complete={services.completePath}
@@ -146,6 +148,7 @@ export function SourceScreen() {
         label="hash params"
         value={hashText}
         focus={row.kind === 'hash'}
+        focusNow={at('hash')}
         secret
         joinLines
         onChange={setHashText}
@@ -163,6 +166,7 @@ export function SourceScreen() {
         label="provider map"
         value={providers}
         focus={row.kind === 'providers'}
+        focusNow={at('providers')}
         onChange={setProviders}
         onSubmit={saveProviders}
         placeholder="default (google.com=google, github.com=github, …)"

@@ -6,7 +6,7 @@ import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useSyncState } from '../hooks/useSyncState.js';
+import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -17,9 +17,9 @@ export function TargetScreen() {
   const { state, actions } = useWizard();
   const profile = state.profile!;
   const t = profile.target;
-  const [focus, setFocus, getFocus] = useSyncState(0);
   const rows: Row[] = t.kind === 'sandbox' ? ['kind', 'store', 'connect'] : ['kind', 'url', 'tenant', 'app', 'connect'];
-  const row = rows[Math.min(focus, rows.length - 1)]!;
+  const { row, rowNow, move } = useFocusRows(rows);
+  const at = (r: Row) => () => rowNow() === r;
   const setTarget = (target: ProfileTarget) => actions.updateProfile({ ...profile, target });
   const remote = t.kind === 'remote' ? t : { kind: 'remote' as const, url: '', tenant: undefined, app: undefined };
   const connect = () => {
@@ -36,9 +36,9 @@ export function TargetScreen() {
   useKeys(
     KEYS,
     (c) => {
-      const row = rows[Math.min(getFocus(), rows.length - 1)]!;
-      if (c === 'up') setFocus((f) => Math.max(0, f - 1));
-      else if (c === 'down') setFocus((f) => Math.min(rows.length - 1, f + 1));
+      const row = rowNow();
+      if (c === 'up') move(-1);
+      else if (c === 'down') move(1);
       else if (c === 'back') actions.back();
       else if ((c === 'left' || c === 'right') && row === 'kind') {
         setTarget(t.kind === 'sandbox' ? { ...remote, kind: 'remote' } : { kind: 'sandbox' });
@@ -46,7 +46,7 @@ export function TargetScreen() {
       } else if (c === 'select') {
         // Enter in a field moves on (the fields have no submit of their own, so one press moves once).
         if (row === 'connect') connect();
-        else setFocus((f) => Math.min(rows.length - 1, f + 1));
+        else move(1);
       } else if (c === 'continue') {
         if (pf.status !== 'done') actions.notice('error', 'connect first (enter on "connect and preflight")');
         else if (!pf.value.ok) actions.notice('error', 'the preflight found a problem that would stop the run: fix it, then connect again');
@@ -56,7 +56,7 @@ export function TargetScreen() {
         }
       }
     },
-    { textFocus: row !== 'kind' && row !== 'connect' },
+    { textFocus: () => rowNow() !== 'kind' && rowNow() !== 'connect' },
   );
 
   const target = state.target;
@@ -70,6 +70,7 @@ export function TargetScreen() {
           label="store file"
           value={t.store ?? ''}
           focus={row === 'store'}
+          focusNow={at('store')}
           onChange={(v) => setTarget({ kind: 'sandbox', store: v })}
           placeholder="empty = a new temporary store"
         />
@@ -79,6 +80,7 @@ export function TargetScreen() {
             label="core URL"
             value={t.url}
             focus={row === 'url'}
+            focusNow={at('url')}
             onChange={(url) => setTarget({ ...t, url: url.trim() })}
             placeholder="http://localhost:3567"
           />
@@ -86,6 +88,7 @@ export function TargetScreen() {
             label="tenant"
             value={t.tenant ?? ''}
             focus={row === 'tenant'}
+            focusNow={at('tenant')}
             onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })}
             placeholder="public"
           />
@@ -93,6 +96,7 @@ export function TargetScreen() {
             label="app"
             value={t.app ?? ''}
             focus={row === 'app'}
+            focusNow={at('app')}
             onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })}
             placeholder="public"
           />
