@@ -39,10 +39,16 @@ function isUnclear(err: unknown): boolean {
   return err instanceof CoreHttpError && !err.fatal && err.status >= 500;
 }
 
-export async function executeStep(step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+/**
+ * Whether the login method a step creates is known to be absent from the core, from the engine's listing of it
+ * (bulk-knowledge.ts): step 1's look-up would find nothing, so it is skipped (the step counts as looked first).
+ */
+export type KnownAbsent = (step: Step) => Promise<boolean>;
+
+export async function executeStep(step: Step, ids: UserIds, core: CoreClient, knownAbsent?: KnownAbsent): Promise<StepOutcome> {
   const rule = STEP_RULES[step.kind] as StepRule<Step>;
   try {
-    const out = await applyRule(rule, step, ids, core);
+    const out = await applyRule(rule, step, ids, core, knownAbsent);
     if (out.ok && out.result === 'created') ids.created.add(step.key);
     return out;
   } catch (err) {
@@ -98,13 +104,19 @@ async function present(rule: StepRule<Step>, step: Step, found: NonNullable<Foun
   return done(ours, found.ids);
 }
 
-async function applyRule(rule: StepRule<Step>, step: Step, ids: UserIds, core: CoreClient): Promise<StepOutcome> {
+async function applyRule(
+  rule: StepRule<Step>,
+  step: Step,
+  ids: UserIds,
+  core: CoreClient,
+  knownAbsent?: KnownAbsent,
+): Promise<StepOutcome> {
   // A step whose object a changed user no longer holds (its email changed in the core since the export).
   const skip = rule.skipFor?.(step, ids);
   if (skip !== undefined) return done(false);
   // 1. Look first: an existing user is never overwritten, and what we find later is known to be ours.
   const lookedFirst = rule.find !== undefined && rule.findFirst?.(step) === true;
-  if (lookedFirst) {
+  if (lookedFirst && !(await knownAbsent?.(step))) {
     const found = await look(rule, step, ids, core);
     if (found) return present(rule, step, found, ids, core, false);
   }

@@ -52,7 +52,7 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
     }
     await ctx.gate();
     if (ctx.isStopping()) return undefined; // interrupted between steps: the journal resumes it
-    const out = await executeStep(step, ids, ctx.core);
+    const out = await executeStep(step, ids, ctx.core, ctx.knownAbsent);
     stepsRun += 1;
     if (!out.ok) {
       ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });

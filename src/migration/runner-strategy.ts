@@ -7,6 +7,7 @@ import type { CoreClient } from '../core-client/types.js';
 import type { RunEventListener, UserResult } from './events.js';
 import type { Journal, JournalledUser } from './journal.js';
 import type { PlanOptions } from './plan.js';
+import type { Step } from './steps.js';
 import type { MigrationInput, RunnerOptions } from './runner.js';
 
 /** A valid record that needs writing: not left out by a policy, not finished in the journal. */
@@ -44,6 +45,8 @@ export interface EngineContext {
    * job and a read-back) lets go of it meanwhile and notes it again just before the finishing line.
    */
   readonly fingerprints: { admit(input: MigrationInput): void; forget(user: string): void };
+  /** `--via steps`: whether a step's login method is known absent from the core (its look-up is then skipped). */
+  readonly knownAbsent?: (step: Step) => Promise<boolean>;
   /** Run `fn` over `items`, `concurrency` at a time; stops taking new items once the run is stopping. */
   pooled<T>(items: Iterable<T>, fn: (item: T) => Promise<void>): Promise<void>;
 }

@@ -18,6 +18,7 @@ import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 import { finishOne, journalledUserId, migrateUserSteps, stepsStrategy } from './runner-steps.js';
 import { bulkStrategy } from './bulk-user.js';
 import { stagedStrategy } from './staged-strategy.js';
+import { knownAbsentForSteps } from './bulk-knowledge.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 import { fingerprintingJournal, type FingerprintOf } from './sync/journal-fingerprints.js';
 
@@ -193,6 +194,8 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     core: options.core,
     journal: fingerprints.journal,
     fingerprints,
+    // The steps path skips the look-up of users known absent from the core, learnt in bulk (bulk-knowledge.ts).
+    ...(options.via === undefined || options.via === 'steps' ? { knownAbsent: knownAbsentForSteps(options.core, options.total) } : {}),
     plan,
     concurrency,
     options,
