@@ -14,6 +14,7 @@ import { benchVia } from './sections/via.js';
 import { benchGrowing } from './sections/growing.js';
 import { benchMillion } from './sections/million.js';
 import { benchSync } from './sections/sync.js';
+import { benchRealCore } from './sections/real-core.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -44,6 +45,7 @@ const plan = {
   growing: () => benchGrowing(ctx),
   million: () => benchMillion(ctx),
   sync: () => benchSync(ctx),
+  'real-core': () => benchRealCore(ctx),
 };
 
 const rows = [];

@@ -9,7 +9,7 @@ const int = (name, fallback) => {
   return n;
 };
 
-export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'via', 'latency', 'growing', 'million', 'sync'];
+export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'via', 'latency', 'growing', 'million', 'sync', 'real-core'];
 
 export function loadConfig() {
   const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : SECTIONS;

@@ -1,0 +1,261 @@
+// Against a real core (issue 24): runs when AUTH_MIGRATE_TEST_CORE_URL (with AUTH_MIGRATE_TEST_CORE_API_KEY)
+// names a core that offers bulk import, e.g. the reference core on PostgreSQL. Each `--via` path beside a bare
+// script (bench/lib/bare.js) on a file of the same shape, back to back in the same run; users already in the core
+// get their external ids mapped on the staged path; and a 1,000,000-user staged run (time, peak RSS, then every
+// user read back and checked: once, with its join date). Every run's users carry a tag of their own (emails,
+// ids, phone numbers), so a shared core that already holds users can be used; nothing is removed afterwards.
+// Env: BENCH_REAL_USERS (20,000), BENCH_REAL_BULK_USERS (2,000: the core serialises /bulk-import/import),
+// BENCH_REAL_MILLION (1,000,000; 0 skips it), BENCH_REAL_PATHS (steps,bulk,bulk-staged), BENCH_REAL_JOB_INTERVAL
+// (seconds between the core's bulk-import job runs, default 300 as the reference's; say so when shortened).
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { DATA_DIR } from '../lib/data.js';
+import { computeHashSamples } from '../lib/hashes.js';
+import { readUsers, runBare } from '../lib/bare.js';
+import { runMigration } from '../lib/migrate.js';
+import { row, fmt } from '../lib/table.js';
+
+const BASE_TIME = 1_500_000_000_000;
+const pad = (n, w) => String(n).padStart(w, '0');
+const PROVIDERS = ['google', 'github', 'facebook', 'apple'];
+const MILLION_MINUTES = 15;
+const MILLION_MAX_MB = 300;
+
+/** One user of the reference's PostgreSQL instance (no paid features: one login method, no TOTP): 60% email-password (bcrypt, argon2, Firebase scrypt; half verified), 20% social, 20% phone; a third with an external id. */
+export function realUser(i, samples, tag, phoneBase) {
+  const u = { id: `${tag}-${i}`, timeJoined: BASE_TIME + i * 1000 };
+  const b = i % 10;
+  if (b < 6) {
+    u.email = `u${i}.${tag}@bench.example`;
+    u.emailVerified = i % 2 === 0;
+    const k = Math.floor(i / 3) % samples.bcrypt.length;
+    u.password =
+      i % 3 === 0 ? { hash: samples.bcrypt[k] } : i % 3 === 1 ? { hash: samples.argon2[k] } : { hash: samples.scrypt[k].imported };
+  } else if (b < 8) {
+    u.email = `u${i}.${tag}@bench.example`;
+    u.thirdParty = [{ providerId: PROVIDERS[i % 4], userId: `tp-${tag}-${i}`, email: u.email, emailVerified: true }];
+  } else u.phoneNumber = `+4420${pad(phoneBase + i, 8)}`;
+  if (i % 3 === 0) u.externalUserId = `ext-${tag}-${i}`;
+  return u;
+}
+
+/** A tag per file that no earlier run of this bench used (kept in bench/data/), and its own block of phone numbers. */
+function nextTag() {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const file = join(DATA_DIR, 'real-core-runs.json');
+  const state = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { next: 0 };
+  const n = state.next++;
+  writeFileSync(file, JSON.stringify(state));
+  return { tag: `r${Date.now().toString(36)}${n}`, phoneBase: (n % 49) * 2_000_000 };
+}
+
+async function writeFile(n, samples, name, only = () => true) {
+  const { tag, phoneBase } = nextTag();
+  const file = join(DATA_DIR, `real-${name}-${tag}.ndjson`);
+  const out = createWriteStream(file);
+  for (let i = 0; i < n; i++) {
+    if (!only(i)) continue;
+    if (!out.write(JSON.stringify(realUser(i, samples, tag, phoneBase)) + '\n')) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return { file, tag, phoneBase };
+}
+
+async function bulkImportOffered(url, apiKey) {
+  const r = await fetch(`${url.replace(/\/+$/, '')}/bulk-import/users/count`, {
+    headers: { 'cdi-version': '5.4', ...(apiKey ? { 'api-key': apiKey } : {}) },
+  });
+  return r.status === 200 ? undefined : `HTTP ${r.status} ${(await r.text()).slice(0, 100)}`;
+}
+
+/** Every user of the core's public tenant whose account info is of the file tagged `tag`: counted, each join date checked. */
+async function readBackTagged(url, apiKey, tag, phoneBase, size) {
+  let token;
+  let users = 0;
+  let wrongJoin = 0;
+  const seen = new Set();
+  let duplicates = 0;
+  do {
+    const q = new URLSearchParams({ limit: '500', ...(token ? { paginationToken: token } : {}) });
+    const r = await fetch(`${url.replace(/\/+$/, '')}/users?${q}`, {
+      headers: { 'cdi-version': '5.4', ...(apiKey ? { 'api-key': apiKey } : {}) },
+    });
+    const page = await r.json();
+    for (const u of page.users) {
+      for (const m of u.loginMethods) {
+        const key = m.email ?? m.phoneNumber ?? m.thirdParty?.userId ?? '';
+        const phone = m.phoneNumber?.startsWith('+4420') ? Number(m.phoneNumber.slice(5)) - phoneBase : -1;
+        const i = m.email?.includes(`.${tag}@`)
+          ? Number(/^u(\d+)\./.exec(m.email)[1])
+          : m.thirdParty?.userId?.startsWith(`tp-${tag}-`)
+            ? Number(m.thirdParty.userId.split('-').at(-1))
+            : phone >= 0 && phone < size && phone % 10 >= 8
+              ? phone
+              : undefined;
+        if (i === undefined) continue;
+        users++;
+        if (seen.has(key)) duplicates++;
+        seen.add(key);
+        if (m.timeJoined !== BASE_TIME + i * 1000) wrongJoin++;
+      }
+    }
+    token = page.nextPaginationToken;
+  } while (token);
+  return { users, wrongJoin, duplicates };
+}
+
+export async function benchRealCore(ctx) {
+  const { cfg, log } = ctx;
+  const url = process.env.AUTH_MIGRATE_TEST_CORE_URL;
+  const apiKey = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY;
+  if (!url) return { rows: [row('real core: skipped', 'AUTH_MIGRATE_TEST_CORE_URL is not set', null, null)], data: { skipped: 'no core' } };
+  const refused = await bulkImportOffered(url, apiKey);
+  if (refused)
+    return { rows: [row('real core: skipped', `${url} offers no bulk import (${refused})`, null, null)], data: { skipped: refused } };
+  const n = Number(process.env.BENCH_REAL_USERS ?? (cfg.quick ? 2_000 : 20_000));
+  const bulkN = Number(process.env.BENCH_REAL_BULK_USERS ?? (cfg.quick ? 200 : 2_000));
+  const millionN = Number(process.env.BENCH_REAL_MILLION ?? (cfg.quick ? 0 : 1_000_000));
+  const paths = (process.env.BENCH_REAL_PATHS ?? 'steps,bulk,bulk-staged').split(',').filter(Boolean);
+  const jobInterval = process.env.BENCH_REAL_JOB_INTERVAL ?? '300';
+  const concurrency = cfg.concurrency;
+  const samples = await computeHashSamples();
+  const rows = [];
+  const data = { url, jobIntervalSec: Number(jobInterval), concurrency, paths: {} };
+  const extra = {
+    'bulk-staged': ['--via', 'bulk-staged', '--job-interval', jobInterval],
+    bulk: ['--via', 'bulk'],
+    steps: ['--via', 'steps'],
+  };
+  const bareKind = { steps: 'steps', bulk: 'bulk', 'bulk-staged': 'staged' };
+
+  for (const via of paths) {
+    // Back to back, bare / tool / tool / bare, each on a file of its own (same shape, users new to the core): the
+    // core's tables grow through the run, so each side gets an early and a late turn.
+    const size = via === 'bulk' ? bulkN : n;
+    const bares = [];
+    const tools = [];
+    for (const turn of ['bare', 'tool', 'tool', 'bare']) {
+      const f = await writeFile(size, samples, `${via}-${turn}`);
+      if (turn === 'bare') {
+        const bare = await runBare(bareKind[via], { url, apiKey, users: await readUsers(f.file), concurrency });
+        log(
+          `real core, bare ${via} script: ${size} users in ${fmt.s(bare.wallMs)} (${fmt.rate(bare.usersPerS)}, ${bare.requests} requests)`,
+        );
+        bares.push(bare);
+      } else {
+        const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via] });
+        const check = via === 'steps' ? undefined : await readBackTagged(url, apiKey, f.tag, f.phoneBase, size);
+        log(
+          `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)}, ${tool.requests} requests; ${JSON.stringify(tool.summary)}; read back ${JSON.stringify(check)}`,
+        );
+        tools.push({ ...tool, check });
+      }
+    }
+    const bareMs = bares.reduce((t, b) => t + b.wallMs, 0);
+    const toolMs = tools.reduce((t, x) => t + x.wallMs, 0);
+    const ratio = bareMs / toolMs;
+    const exact = tools.every((t) => t.summary.imported === size && t.summary.failed === 0 && t.summary.skipped === 0);
+    const joined = tools.every((t) => !t.check || (t.check.users === size && t.check.wrongJoin === 0 && t.check.duplicates === 0));
+    const usersPerS = (2 * size * 1000) / toolMs;
+    const bareRate = (2 * size * 1000) / bareMs;
+    log(`real core --via ${via}: ${fmt.rate(usersPerS)} against the bare script's ${fmt.rate(bareRate)}: ${fmt.x(ratio)}`);
+    const target = via === 'steps' ? 0.8 : via === 'bulk-staged' ? 0.9 : undefined;
+    rows.push(
+      row(
+        `real core --via ${via} (${fmt.int(size)} users, twice) vs a bare script (twice), back to back`,
+        `${fmt.rate(usersPerS)} vs ${fmt.rate(bareRate)}: ${fmt.x(ratio)}; ${exact ? 'exact' : 'NOT exact'}${via === 'steps' ? '' : `, join dates ${joined ? 'kept' : 'NOT kept'}`}`,
+        target ? `>= ${target}x, exact` : null,
+        target ? ratio >= target && exact && joined : exact && joined,
+      ),
+    );
+    data.paths[via] = {
+      users: size,
+      bare: bares,
+      tool: tools.map((t) => ({ wallMs: t.wallMs, requests: t.requests, peakRssMb: t.peakRssMb, summary: t.summary, check: t.check })),
+      ratio,
+      requestsPerUser: tools[0]?.requests !== undefined ? tools[0].requests / size : undefined,
+    };
+  }
+
+  if (paths.includes('bulk-staged')) {
+    // Users already in the core (their passwords imported by a bare script, without external ids): the staged
+    // path completes them by the per-user steps, so their external ids are mapped as `--via steps` maps them.
+    const size = Math.min(n, 2_000);
+    const f = await writeFile(size, samples, 'present');
+    const users = await readUsers(f.file);
+    const before = users.filter((u, i) => i % 10 === 0 && u.password).map(({ externalUserId: _e, ...u }) => u);
+    await runBare('steps', { url, apiKey, users: before, concurrency });
+    const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra['bulk-staged'] });
+    let mapped = 0;
+    const want = before.map((b) => users.find((u) => u.id === b.id)).filter((u) => u?.externalUserId);
+    for (const u of want) {
+      const r = await fetch(
+        `${url.replace(/\/+$/, '')}/recipe/userid/map?userId=${encodeURIComponent(u.externalUserId)}&userIdType=EXTERNAL`,
+        {
+          headers: { 'cdi-version': '5.4', ...(apiKey ? { 'api-key': apiKey } : {}) },
+        },
+      );
+      if ((await r.json()).status === 'OK') mapped++;
+    }
+    const s = tool.summary;
+    const ok = s.failed === 0 && s.imported + s.alreadyPresent === size && mapped === want.length;
+    log(`real core, staged with ${before.length} users already there: ${JSON.stringify(s)}; external ids mapped ${mapped}/${want.length}`);
+    rows.push(
+      row(
+        `real core --via bulk-staged, ${before.length} of ${size} users already there`,
+        `external ids mapped ${mapped}/${want.length}; ${JSON.stringify({ imported: s.imported, alreadyPresent: s.alreadyPresent, failed: s.failed })}`,
+        'all mapped, exact',
+        ok,
+      ),
+    );
+    data.present = { size, present: before.length, mapped, summary: s };
+  }
+
+  if (millionN > 0) {
+    const f = await writeFile(millionN, samples, 'million');
+    log(`real core, ${millionN} users staged: ${f.file}`);
+    // The time of each phase, from the run's own lines (learning, uploading, following the job, reading back, reporting).
+    const t0 = Date.now();
+    const phases = [];
+    const mark =
+      /^(reading what the core holds|the core holds|waiting for the core's bulk-import job|reading the core's users back|writing the results|finished in)/;
+    const tool = await runMigration({
+      file: f.file,
+      url,
+      apiKey,
+      concurrency,
+      extraArgs: [...extra['bulk-staged'], '--batch-size', '10000'],
+      onStderr: (text) => {
+        for (const line of text.split('\n')) if (mark.test(line)) phases.push({ atS: (Date.now() - t0) / 1000, line: line.slice(0, 100) });
+      },
+    });
+    for (const p of phases) log(`  ${p.atS.toFixed(1)} s: ${p.line}`);
+    const s = tool.summary;
+    const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, millionN);
+    const exact = s.imported === millionN && s.failed === 0 && check.users === millionN && check.wrongJoin === 0 && check.duplicates === 0;
+    const minutes = tool.wallMs / 60_000;
+    log(
+      `real core, million staged: ${fmt.s(tool.wallMs)}, peak RSS ${fmt.mb(tool.peakRssMb ?? NaN)}; ${JSON.stringify(s)}; read back ${JSON.stringify(check)}`,
+    );
+    rows.push(
+      row(
+        `real core: ${fmt.int(millionN)} users --via bulk-staged, end to end`,
+        `${minutes.toFixed(1)} min, ${exact ? 'exact, join dates kept' : 'NOT exact'}`,
+        `< ${MILLION_MINUTES} min, exact`,
+        minutes < MILLION_MINUTES && exact,
+      ),
+    );
+    rows.push(
+      row(
+        `real core: ${fmt.int(millionN)} users staged, tool peak RSS`,
+        fmt.mb(tool.peakRssMb ?? NaN),
+        `< ${MILLION_MAX_MB} MB`,
+        (tool.peakRssMb ?? Infinity) < MILLION_MAX_MB,
+      ),
+    );
+    data.million = { users: millionN, wallMs: tool.wallMs, peakRssMb: tool.peakRssMb, requests: tool.requests, summary: s, check, phases };
+  }
+  return { rows, data };
+}
