@@ -3,11 +3,14 @@
 import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
 import type { RunEvent } from '../migration/events.js';
 import { confirmationLines } from '../operations/confirm.js';
+import { lossLine } from '../operations/partial.js';
 import type { CommonEvent, RunOperationEvent } from '../operations/events.js';
 import type { ValidationSummary } from '../records/validate.js';
+import { formatCount } from '../numbers.js';
 
 export function validationLine(s: ValidationSummary): string {
-  return `validated ${s.records} records: ${s.valid} valid, ${s.invalid} invalid (skipped), ${s.errors} errors, ${s.warnings} warnings`;
+  const n = formatCount;
+  return `validated ${n(s.records)} records: ${n(s.valid)} valid, ${n(s.invalid)} invalid (skipped), ${n(s.errors)} errors, ${n(s.warnings)} warnings`;
 }
 
 /** The lines of the phases every operation shares (validation, partial sources, sandbox, preflight, confirm, refusal). */
@@ -26,7 +29,7 @@ export function commonLines(e: CommonEvent): string[] {
       return lines;
     }
     case 'partial':
-      return e.allowed ? e.losses.map((l) => `going on without them (--allow-partial): ${l.message}`) : [];
+      return e.allowed ? e.losses.map((l) => `going on without them (--allow-partial): ${lossLine(l)}`) : [];
     case 'sandbox':
       return [`sandbox core at ${e.url}, store ${e.store}`];
     case 'preflight':

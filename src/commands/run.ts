@@ -200,8 +200,7 @@ async function dryRunCommand(
     const s = await planRun(settings, out, {
       sample,
       onEvent: (e) => {
-        if (e.type === 'partial' && !e.allowed)
-          for (const l of e.losses) err(`a run would be refused (nothing written): ${l.message}; to go on: ${l.fix}, or --allow-partial`);
+        if (e.type === 'partial' && !e.allowed) for (const l of e.losses) err(`a run would be refused (nothing written): ${l.message}`);
         commonLines(e).forEach(err);
       },
     });

@@ -90,7 +90,9 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     const rerun = rerunCommand('run', settings.rerun.args, { journal: choice.journal, store, exports: settings.rerun.exports });
     const refuse = (refusal: Refusal): RunOutcome => {
       emit({ type: 'refused', code: refusal.code, message: refusal.message, fix: refusal.fix });
-      return { ...base, stopped: 'refused', refusal, rerun, exitCode: 2 };
+      // Nothing was made: the same command (no journal path of a folder that does not exist) is the rerun.
+      const again = rerunCommand('run', settings.rerun.args, { store, exports: settings.rerun.exports });
+      return { ...base, stopped: 'refused', refusal, rerun: again, exitCode: 2 };
     };
 
     const losses = classLosses(report);

@@ -1,6 +1,6 @@
 // The results screen's undo (issue 13: rollback with a confirmation in the wizard), against a real sandbox: u counts,
 // esc keeps everything, y removes exactly what the run created.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,12 @@ describe('undo on the results screen', () => {
     const again = await services.run(input, target, { profileName: 'night', onEvent: () => undefined, confirm: async () => false }).done;
     expect(again.error).toBeUndefined();
     expect(again.totals).toMatchObject({ imported: 6, alreadyPresent: 0, failed: 0 });
+    // In a fresh run folder: the undone run's folder keeps only its retired journal.
+    const first = state.run.outcome?.folder;
+    expect(first).toBeDefined();
+    expect(again.folder).toBeDefined();
+    expect(again.folder).not.toBe(first);
+    expect(readdirSync(first!).some((f) => f.startsWith('journal.ndjson.rolled-back'))).toBe(true);
     expect(await userCount(target)).toBe(6);
   });
 });
