@@ -4,6 +4,7 @@
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
 import type { BulkUserBody } from '../core-client/bulk-types.js';
+import { collectGarbage } from '../heap.js';
 import type { UserResult } from './events.js';
 import { bulkShapeIds } from './rollback-shape.js';
 import { leftOut } from './plan.js';
@@ -17,6 +18,8 @@ export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: strin
 
 /** Users completed by the steps at once: a bounded buffer, run `concurrency` at a time. */
 const STEPS_BUFFER = 256;
+/** A full collection every so many users read again: the second read makes garbage fast (heap.ts). */
+const GC_EVERY = 20_000;
 
 export async function reportStaged(ctx: EngineContext, table: StagedTable, planOf: StagedPlanner): Promise<void> {
   const source: AsyncIterable<MigrationInput | undefined> | Iterable<MigrationInput | undefined> =
@@ -27,8 +30,10 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, planO
     steps = [];
     await ctx.pooled(batch, (user) => ctx.bySteps(user));
   };
+  let read = 0;
   for await (const input of source) {
     if (ctx.isStopping()) break;
+    if (++read % GC_EVERY === 0) collectGarbage();
     if (!input || !input.valid || leftOut(input.record, ctx.plan)) continue;
     const journalled = ctx.journal.users.get(input.record.id);
     if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') continue; // settled before this run
