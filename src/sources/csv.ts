@@ -1,6 +1,7 @@
 // CSV records (RFC 4180 quoting: `"a, b"`, `""` for a quote, line breaks inside quotes) from text lines, and one
 // record to its fields. A quoted field may span lines, as every vendor's exporter writes a value with a line
 // break; the record keeps the number of the line it starts on. A line break inside quotes reads as `\n`.
+import { UserError } from '../errors.js';
 import { lineTooLong, MAX_LINE_BYTES, type LineOptions, type TextLine } from './lines.js';
 
 export type CsvFields = { ok: true; fields: string[] } | { ok: false; reason: string; fields: string[] };
@@ -95,17 +96,48 @@ export async function* csvRecordBatches(lines: AsyncIterable<TextLine[]>, option
         if (open.length > max) throw lineTooLong(options.name, open.line, max, 'CSV row (a quoted field spanning lines)');
         // The previous line ended inside quotes, so this one starts inside them.
         if (!endsInsideQuotes(l.text, true)) {
-          out.push({ text: open.parts.join('\n'), line: open.line });
+          out.push(checked({ text: open.parts.join('\n'), line: open.line }, options.name));
           open = undefined;
         }
         continue;
       }
       const start = l.text.trimStart();
       if (start === '' || (options.comments && start.startsWith('#'))) continue;
-      if (l.text.indexOf('"') < 0 || !endsInsideQuotes(l.text, false)) out.push(l);
+      if (l.text.indexOf('"') < 0 || !endsInsideQuotes(l.text, false)) out.push(checked(l, options.name));
       else open = { parts: [l.text], line: l.line, length: l.text.length };
     }
     if (out.length > 0) yield out;
   }
-  if (open) yield [{ text: open.parts.join('\n'), line: open.line }];
+  if (open) yield [checked({ text: open.parts.join('\n'), line: open.line }, options.name)];
+}
+
+/**
+ * A record of a file whose lines end with LF (or CRLF) that holds a lone CR outside quotes: the file mixes line
+ * endings (rows glued by CR, e.g. a CR-only table appended to an LF header), so several rows, of several users,
+ * would read as one row with too many columns and only the first user would be told. The read stops instead,
+ * naming the line and no content (a CR inside a quoted value is the value's own). CR-only files never get here:
+ * lines.ts splits them on every CR.
+ */
+function checked(record: TextLine, name: string | undefined): TextLine {
+  if (record.text.indexOf('\r') >= 0 && crOutsideQuotes(record.text))
+    throw new UserError(
+      `${name ?? 'the input'}:${record.line}: this line holds a lone carriage return (CR) outside quotes while the file's lines end with LF: the file mixes line endings, so its rows cannot be told apart safely; convert it to one style (for example with dos2unix, or mac2unix for CR-only parts) and run again`,
+    );
+  return record;
+}
+
+/** Whether `text` (one record) has a CR outside quoted fields, read as parseCsvLine reads quotes. */
+function crOutsideQuotes(text: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quoted) {
+      if (c === 0x22) {
+        if (text.charCodeAt(i + 1) === 0x22) i++;
+        else quoted = false;
+      }
+    } else if (c === 0x0d) return true;
+    else if (c === 0x22 && (i === 0 || text.charCodeAt(i - 1) === 0x2c)) quoted = true;
+  }
+  return false;
 }

@@ -37,6 +37,24 @@ describe('Clerk export damage', () => {
     expect(fields.summary().dropped.filter((e) => e.reason?.includes('not a column'))).toEqual([]);
   });
 
+  it('an LF file whose rows are glued by lone CRs (mixed line endings) is refused, naming the line and no value', async () => {
+    const lines = clerk.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('id,'));
+    const mixed = [...lines.slice(0, header + 1), lines.slice(header + 1).join('\r')].join('\n');
+    const path = await tmp.file('mixed.csv', mixed);
+    const err = await validateSources([path], { hashConfig }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(new RegExp(`mixed.csv:${header + 2}: this line holds a lone carriage return`));
+    for (const cell of cellsOf(clerk)) expect(err!.message).not.toContain(cell);
+    // A CR inside a quoted value is the value's own: read, not refused.
+    const quoted = await tmp.file('quoted-cr.csv', clerk.replace('"{""plan"":', '"{""note"":""a\rb"",""plan"":'));
+    expect(await readFile(quoted, 'utf8')).toContain('a\rb');
+    const read = await validateSources([quoted], { hashConfig });
+    expect(read.summary).toMatchObject({ records: 6, invalid: 0 });
+  });
+
   it('a row cut mid-file (10 of 19 cells) or at the end of the file makes that user invalid by id, never phone-only', async () => {
     const lines = clerk.split('\n');
     const eve = lines.findIndex((l) => l.startsWith('user_2eve'));
@@ -110,6 +128,11 @@ describe('Supabase companion damage', () => {
     );
     expect(cr.records.map((r) => r.record)).toEqual(lf.records.map((r) => r.record));
     expect(cr.records.filter((r) => r.record.totp).length).toBe(2);
+  });
+
+  it('an mfa_factors.csv with an LF header and CR-glued rows is refused: no user imported without its factors', async () => {
+    const paths = await copy({ mfa_factors: (t) => t.replace(/\n(?!$)/g, (m, at: number) => (at === t.indexOf('\n') ? m : '\r')) });
+    await expect(validateSources(paths, { hashConfig })).rejects.toThrow(/mfa_factors\.csv:2: this line holds a lone carriage return/);
   });
 
   it('a cut mfa_factors row is an error of the user it names (by user_id): that user waits, the others are whole', async () => {
