@@ -8,9 +8,8 @@ import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/sto
 import { planRun } from '../operations/plan.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
 import { startRun, type RunOutcome } from '../operations/run.js';
-import { parseBatchSize, resolvePlanSettings, resolveRunSettings, type RunOptionValues } from '../operations/settings.js';
+import { resolvePlanSettings, resolveRunSettings, type RunOptionValues } from '../operations/settings.js';
 import { isSliced } from '../migration/slice.js';
-import { DEFAULT_CONCURRENCY } from '../migration/runner.js';
 import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
@@ -158,31 +157,16 @@ function jsonSummary(o: RunOutcome): Record<string, unknown> {
   };
 }
 
-/** `--sync`: the second pass of a cutover (docs/migration.md, "Two-pass cutover"), the sync engineer's shell for now. */
+/** `--sync`: the second pass of a cutover (docs/migration.md, "Two-pass cutover"): the sync operation's shell. */
 async function syncCommand(
   flags: RunOptionValues & Parameters<typeof runSyncCommand>[0]['values'],
   o: Parameters<typeof resolvePlanSettings>[1],
   argv: string[],
   io: CommandIO,
 ): Promise<number> {
-  const s = await resolvePlanSettings(flags, o);
-  if (isSliced(s.slice)) throw new UsageError('--sync brings every user up to date: leave out --skip, --limit and --only');
-  const run = 'secrets' in s ? s : undefined;
-  return runSyncCommand({
-    argv,
-    io,
-    cwd: o.cwd,
-    files: s.files,
-    readOptions: s.read,
-    plan: s.plan,
-    via: s.via,
-    batchSize: run?.batchSize ?? parseBatchSize(flags['batch-size']),
-    concurrency: run?.concurrency ?? DEFAULT_CONCURRENCY,
-    resolved: run ? { target: run.target, secrets: run.secrets } : undefined,
-    label: flags.profile !== undefined ? s.output.label : undefined,
-    exports: run?.rerun.exports,
-    values: flags,
-  });
+  const settings = await resolvePlanSettings(flags, o);
+  if (isSliced(settings.slice)) throw new UsageError('--sync brings every user up to date: leave out --skip, --limit and --only');
+  return runSyncCommand({ argv, io, cwd: o.cwd, settings, values: flags });
 }
 
 async function dryRunCommand(

@@ -27,7 +27,9 @@ export type Command =
   | 'signIn'
   | 'save'
   | 'yes'
-  | 'undo';
+  | 'undo'
+  | 'sync'
+  | 'removeMissing';
 
 interface Binding {
   label: string;
@@ -71,6 +73,8 @@ export const KEYMAP: Record<Command, Binding> = {
   save: letter('s', 's', 'save now'),
   yes: letter('y', 'y', 'yes'),
   undo: letter('u', 'u', 'undo the run'),
+  sync: letter('s', 's', 'sync instead'),
+  removeMissing: letter('m', 'm', 'remove missing'),
 };
 
 /** The first of `commands` bound to this key press (letters only when no text field has the focus). */

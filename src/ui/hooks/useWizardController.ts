@@ -8,6 +8,7 @@ import { initialState, reducer } from '../state/reducer.js';
 import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
 import type { RunOperationEvent } from '../../operations/events.js';
 import type { UndoOptions } from '../services/rollback.js';
+import { startRunOrSync, syncActions, type SyncActions } from './sync-actions.js';
 import type {
   MigrationInput,
   RollbackOutcome,
@@ -20,7 +21,7 @@ import type {
 
 export type TargetChoice = { kind: 'sandbox'; store?: string } | { kind: 'remote'; url: string; tenant?: string; app?: string };
 
-export interface WizardActions {
+export interface WizardActions extends SyncActions {
   refreshProfiles(): Promise<void>;
   /** Save the open profile as it stands (secrets only as chosen on the keys screen). */
   persist(): Promise<void>;
@@ -130,7 +131,10 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       const t = latest.current.target;
       return t.status === 'done' ? t.value : undefined;
     };
+    const sync = syncActions(services, d, latest, target, migrationInput);
     return {
+      toggleSync: sync.toggleSync,
+      toggleRemoveMissing: sync.toggleRemoveMissing,
       refreshProfiles,
       persist,
       openProfile: (name) => attempt(async () => d({ type: 'profile-opened', loaded: await services.profiles.load(name) })),
@@ -229,6 +233,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         d({ type: 'plan-started' });
         try {
           d({ type: 'plan-ready', plan: await services.plan(migrationInput(latest.current), t) });
+          await sync.offer(); // a profile that ran into this core before is offered a sync
         } catch (err) {
           d({ type: 'plan-failed', error: message(err) });
         }
@@ -254,16 +259,23 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
           answer.current = undefined;
         };
         try {
-          const handle = services.run(migrationInput(latest.current), t, {
-            profileName: profile.name,
-            onEvent: (e) => pending.push(e),
-            // The question waits for `y` or `esc` on the run screen; the operation writes nothing meanwhile.
-            confirm: () =>
-              new Promise<boolean>((resolve) => {
-                answer.current = resolve;
-                flush();
-              }),
-          });
+          const handle = startRunOrSync(
+            services,
+            latest.current,
+            migrationInput(latest.current),
+            t,
+            {
+              profileName: profile.name,
+              onEvent: (e) => pending.push(e),
+              // The question waits for `y` or `esc` on the run screen; the operation writes nothing meanwhile.
+              confirm: () =>
+                new Promise<boolean>((resolve) => {
+                  answer.current = resolve;
+                  flush();
+                }),
+            },
+            d,
+          );
           runHandle.current = handle;
           handle.done.then(
             (outcome) => {
@@ -323,7 +335,9 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         const t = target();
         if (!t) return 'no target core is connected: connect one on the target screen';
         try {
-          return await services.rollback(migrationInput(latest.current), t, o);
+          // After a sync, `u` undoes the sync (its own journal), not the first run.
+          const syncJournal = latest.current.sync.on ? latest.current.run.outcome?.paths?.journal : undefined;
+          return await services.rollback(migrationInput(latest.current), t, syncJournal ? { ...o, journal: syncJournal } : o);
         } catch (err) {
           return message(err);
         }

@@ -9,8 +9,9 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
+import { SyncPlan } from './SyncLines.js';
 
-const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back'];
+const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back', 'sync', 'removeMissing'];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
 const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', 'firebase_scrypt'];
 /** Default of the runner, shown when the profile does not set one. */
@@ -65,9 +66,14 @@ export function PlanScreen() {
   const [focus, setFocus] = useState(0);
   const plan = state.plan;
   const profile = state.profile!;
+  const sync = state.sync;
   useKeys(KEYS, (c) => {
     if (c === 'back') actions.back();
-    else if (c === 'up' || c === 'down') setFocus((f) => Math.max(0, Math.min(OPTIONS.length - 1, f + (c === 'up' ? -1 : 1))));
+    else if (c === 'sync') {
+      if (sync.offer) actions.toggleSync();
+    } else if (c === 'removeMissing') {
+      if (sync.on) actions.toggleRemoveMissing();
+    } else if (c === 'up' || c === 'down') setFocus((f) => Math.max(0, Math.min(OPTIONS.length - 1, f + (c === 'up' ? -1 : 1))));
     else if (c === 'left' || c === 'right') {
       actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
       // The plan depends on the id and algorithm options: plan again with the new values.
@@ -75,7 +81,10 @@ export function PlanScreen() {
     } else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
     else if (c === 'dryRun') actions.showDryRun();
     else if (c === 'run') {
-      if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
+      if (sync.on) {
+        if (sync.preview.status === 'done') actions.run();
+        else actions.notice('error', 'the sync is not ready yet (its preview is not done)');
+      } else if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
       else actions.run();
     }
   });
@@ -121,20 +130,27 @@ export function PlanScreen() {
     plan.status === 'done' && !state.dryRun ? plan.value.calls.map((c) => `${String(c.count).padStart(7)} × ${c.what}`) : [];
   const used = [...optionLines, summaryLine].reduce((n, l) => n + wrappedRows(l, width), 0);
   const sampleRows = Math.max(2, size.rows - 1 - used - 8);
+  // A sync's delta needs the rows: on a small terminal only the focused option is shown (↑/↓ still move).
+  const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
+  const syncRows = Math.max(1, size.rows - 1 - shownOptions.reduce((n, i) => n + wrappedRows(optionLines[i]!, width), 0) - 6);
+  const syncHelp = sync.on
+    ? helpLine(['run', 'removeMissing', 'dryRun', 'sync', 'back'], { dryRun: 'steps', run: 'sync', sync: 'run instead' })
+    : undefined;
+  const help =
+    syncHelp ??
+    helpLine(sync.offer ? ['sync', 'dryRun', 'run', 'back'] : ['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' });
   return (
-    <Frame
-      title="plan"
-      help={`↑/↓ option · ←/→ change · ${helpLine(['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' })}`}
-    >
-      {optionLines.map((line, i) => (
+    <Frame title="plan" help={syncHelp ? `${syncHelp} · ↑/↓ option · ←/→ change` : `↑/↓ option · ←/→ change · ${help}`}>
+      {shownOptions.map((i) => (
         <Text key={OPTIONS[i]} {...(i === focus ? theme.selected : {})} wrap="wrap">
-          {line}
+          {optionLines[i]}
         </Text>
       ))}
       <Box flexDirection="column" marginTop={1}>
         {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
         {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
-        {plan.status === 'done' ? (
+        {sync.on ? <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} /> : null}
+        {plan.status === 'done' && !sync.on ? (
           <>
             <Text wrap="wrap">{summaryLine}</Text>
             {callLines.map((line) => (
@@ -152,6 +168,7 @@ export function PlanScreen() {
                 ))}
               </Box>
             ) : null}
+            {sync.offer ? <SyncPlan sync={sync} steps={false} rows={2} width={width} /> : null}
           </>
         ) : null}
       </Box>

@@ -14,6 +14,7 @@ import { sep } from 'node:path';
 import type { RunOutcome, TargetConnection, VerifyOutcome } from '../services/types.js';
 import { rerunText } from '../../operations/rerun.js';
 import type { Task } from '../state/types.js';
+import { syncResultLines } from './SyncLines.js';
 
 /**
  * Where every file the run (and verify) wrote is, and the sandbox store, as lines to wrap (never cut): with a run
@@ -88,6 +89,13 @@ export function ResultsScreen() {
         total {run.total} · {countsLine(run)}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}
       </Text>
+      {signingIn
+        ? null
+        : syncResultLines(state.sync).map((line, i) => (
+            <Text key={`sync${i}`} wrap="wrap">
+              {line}
+            </Text>
+          ))}
       {signingIn ? <SignInPanel /> : null}
       {o && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>

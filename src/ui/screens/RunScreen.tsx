@@ -37,7 +37,10 @@ export function RunScreen() {
   if (confirming) {
     const lines = confirmationLines(run.confirm!);
     return (
-      <Frame title="run: confirm" help={helpLine(CONFIRM_KEYS, { yes: 'write to this core', back: 'cancel, nothing written' })}>
+      <Frame
+        title={state.sync.on ? 'sync: confirm' : 'run: confirm'}
+        help={helpLine(CONFIRM_KEYS, { yes: 'write to this core', back: 'cancel, nothing written' })}
+      >
         {lines.map((line, i) => (
           <Text key={i} wrap="wrap" {...(i === 0 ? theme.warning : {})}>
             {line}
@@ -74,7 +77,7 @@ export function RunScreen() {
   const failures = fit(run.latestFailures.length > 0 ? ['latest failures', ...run.latestFailures.slice(-3)] : []);
   const skips = fit(run.latestSkips.length > 0 ? ['latest skipped, with why', ...run.latestSkips.slice(-2)] : []);
   return (
-    <Frame title="run" help={helpLine(KEYS)}>
+    <Frame title={state.sync.on ? 'sync: only the changes since the earlier run' : 'run'} help={helpLine(KEYS)}>
       <Text {...(run.status === 'running' ? theme.ok : theme.warning)} wrap="truncate-end">
         {status}
         {run.atOnce ? ` · ${run.atOnce.limit} of ${run.atOnce.max} users at a time` : ''}

@@ -21,6 +21,7 @@ import { createPreview } from './preview.js';
 import { undoRun } from './rollback.js';
 import { connectionTo, settingsOf } from './settings.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
+import { createSyncService } from './sync.js';
 import type { PlanSummary, TargetConnection, WizardServices } from './types.js';
 
 export interface RealServicesOptions {
@@ -148,6 +149,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       };
     },
     rollback: (input, target, o) => undoRun(settings(input, target), target, o),
+    sync: createSyncService(settings),
     async verify(input, target, onEvent) {
       const s = await settings(input, target);
       return verifyMigration(s, {

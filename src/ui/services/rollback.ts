@@ -13,12 +13,15 @@ import type { TargetConnection } from './types.js';
 export interface UndoOptions {
   onEvent(e: RollbackOperationEvent): void;
   confirm(c: Confirmation): Promise<boolean>;
+  /** The journal to undo (a sync's: its own journal, not the first run's); default: this input's run. */
+  journal?: string;
 }
 
 export async function undoRun(pending: Promise<RunSettings>, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome> {
   const s = await pending;
   const identity = { sources: s.files, target: describeTarget(s.target) };
-  const journal = (await findRunJournal(s.output.out, identity)) ?? (await findRetiredRunJournal(s.output.out, identityId(identity)));
+  const journal =
+    o.journal ?? (await findRunJournal(s.output.out, identity)) ?? (await findRetiredRunJournal(s.output.out, identityId(identity)));
   if (!journal) throw new Error(`no journal of this migration under ${s.output.out}: nothing to undo`);
   return rollbackMigration(
     { journal, target: s.target, force: false, concurrency: 8, confirmSandbox: true, by: 'the auth-migrate wizard (undo)' },

@@ -15,6 +15,7 @@ export type { VerifyOutcome } from '../../operations/verify.js';
 export type { RollbackOutcome } from '../../operations/rollback.js';
 import type { RollbackOutcome } from '../../operations/rollback.js';
 import type { UndoOptions } from './rollback.js';
+import type { SyncService } from './sync.js';
 
 export interface ProfileService {
   list(): Promise<Profile[]>;
@@ -167,6 +168,8 @@ export interface WizardServices {
   /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
   /** The rollback operation (operations/rollback.ts) of this input's run: its decisions, its question, its progress. */
   rollback(input: MigrationInput, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome>;
+  /** The sync (`run --sync`, operations/sync.ts): offered on a profile that ran into this core before. */
+  sync?: SyncService;
   /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
   signIn(target: TargetConnection, email: string, password: string): Promise<SignInOutcome>;
   /** Every line of a credentials file signed in on the target; throws when the file cannot be read or parsed. */

@@ -3,6 +3,7 @@ import type { Action, PreviewFilter, PreviewState, RunState, SignInState, Step, 
 import type { Problem } from '../../records/types.js';
 import type { PreviewRecord } from '../services/types.js';
 import { idleRun, onRunEvent } from './run-events.js';
+import { idleSync, isSyncAction, syncReducer } from './sync.js';
 
 /** Rows kept for the preview table; more records are counted and summarised, not kept. */
 export const PREVIEW_ROW_LIMIT = 5000;
@@ -26,6 +27,7 @@ export function initialState(): WizardState {
     dryRun: false,
     allowPartial: false,
     run: idleRun,
+    sync: idleSync,
     verify: { status: 'idle' },
     signIn: closedSignIn,
     save: { status: 'idle' },
@@ -60,6 +62,7 @@ function clamp(n: number, lo: number, hi: number): number {
 }
 
 export function reducer(state: WizardState, action: Action): WizardState {
+  if (isSyncAction(action)) return { ...state, sync: syncReducer(state.sync, action) };
   switch (action.type) {
     case 'profiles-loaded':
       return { ...state, profiles: { status: 'done', value: action.profiles } };

@@ -2,6 +2,7 @@
 import type { Confirmation } from '../../operations/confirm.js';
 import type { RunOperationEvent } from '../../operations/events.js';
 import type { LoadedProfile, Profile, SecretName, Secrets } from '../../profiles/index.js';
+import type { SyncAction, SyncState } from './sync.js';
 import type {
   PlanSummary,
   PreflightResult,
@@ -103,6 +104,8 @@ export interface WizardState {
   /** Go on although the sources lose a whole class of users for a missing setting (this session only, as --allow-partial). */
   allowPartial: boolean;
   run: RunState;
+  /** The second pass of a cutover, offered on a profile that ran into this core before (state/sync.ts). */
+  sync: SyncState;
   verify: Task<VerifyOutcome>;
   verifyProgress?: VerifyProgress;
   signIn: SignInState;
@@ -112,6 +115,7 @@ export interface WizardState {
 }
 
 export type Action =
+  | SyncAction
   | { type: 'profiles-loaded'; profiles: Profile[] }
   | { type: 'profiles-failed'; error: string }
   | { type: 'profile-opened'; loaded: LoadedProfile }
