@@ -14,6 +14,7 @@ import {
 import { prefixFor, queryString, type BaseUrl } from './paths.js';
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, networkReason, parseRetryAfter } from './retry.js';
 import type { Dispatcher } from 'undici';
+import { noteUnclearAttempt } from './lost-writes.js';
 import { sendAttempt } from './transport.js';
 import type { AttemptAnswer, RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
 
@@ -70,6 +71,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       if (status === 402) throw new CoreLicenseError(text, method, path, ctx.base.display);
       if (isSignerKeyMissing(status, text)) throw new CoreConfigError(text, method, path, ctx.base.display);
       if (!isRetryableStatus(status)) throw new CoreHttpError(status, text, method, path);
+      noteUnclearAttempt(method, { status });
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       reason = `HTTP ${status}`;
       if (retryAfter !== undefined) {
@@ -84,6 +86,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       // Our own typed errors were decided above; only transport failures go on.
       if (err instanceof CoreClientError) throw err;
       tell(ctx, { trouble: isTransientNetworkError(err) });
+      noteUnclearAttempt(method, { error: err });
       const why = networkReason(err);
       if (!isTransientNetworkError(err) || attempt >= maxAttempts) {
         throw new CoreUnreachableError(ctx.base.display, method, path, attempt, why);

@@ -3,7 +3,10 @@
 // retries then meet the already-applied state. So, per step:
 //   1. steps that create a user look it up first: found = already present, never overwritten;
 //   2. send; a clear success is taken as it is (and counted created when step 1 found nothing);
-//   3. after a refusal or an attempt without a clear answer, look the effect up: found = done by us;
+//   3. after a refusal or an attempt without a clear answer, look the effect up: found = done by us. An answer the
+//      client's own retries hid counts too: a write it sent again after a 5xx, a reset or a timeout (lost-writes.ts)
+//      may have been applied, and a retry meeting it answers "already there" for what this run made. Steps about
+//      a user that was there before look first (1), so what the app had made is never taken for ours;
 //   4. whenever the object is found present (1 or 3), what the step promises about it (a verified email...) is
 //      checked and what is missing completed (the rule's `complete`): "already there" is the whole promise;
 //   5. a refusal that says "start again" (RESTART_FLOW_ERROR), or an unclear attempt with nothing found, is sent
@@ -12,6 +15,7 @@
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
+import { countingLostWrites } from '../core-client/lost-writes.js';
 import type { CoreClient } from '../core-client/types.js';
 import { STEP_RULES, type Found, type StepRule } from './step-rules.js';
 import { done, fail, newUserIds, type StepOutcome, type UserIds } from './step-ids.js';
@@ -115,7 +119,7 @@ async function applyRule(
   const skip = rule.skipFor?.(step, ids);
   if (skip !== undefined) return done(false);
   // 1. Look first: an existing user is never overwritten, and what we find later is known to be ours.
-  const lookedFirst = rule.find !== undefined && rule.findFirst?.(step) === true;
+  const lookedFirst = rule.find !== undefined && rule.findFirst?.(step, ids) === true;
   if (lookedFirst && !(await knownAbsent?.(step))) {
     const found = await look(rule, step, ids, core);
     if (found) return present(rule, step, found, ids, core, false);
@@ -125,14 +129,17 @@ async function applyRule(
   let last: { refusal: StepOutcome } | { error: unknown } | undefined;
   for (;;) {
     let out: StepOutcome | undefined;
+    const tally = { lost: 0 };
     try {
-      out = await rule.send(step, ids, core);
+      out = await countingLostWrites(tally, () => rule.send(step, ids, core));
     } catch (err) {
       if (!isUnclear(err)) throw err;
       unclear = true;
       spent.unclear += 1;
       last = { error: err };
     }
+    // The client retried a write whose answer was lost: what the retry (or the lookup below) meets is ours.
+    if (tally.lost > 0) unclear = true;
     // 2. A clear success: ours when we looked first and found nothing, or when an earlier attempt was unclear.
     if (out?.ok) return out.result === 'already' && (lookedFirst || unclear) ? { ...out, result: 'created' } : out;
     // 3. A refusal or an unclear answer: is the effect there (made by this attempt or an earlier one)?

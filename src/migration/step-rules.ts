@@ -6,7 +6,7 @@
 import type { CoreClient, LoginMethod } from '../core-client/types.js';
 import { importPassword, markVerified, norm, passwordlessSignInUp, replacePassword, thirdPartySignInUp } from './first-factor-rules.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
-import type { Step, StepKind } from './steps.js';
+import type { Step, StepKind, StepRef } from './steps.js';
 import { SYNC_RULES } from './sync/step-rules.js';
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from '../signin/entry.js';
 
@@ -26,8 +26,10 @@ export interface StepRule<S extends Step> {
   /**
    * Look the effect up before the first attempt. Steps that create a user do: an existing user is then left
    * unchanged (never a silent password overwrite) and a user found after our own attempt is known to be ours.
+   * Steps that add to a user do when the run did not create it (thereBefore): what the app gave that user before
+   * (a device, a mapping, a link, the primary flag) is then 'already', and what a lost answer leaves is the run's.
    */
-  findFirst?: (step: S) => boolean;
+  findFirst?: (step: S, ids: UserIds) => boolean;
   /** Find the step's effect in the core (used before the first attempt, after an unclear one, and after a refusal). */
   find?: (step: S, ids: UserIds, core: CoreClient) => Promise<Found>;
   /** Send the request(s) and classify the answer. */
@@ -75,7 +77,10 @@ export const STEP_RULES: Rules = {
   },
 
   'map-user-id': {
+    findFirst: thereBefore,
     async find(step, ids, core) {
+      // The first factor already answered with the external id: the mapping exists (a rerun).
+      if (idsOf(ids, step.user).includes(step.externalUserId)) return { ids: { externalUserId: step.externalUserId } };
       const existing = await core.getUserIdMapping(step.externalUserId, 'EXTERNAL');
       if (existing.status === 'OK' && idsOf(ids, step.user).includes(existing.superTokensUserId))
         return { ids: { externalUserId: step.externalUserId } };
@@ -108,6 +113,7 @@ export const STEP_RULES: Rules = {
   },
 
   'create-primary': {
+    findFirst: thereBefore,
     async find(step, ids, core) {
       const r = await core.getUserById(resolveRef(ids, step.user));
       return r.status === 'OK' && r.user.isPrimaryUser && idsOf(ids, step.user).includes(r.user.id)
@@ -122,6 +128,7 @@ export const STEP_RULES: Rules = {
   },
 
   'link-accounts': {
+    findFirst: thereBefore,
     async find(step, ids, core) {
       // Linked to our primary: the core answers the primary user for the recipe user, under either of its ids.
       const r = await core.getUserById(resolveRef(ids, step.user));
@@ -144,6 +151,7 @@ export const STEP_RULES: Rules = {
   },
 
   'import-totp': {
+    findFirst: thereBefore,
     async find(step, ids, core) {
       // The secret cannot be read back: the device the planner named, with its period and skew, is ours (the
       // planner fixes every name up front, so a device of that name and settings is the one this step imports).
@@ -225,6 +233,11 @@ export const STEP_RULES: Rules = {
   // `run --sync`'s kinds (a user already in the core brought to a newer export): entries of this same rule.
   ...SYNC_RULES,
 };
+
+/** The user a step adds to was there before the run (the run did not create its first login method). */
+function thereBefore(step: { user: StepRef }, ids: UserIds): boolean {
+  return !ids.created.has(step.user);
+}
 
 function describeUpdateStatus(status: string): string {
   if (status === 'UNKNOWN_USER_ID_ERROR') return 'the passwordless user is unknown to the core';
