@@ -5,10 +5,11 @@
 // holding it with another join time was there before, or came meanwhile: the per-user steps complete it. A write
 // counts when it is read back, so "gone from the list" alone proves nothing.
 import type { StagedUserRow } from '../core-client/bulk-types.js';
-import type { CoreClient } from '../core-client/types.js';
-import { coreUserPages, methodKey } from './bulk-knowledge.js';
+import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { methodKey } from './bulk-knowledge.js';
 import { PRESENT_IN_CORE, redactBulkMessage } from './bulk-user.js';
 import { rowJoined, stagedKey, stagingPages } from './staged-index.js';
+import { readUsersSliced, splitPoints } from './staged-slices.js';
 import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './staged-table.js';
 
 /** The job's text with the row's password hashes and TOTP secrets taken out (the reference echoes some). */
@@ -41,10 +42,19 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
   }
 }
 
+/** Staged users from which the read-back goes in slices at once, and how many (staged-slices.ts). */
+export const SLICED_FROM = 20_000;
+export const READ_SLICES = 4;
+
 /** Read every user of the core back and settle each staged user found: CONFIRMED (with its join time) or PRESENT. */
-export async function readBack(core: CoreClient, table: StagedTable, onPage?: (users: number) => void): Promise<void> {
+export async function readBack(
+  core: CoreClient,
+  table: StagedTable,
+  onPage?: (users: number) => void,
+  slices = READ_SLICES,
+): Promise<void> {
   let seen = 0;
-  for await (const page of coreUserPages(core)) {
+  const settle = (page: CoreUser[]): void => {
     for (const user of page) {
       for (const m of user.loginMethods) {
         const key =
@@ -70,5 +80,16 @@ export async function readBack(core: CoreClient, table: StagedTable, onPage?: (u
     }
     seen += page.length;
     onPage?.(seen);
-  }
+  };
+  // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
+  const waiting = table.countIn(STAGED, EXISTS, JOB_FAILED);
+  const points = waiting >= SLICED_FROM ? splitPoints(waitingJoined(table, waiting), slices) : [];
+  await readUsersSliced(core, points, settle);
+}
+
+function waitingJoined(table: StagedTable, n: number): Float64Array {
+  const out = new Float64Array(n);
+  let k = 0;
+  for (const i of table.inState(STAGED, EXISTS, JOB_FAILED)) if (k < n) out[k++] = table.joined[i]!;
+  return out.subarray(0, k);
 }
