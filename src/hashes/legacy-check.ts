@@ -15,6 +15,7 @@ import {
   plainDigest,
 } from './legacy-families.js';
 import { type FirebaseHashSettings, type SpringSettings, firebaseChecker, springChecker } from './legacy-vendors.js';
+import { clerkPbkdf2Sha1, clerkPbkdf2Sha256, phpassChecker, werkzeugChecker } from './legacy-web.js';
 
 export type { FirebaseHashSettings, SpringSettings } from './legacy-vendors.js';
 
@@ -47,6 +48,12 @@ const NAMED: Record<string, Checker> = {
   'pbkdf2-sha1': keycloakPbkdf2('sha1'),
   'pbkdf2-sha256': keycloakPbkdf2('sha256'),
   'pbkdf2-sha512': keycloakPbkdf2('sha512'),
+  // Web frameworks' forms, under the names the shapes give and Clerk's password_hasher names.
+  phpass: phpassChecker,
+  werkzeug: werkzeugChecker,
+  scrypt_werkzeug: werkzeugChecker,
+  pbkdf2_sha256: clerkPbkdf2Sha256,
+  pbkdf2_sha1: clerkPbkdf2Sha1,
 };
 
 function checkerFor(

@@ -41,7 +41,8 @@ export function plainDigest(algorithm: Digest): Checker {
   };
 }
 
-async function checkPbkdf2(
+/** PBKDF2 of the password against a stored key (its length is the key length); a reason when a parameter is off. */
+export async function checkPbkdf2(
   password: string,
   salt: Buffer,
   iterations: number,

@@ -42,6 +42,10 @@ const SHAPES: Shape[] = [
   { pattern: /^\$1\$[^$]{0,8}\$[./0-9A-Za-z]{22}$/, algorithm: 'md5_crypt' },
   { pattern: /^\$5\$(?:rounds=\d+\$)?[^$]{0,16}\$[./0-9A-Za-z]{43}$/, algorithm: 'sha256_crypt' },
   { pattern: /^\$6\$(?:rounds=\d+\$)?[^$]{0,16}\$[./0-9A-Za-z]{86}$/, algorithm: 'sha512_crypt' },
+  // phpass portable hashes (WordPress, phpBB, Drupal 7 imports): $P$ or $H$, a count, 8 salt and 22 checksum characters.
+  { pattern: /^\$[PH]\$[./0-9A-Za-z]{31}$/, algorithm: 'phpass' },
+  // Werkzeug (Flask): scrypt:N:r:p$salt$hex or pbkdf2:<digest>:<iterations>$salt$hex.
+  { pattern: /^(?:scrypt(?::\d+){3}|pbkdf2:[a-z0-9]+:\d+)\$[^$]*\$[0-9a-f]+$/, algorithm: 'werkzeug' },
   // LDAP and Spring Security `{id}` forms (Spring's `{noop}` is a plaintext password).
   {
     pattern: /^\{(SSHA|SHA|SMD5|MD5|SSHA256|SSHA512|SHA256|SHA512)\}(.+)$/i,

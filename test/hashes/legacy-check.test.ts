@@ -83,6 +83,54 @@ const ROWS: Row[] = [
     { algorithm: 'firebase_sha1', hash: 'kfjS+dtoePcY0vEKx1w5ol2ZJ88=', salt: b64('XiwiihQ='), params: { rounds: 1 } },
     { firebase: { hashInputOrder: 'PASSWORD_FIRST' } },
   ],
+  // phpass: passlib/tests/test_handlers.py phpass_test (phpass 0.1's own test vector, then John the Ripper's).
+  ['phpass 0.1 test suite (passlib phpass_test)', 'test12345', '$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0'],
+  ['John the Ripper (passlib phpass_test)', 'test1', '$H$9aaaaaSXBjgypwqm.JsMssPLiS8YQ00'],
+  ['John the Ripper (passlib phpass_test)', 'thisisalongertestPW', '$P$912345678LIjjb6PhecupozNBmDndU0'],
+  ['John the Ripper (passlib phpass_test)', 'JohnRipper', '$P$612345678si5M0DDyPpmRCmcltU/YW/'],
+  // Werkzeug's form (werkzeug.security._hash_internal: method$salt$hex, the salt as text) of RFC 7914 section 12's
+  // scrypt vectors (dkLen 64, Werkzeug's), and of RFC 6070's PBKDF2-HMAC-SHA1 vector 3 and Django's pbkdf2 vector.
+  [
+    'RFC 7914 scrypt vector 2 in Werkzeug form',
+    'password',
+    'scrypt:1024:8:16$NaCl$fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640',
+  ],
+  [
+    'RFC 7914 scrypt vector 3 in Werkzeug form',
+    'pleaseletmein',
+    'scrypt:16384:8:1$SodiumChloride$7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887',
+  ],
+  ['RFC 6070 vector 3 in Werkzeug form', 'password', 'pbkdf2:sha1:4096$salt$4b007901b765489abead49d926f721d065a429c1'],
+  [
+    'Django test_pbkdf2 in Werkzeug form',
+    'lètmein',
+    `pbkdf2:sha256:120000$seasalt$${Buffer.from('fsgWMpOXin7ZAmi4j+7XjKCZ4JCvxJTGiwwDrawRqSc=', 'base64').toString('hex')}`,
+  ],
+  // Clerk's password_hasher layouts (Backend API, POST /v1/users): Django's vector with the salt in base64
+  // (pbkdf2_sha256), RFC 6070 vector 3 with the key in hex (pbkdf2_sha1), Werkzeug's scrypt (scrypt_werkzeug).
+  [
+    "Django's vector in Clerk's pbkdf2_sha256",
+    'lètmein',
+    { algorithm: 'pbkdf2_sha256', hash: `pbkdf2_sha256$120000$${b64('seasalt')}$fsgWMpOXin7ZAmi4j+7XjKCZ4JCvxJTGiwwDrawRqSc=` },
+  ],
+  [
+    "Django's vector named pbkdf2_sha256 (salt as text)",
+    'lètmein',
+    { algorithm: 'pbkdf2_sha256', hash: 'pbkdf2_sha256$120000$seasalt$fsgWMpOXin7ZAmi4j+7XjKCZ4JCvxJTGiwwDrawRqSc=' },
+  ],
+  [
+    "RFC 6070 vector 3 in Clerk's pbkdf2_sha1",
+    'password',
+    { algorithm: 'pbkdf2_sha1', hash: 'pbkdf2_sha1$4096$salt$4b007901b765489abead49d926f721d065a429c1' },
+  ],
+  [
+    "RFC 7914 vector 3 as Clerk's scrypt_werkzeug",
+    'pleaseletmein',
+    {
+      algorithm: 'scrypt_werkzeug',
+      hash: 'scrypt:16384:8:1$SodiumChloride$7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887',
+    },
+  ],
   // The same digest as a plain salted sha1 with the salt after the password.
   ['salted sha1, salt after', 'Password1', { algorithm: 'sha1', hash: 'kfjS+dtoePcY0vEKx1w5ol2ZJ88=', salt: 'XiwiihQ=' }],
 ];
@@ -130,11 +178,18 @@ describe('legacy checkers, settings and gaps', () => {
   });
 
   it('an algorithm with no checker is named, never matched; the reason holds no part of the hash', async () => {
-    const legacy = { algorithm: 'phpass', hash: '$P$984478476IagS59wHZvyQMArzfx58u.' };
-    expect(legacyCheckGap(legacy)).toBe('no checker for the algorithm phpass');
+    const legacy = { algorithm: 'sha512_symfony', hash: 'c2FsdHNhbHRzYWx0c2FsdA==984478476IagS59wHZvyQMArzfx58u' };
+    expect(legacyCheckGap(legacy)).toBe('no checker for the algorithm sha512_symfony');
     const out = await checkLegacyPassword(legacy, 'test12345');
     expect(out.result).toBe('unsupported');
     expect(JSON.stringify(out)).not.toContain('984478476');
+  });
+
+  it('a phpass count beyond 2^20 or Werkzeug scrypt beyond 256 MiB is refused with a reason, not run', async () => {
+    const slow = await checkLegacyPassword({ algorithm: 'phpass', hash: '$P$J12345678LIjjb6PhecupozNBmDndU0' }, 'x');
+    expect(slow).toMatchObject({ result: 'unsupported', reason: expect.stringMatching(/2\^20/) });
+    const big = await checkLegacyPassword({ algorithm: 'werkzeug', hash: 'scrypt:1048576:8:1$salt$00ff' }, 'x');
+    expect(big).toMatchObject({ result: 'unsupported', reason: expect.stringMatching(/memory/) });
   });
 
   it("a vendor's own name for a recognised form is checked by the form (Clerk's pbkdf2_sha256_django)", async () => {

@@ -60,6 +60,23 @@ export function signInUsers(domain: string): SignInUser[] {
     user('firebase-sha1', 'Password1', {
       legacyPassword: { algorithm: 'firebase_sha1', hash: 'kfjS+dtoePcY0vEKx1w5ol2ZJ88=', salt: b64('XiwiihQ='), params: { rounds: 1 } },
     }),
+    user('phpass', 'test12345', hash('$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0')),
+    user(
+      'werkzeug-scrypt',
+      'pleaseletmein',
+      hash(
+        'scrypt:16384:8:1$SodiumChloride$7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887',
+      ),
+    ),
+    user('clerk-pbkdf2-sha256', 'lètmein', {
+      legacyPassword: {
+        algorithm: 'pbkdf2_sha256',
+        hash: `pbkdf2_sha256$120000$${b64('seasalt')}$fsgWMpOXin7ZAmi4j+7XjKCZ4JCvxJTGiwwDrawRqSc=`,
+      },
+    }),
+    user('clerk-pbkdf2-sha1', 'password', {
+      legacyPassword: { algorithm: 'pbkdf2_sha1', hash: 'pbkdf2_sha1$4096$salt$4b007901b765489abead49d926f721d065a429c1' },
+    }),
     user('cognito', 'cognito-pass-1', {
       legacyPassword: { algorithm: 'aws_cognito', hash: '', params: { username: 'cog-1', userStatus: 'CONFIRMED' } },
     }),
