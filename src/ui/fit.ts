@@ -19,3 +19,21 @@ export function linesThatFit(lines: string[], rows: number, width: number): stri
   }
   return out;
 }
+
+/** Rows a one-line text takes when Ink wraps it at word boundaries (as the frame's key help is drawn). */
+export function wordWrappedRows(text: string, width: number): number {
+  const w = Math.max(1, width);
+  let rows = 1;
+  let used = 0;
+  for (const word of text.split(' ')) {
+    const len = [...word].length;
+    const need = used === 0 ? len : used + 1 + len;
+    if (need <= w) used = need;
+    else {
+      rows += used === 0 ? 0 : 1;
+      rows += Math.max(0, Math.ceil(len / w) - 1);
+      used = len % w || Math.min(len, w);
+    }
+  }
+  return rows;
+}

@@ -29,7 +29,8 @@ export type Command =
   | 'yes'
   | 'undo'
   | 'sync'
-  | 'removeMissing';
+  | 'removeMissing'
+  | 'allowPartial';
 
 interface Binding {
   label: string;
@@ -75,6 +76,7 @@ export const KEYMAP: Record<Command, Binding> = {
   undo: letter('u', 'u', 'undo the run'),
   sync: letter('s', 's', 'sync instead'),
   removeMissing: letter('m', 'm', 'remove missing'),
+  allowPartial: letter('a', 'a', 'go on without them'),
 };
 
 /** The first of `commands` bound to this key press (letters only when no text field has the focus). */

@@ -169,7 +169,7 @@ describe('target screen against a remote core', () => {
     await w.until('[remote core]');
     expect(w.frame()).toContain(core.url);
     await w.press('down', 'down', 'down', 'down', 'enter');
-    const refused = await w.until('preflight failed: fix the problem above', 30_000);
+    const refused = await w.until('preflight failed: fix the problem named below', 30_000);
     expect(refused).toMatch(/✓ hello/);
     expect(refused).toMatch(/✗ api key\s+refused \(401\)/);
     await w.press('c');

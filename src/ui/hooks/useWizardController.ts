@@ -44,6 +44,8 @@ export interface WizardActions extends SyncActions {
   resetTarget(): void;
   plan(): Promise<void>;
   showDryRun(): void;
+  /** Go on although whole classes of users are lost for a missing setting (`run --allow-partial`), this session. */
+  allowPartial(allow: boolean): void;
   run(): void;
   /** The answer to the run's question before a real core is written (`y`, or `esc`). */
   answerConfirm(ok: boolean): void;
@@ -239,6 +241,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
       },
       showDryRun: () => d({ type: 'dry-run-shown' }),
+      allowPartial: (allow) => d({ type: 'allow-partial', allow }),
       run: () => {
         const t = target();
         const profile = latest.current.profile;

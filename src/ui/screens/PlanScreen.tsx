@@ -1,5 +1,5 @@
 // Step 6: what will be called for how many users, the run options (kept in the profile); dry run, or run.
-import { linesThatFit, wrappedRows } from '../fit.js';
+import { linesThatFit, wordWrappedRows, wrappedRows } from '../fit.js';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { Profile } from '../../profiles/index.js';
@@ -10,8 +10,10 @@ import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 import { SyncPlan } from './SyncLines.js';
+import { lossLine } from '../../operations/partial.js';
+import { inWizardWords } from '../wizard-words.js';
 
-const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'back', 'sync', 'removeMissing'];
+const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'allowPartial', 'back', 'sync', 'removeMissing'];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
 const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', 'firebase_scrypt'];
 /** Default of the runner, shown when the profile does not set one. */
@@ -79,12 +81,16 @@ export function PlanScreen() {
       // The plan depends on the id and algorithm options: plan again with the new values.
       if (OPTIONS[focus] !== 'concurrency') void actions.plan();
     } else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
-    else if (c === 'dryRun') actions.showDryRun();
+    else if (c === 'allowPartial') {
+      if (plan.value.losses.length > 0) actions.allowPartial(!state.allowPartial);
+    } else if (c === 'dryRun') actions.showDryRun();
     else if (c === 'run') {
       if (sync.on) {
         if (sync.preview.status === 'done') actions.run();
         else actions.notice('error', 'the sync is not ready yet (its preview is not done)');
       } else if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
+      else if (plan.value.losses.length > 0 && !state.allowPartial)
+        actions.notice('error', 'whole classes of users would be lost (above): fix it, or a to go on without them');
       else actions.run();
     }
   });
@@ -128,31 +134,63 @@ export function PlanScreen() {
       : '';
   const callLines =
     plan.status === 'done' && !state.dryRun ? plan.value.calls.map((c) => `${String(c.count).padStart(7)} × ${c.what}`) : [];
-  const used = [...optionLines, summaryLine].reduce((n, l) => n + wrappedRows(l, width), 0);
-  const sampleRows = Math.max(2, size.rows - 1 - used - 8);
-  // A sync's delta needs the rows: on a small terminal only the focused option is shown (↑/↓ still move).
-  const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
-  const syncRows = Math.max(1, size.rows - 1 - shownOptions.reduce((n, i) => n + wrappedRows(optionLines[i]!, width), 0) - 6);
+  // Whole classes of users the sources lose for a missing setting: the run refuses them unless `a` allows it.
+  const losses = plan.status === 'done' && !sync.on ? plan.value.losses : [];
+  const lossLines =
+    losses.length === 0
+      ? []
+      : [
+          ...losses.map((l) => `${theme.symbols.warn} ${lossLine(l)}; ${inWizardWords(l.fix)}`),
+          state.allowPartial
+            ? 'going on without them (a again: refuse the run until it is fixed)'
+            : 'the run is refused until this is fixed; a: go on without them',
+        ];
   const syncHelp = sync.on
     ? helpLine(['run', 'removeMissing', 'dryRun', 'sync', 'back'], { dryRun: 'steps', run: 'sync', sync: 'run instead' })
     : undefined;
-  const help =
-    syncHelp ??
-    helpLine(sync.offer ? ['sync', 'dryRun', 'run', 'back'] : ['dryRun', 'run', 'back'], { dryRun: 'dry run', run: 'run the migration' });
+  const commands: Command[] = [
+    ...(sync.offer ? ['sync' as const] : []),
+    'dryRun',
+    'run',
+    ...(losses.length > 0 ? ['allowPartial' as const] : []),
+    'back',
+  ];
+  const help = syncHelp
+    ? `${syncHelp} · ↑/↓ option · ←/→ change`
+    : `↑/↓ option · ←/→ change · ${helpLine(commands, { dryRun: 'dry run', run: 'run the migration' })}`;
+  const above = (sync.on ? [] : [summaryLine, ...lossLines]).reduce((n, l) => n + wrappedRows(l, width), 0);
+  // A sync's delta needs the rows: on a small terminal only the focused option is shown (↑/↓ still move).
+  const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
+  // Room for the options wrapped whole (title, margins, notice, key help and two call lines aside); when there is
+  // not, the focused option wraps and the others take one row each, so the option ←/→ changes stays in view.
+  const room = size.rows - 1 - 6 - wordWrappedRows(help, width) - above;
+  const wrappedOptions = shownOptions.reduce((n, i) => n + wrappedRows(optionLines[i]!, width), 0);
+  const wrapAll = wrappedOptions <= room;
+  const optionRows = wrapAll ? wrappedOptions : shownOptions.length + 1;
+  const sampleRows = Math.max(2, size.rows - 1 - above - optionRows - 2 - 8);
+  const syncRows = Math.max(1, size.rows - 1 - optionRows - 6);
   return (
-    <Frame title="plan" help={syncHelp ? `${syncHelp} · ↑/↓ option · ←/→ change` : `↑/↓ option · ←/→ change · ${help}`}>
-      {shownOptions.map((i) => (
-        <Text key={OPTIONS[i]} {...(i === focus ? theme.selected : {})} wrap="wrap">
-          {optionLines[i]}
+    <Frame title="plan" help={help}>
+      {/* What the plan comes to first, then the options, then the calls (and the dry run) in what is left. */}
+      {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
+      {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
+      {plan.status === 'done' && !sync.on ? <Text wrap="wrap">{summaryLine}</Text> : null}
+      {lossLines.map((line) => (
+        <Text key={line} {...theme.warning} wrap="wrap">
+          {line}
         </Text>
       ))}
+      <Box flexDirection="column" marginTop={sync.on ? 0 : 1}>
+        {shownOptions.map((i) => (
+          <Text key={OPTIONS[i]} {...(i === focus ? theme.selected : {})} wrap={wrapAll || i === focus ? 'wrap' : 'truncate-end'}>
+            {optionLines[i]}
+          </Text>
+        ))}
+      </Box>
       <Box flexDirection="column" marginTop={1}>
-        {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
-        {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
         {sync.on ? <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} /> : null}
         {plan.status === 'done' && !sync.on ? (
           <>
-            <Text wrap="wrap">{summaryLine}</Text>
             {callLines.map((line) => (
               <Text key={line} wrap="wrap">
                 {line}

@@ -8,6 +8,7 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { detailLines, tableCells } from '../records-view.js';
+import { wordWrappedRows } from '../fit.js';
 import { visibleRows } from '../state/reducer.js';
 import type { PreviewFilter } from '../state/types.js';
 import { theme } from '../theme.js';
@@ -28,7 +29,12 @@ export function PreviewScreen() {
   const { preview, validation } = state;
   const rows = visibleRows(preview);
   const detail = preview.detail !== undefined ? preview.rows.find((r) => r.key === preview.detail) : undefined;
-  const pageSize = Math.max(3, size.rows - 12);
+  const help =
+    validation.status === 'failed'
+      ? 'esc back to the sources (fix or remove the file) · ↑/↓ enter: records before it'
+      : `↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`;
+  // The table gets the rows the rest leaves, the key help's second row (narrow terminals) included.
+  const pageSize = Math.max(3, size.rows - 11 - wordWrappedRows(help, Math.max(40, size.columns)));
   const lineProblems = validation.status === 'done' ? validation.value.lineProblems : [];
   // The `lines` filter is offered only when some line could not be read as a user.
   const filters = lineProblems.length > 0 ? FILTERS : FILTERS.filter((f) => f !== 'lines');
@@ -113,16 +119,10 @@ export function PreviewScreen() {
   const first = Math.max(0, Math.min(preview.cursor - Math.floor(pageSize / 2), rows.length - pageSize));
   const w = Math.max(60, size.columns) - 2;
   const widths = { id: Math.floor(w * 0.16), email: Math.floor(w * 0.3), first: 10, algorithm: 7, factors: 11 };
-  const rest = w - widths.id - widths.email - widths.first - widths.algorithm - widths.factors - 5;
+  // What is left for the problems column (none on a narrow terminal: enter shows a record's problems).
+  const rest = Math.max(0, w - widths.id - widths.email - widths.first - widths.algorithm - widths.factors - 5);
   return (
-    <Frame
-      title="preview"
-      help={
-        validation.status === 'failed'
-          ? 'esc back to the sources (fix or remove the file) · ↑/↓ enter: records before it'
-          : `↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`
-      }
-    >
+    <Frame title="preview" help={help}>
       <SummaryLines />
       {preview.filter === 'lines' ? (
         <Box marginTop={1} flexDirection="column">
@@ -136,10 +136,11 @@ export function PreviewScreen() {
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column" display={preview.filter === 'lines' ? 'none' : 'flex'}>
-        <Text {...theme.muted}>
+        <Text {...theme.muted} wrap="truncate-end">
           {'  '}
           {cut('id', widths.id)} {cut('email/phone', widths.email)} {cut('first', widths.first)} {cut('algo', widths.algorithm)}{' '}
-          {cut('factors', widths.factors)} {cut('problems', rest)}
+          {cut('factors', widths.factors)}
+          {rest > 0 ? ` ${cut('problems', rest)}` : ''}
         </Text>
         {rows.slice(first, first + pageSize).map((row, i) => {
           const c = tableCells(row);
@@ -148,7 +149,8 @@ export function PreviewScreen() {
           return (
             <Text key={row.key} {...style} wrap="truncate-end">
               {on ? theme.symbols.pointer : ' '} {cut(c.id, widths.id)} {cut(c.email, widths.email)} {cut(c.first, widths.first)}{' '}
-              {cut(c.algorithm, widths.algorithm)} {cut(c.factors, widths.factors)} {cut(c.problems, rest)}
+              {cut(c.algorithm, widths.algorithm)} {cut(c.factors, widths.factors)}
+              {rest > 0 ? ` ${cut(c.problems, rest)}` : ''}
             </Text>
           );
         })}

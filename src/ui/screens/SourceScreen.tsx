@@ -7,6 +7,7 @@ import { PathInput } from '../components/PathInput.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFocusRows } from '../hooks/useFocusRows.js';
+import { looksLikePath } from '../services/paths.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -64,10 +65,10 @@ export function SourceScreen() {
       actions.notice('error', `${value.trim()}: ${(err as Error).message}`);
     }
   };
-  const parseHash = (text: string) => {
+  const parseHash = async (text: string) => {
     if (!text.trim()) return;
     try {
-      const { hashConfig, signerKey } = services.parseHashConfig(text);
+      const { hashConfig, signerKey } = await services.parseHashConfig(text);
       actions.updateProfile({ ...profile, hashConfig });
       if (signerKey) actions.typeSecret('signerKey', signerKey);
       setHashText('');
@@ -118,7 +119,7 @@ export function SourceScreen() {
       : row.kind === 'path'
         ? `tab complete · enter add the file · ↑/↓ move · ${helpLine(['back'])}`
         : row.kind === 'hash'
-          ? `paste hash_config { … } or its JSON, enter · ↑/↓ move · ${helpLine(['back'])}`
+          ? `paste hash_config { … }, its JSON or its file path, enter · ↑/↓ move · ${helpLine(['back'])}`
           : row.kind === 'providers'
             ? `source=target pairs (google.com=google), enter · ↑/↓ move · ${helpLine(['back'])}`
             : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
@@ -149,11 +150,12 @@ export function SourceScreen() {
         value={hashText}
         focus={row.kind === 'hash'}
         focusNow={at('hash')}
-        secret
+        // Pasted parameters hold the signer key: masked. A file's path is shown as typed.
+        secret={!looksLikePath(hashText)}
         joinLines
         onChange={setHashText}
-        onSubmit={parseHash}
-        placeholder={h ? '' : 'Firebase only: paste hash_config { … }'}
+        onSubmit={(text) => void parseHash(text)}
+        placeholder={h ? '' : 'Firebase only: paste hash_config { … } or its file'}
       />
       {h ? (
         <Text {...theme.muted}>

@@ -9,6 +9,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
+import { inWizardWords } from '../wizard-words.js';
 
 type Row = 'kind' | 'store' | 'url' | 'tenant' | 'app' | 'connect';
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'select', 'continue', 'back'];
@@ -60,6 +61,14 @@ export function TargetScreen() {
   );
 
   const target = state.target;
+  const checkLine = (c: { name: string; ok: boolean; detail: string }) => (
+    <Text key={c.name} wrap="wrap">
+      <Text {...(c.ok ? theme.ok : theme.error)}>
+        {c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}
+      </Text>
+      <Text {...theme.muted}>{inWizardWords(c.detail)}</Text>
+    </Text>
+  );
   return (
     <Frame title="target" help={`←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`}>
       <Text {...(row === 'kind' ? theme.selected : {})}>
@@ -123,22 +132,18 @@ export function TargetScreen() {
         {pf.status === 'failed' ? <Text {...theme.error}>preflight failed: {pf.error}</Text> : null}
         {pf.status === 'done' ? (
           <>
-            {pf.value.checks.map((c) => (
-              <Text key={c.name} wrap="wrap">
-                <Text {...(c.ok ? theme.ok : theme.error)}>
-                  {c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}
-                </Text>
-                <Text {...theme.muted}>{c.detail}</Text>
-              </Text>
-            ))}
+            {/* The verdict first: on a short terminal the checks below it are what gets cut. */}
+            <Text {...(pf.value.ok ? theme.ok : theme.error)} wrap="wrap">
+              {pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem named below'}
+            </Text>
+            {/* What failed and the warnings before what passed, for the same reason. */}
+            {pf.value.checks.filter((c) => !c.ok).map(checkLine)}
             {pf.value.warnings.map((w, i) => (
               <Text key={i} {...theme.warning} wrap="wrap">
-                {theme.symbols.warn} {w}
+                {theme.symbols.warn} {inWizardWords(w)}
               </Text>
             ))}
-            <Text {...(pf.value.ok ? theme.ok : theme.error)}>
-              {pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem above'}
-            </Text>
+            {pf.value.checks.filter((c) => c.ok).map(checkLine)}
           </>
         ) : null}
       </Box>

@@ -3,6 +3,12 @@ import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+/** Whether text typed in a field is a file's path rather than pasted content (no braces, no line break, no `:`-pairs). */
+export function looksLikePath(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && !/[{}\n]|\s:\s|:\s/.test(t) && /^(~\/|\.{1,2}\/|\/)|\.(json|txt|conf)$/i.test(t);
+}
+
 /** Entries that start with the last segment of `partial`; folders end with `/`. `~/` is understood. */
 export async function completePath(partial: string, cwd: string = process.cwd()): Promise<string[]> {
   const expanded = partial.startsWith('~/') ? join(homedir(), partial.slice(2)) : partial;

@@ -16,7 +16,7 @@ import { spotCheckPassword } from '../../records/spot-check.js';
 import { startSandbox } from '../../sandbox/spawn.js';
 import { detectFormat, parseHashConfig, SOURCE_FORMATS } from '../../sources/index.js';
 import { callsOf } from './calls.js';
-import { completePath } from './paths.js';
+import { completePath, looksLikePath } from './paths.js';
 import { createPreview } from './preview.js';
 import { undoRun } from './rollback.js';
 import { connectionTo, settingsOf } from './settings.js';
@@ -66,8 +66,10 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     resolvePath: (path) => resolve(cwd, path.startsWith('~/') ? `${env.HOME ?? ''}/${path.slice(2)}` : path),
     detectFormat: (path) => detectFormat(resolve(cwd, path)),
     formats: SOURCE_FORMATS,
-    parseHashConfig: (text) => {
-      const { signerKey, algorithm, saltSeparator, rounds, memCost } = parseHashConfig(text);
+    parseHashConfig: async (text) => {
+      // A path (the file the console's parameters were saved in) is read; anything else is the pasted text.
+      const body = looksLikePath(text) ? await readFile(resolve(cwd, text.trim().replace(/^~\//, `${env.HOME ?? ''}/`)), 'utf8') : text;
+      const { signerKey, algorithm, saltSeparator, rounds, memCost } = parseHashConfig(body);
       return { hashConfig: { algorithm: algorithm ?? 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };
     },
     validate: (input, onRecord) => preview.validate(input, onRecord),

@@ -150,7 +150,8 @@ export interface WizardServices {
   detectFormat(path: string): Promise<string>;
   formats: readonly string[];
   /** The hash parameters as pasted; the signer key, if present, is returned apart (it is a secret). */
-  parseHashConfig(text: string): { hashConfig: ProfileHashConfig; signerKey?: string };
+  /** The pasted `hash_config { … }` (or its JSON), or the path of a file holding it. */
+  parseHashConfig(text: string): Promise<{ hashConfig: ProfileHashConfig; signerKey?: string }>;
   validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
   spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
   startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;

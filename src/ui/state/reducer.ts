@@ -4,6 +4,7 @@ import type { Problem } from '../../records/types.js';
 import type { PreviewRecord } from '../services/types.js';
 import { idleRun, onRunEvent } from './run-events.js';
 import { idleSync, isSyncAction, syncReducer } from './sync.js';
+import { inWizardWords } from '../wizard-words.js';
 
 /** Rows kept for the preview table; more records are counted and summarised, not kept. */
 export const PREVIEW_ROW_LIMIT = 5000;
@@ -173,7 +174,8 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'run-finished': {
       const t = action.outcome.totals;
       const refusal = action.outcome.refusal;
-      const error = refusal ? [refusal.message, refusal.fix].filter(Boolean).join('; to go on: ') : action.outcome.error;
+      const said = refusal ? [refusal.message, refusal.fix].filter(Boolean).join('; to go on: ') : action.outcome.error;
+      const error = said === undefined ? undefined : inWizardWords(said);
       const run: RunState = {
         ...state.run,
         confirm: undefined,
