@@ -75,8 +75,12 @@ function checkerFor(
   return undefined;
 }
 
-/** Whether an algorithm has a checker (without a password): a reason when it has none. */
+/**
+ * Whether an algorithm has a checker (without a password): a reason when it has none. Cognito exports no hash: its
+ * users are checked by the old pool through the app's function (the sign-in part's `cognito` option), not here.
+ */
 export function legacyCheckGap(legacy: CanonicalLegacyPassword, settings: LegacyCheckSettings = {}): string | undefined {
+  if (legacy.algorithm.trim().toLowerCase() === 'aws_cognito') return undefined;
   return checkerFor(legacy, settings) ? undefined : `no checker for the algorithm ${legacy.algorithm.slice(0, 40)}`;
 }
 

@@ -185,6 +185,10 @@ describe('legacy checkers, settings and gaps', () => {
     expect(JSON.stringify(out)).not.toContain('984478476');
   });
 
+  it("Cognito's hashless entries are no gap: the app's Cognito function checks them (src/signin, `cognito`)", () => {
+    expect(legacyCheckGap({ algorithm: 'aws_cognito', hash: '', params: { username: 'u' } })).toBeUndefined();
+  });
+
   it('a phpass count beyond 2^20 or Werkzeug scrypt beyond 256 MiB is refused with a reason, not run', async () => {
     const slow = await checkLegacyPassword({ algorithm: 'phpass', hash: '$P$J12345678LIjjb6PhecupozNBmDndU0' }, 'x');
     expect(slow).toMatchObject({ result: 'unsupported', reason: expect.stringMatching(/2\^20/) });
