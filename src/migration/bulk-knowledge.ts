@@ -7,6 +7,7 @@
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { KeyTable } from '../records/key-table.js';
+import { readUsersSliced, splitCore } from './staged-slices.js';
 import type { Step } from './steps.js';
 
 export const USERS_PAGE = 500;
@@ -67,14 +68,26 @@ export class CoreKnowledge {
   /** Users read from the core. */
   users = 0;
 
-  /** Read every user of the core's tenant once. */
-  static async learn(core: CoreClient): Promise<CoreKnowledge> {
+  /**
+   * Read every user of the core's tenant once: a large core in `slices` parts at once, split evenly by join time
+   * (staged-slices.ts; a million users took 11 minutes in one pass on the PostgreSQL reference under load).
+   */
+  static async learn(core: CoreClient, slices = 4, pageSize = USERS_PAGE): Promise<CoreKnowledge> {
     const known = new CoreKnowledge();
-    for await (const page of coreUserPages(core)) for (const user of page) known.addUser(user, core.tenantId);
+    const points = await splitCore(core, slices, pageSize);
+    await readUsersSliced(
+      core,
+      points,
+      (page) => {
+        for (const user of page) known.addUser(user, core.tenantId);
+      },
+      pageSize,
+    );
     return known;
   }
 
   addUser(user: CoreUser, tenant: string): void {
+    if (this.keys.get(`ext|${user.id}`) !== undefined) return; // read twice (at a split point)
     this.users += 1;
     for (const key of coreUserKeys(user, tenant)) this.keys.set(key, 0);
   }

@@ -9,13 +9,28 @@
 // made token (HTTP 400) is read in one pass.
 import { CoreHttpError } from '../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
-import { USERS_PAGE } from './bulk-knowledge.js';
 
 /** Higher than any SuperTokens user id (a lower-case UUID), in any collation. */
 const HIGHEST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 /** The token of a page that begins with the users who joined at `t` (ascending order). */
 export const tokenAt = (t: number): string => Buffer.from(`${HIGHEST_ID};${Math.trunc(t)}`).toString('base64');
+
+/**
+ * Split points for a core whose users are not known yet: from its oldest and newest join times (two requests),
+ * evenly in time; none when one page holds them all.
+ */
+export async function splitCore(core: CoreClient, slices: number, pageSize = 500): Promise<number[]> {
+  const first = await core.listUsers({ limit: pageSize });
+  if (!first.nextPaginationToken || slices < 2) return [];
+  const last = await core.listUsers({ limit: 1, timeJoinedOrder: 'DESC' });
+  const from = first.users[0]?.timeJoined;
+  const to = last.users[0]?.timeJoined;
+  if (from === undefined || to === undefined || to <= from) return [];
+  const points: number[] = [];
+  for (let k = 1; k < slices; k++) points.push(Math.floor(from + ((to - from) * k) / slices));
+  return points;
+}
 
 /** Up to `slices - 1` join times splitting `joined` (any order) into parts of about the same size. */
 export function splitPoints(joined: Float64Array, slices: number): number[] {
@@ -33,12 +48,7 @@ export function splitPoints(joined: Float64Array, slices: number): number[] {
  * Every user of the client's tenant, in slices read at once (split at `points`, ascending join times), each page
  * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice).
  */
-export async function readUsersSliced(
-  core: CoreClient,
-  points: number[],
-  onPage: (users: CoreUser[]) => void,
-  limit = USERS_PAGE,
-): Promise<void> {
+export async function readUsersSliced(core: CoreClient, points: number[], onPage: (users: CoreUser[]) => void, limit = 500): Promise<void> {
   if (points.length > 0) {
     try {
       await core.listUsers({ limit: 1, paginationToken: tokenAt(points[0]!) });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreUser } from '../../src/core-client/types.js';
-import { readUsersSliced, splitPoints } from '../../src/migration/staged-slices.js';
+import { CoreKnowledge } from '../../src/migration/bulk-knowledge.js';
+import { readUsersSliced, splitCore, splitPoints } from '../../src/migration/staged-slices.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 
 let dir: string;
@@ -68,5 +69,16 @@ describe('read-back in slices', () => {
       expect(twice).toBeLessThanOrEqual(3 * pts.length);
       expect(pages).toBeLessThanOrEqual(Math.ceil(41 / limit) + 2 * (pts.length + 1));
     }
+  });
+
+  it('learns a core in slices split evenly by join time: every user counted once', async () => {
+    const core = createCoreClient({ url: sandbox.url });
+    const points = await splitCore(core, 4, 5);
+    expect(points.length).toBe(3);
+    expect(points[0]).toBeGreaterThan(T0);
+    const known = await CoreKnowledge.learn(core, 4, 5);
+    expect(known.users).toBe(41);
+    for (let i = 0; i < 41; i++) expect(known.has(`public|pl-phone|+4420700${String(i).padStart(5, '0')}`), `user ${i}`).toBe(true);
+    expect(await splitCore(core, 4, 500)).toEqual([]); // one page holds them all
   });
 });
