@@ -15,7 +15,7 @@ import {
   plainDigest,
 } from './legacy-families.js';
 import { type FirebaseHashSettings, type SpringSettings, firebaseChecker, springChecker } from './legacy-vendors.js';
-import { clerkPbkdf2Sha1, clerkPbkdf2Sha256, phpassChecker, werkzeugChecker } from './legacy-web.js';
+import { clerkPbkdf2Sha1, clerkPbkdf2Sha256, fbscryptChecker, phpassChecker, werkzeugChecker } from './legacy-web.js';
 
 export type { FirebaseHashSettings, SpringSettings } from './legacy-vendors.js';
 
@@ -54,6 +54,7 @@ const NAMED: Record<string, Checker> = {
   scrypt_werkzeug: werkzeugChecker,
   pbkdf2_sha256: clerkPbkdf2Sha256,
   pbkdf2_sha1: clerkPbkdf2Sha1,
+  fbscrypt: fbscryptChecker,
 };
 
 function checkerFor(

@@ -1,7 +1,9 @@
 // Checkers for web frameworks' password forms that Clerk (and other exports) carry and the core cannot import:
 // phpass (WordPress, phpBB, Drupal 7's `$P$`/`$H$`), Werkzeug's (Flask) `scrypt:N:r:p$salt$hex` and
-// `pbkdf2:<digest>:<iterations>$salt$hex`, and Clerk's own pbkdf2 layouts (its `password_hasher` names). Digests
-// come from node:crypto and hash-wasm; comparisons are constant-time; no message quotes the hash.
+// `pbkdf2:<digest>:<iterations>$salt$hex`, Clerk's own pbkdf2 layouts (its `password_hasher` names), and
+// Supabase's `$fbscrypt$` where the core's Firebase scrypt cannot hold it (p other than 1). Digests come from
+// node:crypto and hash-wasm; comparisons are constant-time; no message quotes the hash.
+import { createCipheriv } from 'node:crypto';
 import type { CanonicalLegacyPassword } from '../records/types.js';
 import { sameBytes } from './constant-time.js';
 import { digest, digestName, fromBase64, fromHex, scryptBytes, utf8 } from './digests.js';
@@ -87,4 +89,24 @@ export const clerkPbkdf2Sha1: Checker = async (legacy: CanonicalLegacyPassword, 
   const stored = hex ? fromHex(m[3]!) : fromBase64(m[3]!);
   if (!stored) return 'the pbkdf2_sha1 key is neither hex nor base64';
   return checkPbkdf2(password, utf8(m[2]!), Number(m[1]), stored, 'sha1');
+};
+
+/**
+ * Supabase's (GoTrue's) `$fbscrypt$v=1,n=..,r=..,p=..[,ss=..],sk=..$<salt>$<hash>` (supabase/auth
+ * internal/crypto/password.go, firebaseScrypt): key = scrypt(password, salt || ss, 2^n, r, p, 32 bytes), hash =
+ * AES-256-CTR(key, zero IV) of sk. The readers convert p=1 digests for the core; the rest wait for sign-in here.
+ */
+export const fbscryptChecker: Checker = async (legacy, password) => {
+  const m = /^\$fbscrypt\$v=1,n=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})(?:,ss=([^,$]*))?,sk=([^$]+)\$([^$]+)\$([^$]+)$/.exec(legacy.hash.trim());
+  const sk = m ? fromBase64(m[5]!) : undefined;
+  const salt = m ? fromBase64(m[6]!) : undefined;
+  const stored = m ? fromBase64(m[7]!) : undefined;
+  const separator = m?.[4] ? fromBase64(m[4]) : Buffer.alloc(0);
+  if (!m || !sk || !salt || !stored || !separator) return 'the hash is not a version 1 $fbscrypt$ string with its signer key';
+  const [n, r, p] = [2 ** Number(m[1]), Number(m[2]), Number(m[3])];
+  if (n < 2 || r < 1 || p < 1) return 'the $fbscrypt$ parameters are out of range';
+  if (128 * n * r * p > MAX_SCRYPT_BYTES) return 'the $fbscrypt$ parameters need more memory than a sign-in may use';
+  const key = await scryptBytes(utf8(password), Buffer.concat([salt, separator]), n, r, p, 32);
+  const cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16, 0));
+  return sameBytes(Buffer.concat([cipher.update(sk), cipher.final()]), stored);
 };

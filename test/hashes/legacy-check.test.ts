@@ -131,6 +131,18 @@ const ROWS: Row[] = [
       hash: 'scrypt:16384:8:1$SodiumChloride$7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887',
     },
   ],
+  // Supabase's $fbscrypt$ as a legacy entry (the readers convert it when p=1; the checker takes any p):
+  // supabase/auth internal/crypto/password_test.go, TestScrypt "Firebase Scrypt: appropriate hash".
+  [
+    'GoTrue TestScrypt (Firebase Scrypt)',
+    'mytestpassword',
+    {
+      algorithm: 'fbscrypt',
+      hash:
+        '$fbscrypt$v=1,n=14,r=8,p=1,ss=Bw==,sk=ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==$C0sHCg9ek77hsg==$' +
+        'zKVTMvnWVw5BBOZNUdnsalx4c4c7y/w7IS5p6Ut2+CfEFFlz37J9huyQfov4iizN8dbjvEJlM5tQaJP84+hfTw==',
+    },
+  ],
   // The same digest as a plain salted sha1 with the salt after the password.
   ['salted sha1, salt after', 'Password1', { algorithm: 'sha1', hash: 'kfjS+dtoePcY0vEKx1w5ol2ZJ88=', salt: 'XiwiihQ=' }],
 ];
