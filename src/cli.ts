@@ -1,13 +1,8 @@
 // argv -> command. Decides once whether to open the interactive wizard or run a headless command.
+import type { CommandIO } from './commands/io.js';
 import { UsageError, UserError } from './errors.js';
 
-export interface CommandIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-  /** Where a confirmation is typed (default: process.stdin; asked only when it is a terminal). */
-  stdin?: NodeJS.ReadableStream;
-}
+export type { CommandIO };
 
 type CommandMain = (argv: string[], io: CommandIO) => Promise<number>;
 

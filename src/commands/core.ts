@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import envPaths from 'env-paths';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError, UserError } from '../errors.js';
 import { isStandardBase64 } from '../hashes/verify.js';
 import { createApp } from '../sandbox/app.js';

@@ -1,6 +1,6 @@
 // `auth-migrate profiles list|show|delete|rename|duplicate`: saved profiles without the wizard. Never prints a secret.
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import {
   deleteProfile,

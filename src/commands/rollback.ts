@@ -5,7 +5,7 @@
 // The shell of the rollback operation (src/operations/rollback.ts): argv in, lines out, a typed confirmation.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';

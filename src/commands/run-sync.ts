@@ -1,7 +1,7 @@
 // `auth-migrate run --sync`: the headless shell of the sync operation (src/operations/sync.ts), the second pass of
 // a cutover (docs/migration.md, "Two-pass cutover"). It turns the operation's events into lines, a signal into a
 // safe stop and the outcome into an exit code; the wizard renders the same operation (ui/services/sync.ts).
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { drained } from '../migration/report.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';

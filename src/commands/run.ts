@@ -2,7 +2,7 @@
 // settings, the operation's events into lines, signals into a safe stop and the outcome into an exit code:
 // 0 all ok, 1 some failed or skipped, 2 refused or fatal, 130 stopped.
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { planRun } from '../operations/plan.js';

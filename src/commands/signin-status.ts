@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError, UserError } from '../errors.js';
 import { pathsBesideJournal } from '../migration/report.js';
 import { expireWaiting, readSignInFile, signInStatus, type SignInStatus } from '../signin/status.js';

@@ -1,7 +1,7 @@
 // `auth-migrate validate <file>...`: read the exports, check every record, spot-check known passwords.
 // Exit 0 when every record is valid, 1 when some are not (or a spot-check fails), 2 for bad usage or input.
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { loadProfile, type LoadedProfile } from '../profiles/index.js';
 import { normaliseEmail } from '../records/normalise.js';

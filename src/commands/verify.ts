@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { parseCredentials } from '../migration/verify.js';
 import { resolveRunSettings } from '../operations/settings.js';

@@ -1,7 +1,7 @@
 // `auth-migrate` with no command: the interactive workbench on a terminal; without one, the headless
 // commands to use instead (exit 2), never waiting for keys that cannot come.
 import { parseArgs } from 'node:util';
-import type { CommandIO } from '../cli.js';
+import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 
 export const HEADLESS_HELP = `auth-migrate: the interactive workbench needs a terminal (stdin and stdout must be a TTY).
