@@ -2,6 +2,7 @@
 // per kind with the first users of each, and the changes planned, no request), and the sync itself: preflight,
 // the question before a real core is written, the run folder, then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/migration/sync/.
+import { existsSync } from 'node:fs';
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal } from '../migration/journal.js';
@@ -178,7 +179,7 @@ export function startSync(
         fromJournal: 0,
       });
       const paths = pathsBesideJournal(p.journal);
-      const runFiles = openRunFiles(paths);
+      const runFiles = openRunFiles(paths, plan);
       migration = startMigration({
         inputs: p.inputs(),
         reopenInputs: p.inputs,
@@ -210,6 +211,7 @@ export function startSync(
         await runFiles.close();
       }
       ended = summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished';
+      if (paths.signIn && !existsSync(paths.signIn)) delete paths.signIn; // made at its first line only
       const outcome: SyncOutcome = {
         ...base,
         totals: summary.totals,

@@ -12,6 +12,7 @@ import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { createCoreClient } from '../../src/core-client/index.js';
 import { renderWizard, trackSandboxes } from './harness.js';
+import type { WizardServices } from '../../src/ui/services/types.js';
 
 let dir: string;
 let sandboxes: ReturnType<typeof trackSandboxes> | undefined;
@@ -53,76 +54,114 @@ function fits(frames: string[], columns: number, rows: number) {
   }
 }
 
-describe('the wizard syncs a profile that ran before', () => {
-  it('offers the sync, shows the delta, makes exactly the changes, and a second sync sends nothing', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'am-ui-sync-'));
-    const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
-    const file = join(dir, 'export.ndjson');
-    writeFileSync(file, ['a', 'b', 'c', 'd'].map((id) => user(id)).join('\n') + '\n');
-    const store = join(dir, 'store.json');
-    await saveProfile(
-      { ...emptyProfile('cut'), sources: [{ path: file, format: 'canonical' }], target: { kind: 'sandbox', store } },
+/** A profile `cut` whose first run (a, b, c, d) is done in the wizard; the newer export is export-2.ndjson. */
+async function firstPass() {
+  dir = mkdtempSync(join(tmpdir(), 'am-ui-sync-'));
+  const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
+  const store = join(dir, 'store.json');
+  const profile = async (file: string) =>
+    saveProfile(
+      { ...emptyProfile('cut'), sources: [{ path: join(dir, file), format: 'canonical' }], target: { kind: 'sandbox', store } },
       {},
       env,
     );
-    sandboxes = trackSandboxes(createRealServices({ env, cwd: dir, out: 'runs' }));
-    const tracked = sandboxes.services;
-    let sandboxUrl = '';
-    const services = {
-      ...tracked,
-      startSandbox: async (o: Parameters<typeof tracked.startSandbox>[0]) => {
-        const s = await tracked.startSandbox(o);
-        sandboxUrl = s.url;
-        return s;
-      },
-    };
+  writeFileSync(join(dir, 'export-1.ndjson'), ['a', 'b', 'c', 'd'].map((id) => user(id)).join('\n') + '\n');
+  await profile('export-1.ndjson');
+  sandboxes = trackSandboxes(createRealServices({ env, cwd: dir, out: 'runs' }));
+  const tracked = sandboxes.services;
+  const at = { url: '' };
+  const services = {
+    ...tracked,
+    startSandbox: async (o: Parameters<typeof tracked.startSandbox>[0]) => {
+      const s = await tracked.startSandbox(o);
+      at.url = s.url;
+      return s;
+    },
+  };
+  // The first pass: a plain run; no sync is offered (the profile never ran into this core).
+  const w = renderWizard(services, 'cut', { columns: 100, rows: 40 });
+  await toPlan(w, 4);
+  await w.until('4 users to migrate');
+  expect(w.frame()).not.toContain('ran into this core before');
+  await w.press('r');
+  await w.until(/8\/8 results: finished[\s\S]*imported 4/, 30_000);
+  await w.press('q');
+  w.unmount();
+  await sandboxes.stopAll();
+  // The old system moved on: b changed its password, c its email, d is gone, e signed up. Its export is a file of
+  // its own (the source screen's change, saved in the profile), so the previous one stays for a rollback.
+  writeFileSync(
+    join(dir, 'export-2.ndjson'),
+    [user('a'), user('b', undefined, hashes.now), user('c', 'c2@example.com'), user('e')].join('\n') + '\n',
+  );
+  await profile('export-2.ndjson');
+  return { services, at };
+}
 
-    // The first pass: a plain run; no sync is offered (the profile never ran into this core).
-    let w = renderWizard(services, 'cut', { columns: 100, rows: 40 });
-    await toPlan(w, 4);
-    await w.until('4 users to migrate');
-    expect(w.frame()).not.toContain('ran into this core before');
-    await w.press('r');
-    await w.until(/8\/8 results: finished[\s\S]*imported 4/, 30_000);
-    await w.press('q');
-    w.unmount();
-    await sandboxes.stopAll();
+/** The sync of export-2 on the plan screen: the offer, the delta, `m`, then `r` to the results. */
+async function syncOnce(services: WizardServices) {
+  const w = renderWizard(services, 'cut', { columns: 100, rows: 40 });
+  await toPlan(w, 4);
+  await w.until('this profile ran into this core before (it finished): s syncs instead');
+  await w.press('s');
+  const plan = flat(await w.until('changes planned:', 30_000));
+  expect(plan).toMatch(/1 new, 2 changed, 1 gone from the export/);
+  expect(plan).toContain('new users: 1: e');
+  expect(plan).toMatch(/changed password: 1 users: b/);
+  expect(plan).toMatch(/changed email: 1 users: c/);
+  expect(plan).toMatch(/gone from the export: 1 users, listed, left in the core/);
+  expect(plan).toContain('The old system is authoritative until cutover');
+  for (const h of Object.values(hashes)) expect(plan).not.toContain(h.slice(7)); // no hash, not even in part
+  await w.press('m');
+  await w.until(/gone from the export: 1 users, removed if the migration\s+created them/);
+  const removed = flat(await w.until(/ removed: 1/));
+  expect(removed).toMatch(/password: 1/);
+  await w.press('r');
+  const results = flat(await w.until(/8\/8 results: finished[\s\S]*sync: changes made/, 30_000));
+  expect(results).toMatch(/ new: 1/);
+  expect(results).toMatch(/ password: 1/);
+  expect(results).toMatch(/ email: 1/);
+  expect(results).toMatch(/ removed: 1/);
+  expect(results).toMatch(/run folder \S+\/runs\/cut-sync-\d{4}-/);
+  return w;
+}
 
-    // The old system moved on: b changed its password, c its email, d is gone, e signed up.
-    writeFileSync(file, [user('a'), user('b', undefined, hashes.now), user('c', 'c2@example.com'), user('e')].join('\n') + '\n');
-    w = renderWizard(services, 'cut', { columns: 100, rows: 40 });
-    await toPlan(w, 4);
-    await w.until('this profile ran into this core before (it finished): s syncs instead');
-    await w.press('s');
-    const plan = flat(await w.until('changes planned:', 30_000));
-    expect(plan).toMatch(/1 new, 2 changed, 1 gone from the export/);
-    expect(plan).toContain('new users: 1: e');
-    expect(plan).toMatch(/changed password: 1 users: b/);
-    expect(plan).toMatch(/changed email: 1 users: c/);
-    expect(plan).toMatch(/gone from the export: 1 users, listed, left in the core/);
-    expect(plan).toContain('The old system is authoritative until cutover');
-    for (const h of Object.values(hashes)) expect(plan).not.toContain(h.slice(7)); // no hash, not even in part
-    await w.press('m');
-    await w.until(/gone from the export: 1 users, removed if the migration\s+created them/);
-    const removed = flat(await w.until(/ removed: 1/));
-    expect(removed).toMatch(/password: 1/);
-    await w.press('r');
-    const results = flat(await w.until(/8\/8 results: finished[\s\S]*sync: changes made/, 30_000));
-    expect(results).toMatch(/ new: 1/);
-    expect(results).toMatch(/ password: 1/);
-    expect(results).toMatch(/ email: 1/);
-    expect(results).toMatch(/ removed: 1/);
+describe('the wizard syncs a profile that ran before', () => {
+  it('offers the sync, shows the delta, makes exactly the changes; u undoes the sync, not the first run', async () => {
+    const { services, at } = await firstPass();
+    const w = await syncOnce(services);
     await w.press('v');
     await w.until('verify: 4/4 users ok', 30_000);
-    const core = createCoreClient({ url: sandboxUrl });
-    expect((await core.signIn('b@example.com', 'new-password')).status).toBe('OK');
-    expect((await core.signIn('b@example.com', 'old-password')).status).toBe('WRONG_CREDENTIALS_ERROR');
-    expect((await core.listUsersByAccountInfo({ email: 'd@example.com' })).users).toEqual([]);
-    expect((await core.listUsersByAccountInfo({ email: 'c2@example.com' })).users).toHaveLength(1);
-    core.close();
+    const core = createCoreClient({ url: at.url });
+    try {
+      expect((await core.signIn('b@example.com', 'new-password')).status).toBe('OK');
+      expect((await core.signIn('b@example.com', 'old-password')).status).toBe('WRONG_CREDENTIALS_ERROR');
+      expect((await core.listUsersByAccountInfo({ email: 'd@example.com' })).users).toEqual([]);
+      expect((await core.listUsersByAccountInfo({ email: 'c2@example.com' })).users).toHaveLength(1);
+      // u: the sync's rollback (its own journal): c's email and d come back from export-1, e goes; b's hash stays.
+      await w.press('u');
+      await w.until('y undoes it', 30_000);
+      await w.press('y');
+      await w.until(/undone: \d+ users, 0 failed/, 30_000);
+      expect((await core.listUsersByAccountInfo({ email: 'c@example.com' })).users).toHaveLength(1);
+      expect((await core.listUsersByAccountInfo({ email: 'c2@example.com' })).users).toEqual([]);
+      expect((await core.listUsersByAccountInfo({ email: 'd@example.com' })).users).toHaveLength(1);
+      expect((await core.listUsersByAccountInfo({ email: 'e@example.com' })).users).toEqual([]);
+      expect((await core.listUsersByAccountInfo({ email: 'a@example.com' })).users).toHaveLength(1); // the first run's
+      expect((await core.signIn('b@example.com', 'new-password')).status).toBe('OK'); // listed: a hash is not given back
+    } finally {
+      core.close();
+    }
     await w.press('q');
     w.unmount();
-    await sandboxes.stopAll();
+  }, 180_000);
+
+  it('a second sync of the same export makes no change, sends nothing and has nothing to undo; frames fit', async () => {
+    const { services } = await firstPass();
+    let w = await syncOnce(services);
+    await w.press('q');
+    w.unmount();
+    await sandboxes!.stopAll();
 
     // The same export again, at 80x24: no change to make; the sync sends nothing and says so.
     w = renderWizard(services, 'cut', { columns: 80, rows: 24 });
@@ -132,10 +171,12 @@ describe('the wizard syncs a profile that ran before', () => {
     await w.until('no change to make', 30_000);
     await w.press('r');
     await w.until(/nothing changed since the earlier run: no request was\s+sent/, 30_000);
+    await w.press('u'); // nothing of this sync to undo: the first run is not offered instead
+    await w.until(/the sync wrote nothing \(no journal\): there is nothing of it to undo/);
     fits(w.frames, 80, 24);
     await w.press('q');
     w.unmount();
-    await sandboxes.stopAll();
+    await sandboxes!.stopAll();
 
     // 60x16: the plan screen offers the sync in its footer; with the sync chosen, the counts fit.
     w = renderWizard(services, 'cut', { columns: 60, rows: 16 });

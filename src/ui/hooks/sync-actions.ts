@@ -31,7 +31,8 @@ export function syncActions(
     const mine = ++asked;
     d({ type: 'sync-preview-started' });
     try {
-      const view = await sync.preview(inputOf(latest.current), t, { removeMissing: choice.removeMissing });
+      const profileName = latest.current.profile?.name ?? 'wizard';
+      const view = await sync.preview(inputOf(latest.current), t, { removeMissing: choice.removeMissing, profileName });
       if (mine === asked) d({ type: 'sync-preview-ready', preview: view });
     } catch (err) {
       if (mine === asked) d({ type: 'sync-preview-failed', error: message(err) });

@@ -340,6 +340,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         try {
           // After a sync, `u` undoes the sync (its own journal), not the first run.
           const syncJournal = latest.current.sync.on ? latest.current.run.outcome?.paths?.journal : undefined;
+          if (latest.current.sync.on && !syncJournal) return 'the sync wrote nothing (no journal): there is nothing of it to undo';
           return await services.rollback(migrationInput(latest.current), t, syncJournal ? { ...o, journal: syncJournal } : o);
         } catch (err) {
           return message(err);

@@ -34,8 +34,22 @@ export function syncPlanLines(s: SyncState, steps: boolean): { lines: string[] }
       ? ['changes planned:', ...p.changeLines]
       : ['no change to make: the core matches this export (a sync sends nothing)'];
   // The counts first (what a small terminal must show), then the base, the first users' steps and the warning.
+  const note = p.note ? [`note: ${p.note}`] : [];
   const base = `earlier run: ${p.base}${p.resume ? ` (carrying on from the sync that stopped: ${p.resume})` : ''}`;
-  return { lines: [head, ...p.deltaLines, ...changes, ...(steps ? p.sample : []), AUTHORITY, base] };
+  // With `d`, the first changed users' steps come first (d again brings the delta back first).
+  if (steps)
+    return {
+      lines: [
+        head,
+        "the first changed users' steps (d again: the delta first):",
+        ...p.sample,
+        ...changes,
+        ...p.deltaLines,
+        AUTHORITY,
+        base,
+      ],
+    };
+  return { lines: [head, ...p.deltaLines, ...changes, ...note, AUTHORITY, base] };
 }
 
 export function SyncPlan({ sync, steps, rows, width }: { sync: SyncState; steps: boolean; rows: number; width: number }) {

@@ -21,7 +21,7 @@ export interface SyncService {
   /** The earlier run a sync would bring up to date, or undefined (never ran into this core: a sync is not offered). */
   offer(input: MigrationInput, target: TargetConnection): Promise<SyncOffer | undefined>;
   /** The delta and the changes planned (no request to the core); kept for the sync that follows. */
-  preview(input: MigrationInput, target: TargetConnection, o: { removeMissing: boolean }): Promise<SyncPreviewView>;
+  preview(input: MigrationInput, target: TargetConnection, o: { removeMissing: boolean; profileName: string }): Promise<SyncPreviewView>;
   start(
     input: MigrationInput,
     target: TargetConnection,
@@ -59,16 +59,17 @@ export function createSyncService(settings: Settings): SyncService {
       }
     },
     async preview(input, target, o) {
-      const s = await settings(input, target);
+      // The profile's name names the sync's run folder (`<profile>-sync-<time>`), as for a run.
+      const s = await settings(input, target, o.profileName);
       const preview = await previewSync(syncRequestOf(s, describeTarget(s.target), { removeMissing: o.removeMissing }));
-      last = { key: keyOf(input, target, o.removeMissing), preview };
+      last = { key: keyOf(input, target, o.removeMissing) + o.profileName, preview };
       const { prepared: _kept, ...view } = preview;
       return view;
     },
     start(input, target, o) {
       let handle: SyncHandle | undefined;
       let early: 'stop' | 'pause' | undefined;
-      const key = keyOf(input, target, o.removeMissing);
+      const key = keyOf(input, target, o.removeMissing) + o.profileName;
       const preview = last?.key === key ? last.preview : undefined;
       last = undefined; // a preview is used once: the next sync reads the journals again
       const done = (async () => {
