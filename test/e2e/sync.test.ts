@@ -152,4 +152,29 @@ describe('run --sync', () => {
     // Only the user left as it is is looked at again (listed, no write).
     expect(summaryOf(again.stdout)).toMatchObject({ total: 1, skipped: 1, applied: {} });
   }, 300_000);
+
+  it('--via bulk-staged: the first pass staged, then the sync stages the new users and changes the others by steps', async () => {
+    const sets = buildSyncSets(sizes, 'c');
+    writeNdjson(join(dir, 'c-1.ndjson'), sets.base);
+    writeNdjson(join(dir, 'c-2.ndjson'), sets.newer);
+    const staged = ['--via', 'bulk-staged', '--job-interval', '5']; // the sandbox's job runs every 5 s
+    const first = await cli([...args('c-1.ndjson', 'runs-c', ...staged), '--json'], dir, env);
+    expect(first.exitCode, first.stderr.slice(-2000)).toBe(0);
+    const dry = await cli([...args('c-2.ndjson', 'runs-c', '--sync', '--dry-run', '--remove-missing'), '--json'], dir, env);
+    const predicted = (summaryOf(dry.stdout) as { changes: Record<string, number> }).changes;
+    expect(predicted).toEqual(expected);
+    const sync = await cli([...args('c-2.ndjson', 'runs-c', '--sync', '--remove-missing', ...staged), '--json'], dir, env);
+    expect(sync.exitCode, sync.stderr.slice(-3000)).toBe(0);
+    const done = summaryOf(sync.stdout) as { applied: Record<string, number>; journal: string };
+    expect(done.applied).toEqual(predicted);
+    // New users went through the core's bulk-import job; changed ones by the sync's own steps.
+    const lines = readFileSync(done.journal, 'utf8').trim().split('\n');
+    const stagedNew = lines.filter((l) => /"step":"bulk-staged"/.test(l)).length;
+    expect(stagedNew).toBe(expected.new);
+    expect(lines.filter((l) => /"step":"sync:password"/.test(l) && /"created"/.test(l)).length).toBe(expected.password);
+    const verify = await cli(['verify', 'c-2.ndjson', '--core', sandbox.url, '--disabled', 'role:disabled', '--json'], dir, env);
+    expect(verify.exitCode, verify.stdout.slice(0, 2000)).toBe(0);
+    const again = await cli([...args('c-2.ndjson', 'runs-c', '--sync', '--remove-missing', ...staged), '--json'], dir, env);
+    expect(summaryOf(again.stdout)).toMatchObject({ changed: 0, total: 0 });
+  }, 300_000);
 });
