@@ -48,6 +48,11 @@ Options:
   --bulk-import-batch-size N
                        staged users the job takes at once (default 8000, the reference's bulk_migration_batch_size)
   -h, --help           show this help
+
+Examples:
+  auth-migrate core                                      a sandbox on http://127.0.0.1:3567, store in the data folder
+  auth-migrate core --port 0 --store ./rehearsal.json    a free port, a store of its own (the URL is printed)
+  AUTH_MIGRATE_LICENSE_KEY=... auth-migrate core --reset-license    exactly this licence, none kept from before
 `;
 
 export function defaultStorePath(): string {

@@ -29,6 +29,7 @@ export const TARGET_OPTIONS = {
   tenant: { type: 'string' },
   app: { type: 'string' },
   profile: { type: 'string' },
+  ca: { type: 'string' },
 } as const;
 
 /** The reader options of run and verify (validate adds --signer-key: source-options.ts). */

@@ -33,6 +33,10 @@ Output:      --json (one JSON document: summary (with summary.fields: the source
              --max-problems N (default ${DEFAULT_MAX_PROBLEMS}; the counts always cover every problem)
 Exit codes:  0 every record valid, 1 some invalid, a class of users dropped by a missing setting or file, or a
              spot-check failed, 2 bad usage or unreadable input.
+Examples:
+  auth-migrate validate users.csv --format clerk                          a Clerk export
+  auth-migrate validate users.csv identities.csv mfa_factors.csv          Supabase: the users table and its companions
+  auth-migrate validate export.json --hash-config hash-config.txt --check-password ada@example.com:PASSWORD
 `;
 
 const OPTIONS = {

@@ -117,8 +117,12 @@ export class CoreUnreachableError extends CoreClientError {
     readonly reason: string,
   ) {
     super(
-      `the core at ${url} is unreachable: ${method} ${path} failed ${attempts} time(s), last with ${reason}. ` +
-        'Check that the core is running and the URL (--core) is right; rerunning resumes where this stopped.',
+      // A certificate the machine does not trust is no outage: say so, and how to trust it.
+      /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i.test(reason)
+        ? `the core at ${url} presented a certificate this machine does not trust (${reason}), so ${method} ${path} ` +
+            'was not sent. Trust its CA with --ca FILE (PEM) or NODE_EXTRA_CA_CERTS=FILE, or check the URL (--core).'
+        : `the core at ${url} is unreachable: ${method} ${path} failed ${attempts} time(s), last with ${reason}. ` +
+            'Check that the core is running and the URL (--core) is right; rerunning resumes where this stopped.',
       true,
     );
     this.name = 'CoreUnreachableError';

@@ -1,5 +1,6 @@
 // Where an operation writes or reads: the target (a remote core, or the sandbox on a store file), its keys (flag,
 // environment, profile, in that order), the text that names it in a journal, and opening a connection to it.
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createCoreClient } from '../core-client/client.js';
 import type { CoreClient, RetryInfo, RetryPolicy } from '../core-client/types.js';
@@ -17,6 +18,8 @@ export interface TargetOptionValues {
   tenant?: string;
   app?: string;
   profile?: string;
+  /** A PEM file of the CA (or the certificate) to trust for an https core. */
+  ca?: string;
 }
 
 export type SecretFlag = 'api-key' | 'license-key' | 'signer-key';
@@ -35,7 +38,9 @@ export interface TargetSecrets {
 }
 
 export type Target =
-  { kind: 'sandbox'; store: string; tenant?: string; app?: string } | { kind: 'remote'; url: string; tenant?: string; app?: string };
+  | { kind: 'sandbox'; store: string; tenant?: string; app?: string }
+  /** `ca`: the PEM text of --ca, trusted for this core besides the system's (and NODE_EXTRA_CA_CERTS). */
+  | { kind: 'remote'; url: string; tenant?: string; app?: string; ca?: string };
 
 export interface ResolvedTarget {
   target: Target;
@@ -71,6 +76,14 @@ export async function resolveTarget(
   else throw new UsageError('say where to migrate: --core URL (a running core) or --sandbox (a local rehearsal core)');
   if (target.kind === 'remote' && !/^https?:\/\//.test(target.url)) {
     throw new UsageError(`--core "${target.url}" must be a URL such as http://localhost:3567`);
+  }
+  if (values.ca !== undefined) {
+    if (target.kind !== 'remote') throw new UsageError('--ca goes with an https core (--core https://...), not with the sandbox');
+    try {
+      target.ca = await readFile(resolve(cwd, values.ca), 'utf8');
+    } catch (err) {
+      throw new UsageError(`--ca ${values.ca}: ${(err as Error).message}`);
+    }
   }
   return { target, secrets, profile };
 }
@@ -130,6 +143,7 @@ export function clientFor(url: string, target: Target, secrets: TargetSecrets, o
     retry: options.retry ?? RUN_RETRY,
     onRetry: options.onRetry,
     maxSockets: Math.max(8, (options.concurrency ?? 16) * 2),
+    ...(target.kind === 'remote' && target.ca ? { tls: { ca: target.ca } } : {}),
   });
 }
 

@@ -58,6 +58,10 @@ describe('https cores', () => {
       expect(err).toBeInstanceOf(CoreUnreachableError);
       expect((err as CoreUnreachableError).attempts).toBe(1);
       expect((err as Error).message).toMatch(/SELF_SIGNED|self-signed|certificate/i);
+      // Said as what it is, with the way to trust it (issue 23), not as a core that is not running.
+      expect((err as Error).message).toContain('presented a certificate this machine does not trust');
+      expect((err as Error).message).toContain('--ca FILE (PEM) or NODE_EXTRA_CA_CERTS=FILE');
+      expect((err as Error).message).not.toContain('Check that the core is running');
       expect(retries).toEqual([]);
       expect(seen).toBe(before);
     } finally {

@@ -44,6 +44,9 @@ describe('a run that would drop a whole class of users', () => {
     // Nothing made: no run folder, no sandbox started (no store), and the rerun names no journal.
     expect(readdirSync(here)).toEqual(['export.csv']);
     expect(refused.stderr).not.toMatch(/run again: .*--journal/);
+    // No "run folder ..." line before "no run folder or journal was made".
+    expect(refused.stderr).not.toMatch(/^run folder /m);
+    expect(refused.stderr).toContain('no run folder or journal was made');
 
     const partial = await cli(['run', 'export.csv', '--sandbox', '--license-key', LICENSE, '--allow-partial'], here);
     expect(partial.stderr).toContain('going on without them (--allow-partial): 3 users would lose their password');

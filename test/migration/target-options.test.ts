@@ -1,5 +1,5 @@
 // Target options: where secrets come from (flag > environment > profile), target choice, printed commands.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,19 @@ describe('resolveTarget', () => {
     [{ core: 'http://a:1', store: 'x.json' }, /--store goes with --sandbox/],
   ])('refuses %j', async (values, message) => {
     await expect(resolveTarget(values, {}, dir)).rejects.toThrow(message);
+  });
+});
+
+describe('--ca (an https core with its own CA, issue 23)', () => {
+  it('reads the PEM file into the remote target; refuses it with the sandbox and names a missing file', async () => {
+    const pem = join(dir, 'ca.pem');
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const r = await resolveTarget({ core: 'https://core.example.com', ca: 'ca.pem' }, {}, dir);
+    expect(r.target).toMatchObject({ kind: 'remote', ca: expect.stringContaining('BEGIN CERTIFICATE') });
+    // The journal's name of the target does not change with it.
+    expect(describeTarget(r.target)).toBe('https://core.example.com tenant=public app=public');
+    await expect(resolveTarget({ sandbox: true, ca: 'ca.pem' }, {}, dir)).rejects.toThrow('--ca goes with an https core');
+    await expect(resolveTarget({ core: 'https://core.example.com', ca: 'nope.pem' }, {}, dir)).rejects.toThrow('--ca nope.pem');
   });
 });
 
