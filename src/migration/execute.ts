@@ -34,8 +34,12 @@ export const STEP_BUDGETS = { unclear: 4, lookup: 4, restart: 32 } as const;
 /** Kept for the bulk path, whose one request per user has only unclear answers to retry. */
 export const MAX_STEP_ATTEMPTS = STEP_BUDGETS.unclear;
 
-/** Pause before a new passwordless flow after a restart: a little longer each time, jittered, at most 2 s. */
-const restartPause = (n: number) => Math.floor(Math.random() * Math.min(2000, 10 * 2 ** n));
+/**
+ * Pause before a new passwordless flow after a restart: a little longer each time, jittered, at most 10 s, so the
+ * budget spans a contention storm of a couple of minutes (the reference in-memory core with two runs at once failed
+ * every user creation of some consumes for over 40 s, the span of the old 2 s cap) while the first few come at once.
+ */
+const restartPause = (n: number) => Math.floor(Math.random() * Math.min(10_000, 10 * 2 ** n));
 
 /** An attempt whose outcome is unknown: the core may or may not have applied it. */
 function isUnclear(err: unknown): boolean {
