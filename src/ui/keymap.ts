@@ -30,7 +30,8 @@ export type Command =
   | 'undo'
   | 'sync'
   | 'removeMissing'
-  | 'allowPartial';
+  | 'allowPartial'
+  | 'search';
 
 interface Binding {
   label: string;
@@ -77,6 +78,7 @@ export const KEYMAP: Record<Command, Binding> = {
   sync: letter('s', 's', 'sync instead'),
   removeMissing: letter('m', 'm', 'remove missing'),
   allowPartial: letter('a', 'a', 'go on without them'),
+  search: letter('/', '/', 'search'),
 };
 
 /** The first of `commands` bound to this key press (letters only when no text field has the focus). */

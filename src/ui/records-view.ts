@@ -69,7 +69,9 @@ export function detailLines(row: PreviewRecord): string[] {
   if (r.otpFactors?.phoneNumber) lines.push(`SMS one-time-code factor ${r.otpFactors.phoneNumber}`);
   if (r.timeJoined) lines.push(`joined ${new Date(r.timeJoined).toISOString()}`);
   if (r.disabled) lines.push('disabled in the source');
-  lines.push(row.valid ? 'valid: will be migrated' : 'invalid: will be skipped');
+  // A valid record the run's settings leave out (a disabled user under the default) is not "will be migrated".
+  const leftOut = row.problems.some((p) => p.message.includes('`run` leaves it out'));
+  lines.push(!row.valid ? 'invalid: will be skipped' : leftOut ? 'valid, but the run leaves it out (below)' : 'valid: will be migrated');
   for (const p of row.problems) lines.push(formatProblem(p));
   return lines;
 }

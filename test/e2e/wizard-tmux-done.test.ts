@@ -94,7 +94,7 @@ describe.skipIf(!TMUX)('the wizard in tmux: issue 15 done when', () => {
     await t.press('Down', 'Down', 'Down', 'Down', 'Enter');
     await t.until('3/8 source files');
     await t.press('Down', 'Down', 'Down', 'Down', 'Enter');
-    await t.until(`records ${USERS} · valid ${USERS}`, 30_000);
+    await t.until(`records ${USERS.toLocaleString('en-US')} · valid ${USERS.toLocaleString('en-US')}`, 30_000);
     await t.press('c');
     await t.until('5/8 target');
     await t.press('Down', 'Down', 'Enter');
@@ -170,7 +170,7 @@ describe.skipIf(!TMUX)('the wizard in tmux: issue 15 done when', () => {
     await t.press('Down', 'Down', 'Down', 'Down', 'Enter');
     await t.until('3/8 source files');
     await t.press('Down', 'Down', 'Down', 'Down', 'Enter');
-    await t.until(`records ${USERS} · valid ${USERS}`, 30_000);
+    await t.until(`records ${USERS.toLocaleString('en-US')} · valid ${USERS.toLocaleString('en-US')}`, 30_000);
     await t.press('c');
     await t.until('5/8 target');
     await t.press('Down', 'Down', 'Enter');

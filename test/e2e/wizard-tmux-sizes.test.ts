@@ -25,7 +25,7 @@ afterAll(async () => {
 const HELP = {
   keys: '↑/↓ move · ←/→ where it is kept · enter next/continue · esc back',
   source: 'enter validate and preview · ↑/↓ move · esc back',
-  preview: '↑/↓ pgup/pgdn move · enter details · f filter (all) · c continue · esc back',
+  preview: '↑/↓ pgup/dn · enter details · f filter (all) · / search · c continue · esc back',
   target: '←/→ sandbox/remote · ↑/↓ move · enter next/connect · c continue · esc back',
   plan: '↑/↓ option · ←/→ change · d dry run · r run the migration · esc back',
   results: 'v verify · i sign in · u undo the run · s save now · q quit · esc plan',

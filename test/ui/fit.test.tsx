@@ -40,7 +40,7 @@ describe('the wizard fits its terminal', () => {
       await w.until('c continue');
       assertFits(w.frames, 80, 24);
       // The footer sits on the last row but one of the terminal.
-      expect(lines(w.frame()).at(-1)).toMatch(/^↑\/↓ pgup\/pgdn move/);
+      expect(lines(w.frame()).at(-1)).toMatch(/^↑\/↓ pgup\/dn · enter details/);
       expect(lines(w.frame()).length).toBe(23);
 
       const stdout = (w as unknown as { stdout: SizedStdout }).stdout;
@@ -51,7 +51,7 @@ describe('the wizard fits its terminal', () => {
         const from = w.frames.length;
         stdout.resize(columns, rows);
         // The key help is whole: on one row at 120 columns, wrapped onto two at 60 (never cut).
-        const help = '↑/↓ pgup/pgdn move · enter details · f filter (all) · c continue · esc back';
+        const help = '↑/↓ pgup/dn · enter details · f filter (all) · / search · c continue · esc back';
         const footer = (n: number) => lines(w.frame()).slice(-n).join(' ');
         await waitFor(() => lines(w.frame()).length === rows - 1 && footer(columns < 80 ? 2 : 1) === help, `a ${columns}x${rows} frame`);
         // Ink redraws the old tree once on the resize event; the frame after it is drawn to the new size.

@@ -301,3 +301,22 @@ describe('the results screen says where every file is', () => {
     expect(runFileLines(refused, undefined, { status: 'idle' })).toEqual(['files: none, nothing was written (no run folder, no journal)']);
   });
 });
+
+describe('a record the run leaves out (issue 23 item 8)', () => {
+  it('is not "valid: will be migrated" in its details', () => {
+    const origin = { file: 'u.json', index: 0 } as unknown as Parameters<typeof detailLines>[0]['origin'];
+    const row = (message?: string) => ({
+      key: 'k',
+      record: { id: 'd1', email: 'd1@example.test', disabled: true },
+      origin,
+      valid: true,
+      problems: message ? [{ severity: 'warning' as const, rule: 'user.disabled', field: 'disabled', message, origin }] : [],
+    });
+    const skipped = detailLines(
+      row('the user is disabled in the source: its record is valid, but `run` leaves it out under --disabled skip') as never,
+    );
+    expect(skipped).toContain('valid, but the run leaves it out (below)');
+    expect(skipped).not.toContain('valid: will be migrated');
+    expect(detailLines(row() as never)).toContain('valid: will be migrated');
+  });
+});

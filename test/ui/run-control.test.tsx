@@ -40,7 +40,7 @@ async function openAtPlan(profile: string, users: number, size?: { columns: numb
   await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
   await w.until('3/8 source files');
   await w.press('down', 'down', 'down', 'down', 'enter');
-  await w.until(`records ${users} · valid ${users}`, timeoutMs);
+  await w.until(`records ${users.toLocaleString('en-US')} · valid ${users.toLocaleString('en-US')}`, timeoutMs);
   await w.press('c');
   await w.until('5/8 target');
   await w.press('down', 'down', 'enter');

@@ -30,7 +30,7 @@ async function toPlan(w: ReturnType<typeof renderWizard>, users: number) {
   await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
   await w.until('3/8 source files');
   await w.press('down', 'down', 'down', 'down', 'enter');
-  await w.until(`records ${users} · valid ${users}`);
+  await w.until(`records ${users.toLocaleString('en-US')} · valid ${users.toLocaleString('en-US')}`);
   await w.press('c');
   await w.until('5/8 target');
   await w.press('down', 'down', 'enter');

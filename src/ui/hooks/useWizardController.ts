@@ -44,6 +44,8 @@ export interface WizardActions extends SyncActions {
   resetTarget(): void;
   plan(): Promise<void>;
   showDryRun(): void;
+  /** Search every record of the files (id, email, phone, external id); undefined clears the search. */
+  searchRecords(query: string | undefined): Promise<void>;
   /** Go on although whole classes of users are lost for a missing setting (`run --allow-partial`), this session. */
   allowPartial(allow: boolean): void;
   run(): void;
@@ -67,6 +69,8 @@ export interface WizardActions extends SyncActions {
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 /** Progress reaches the screen about ten times a second, however fast users finish. */
 const UPDATE_INTERVAL_MS = 100;
+/** Records a search of the preview keeps (the files can hold millions). */
+const SEARCH_LIMIT = 500;
 
 export function migrationInput(state: WizardState): MigrationInput {
   const p = state.profile ?? emptyProfile('unnamed');
@@ -241,6 +245,16 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
       },
       showDryRun: () => d({ type: 'dry-run-shown' }),
+      searchRecords: async (query) => {
+        if (query === undefined || query.trim() === '') return d({ type: 'preview-search', search: undefined });
+        d({ type: 'preview-search', search: { query, status: 'running', rows: [], more: false } });
+        try {
+          const found = await services.search(migrationInput(latest.current), query, SEARCH_LIMIT);
+          d({ type: 'preview-search', search: { query, status: 'done', ...found } });
+        } catch (err) {
+          d({ type: 'preview-search', search: { query, status: 'failed', rows: [], more: false, error: message(err) } });
+        }
+      },
       allowPartial: (allow) => d({ type: 'allow-partial', allow }),
       run: () => {
         const t = target();

@@ -9,13 +9,14 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { detailLines, tableCells } from '../records-view.js';
 import { wordWrappedRows } from '../fit.js';
+import { formatCount } from '../../numbers.js';
 import { visibleRows } from '../state/reducer.js';
 import type { PreviewFilter } from '../state/types.js';
 import { theme } from '../theme.js';
 import { SummaryLines } from './SummaryLines.js';
 import { LineProblems } from './LineProblems.js';
 
-const TABLE_KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'select', 'filter', 'continue', 'back'];
+const TABLE_KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'select', 'filter', 'search', 'continue', 'back'];
 const DETAIL_KEYS: Command[] = ['spotCheck', 'back'];
 const FILTERS: PreviewFilter[] = ['all', 'errors', 'warnings', 'lines'];
 
@@ -26,15 +27,26 @@ function cut(text: string, width: number): string {
 export function PreviewScreen() {
   const { state, actions, size } = useWizard();
   const [password, setPassword] = useState<string | undefined>(undefined);
+  // The search being typed (undefined: not typing); enter searches every record of the files, not only those kept.
+  const [query, setQuery] = useState<string | undefined>(undefined);
   const { preview, validation } = state;
+  const search = preview.search;
   const rows = visibleRows(preview);
-  const detail = preview.detail !== undefined ? preview.rows.find((r) => r.key === preview.detail) : undefined;
+  // A record found by a search may be past the rows kept.
+  const detail =
+    preview.detail !== undefined ? [...(search?.rows ?? []), ...preview.rows].find((r) => r.key === preview.detail) : undefined;
   const help =
-    validation.status === 'failed'
-      ? 'esc back to the sources (fix or remove the file) · ↑/↓ enter: records before it'
-      : `↑/↓ pgup/pgdn move · enter details · f filter (${preview.filter}) · c continue · esc back`;
+    query !== undefined
+      ? 'type an id, email or phone, enter searches every record · esc cancel'
+      : validation.status === 'failed'
+        ? 'esc back to the sources (fix or remove the file) · ↑/↓ enter: records before it'
+        : search
+          ? `↑/↓ pgup/dn · enter details · f filter (${preview.filter}) · / search · esc all records`
+          : `↑/↓ pgup/dn · enter details · f filter (${preview.filter}) · / search · c continue · esc back`;
   // The table gets the rows the rest leaves, the key help's second row (narrow terminals) included.
-  const pageSize = Math.max(3, size.rows - 11 - wordWrappedRows(help, Math.max(40, size.columns)));
+  // One more row for the search (or the note that the table keeps only the first records).
+  const noteRows = query !== undefined || search || preview.seen > preview.rows.length ? 1 : 0;
+  const pageSize = Math.max(3, size.rows - 11 - noteRows - wordWrappedRows(help, Math.max(40, size.columns)));
   const lineProblems = validation.status === 'done' ? validation.value.lineProblems : [];
   // The `lines` filter is offered only when some line could not be read as a user.
   const filters = lineProblems.length > 0 ? FILTERS : FILTERS.filter((f) => f !== 'lines');
@@ -51,6 +63,7 @@ export function PreviewScreen() {
       else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
       else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
       else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
+      else if (c === 'search') setQuery(search?.query ?? '');
       else if (c === 'continue') {
         if (validation.status === 'failed') {
           actions.notice(
@@ -60,10 +73,14 @@ export function PreviewScreen() {
         } else if (validation.status !== 'done') actions.notice('error', 'wait for the validation to finish');
         else if (validation.value.summary.valid === 0) actions.notice('error', 'no valid record to migrate: fix the files first');
         else actions.go('target');
-      } else if (c === 'back') actions.back();
+      } else if (c === 'back') {
+        if (search) void actions.searchRecords(undefined);
+        else actions.back();
+      }
     },
-    { isActive: !detail },
+    { isActive: !detail && query === undefined },
   );
+  useKeys(['back'], () => setQuery(undefined), { isActive: !detail && query !== undefined, textFocus: true });
   useKeys(
     DETAIL_KEYS,
     (c) => {
@@ -124,6 +141,32 @@ export function PreviewScreen() {
   return (
     <Frame title="preview" help={help}>
       <SummaryLines />
+      {query !== undefined ? (
+        <Field
+          label="search"
+          value={query}
+          focus
+          onChange={setQuery}
+          onSubmit={(q) => {
+            setQuery(undefined);
+            void actions.searchRecords(q);
+          }}
+          placeholder="id, email, phone or external id"
+          labelWidth={8}
+        />
+      ) : search ? (
+        <Text {...(search.status === 'failed' ? theme.error : theme.muted)} wrap="wrap">
+          {search.status === 'running'
+            ? `searching every record for "${search.query}"…`
+            : search.status === 'failed'
+              ? `the search failed: ${search.error}`
+              : `"${search.query}": ${search.rows.length === 0 ? 'no record' : formatCount(search.rows.length)}${search.more ? ' shown, more match (search closer)' : ' found'} in every record · esc shows all`}
+        </Text>
+      ) : preview.seen > preview.rows.length ? (
+        <Text {...theme.muted} wrap="wrap">
+          the table keeps the first {formatCount(preview.rows.length)} of {formatCount(preview.seen)} records; / searches them all
+        </Text>
+      ) : null}
       {preview.filter === 'lines' ? (
         <Box marginTop={1} flexDirection="column">
           <LineProblems

@@ -1,6 +1,7 @@
 // The counts per kind of the validated files, as the preview screen shows them while they are read.
 import { Text } from 'ink';
 import { useWizard } from '../context.js';
+import { formatCount as n } from '../../numbers.js';
 import { theme } from '../theme.js';
 import { lineProblemsHint } from './LineProblems.js';
 
@@ -8,11 +9,11 @@ export function SummaryLines() {
   const { state } = useWizard();
   const v = state.validation;
   if (v.status === 'running' || v.status === 'idle')
-    return <Text {...theme.muted}>reading and validating… {state.preview.seen} records so far</Text>;
+    return <Text {...theme.muted}>reading and validating… {n(state.preview.seen)} records so far</Text>;
   if (v.status === 'failed') {
     return (
       <Text {...theme.error} wrap="wrap">
-        the files could not be read to the end ({state.preview.seen} records before the problem): {v.error}
+        the files could not be read to the end ({n(state.preview.seen)} records before the problem): {v.error}
       </Text>
     );
   }
@@ -20,26 +21,24 @@ export function SummaryLines() {
   const hint = lineProblemsHint(v.value.lineProblems.length);
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${k === 'external_scrypt' ? 'scrypt' : k} ${n}`)
+      .filter(([, count]) => count > 0)
+      .map(([k, count]) => `${k === 'external_scrypt' ? 'scrypt' : k} ${n(count)}`)
       .join(' ') || 'none';
-  const kept = state.preview.rows.length < state.preview.seen ? ` (table shows the first ${state.preview.rows.length})` : '';
   return (
     <>
       <Text wrap="wrap">
-        records {s.records} · <Text {...theme.ok}>valid {s.valid}</Text> ·{' '}
-        <Text {...(s.invalid ? theme.error : {})}>invalid {s.invalid}</Text> · errors {s.errors} · warnings {s.warnings}
-        {kept}
+        records {n(s.records)} · <Text {...theme.ok}>valid {n(s.valid)}</Text> ·{' '}
+        <Text {...(s.invalid ? theme.error : {})}>invalid {n(s.invalid)}</Text> · errors {n(s.errors)} · warnings {n(s.warnings)}
       </Text>
       <Text wrap="wrap">
-        passwords {list(s.passwordUsers)} · third-party {list(s.thirdPartyUsers)} · phone sign-in {s.phoneSignInUsers}
+        passwords {list(s.passwordUsers)} · third-party {list(s.thirdPartyUsers)} · phone sign-in {n(s.phoneSignInUsers)}
       </Text>
       <Text wrap="wrap">
-        TOTP devices {s.totpDevices} · email factors {s.emailFactors} · SMS factors {s.smsFactors}
+        TOTP devices {n(s.totpDevices)} · email factors {n(s.emailFactors)} · SMS factors {n(s.smsFactors)}
       </Text>
       {s.unusableHashes ? (
         <Text {...(s.unusableHashes.policy === 'skip' ? theme.error : {})} wrap="wrap">
-          hash the core cannot take: {s.unusableHashes.users} ({list(s.unusableHashes.byAlgorithm)}):{' '}
+          hash the core cannot take: {n(s.unusableHashes.users)} ({list(s.unusableHashes.byAlgorithm)}):{' '}
           {s.unusableHashes.policy === 'skip'
             ? 'left out; the plan screen\'s "unusable hashes" imports the rest of them'
             : s.unusableHashes.policy === 'migrate-at-sign-in'
@@ -50,7 +49,7 @@ export function SummaryLines() {
       ) : null}
       {s.fields && s.fields.dropped.length > 0 ? (
         <Text {...theme.muted} wrap="wrap">
-          not carried: {s.fields.dropped.map((d) => `${d.field} (${d.records})`).join(', ')} (validate lists why)
+          not carried: {s.fields.dropped.map((d) => `${d.field} (${n(d.records)})`).join(', ')} (validate lists why)
         </Text>
       ) : null}
       {hint ? (

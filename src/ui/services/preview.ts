@@ -13,6 +13,14 @@ export interface Preview {
   validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
   /** The validation of exactly this input (from the preview when nothing changed since, else read again). */
   prepared(input: MigrationInput): Promise<PreparedRun>;
+  /** The records whose id, email, phone or external id holds `query`: the files read again, `limit` kept. */
+  search(input: MigrationInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
+}
+
+/** Whether a record's id, email, phone, external id or a third-party login holds `q` (lower case). */
+function matches(r: PreviewRecord['record'], q: string): boolean {
+  const fields = [r.id, r.email, r.phoneNumber, r.externalUserId, ...(r.thirdParty ?? []).flatMap((t) => [t.email, t.userId])];
+  return fields.some((f) => typeof f === 'string' && f.toLowerCase().includes(q));
 }
 
 export function createPreview(cwd: string): Preview {
@@ -53,6 +61,20 @@ export function createPreview(cwd: string): Preview {
       // Problems of no record: lines or rows that could not become a user (bad JSON, a CSV row with too few cells...).
       const lineProblems = undelivered.filter((p) => !recordKeys.has(originKey(p.origin)));
       return { summary: report.summary, problems: report.problems, lateProblems, lineProblems, problemsOmitted: report.problemsOmitted };
+    },
+    async search(input, query, limit) {
+      const q = query.trim().toLowerCase();
+      const rows: PreviewRecord[] = [];
+      let more = false;
+      const s = await sourcesOf(input);
+      // A pass of its own, every record looked at and dropped unless it matches: memory stays the `limit` rows.
+      await prepareRun(s.files, s.read, s.plan, (v) => {
+        if (!matches(v.record, q)) return;
+        if (rows.length < limit) rows.push({ key: originKey(v.origin), ...v });
+        else more = true;
+      });
+      collectGarbage();
+      return { rows, more };
     },
     async prepared(input) {
       if (cached?.key === keyOf(input)) return cached.prepared;

@@ -73,6 +73,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       return { hashConfig: { algorithm: algorithm ?? 'SCRYPT', saltSeparator, rounds, memCost }, signerKey };
     },
     validate: (input, onRecord) => preview.validate(input, onRecord),
+    search: (input, query, limit) => preview.search(input, query, limit),
     spotCheck: (record, password, signerKey) => spotCheckPassword(record, password, { signerKey }),
     async startSandbox(o) {
       // A store of its own in a temp folder when none is given; removed on stop unless a run wrote to it.

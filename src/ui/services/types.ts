@@ -153,6 +153,8 @@ export interface WizardServices {
   /** The pasted `hash_config { … }` (or its JSON), or the path of a file holding it. */
   parseHashConfig(text: string): Promise<{ hashConfig: ProfileHashConfig; signerKey?: string }>;
   validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
+  /** Every record of the files whose id, email, phone or external id holds `query` (case-insensitive), up to `limit`. */
+  search(input: MigrationInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
   spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
   startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;
   /** The same findings and blocking rule as `run`, for what this input needs (undefined: nothing known yet). */

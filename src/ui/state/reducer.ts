@@ -48,7 +48,7 @@ const BACK: Record<Step, Step | undefined> = {
 };
 
 export function visibleRows(preview: PreviewState): PreviewRecord[] {
-  return filterRows(preview.rows, preview.filter);
+  return filterRows(preview.search ? preview.search.rows : preview.rows, preview.filter);
 }
 
 export function filterRows(rows: PreviewRecord[], filter: PreviewFilter): PreviewRecord[] {
@@ -119,6 +119,8 @@ export function reducer(state: WizardState, action: Action): WizardState {
     }
     case 'validation-failed':
       return { ...state, validation: { status: 'failed', error: action.error } };
+    case 'preview-search':
+      return { ...state, preview: { ...state.preview, search: action.search, cursor: 0 } };
     case 'preview-filter':
       return { ...state, preview: { ...state.preview, filter: action.filter, cursor: 0 } };
     case 'preview-move': {

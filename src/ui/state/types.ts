@@ -32,6 +32,17 @@ export interface PreviewState {
   cursor: number;
   detail?: string;
   spotCheck: Task<SpotCheckResult>;
+  /** A search through every record of the files (not only the rows kept): the table shows what it found. */
+  search?: PreviewSearch;
+}
+
+export interface PreviewSearch {
+  query: string;
+  status: 'running' | 'done' | 'failed';
+  rows: PreviewRecord[];
+  /** More records matched than are shown. */
+  more: boolean;
+  error?: string;
 }
 
 export interface RunState {
@@ -129,6 +140,7 @@ export type Action =
   | { type: 'validation-finished'; report: PreviewReport }
   | { type: 'validation-failed'; error: string }
   | { type: 'preview-filter'; filter: PreviewFilter }
+  | { type: 'preview-search'; search: PreviewSearch | undefined }
   | { type: 'preview-move'; delta: number; pageSize?: number }
   | { type: 'preview-detail'; key: string | undefined }
   | { type: 'spot-check-started' }
