@@ -19,7 +19,7 @@ export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: strin
 /** Users completed by the steps at once: a bounded buffer, run `concurrency` at a time. */
 const STEPS_BUFFER = 256;
 /** A full collection every so many users read again: the second read makes garbage fast (heap.ts). */
-const GC_EVERY = 20_000;
+const GC_EVERY = 5_000;
 /**
  * The journal is waited for every so many users: it queues its group commits without a limit, and this loop
  * finishes users far faster than lines are written and synced (a million users held 800 MB of queued lines).
