@@ -182,5 +182,5 @@ describe('rollback', () => {
     // A second undo of the new run retires it beside the first.
     expect((await cli(['rollback', '--journal', 'j.ndjson', '--license-key', LICENSE], dir)).exitCode).toBe(0);
     expect(existsSync(join(dir, 'j.ndjson.rolled-back-2'))).toBe(true);
-  });
+  }, 180_000);
 });

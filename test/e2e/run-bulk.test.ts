@@ -120,7 +120,7 @@ describe('run --via bulk', () => {
     expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 40, failed: 0 });
     expect((await allUsers(c)).length).toBe(40);
     c.close();
-  });
+  }, 180_000);
 
   it('answers lost after the core applied the import: no user twice, none failed', async () => {
     const set = generateUsers(60, { prefix: 'f' });
