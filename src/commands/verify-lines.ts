@@ -3,6 +3,7 @@
 import { terminalLines } from '../migration/render/plain.js';
 import type { VerifyEvent } from '../operations/verify.js';
 import { commonLines } from './run-lines.js';
+import { formatCount as n } from '../numbers.js';
 
 /** Users not ok printed one per line before they are only counted. */
 const MAX_LINES = 50;
@@ -35,7 +36,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
           const c = e.counts;
           const rate = c.total / Math.max(0.001, (e.at - started) / 1000);
           sink.progress(
-            `verified ${c.total}/${total} users (${total > 0 ? Math.floor((c.total / total) * 100) : 100}%), ${rate.toFixed(0)}/s, missing ${c.missing}, mismatch ${c.mismatch}`,
+            `verified ${n(c.total)}/${n(total)} users (${total > 0 ? Math.floor((c.total / total) * 100) : 100}%), ${n(Math.round(rate))}/s, missing ${n(c.missing)}, mismatch ${n(c.mismatch)}`,
           );
         }
         return;
@@ -51,7 +52,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
       case 'verify-finished': {
         const c = e.counts;
         sink.write(
-          `verified ${c.total} users in ${e.durationMs} ms: ok ${c.ok}, missing ${c.missing}, mismatch ${c.mismatch}, skipped ${c.skipped}` +
+          `verified ${n(c.total)} users in ${n(e.durationMs)} ms: ok ${n(c.ok)}, missing ${n(c.missing)}, mismatch ${n(c.mismatch)}, skipped ${n(c.skipped)}` +
             (c.skipped > 0 ? ' (left out by the run: not a failure)' : '') +
             (e.credentials.checked > 0 ? `; credentials ${e.credentials.ok}/${e.credentials.checked} signed in` : '') +
             (e.totpCodesChecked ? '; TOTP codes checked' : ''),

@@ -46,7 +46,7 @@ async function openAtPlan(profile: string, users: number, size?: { columns: numb
   await w.press('down', 'down', 'enter');
   await w.until('preflight passed', 30_000);
   await w.press('c');
-  await w.until(`${users} users to migrate`, timeoutMs);
+  await w.until(`${users.toLocaleString('en-US')} users to migrate`, timeoutMs);
   return w;
 }
 

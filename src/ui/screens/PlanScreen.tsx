@@ -12,6 +12,7 @@ import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 import { SyncPlan } from './SyncLines.js';
 import { lossLine } from '../../operations/partial.js';
 import { inWizardWords } from '../wizard-words.js';
+import { formatCount as n } from '../../numbers.js';
 
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'allowPartial', 'back', 'sync', 'removeMissing'];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
@@ -130,7 +131,11 @@ export function PlanScreen() {
   const optionLines = OPTIONS.map((o, i) => `${i === focus ? theme.symbols.pointer : ' '} ${labels[o].padEnd(16)} ${values[o]}`);
   const summaryLine =
     plan.status === 'done'
-      ? `${plan.value.users} users to migrate in ${plan.value.totalCalls} calls to ${target?.sandbox ? 'the sandbox' : target?.url}; ${plan.value.skipped} records skipped`
+      ? `${n(plan.value.users)} users to migrate in ${n(plan.value.totalCalls)} calls to ${target?.sandbox ? 'the sandbox' : target?.url}; ${n(plan.value.skipped)} records skipped` +
+        // A migration carried on: what its earlier run finished is said, as `run` says it, and not sent again.
+        (plan.value.fromJournal > 0
+          ? `; the earlier run of this migration finished ${n(plan.value.fromJournal)} of them (carried on from its journal, not sent again)`
+          : '')
       : '';
   const callLines =
     plan.status === 'done' && !state.dryRun ? plan.value.calls.map((c) => `${String(c.count).padStart(7)} × ${c.what}`) : [];

@@ -15,6 +15,7 @@ import type { RunOutcome, TargetConnection, VerifyOutcome } from '../services/ty
 import { rerunText } from '../../operations/rerun.js';
 import type { Task } from '../state/types.js';
 import { syncResultLines } from './SyncLines.js';
+import { formatCount as n } from '../../numbers.js';
 
 /**
  * Where every file the run (and verify) wrote is, and the sandbox store, as lines to wrap (never cut): with a run
@@ -86,7 +87,7 @@ export function ResultsScreen() {
         </Text>
       ) : null}
       <Text wrap="wrap">
-        total {run.total} · {countsLine(run)}
+        total {n(run.total)} · {countsLine(run)}
         {o ? ` · ${formatDuration(o.durationMs)}` : ''}
       </Text>
       {signingIn
@@ -135,8 +136,8 @@ export function ResultsScreen() {
         {verify.status === 'done' ? (
           <>
             <Text {...(verify.value.exitCode ? theme.error : theme.ok)} wrap="wrap">
-              verify: {verify.value.counts.ok}/{verify.value.counts.total} users ok, {verify.value.notOk} with problems,{' '}
-              {verify.value.counts.skipped} skipped by the run
+              verify: {n(verify.value.counts.ok)}/{n(verify.value.counts.total)} users ok, {n(verify.value.notOk)} with problems,{' '}
+              {n(verify.value.counts.skipped)} skipped by the run
               {verify.value.totpCodesChecked ? ' (TOTP codes checked)' : ''}
             </Text>
             {verify.value.problems.slice(0, 3).map((v, i) => (

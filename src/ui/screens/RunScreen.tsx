@@ -10,6 +10,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import type { RunState } from '../state/types.js';
 import { theme } from '../theme.js';
+import { formatCount as n } from '../../numbers.js';
 
 const KEYS: Command[] = ['pause', 'stop'];
 const CONFIRM_KEYS: Command[] = ['yes', 'back'];
@@ -23,8 +24,8 @@ export function formatDuration(ms: number): string {
 
 /** The counts line, the same words as `run` prints: users an earlier run finished are said as such. */
 export function countsLine(run: Pick<RunState, 'imported' | 'alreadyPresent' | 'resumed' | 'failed' | 'skipped'>): string {
-  const resumed = run.resumed > 0 ? ` (${run.resumed} from the journal)` : '';
-  return `imported ${run.imported} · already present ${run.alreadyPresent}${resumed} · failed ${run.failed} · skipped ${run.skipped}`;
+  const resumed = run.resumed > 0 ? ` (${n(run.resumed)} from the journal)` : '';
+  return `imported ${n(run.imported)} · already present ${n(run.alreadyPresent)}${resumed} · failed ${n(run.failed)} · skipped ${n(run.skipped)}`;
 }
 
 export function RunScreen() {
