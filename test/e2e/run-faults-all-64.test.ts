@@ -46,7 +46,10 @@ describe('every fault mode at 5%, concurrency 64', () => {
     expect(summaryOf(r.stdout)).toMatchObject({ total: USERS, imported: USERS, alreadyPresent: 0, failed: 0, skipped: 0 });
     // The faults happened: 500s on writes and on lookups.
     const retried = r.stderr.split('\n').filter((l) => l.includes('"type":"retry"') && l.includes('HTTP 500'));
-    expect(retried.filter((l) => l.includes('"method":"GET"')).length).toBeGreaterThan(50);
+    // Lookups: fewer since --via steps learns what the core holds in bulk (1d4e406) and skips the look-up of a user
+    // known absent; on a quiet machine about 400 GETs remain (about 20 faulted at 5%), under load the skipper turns
+    // itself off and there are many more. More than 5 is far below either and still fails if reads are not faulted.
+    expect(retried.filter((l) => l.includes('"method":"GET"')).length).toBeGreaterThan(5);
     expect(retried.filter((l) => l.includes('"method":"POST"')).length).toBeGreaterThan(50);
     // The sandbox still fails 5% of lookups (reads=0.05): the read-back retries, as the tool's own requests do.
     const reader = createCoreClient({ url: sandbox.url, retry: { retries: 10, baseDelayMs: 1, maxDelayMs: 10 } });
