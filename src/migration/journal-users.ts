@@ -63,14 +63,7 @@ export class JournalUsers implements JournalUsersView {
 
   /** A staged upload (write-ahead): the user is open again until its outcome; settled users have no `staged`. */
   staged(user: string, joined: number): void {
-    let u = this.open.get(user);
-    if (!u) {
-      const was = this.done.get(user);
-      this.done.delete(user);
-      u = { steps: was === undefined ? new Map() : unpack(was).steps };
-      this.open.set(user, u);
-    }
-    u.staged = joined;
+    this.reopen(user).staged = joined;
   }
 
   /** A user entry: a finished user is packed into one string; any other outcome keeps the steps. */
@@ -81,6 +74,13 @@ export class JournalUsers implements JournalUsersView {
       this.done.set(user, pack(outcome, u?.steps));
       return;
     }
+    const u = this.reopen(user);
+    u.outcome = outcome;
+    delete u.staged;
+  }
+
+  /** The user's open entry; a finished user is unpacked back into one, keeping its steps. */
+  private reopen(user: string): JournalledUser {
     let u = this.open.get(user);
     if (!u) {
       const was = this.done.get(user);
@@ -88,8 +88,7 @@ export class JournalUsers implements JournalUsersView {
       u = { steps: was === undefined ? new Map() : unpack(was).steps };
       this.open.set(user, u);
     }
-    u.outcome = outcome;
-    delete u.staged;
+    return u;
   }
 
   *[Symbol.iterator](): IterableIterator<[string, JournalledUser]> {
