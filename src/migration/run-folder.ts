@@ -95,10 +95,16 @@ export async function chooseRunJournal(o: {
     const folder = basename(earlier) === FOLDER_JOURNAL ? dirname(earlier) : undefined;
     return { journal: earlier, ...(folder ? { folder } : {}), found: true };
   }
-  const name = runFolderName(o.label, o.at ?? new Date());
+  const folder = newRunFolder(out, o.label, o.at ?? new Date());
+  return { journal: join(folder, FOLDER_JOURNAL), folder, found: false };
+}
+
+/** A run folder under `out` that no run has yet: `runFolderName`, with `-2`, `-3`... when two start in one second. */
+export function newRunFolder(out: string, label: string | undefined, at: Date): string {
+  const name = runFolderName(label, at);
   let folder = join(out, name);
   for (let n = 2; existsSync(folder); n += 1) folder = join(out, `${name}-${n}`);
-  return { journal: join(folder, FOLDER_JOURNAL), folder, found: false };
+  return folder;
 }
 
 /** Make the folder a journal goes in (a run folder, or the folder of an explicit --journal), mode 0700 when new. */

@@ -2,7 +2,7 @@
 // what its journals say of every user (chain.ts), compare the newer export with it in the validation pass
 // (delta.ts), read what the migration made of the users to touch and the previous export's records of them, then
 // hand the engine only those users (strategy.ts). Unchanged users cost no request and write no journal line.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';
 import type { ReadOptions } from '../../sources/index.js';
@@ -11,7 +11,7 @@ import type { RunIdentity } from '../journal.js';
 import type { PlanOptions } from '../plan.js';
 import { prepareRun, type PreparedRun } from '../prepare.js';
 import type { MigrationInput } from '../runner.js';
-import { FOLDER_JOURNAL, runFolderName } from '../run-folder.js';
+import { FOLDER_JOURNAL, newRunFolder } from '../run-folder.js';
 import { chooseSyncBase, journalChain, type JournalHead, type SyncHeader } from './base.js';
 import { readChainHistory, readChainUsers } from './chain.js';
 import { createDeltaClassifier, type SyncDelta } from './delta.js';
@@ -112,7 +112,8 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const journal =
     req.journal !== undefined
       ? resolve(req.cwd, req.journal)
-      : (choice.resume?.path ?? resolve(req.cwd, req.out ?? '.', runFolderName(`${req.label ?? 'run'}-sync`, new Date()), FOLDER_JOURNAL));
+      : (choice.resume?.path ??
+        join(newRunFolder(resolve(req.cwd, req.out ?? '.'), `${req.label ?? 'run'}-sync`, new Date()), FOLDER_JOURNAL));
   const key = choice.base.fpKey ?? undefined;
   const fpKey: FingerprintKey | undefined = key ? fingerprintKey(key) : undefined;
   const total = delta.invalid + delta.new + delta.leftOut + work.changed.size + work.removals.size;
