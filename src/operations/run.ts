@@ -9,17 +9,17 @@ import { openJournal, type Journal, type RunIdentity } from '../migration/journa
 import { prepareRun, type PreparedRun } from '../migration/prepare.js';
 import { openRunFiles, pathsBesideJournal, type RunPaths } from '../migration/report.js';
 import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
-import { startMigration, type MigrationInput, type MigrationRun } from '../migration/runner.js';
+import { startMigration, type MigrationInput } from '../migration/runner.js';
 import { sliceRecords, sliceTotal } from '../migration/slice.js';
-import { checkTargetForPlan } from '../migration/target-check.js';
 import { streamValidatedRecords } from '../records/validate.js';
-import { confirmationFor, needsConfirmation, type Confirmation } from './confirm.js';
+import type { Confirmation } from './confirm.js';
 import { Refusal, type RunOperationEvent } from './events.js';
 import { gitWorkTreeOf, ignoreInGit } from './folder-guard.js';
 import { classLosses, partialRefusal } from './partial.js';
 import { finishedUsers, runEffects, signInCountsOf, writeRerunFile, type SignInCounts } from './run-parts.js';
 import { rerunCommand, type Rerun } from './rerun.js';
 import type { RunSettings } from './settings.js';
+import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 import { describeTarget, type ConnectOptions, type Connection } from './target.js';
 
 export interface RunShell {
@@ -72,9 +72,7 @@ export function runExitCode(o: Pick<RunOutcome, 'stopped' | 'totals' | 'unreadab
 }
 
 export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
-  let migration: MigrationRun | undefined;
-  let stopRequested = false;
-  let pauseRequested = false;
+  const control = new EarlyControl();
   const emit = (e: RunOperationEvent) => shell.onEvent(e);
   const identity: RunIdentity = { sources: settings.files, target: describeTarget(settings.target) };
 
@@ -99,7 +97,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     if (losses.length > 0) emit({ type: 'partial', losses, allowed: settings.allowPartial });
     const partial = partialRefusal(losses, settings.allowPartial);
     if (partial) return refuse(partial);
-    if (stopRequested) return refuse(new Refusal('not-confirmed', 'stopped before the first write: nothing was written'));
+    if (control.stopped) return refuse(stoppedBeforeWrites());
 
     const conn = await shell.connect({
       concurrency: settings.concurrency,
@@ -109,25 +107,15 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     let ended: 'finished' | 'stopped' | 'fatal' | undefined;
     try {
       if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
-      let plan = settings.plan;
-      if (!settings.skipPreflight) {
-        const check = await checkTargetForPlan(conn.client, needs, plan, settings.via);
-        const learnt = plan.scryptAlgorithmName === undefined && check.plan.scryptAlgorithmName !== undefined;
-        emit({ type: 'preflight', findings: check.report.findings, scryptAlgorithmName: check.plan.scryptAlgorithmName, learnt });
-        if (check.refusal) return refuse(new Refusal('preflight', check.refusal.message, 'fix what the preflight names, then run again'));
-        plan = check.plan;
-      }
+      const checked = await preflightPlan(conn, needs, settings, emit);
+      if (checked.refusal) return refuse(checked.refusal);
+      const { plan } = checked;
       // An earlier run's journal is opened (and locked) before asking, so the question can say what is left.
       if (choice.found) journal = await openJournal(choice.journal, identity);
       const fromJournal = journal ? finishedUsers(journal.users) : 0;
-      if (needsConfirmation(settings.target) && settings.target.kind === 'remote') {
-        const effects = runEffects(settings, report.summary.valid, fromJournal);
-        const confirmation = await confirmationFor('run', settings.target, conn.client, effects);
-        emit({ type: 'confirm', confirmation });
-        if (!(await shell.confirm(confirmation)) || stopRequested)
-          return refuse(new Refusal('not-confirmed', `not confirmed: nothing was written to ${confirmation.url}`));
-      }
-      if (stopRequested) return refuse(new Refusal('not-confirmed', 'stopped before the first write: nothing was written'));
+      const effects = () => runEffects(settings, report.summary.valid, fromJournal);
+      const declined = await askBeforeWriting('run', settings, conn, effects, shell, emit, control);
+      if (declined) return refuse(declined);
       const gitTree = gitWorkTreeOf(settings.output.out);
       if (!journal) {
         await ensureRunFolder(choice.journal);
@@ -174,7 +162,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     } finally {
       if (journal) {
         // A journal opened to ask the question, then not used, gets no end: no run happened.
-        if (migration) journal.append({ type: 'end', reason: ended ?? 'fatal', at: new Date().toISOString() });
+        if (control.started) journal.append({ type: 'end', reason: ended ?? 'fatal', at: new Date().toISOString() });
         await journal.close();
       }
       await conn.close();
@@ -184,26 +172,26 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
   async function migrate(conn: Connection, journal: Journal, plan: RunSettings['plan'], total: number, report: PreparedRun['report']) {
     const runFiles = openRunFiles(pathsBesideJournal(journal.path), plan);
     const records = () => sliceRecords(streamValidatedRecords(settings.files, settings.read, report), settings.slice);
-    migration = startMigration({
-      inputs: records(),
-      // The staged path reads the records a second time, to report the users the core's job imported.
-      reopenInputs: records,
-      via: settings.via,
-      batchSize: settings.batchSize,
-      jobIntervalMs: settings.jobIntervalMs,
-      total,
-      core: conn.client,
-      journal,
-      plan,
-      concurrency: settings.concurrency,
-      onEvent: emit,
-      onUserResult: async (result: UserResult, input: MigrationInput) => {
-        await runFiles.write(result, input);
-        await shell.drained?.();
-      },
-    });
-    if (pauseRequested) migration.pause();
-    if (stopRequested) migration.stop();
+    const migration = control.attach(
+      startMigration({
+        inputs: records(),
+        // The staged path reads the records a second time, to report the users the core's job imported.
+        reopenInputs: records,
+        via: settings.via,
+        batchSize: settings.batchSize,
+        jobIntervalMs: settings.jobIntervalMs,
+        total,
+        core: conn.client,
+        journal,
+        plan,
+        concurrency: settings.concurrency,
+        onEvent: emit,
+        onUserResult: async (result: UserResult, input: MigrationInput) => {
+          await runFiles.write(result, input);
+          await shell.drained?.();
+        },
+      }),
+    );
     try {
       return await migration.done;
     } finally {
@@ -213,8 +201,8 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
 
   return {
     done,
-    pause: () => (migration ? migration.pause() : (pauseRequested = true)),
-    resume: () => (migration ? migration.resume() : (pauseRequested = false)),
-    stop: () => (migration ? migration.stop() : (stopRequested = true)),
+    pause: control.pause,
+    resume: control.resume,
+    stop: control.stop,
   };
 }

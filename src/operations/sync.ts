@@ -8,19 +8,18 @@ import { emptyTotals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal } from '../migration/journal.js';
 import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
 import { ensureRunFolder } from '../migration/run-folder.js';
-import { startMigration, type MigrationInput, type MigrationRun } from '../migration/runner.js';
+import { startMigration, type MigrationInput } from '../migration/runner.js';
 import { userIdOf } from '../migration/sync/chain.js';
 import { AUTHORITY, changeLines, deltaLines, predictSync } from '../migration/sync/dry-run.js';
 import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncRequest } from '../migration/sync/operation.js';
 import { syncStrategy } from '../migration/sync/strategy.js';
-import { checkTargetForPlan } from '../migration/target-check.js';
-import { confirmationFor, needsConfirmation } from './confirm.js';
 import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
 import { runExitCode, type RunOutcome, type RunShell } from './run.js';
 import { writeRerunFile } from './run-parts.js';
 import { rerunCommand } from './rerun.js';
 import type { RunSettings } from './settings.js';
 import { describeTarget } from './target.js';
+import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 
 export { AUTHORITY };
 
@@ -117,9 +116,7 @@ export function startSync(
   o: SyncOptions,
   shell: Omit<RunShell, 'onEvent' | 'prepared'> & { onEvent(e: SyncOperationEvent): void; preview?: SyncPreview },
 ): SyncHandle {
-  let migration: MigrationRun | undefined;
-  let stopRequested = false;
-  let pauseRequested = false;
+  const control = new EarlyControl();
   const emit = (e: SyncOperationEvent) => shell.onEvent(e);
   const done = (async (): Promise<SyncOutcome> => {
     const preview = shell.preview ?? (await previewSync(syncRequestOf(settings, describeTarget(settings.target), o)));
@@ -135,7 +132,7 @@ export function startSync(
       return { ...base, stopped: 'refused', refusal, exitCode: 2 };
     };
     if (!p.hasWork) return { ...base, nothingChanged: true, exitCode: p.delta.invalid > 0 ? 1 : 0 };
-    if (stopRequested) return refuse(new Refusal('not-confirmed', 'stopped before the first write: nothing was written'));
+    if (control.stopped) return refuse(stoppedBeforeWrites());
     const conn = await shell.connect({
       concurrency: settings.concurrency,
       onRetry: (info) => emit({ type: 'retry', ...info, at: Date.now() }),
@@ -144,23 +141,14 @@ export function startSync(
     let ended: 'finished' | 'stopped' | 'fatal' = 'fatal';
     try {
       if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
-      let plan = settings.plan;
-      if (!settings.skipPreflight) {
-        const check = await checkTargetForPlan(conn.client, p.needs, plan, settings.via);
-        const learnt = plan.scryptAlgorithmName === undefined && check.plan.scryptAlgorithmName !== undefined;
-        emit({ type: 'preflight', findings: check.report.findings, scryptAlgorithmName: check.plan.scryptAlgorithmName, learnt });
-        if (check.refusal) return refuse(new Refusal('preflight', check.refusal.message, 'fix what the preflight names, then run again'));
-        plan = check.plan;
-      }
+      const checked = await preflightPlan(conn, p.needs, settings, emit);
+      if (checked.refusal) return refuse(checked.refusal);
+      const { plan } = checked;
       const wrong = await checkBaseAgainstCore(conn.client, p, (id) => userIdOf(p.work.histories.get(id) ?? new Map()));
       if (wrong) return refuse(new Refusal('preflight', wrong.message, 'point at the core the earlier run migrated into'));
-      if (needsConfirmation(settings.target) && settings.target.kind === 'remote') {
-        const confirmation = await confirmationFor('sync', settings.target, conn.client, [...shown.deltaLines.slice(0, 1), AUTHORITY]);
-        emit({ type: 'confirm', confirmation });
-        if (!(await shell.confirm(confirmation)) || stopRequested)
-          return refuse(new Refusal('not-confirmed', `not confirmed: nothing was written to ${confirmation.url}`));
-      }
-      if (stopRequested) return refuse(new Refusal('not-confirmed', 'stopped before the first write: nothing was written'));
+      const effects = () => [...shown.deltaLines.slice(0, 1), AUTHORITY];
+      const declined = await askBeforeWriting('sync', settings, conn, effects, shell, emit, control);
+      if (declined) return refuse(declined);
       await ensureRunFolder(p.journal);
       journal = await openJournal(p.journal, p.identity, {
         ...(p.fingerprintKey ? { fingerprintKey: p.fingerprintKey } : {}),
@@ -180,30 +168,30 @@ export function startSync(
       });
       const paths = pathsBesideJournal(p.journal);
       const runFiles = openRunFiles(paths, plan);
-      migration = startMigration({
-        inputs: p.inputs(),
-        reopenInputs: p.inputs,
-        total: p.total,
-        core: conn.client,
-        journal,
-        plan,
-        via: settings.via,
-        batchSize: settings.batchSize,
-        jobIntervalMs: settings.jobIntervalMs,
-        concurrency: settings.concurrency,
-        onEvent: emit,
-        onUserResult: async (result: UserResult, input: MigrationInput) => {
-          const id = result.id;
-          if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
-            p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
-          await runFiles.write(result, input);
-          await shell.drained?.();
-        },
-        wrapStrategy: syncStrategy(p.work),
-        fingerprintOf: p.fingerprintOf,
-      });
-      if (pauseRequested) migration.pause();
-      if (stopRequested) migration.stop();
+      const migration = control.attach(
+        startMigration({
+          inputs: p.inputs(),
+          reopenInputs: p.inputs,
+          total: p.total,
+          core: conn.client,
+          journal,
+          plan,
+          via: settings.via,
+          batchSize: settings.batchSize,
+          jobIntervalMs: settings.jobIntervalMs,
+          concurrency: settings.concurrency,
+          onEvent: emit,
+          onUserResult: async (result: UserResult, input: MigrationInput) => {
+            const id = result.id;
+            if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
+              p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
+            await runFiles.write(result, input);
+            await shell.drained?.();
+          },
+          wrapStrategy: syncStrategy(p.work),
+          fingerprintOf: p.fingerprintOf,
+        }),
+      );
       let summary;
       try {
         summary = await migration.done;
@@ -237,8 +225,8 @@ export function startSync(
   })();
   return {
     done,
-    pause: () => (migration ? migration.pause() : (pauseRequested = true)),
-    resume: () => (migration ? migration.resume() : (pauseRequested = false)),
-    stop: () => (migration ? migration.stop() : (stopRequested = true)),
+    pause: control.pause,
+    resume: control.resume,
+    stop: control.stop,
   };
 }
