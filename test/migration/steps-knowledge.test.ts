@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
-import { FreshKnowledge } from '../../src/migration/bulk-knowledge.js';
+import { FreshKnowledge, SLOW_MS_PER_USER } from '../../src/migration/bulk-knowledge.js';
 import { openJournal } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
 import type { Step } from '../../src/migration/steps.js';
@@ -99,6 +99,28 @@ describe('bulk knowledge on the steps path', () => {
       isVerified: true,
     };
     expect(await known.absent(tp)).toBe(true);
+    core.close();
+  });
+
+  it('a core that lists at a real cost per user (the reference on PostgreSQL) is not listed: each user is looked up', async () => {
+    const core = createCoreClient({ url: sandbox.url, retry: noRetry });
+    for (let i = 0; i < 150; i += 30) {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, k) => core.importPasswordHash({ email: `u${i + k}@example.test`, passwordHash: HASH })),
+      );
+    }
+    // The sandbox answers a page in a few ms; the same core answering as the reference on PostgreSQL does (0.2-0.56
+    // ms a user listed): a page of 150 users that takes 60 ms (0.4 ms a user) is over SLOW_MS_PER_USER.
+    const slowly = (delayMs: number): typeof core =>
+      Object.assign(Object.create(core) as typeof core, {
+        listUsers: async (...args: Parameters<typeof core.listUsers>) => {
+          await new Promise((r) => setTimeout(r, delayMs));
+          return core.listUsers(...args);
+        },
+      });
+    expect(150 * SLOW_MS_PER_USER).toBeLessThan(60);
+    expect(await new FreshKnowledge(slowly(60)).absent(password('new@example.test'))).toBe(false); // looked up instead
+    expect(await new FreshKnowledge(core).absent(password('new@example.test'))).toBe(true);
     core.close();
   });
 });
