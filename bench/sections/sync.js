@@ -2,8 +2,9 @@
 // 1% of the users touched (bench/lib/sync-data.js) brought in by `run --sync`: its time and requests against the
 // full run's, the dry run before it, and a second sync of the same export (no request). BENCH_SYNC_USERS changes the
 // size (default 1,000,000); BENCH_SYNC_STORE=DIR keeps the store and the first run's journal and figures in DIR and
-// reuses them (the full run is most of the time).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// reuses them (the full run is most of the time): the store as the first run left it (a copy made then), so each
+// reuse syncs the same delta again.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDataset } from '../lib/data.js';
@@ -26,29 +27,41 @@ export async function benchSync(ctx) {
   const store = join(dir, 'store.json');
   const journal = join(dir, 'journal.jsonl');
   const firstFile = join(dir, 'first.json');
+  const firstStore = join(dir, 'store-first.json');
   const policy = ['--disabled', 'role:disabled'];
   const out = { users: n };
   try {
     let port;
-    if (kept && existsSync(firstFile) && existsSync(store)) {
+    if (kept && existsSync(firstFile) && existsSync(firstStore)) {
       Object.assign(out, JSON.parse(readFileSync(firstFile, 'utf8')), { reused: dir });
+      copyFileSync(firstStore, store); // the core as the first run left it, not as an earlier sync did
+      for (const f of readdirSync(dir)) if (f.startsWith('sync-') || f.startsWith('store.json.')) rmSync(join(dir, f), { force: true });
       port = out.port;
       log(`sync: reusing the first run in ${dir}`);
     }
-    const sandbox = await startBenchSandbox({ store, port });
-    try {
-      if (!out.first) {
-        out.port = sandbox.port;
+    if (!out.first) {
+      // The full run, in a sandbox of its own: stopped after it, so the store it leaves can be copied whole.
+      const first = await startBenchSandbox({ store });
+      try {
+        out.port = port = first.port;
         out.first = await runMigration({
           file: data.file,
-          url: sandbox.url,
+          url: first.url,
           apiKey: BENCH_API_KEY,
           concurrency: cfg.concurrency,
           journal,
           extraArgs: policy,
         });
-        if (kept) writeFileSync(firstFile, JSON.stringify({ port: out.port, first: out.first }, null, 2) + '\n');
+      } finally {
+        await first.stop();
       }
+      if (kept) {
+        copyFileSync(store, firstStore);
+        writeFileSync(firstFile, JSON.stringify({ port: out.port, first: out.first }, null, 2) + '\n');
+      }
+    }
+    const sandbox = await startBenchSandbox({ store, port });
+    try {
       log(`sync: full run of ${fmt.int(n)} users in ${fmt.s(out.first.wallMs)}, ${fmt.int(out.first.requests)} requests`);
       const newer = join(dir, 'newer.ndjson');
       out.changes = await writeNewerExport(data.file, newer);

@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';
+import { collectGarbage } from '../../heap.js';
 import type { ReadOptions } from '../../sources/index.js';
 import { streamValidatedRecords, type ValidateOptions } from '../../records/validate.js';
 import type { RunIdentity } from '../journal.js';
@@ -66,6 +67,9 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const choice = await chooseSyncBase({ ...req, sources });
   const chain = await journalChain(choice.base);
   const users = await readChainUsers(chain);
+  // Reading the journals (a million users: 1.75 million lines parsed) leaves its garbage where the validation pass
+  // would grow on top of it: 1,000,000 users' dry run peaked at 391-398 MB without this collection, 314 MB with it.
+  collectGarbage();
   const counts = users.counts();
   if (counts.inCore > 0 && counts.withoutFingerprint === counts.inCore) {
     throw new UserError(
