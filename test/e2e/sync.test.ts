@@ -137,6 +137,10 @@ describe('run --sync', () => {
     expect(goneLine.split(', ').sort()).toEqual([...sets.deleted].sort());
     expect(dry.stdout).toMatch(/changed password: 6 users: /);
     expect(dry.stdout).not.toMatch(/\$2[aby]\$/); // no hash in the plan
+    // Every changed user's steps (--steps): a login is named as the user knows it, not by the plan's key for it.
+    const steps = await cli([...args('b-2.ndjson', 'runs-b', '--sync', '--dry-run', '--steps')], dir, env);
+    expect(steps.stdout).toMatch(/change the email of the email-password login to /);
+    expect(steps.stdout).not.toMatch(/login password\b/);
 
     const sync = await cli([...args('b-2.ndjson', 'runs-b', '--sync', '--remove-missing'), '--json'], dir, env);
     expect(sync.exitCode).toBe(1); // the changed user is left, and said so

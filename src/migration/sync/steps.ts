@@ -52,7 +52,8 @@ export function describeSyncStep(step: SyncStep): string {
     case 'replace-password-hash':
       return `import the changed password hash (${step.hashingAlgorithm}) over the old one of ${step.email}: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
     case 'change-email':
-      return `change the email of login ${step.recipeUserId} to ${step.email}: PUT /recipe/user`;
+      // A dry run plans against the state the earlier run left, whose logins are named by their step keys.
+      return `change the email of the email-password login${step.recipeUserId === 'password' ? '' : ` ${step.recipeUserId}`} to ${step.email}: PUT /recipe/user`;
     case 'unverify-email':
       return `mark ${step.email} of the ${step.user} login not verified (as the source says): POST /recipe/user/email/verify/remove`;
     case 'update-thirdparty':
