@@ -121,7 +121,7 @@ export function stepKey(step: Step, tenant: string): string | undefined {
  * Listing costs more than the look-ups it saves above this many ms per user listed (pages of JUDGED_FROM users or
  * more). Measured on the reference 11.4.4 on PostgreSQL 15 (2-core machine, load 2-4), 20,000 users `--via steps`
  * at concurrency 32 against a bare script's 50.8 s on a fresh database: 75.6 s with the listing (pages of 500 every
- * second: 0.2-0.56 ms a user) and 65.6 s looking each user up; with 180,000 users in the core 83-90 s against 46.6
+ * second: 0.2-0.56 ms a user) and 65.6 s looking each user up; with 160,000-220,000 users in the core 83-90 s against 46.6
  * s. The sandbox lists 500 users in 6-14 ms (0.01-0.03 ms a user), and keeps its listing.
  */
 export const SLOW_MS_PER_USER = 0.15;
