@@ -7,10 +7,8 @@
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { KeyTable } from '../records/key-table.js';
-import { readUsersSliced, splitCore } from './staged-slices.js';
+import { readUsersSliced, splitCore, USERS_PAGE } from './staged-slices.js';
 import type { Step } from './steps.js';
-
-export const USERS_PAGE = 500;
 
 const norm = (email: string): string => email.trim().toLowerCase();
 
@@ -51,16 +49,6 @@ export function coreUserKeys(user: CoreUser, tenant: string): string[] {
     if (m.recipeUserId !== user.id) keys.push(`ext|${m.recipeUserId}`);
   }
   return keys;
-}
-
-/** Every user of the client's tenant, page by page (GET /users, oldest first). */
-export async function* coreUserPages(core: CoreClient): AsyncIterable<CoreUser[]> {
-  let token: string | undefined;
-  do {
-    const page = await core.listUsers({ limit: USERS_PAGE, paginationToken: token });
-    yield page.users;
-    token = page.nextPaginationToken;
-  } while (token);
 }
 
 export class CoreKnowledge {
@@ -139,7 +127,7 @@ const COMMIT_MARGIN_MS = 5_000;
  */
 export class FreshKnowledge {
   private known: CoreKnowledge | undefined;
-  /** A page took longer than half the freshness bound: the knowledge cannot stay fresh, every user is looked up. */
+  /** A page took longer than half the freshness bound, or cost more than SLOW_MS_PER_USER a user: every user is looked up. */
   private slow = false;
   private learning: Promise<void> | undefined;
   private refreshing: Promise<void> | undefined;

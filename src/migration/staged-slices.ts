@@ -10,6 +10,9 @@
 import { CoreHttpError } from '../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 
+/** Users a GET /users page holds at most (the reference's AuthRecipe.USER_PAGINATION_LIMIT). */
+export const USERS_PAGE = 500;
+
 /** Higher than any SuperTokens user id (a lower-case UUID), in any collation. */
 const HIGHEST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
@@ -20,7 +23,7 @@ export const tokenAt = (t: number): string => Buffer.from(`${HIGHEST_ID};${Math.
  * Split points for a core whose users are not known yet: from its oldest and newest join times (two requests),
  * evenly in time; none when one page holds them all.
  */
-export async function splitCore(core: CoreClient, slices: number, pageSize = 500): Promise<number[]> {
+export async function splitCore(core: CoreClient, slices: number, pageSize = USERS_PAGE): Promise<number[]> {
   const first = await core.listUsers({ limit: pageSize });
   if (!first.nextPaginationToken || slices < 2) return [];
   const last = await core.listUsers({ limit: 1, timeJoinedOrder: 'DESC' });
@@ -48,7 +51,12 @@ export function splitPoints(joined: Float64Array, slices: number): number[] {
  * Every user of the client's tenant, in slices read at once (split at `points`, ascending join times), each page
  * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice).
  */
-export async function readUsersSliced(core: CoreClient, points: number[], onPage: (users: CoreUser[]) => void, limit = 500): Promise<void> {
+export async function readUsersSliced(
+  core: CoreClient,
+  points: number[],
+  onPage: (users: CoreUser[]) => void,
+  limit = USERS_PAGE,
+): Promise<void> {
   if (points.length > 0) {
     try {
       await core.listUsers({ limit: 1, paginationToken: tokenAt(points[0]!) });
