@@ -1,6 +1,6 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { openPrivate as openPrivateFile, openPrivateSync } from '../files/private.js';
 import type { UserResult } from './events.js';
@@ -15,6 +15,13 @@ export interface RunPaths {
   failures: string;
   /** Users whose hash the core cannot take (signin-migration.ts); written only when there are some. */
   signIn?: string;
+}
+
+/** The files as a finished run left them: the sign-in migration file only if a user needed it (made at its first line). */
+export function pathsMade(paths: RunPaths): RunPaths {
+  if (paths.signIn === undefined || existsSync(paths.signIn)) return paths;
+  const { signIn: _none, ...made } = paths;
+  return made;
 }
 
 /** `x.journal.ndjson` -> `x.report.ndjson`, `x.failures.ndjson`, `x.signin-migration.ndjson`; in a run folder

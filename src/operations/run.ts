@@ -2,12 +2,11 @@
 // a whole class of users, connect and preflight the target, ask before a real core is written, choose the run
 // folder, then migrate (steps, bulk or staged) with the journal, report and failures files, and say how it ended.
 // The shells give it their settings, a way to connect, a confirm() and a listener; they decide nothing of this.
-import { existsSync } from 'node:fs';
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal, type RunIdentity } from '../migration/journal.js';
 import { prepareRun, type PreparedRun } from '../migration/prepare.js';
-import { openRunFiles, pathsBesideJournal, type RunPaths } from '../migration/report.js';
+import { openRunFiles, pathsBesideJournal, pathsMade, type RunPaths } from '../migration/report.js';
 import { chooseRunJournal, ensureRunFolder } from '../migration/run-folder.js';
 import { startMigration, type MigrationInput } from '../migration/runner.js';
 import { sliceRecords, sliceTotal } from '../migration/slice.js';
@@ -138,8 +137,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
       const summary = await migrate(conn, journal, plan, total, report);
       const stopped = summary.stopped;
       ended = stopped === 'fatal' ? 'fatal' : stopped ? 'stopped' : 'finished';
-      const paths = pathsBesideJournal(choice.journal);
-      if (paths.signIn && !existsSync(paths.signIn)) delete paths.signIn;
+      const paths = pathsMade(pathsBesideJournal(choice.journal));
       const outcome: RunOutcome = {
         totals: summary.totals,
         unreadable,

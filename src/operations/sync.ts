@@ -2,11 +2,10 @@
 // per kind with the first users of each, and the changes planned, no request), and the sync itself: preflight,
 // the question before a real core is written, the run folder, then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/migration/sync/.
-import { existsSync } from 'node:fs';
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal } from '../migration/journal.js';
-import { openRunFiles, pathsBesideJournal } from '../migration/report.js';
+import { openRunFiles, pathsBesideJournal, pathsMade } from '../migration/report.js';
 import { ensureRunFolder } from '../migration/run-folder.js';
 import { startMigration, type MigrationInput } from '../migration/runner.js';
 import { userIdOf } from '../migration/sync/chain.js';
@@ -199,7 +198,6 @@ export function startSync(
         await runFiles.close();
       }
       ended = summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished';
-      if (paths.signIn && !existsSync(paths.signIn)) delete paths.signIn; // made at its first line only
       const outcome: SyncOutcome = {
         ...base,
         totals: summary.totals,
@@ -207,7 +205,7 @@ export function startSync(
         ...(summary.stopped ? { stopped: summary.stopped } : {}),
         ...(summary.fatal ? { error: summary.fatal.message } : {}),
         folder,
-        paths,
+        paths: pathsMade(paths),
         ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
         applied: Object.fromEntries(p.work.applied),
         exitCode: 0,
