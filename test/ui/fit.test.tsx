@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { CANONICAL } from './fixture.js';
-import { renderWizard, SizedStdout, waitFor } from './harness.js';
+import { keysToPreview, renderWizard, SizedStdout, waitFor } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-fit-'));
 const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
@@ -29,10 +29,7 @@ describe('the wizard fits its terminal', () => {
     await saveProfile({ ...emptyProfile('fit'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
     const w = renderWizard(createRealServices({ env, cwd: dir }), 'fit', { columns: 80, rows: 24 });
     try {
-      await w.until('2/8 keys');
-      await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-      await w.until('3/8 source files');
-      await w.press('down', 'down', 'down', 'down', 'enter');
+      await keysToPreview(w);
       await w.until(/records 6 · valid 6/);
       await w.press('down', 'down', 'enter');
       await w.until('id c-cy');

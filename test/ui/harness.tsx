@@ -107,6 +107,17 @@ export function renderWizard(
   return { ...instance, frame, until, press };
 }
 
+/**
+ * From the keys screen to the preview, a profile's keys and source files taken as they are (the walk most wizard
+ * tests begin with).
+ */
+export async function keysToPreview(w: Pick<ReturnType<typeof renderWizard>, 'until' | 'press'>): Promise<void> {
+  await w.until('2/8 keys');
+  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+  await w.until('3/8 source files');
+  await w.press('down', 'down', 'down', 'down', 'enter');
+}
+
 /** Services whose sandboxes can all be awaited to a full stop (their store written) before a temp folder goes. */
 export function trackSandboxes(services: WizardServices): { services: WizardServices; stopAll(): Promise<void> } {
   const started: { stop(): Promise<void> }[] = [];

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { PREVIEW_ROW_LIMIT } from '../../src/ui/state/reducer.js';
-import { renderWizard } from './harness.js';
+import { keysToPreview, renderWizard } from './harness.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const USERS = PREVIEW_ROW_LIMIT + 200;
@@ -27,10 +27,7 @@ describe('the preview of a big export', () => {
     await saveProfile({ ...emptyProfile('big'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
     const w = renderWizard(createRealServices({ env, cwd: dir }), 'big', { columns: 100, rows: 30 });
     try {
-      await w.until('2/8 keys');
-      await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-      await w.until('3/8 source files');
-      await w.press('down', 'down', 'down', 'down', 'enter');
+      await keysToPreview(w);
       await w.until(`records ${USERS.toLocaleString('en-US')}`, 60_000);
       await w.until(`the table keeps the first 5,000 of ${USERS.toLocaleString('en-US')} records; / searches them all`);
       await w.press('/');

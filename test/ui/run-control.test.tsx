@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { renderWizard, trackSandboxes, waitFor } from './harness.js';
+import { keysToPreview, renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 const USERS = 3_000;
 let dir: string;
@@ -36,10 +36,7 @@ async function openAtPlan(profile: string, users: number, size?: { columns: numb
     await w.press('q');
     w.unmount();
   };
-  await w.until('2/8 keys');
-  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-  await w.until('3/8 source files');
-  await w.press('down', 'down', 'down', 'down', 'enter');
+  await keysToPreview(w);
   await w.until(`records ${users.toLocaleString('en-US')} · valid ${users.toLocaleString('en-US')}`, timeoutMs);
   await w.press('c');
   await w.until('5/8 target');

@@ -7,7 +7,7 @@ import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { renderWizard, trackSandboxes } from './harness.js';
+import { keysToPreview, renderWizard, trackSandboxes } from './harness.js';
 
 let dir: string;
 let sandboxes: ReturnType<typeof trackSandboxes> | undefined;
@@ -19,10 +19,7 @@ afterEach(async () => {
 async function runOnce(env: NodeJS.ProcessEnv) {
   sandboxes = trackSandboxes(createRealServices({ env, cwd: dir, out: 'runs' }));
   const w = renderWizard(sandboxes.services, 'out', { columns: 80, rows: 24 });
-  await w.until('2/8 keys');
-  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-  await w.until('3/8 source files');
-  await w.press('down', 'down', 'down', 'down', 'enter');
+  await keysToPreview(w);
   await w.until('records 2 · valid 2');
   await w.press('c');
   await w.until('5/8 target');

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from './fixture.js';
-import { renderWizard, trackSandboxes, waitFor } from './harness.js';
+import { keysToPreview, renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -258,10 +258,7 @@ describe('preview of cross-record problems', () => {
     );
     await saveProfile({ ...emptyProfile('dup'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
     const w = start({ profile: 'dup' });
-    await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-    await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'down', 'enter');
+    await keysToPreview(w);
     const preview = await w.until('records 2 · valid 0 · invalid 2');
     expect(preview).toMatch(/c-ada\s+ada@example.com.*1 error/);
     expect(preview).toMatch(/twin\s+twin@example.com.*1 error/);
@@ -304,10 +301,7 @@ describe('a truncated export', () => {
     writeFileSync(file, whole.slice(0, Math.floor(whole.length / 2)));
     await saveProfile({ ...emptyProfile('cut'), sources: [{ path: file, format: 'canonical' }] }, {}, env);
     const w = start({ profile: 'cut' });
-    await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-    await w.until('3/8 source files');
-    await w.press('down', 'down', 'down', 'down', 'enter');
+    await keysToPreview(w);
     const screen = await w.until('could not be read to the end');
     expect(screen).toContain('esc back to the sources');
     expect(screen).not.toContain('wait for the validation');

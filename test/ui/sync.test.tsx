@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { createCoreClient } from '../../src/core-client/index.js';
-import { renderWizard, trackSandboxes } from './harness.js';
+import { keysToPreview, renderWizard, trackSandboxes } from './harness.js';
 import type { WizardServices } from '../../src/ui/services/types.js';
 
 let dir: string;
@@ -26,10 +26,7 @@ const user = (id: string, email = `${id}@example.com`, hash = hashes.old) => JSO
 
 /** From the profile to the plan screen (the profile names the sources and the sandbox store). */
 async function toPlan(w: ReturnType<typeof renderWizard>, users: number) {
-  await w.until('2/8 keys');
-  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
-  await w.until('3/8 source files');
-  await w.press('down', 'down', 'down', 'down', 'enter');
+  await keysToPreview(w);
   await w.until(`records ${users.toLocaleString('en-US')} · valid ${users.toLocaleString('en-US')}`);
   await w.press('c');
   await w.until('5/8 target');
