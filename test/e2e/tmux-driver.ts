@@ -1,8 +1,10 @@
 // Drives the built wizard in a detached tmux session: send keys, read the screen (capture-pane), wait for text.
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
 export const TMUX = (process.env.PATH ?? '')
@@ -98,4 +100,22 @@ export function tmuxDriver(socket: string, session = 'wizard'): TmuxDriver {
       await execa(TMUX!, ['-S', socket, 'kill-server'], { reject: false });
     },
   };
+}
+
+/**
+ * A driver on a socket in a temp folder of its own (`dir`, for the test's files too), with the hooks a test file
+ * needs: the session killed after each test, the tmux server closed and the folder removed after all of them. Call it
+ * at the top level of a test file.
+ */
+export function tmuxInTempDir(prefix: string): { dir: string; t: TmuxDriver } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const t = tmuxDriver(join(dir, 'tmux.sock'));
+  afterEach(async () => {
+    if (TMUX) await t.kill().catch(() => undefined);
+  });
+  afterAll(async () => {
+    if (TMUX) await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, t };
 }

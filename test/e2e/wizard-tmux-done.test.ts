@@ -4,26 +4,17 @@
 // every user (exact); a truncated export gives a clear error and leaves the screen usable.
 import bcrypt from 'bcryptjs';
 import { execa } from 'execa';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../ui/fixture.js';
 import { cleanEnv } from '../migration/support/cli.js';
-import { BIN, TMUX, tmuxDriver } from './tmux-driver.js';
+import { BIN, TMUX, tmuxInTempDir } from './tmux-driver.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'am-done-'));
+const { dir, t } = tmuxInTempDir('am-done-');
 const configDir = join(dir, 'config');
 const env = { AUTH_MIGRATE_CONFIG_DIR: configDir };
-const t = tmuxDriver(join(dir, 'tmux.sock'));
-afterEach(async () => {
-  if (TMUX) await t.kill().catch(() => undefined);
-});
-afterAll(async () => {
-  if (TMUX) await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** A count as the wizard shows it (thousands separators). */
 const N = (3000).toLocaleString('en-US');

@@ -3,24 +3,15 @@
 // (never cut to "esc…", wrapped onto two rows at 60 columns), no row is wider than the terminal, the title is on the
 // first row and what the keys act on is in view (the focused plan option, the preflight verdict). On the keys screen
 // arrows and a key arrive in one write (one read for the wizard): the key lands in the field the arrows moved to.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {} from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../ui/fixture.js';
-import { TMUX, tmuxDriver } from './tmux-driver.js';
+import { TMUX, tmuxInTempDir } from './tmux-driver.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'am-sizes-'));
+const { dir, t } = tmuxInTempDir('am-sizes-');
 const env = { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') };
-const t = tmuxDriver(join(dir, 'tmux.sock'));
-afterEach(async () => {
-  if (TMUX) await t.kill().catch(() => undefined);
-});
-afterAll(async () => {
-  if (TMUX) await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const HELP = {
   keys: '↑/↓ move · ←/→ where it is kept · enter next/continue · esc back',
