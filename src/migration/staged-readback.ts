@@ -1,9 +1,10 @@
 // `--via bulk-staged`, settling what the core's job did, in bulk: its FAILED rows of this run's users (the rows
-// with the failure status only, 500 a request), then every user of the core read back by listing (GET /users, 500
-// a request): a user holding a staged user's first login method with the join time this run gave it was imported
-// by this migration (whatever row did it: a batch staged twice, a row the job took again after a restart); one
-// holding it with another join time was there before, or came meanwhile: the per-user steps complete it. A write
-// counts when it is read back, so "gone from the list" alone proves nothing.
+// with the failure status only, 500 a request), then the core's users read back by listing (GET /users, 500 a
+// request), only those who joined in the range of the awaited users' join times: a user holding a staged user's
+// first login method with the join time this run gave it was imported by this migration (whatever row did it: a
+// batch staged twice, a row the job took again after a restart); one holding it with another join time was there
+// before, or came meanwhile: the per-user steps complete it. A write counts when it is read back, so "gone from
+// the list" alone proves nothing.
 import type { StagedUserRow } from '../core-client/bulk-types.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { methodKey } from './bulk-knowledge.js';
@@ -43,53 +44,86 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
 }
 
 /** Staged users from which the read-back goes in slices at once, and how many (staged-slices.ts). */
-export const SLICED_FROM = 20_000;
+export const SLICED_FROM = 2_000;
 export const READ_SLICES = 4;
 
-/** Read every user of the core back and settle each staged user found: CONFIRMED (with its join time) or PRESENT. */
+/**
+ * The states a read-back settles: staged (the job may have imported it), partly there (whose import?), and failed
+ * by the job (a row of a batch staged twice fails while its twin imported the user).
+ */
+export const AWAITED = [STAGED, EXISTS, JOB_FAILED] as const;
+
+/**
+ * Settle the staged users a page of the core's users holds: CONFIRMED (their first login method with the join time
+ * this run gave it, and the core's id when the row's was not known) or PRESENT (held with another join time).
+ */
+function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): void {
+  for (const user of page) {
+    for (const m of user.loginMethods) {
+      const key =
+        m.recipeId === 'thirdparty' && m.thirdParty
+          ? methodKey({
+              recipeId: 'thirdparty',
+              tenantIds: [core.tenantId],
+              thirdPartyId: m.thirdParty.id,
+              thirdPartyUserId: m.thirdParty.userId,
+            })
+          : m.recipeId === 'passwordless' && m.phoneNumber
+            ? methodKey({ recipeId: 'passwordless', tenantIds: [core.tenantId], phoneNumber: m.phoneNumber })
+            : methodKey({ recipeId: m.recipeId as 'emailpassword' | 'passwordless', tenantIds: [core.tenantId], email: m.email ?? '' });
+      const i = table.find(key);
+      if (i === undefined) continue;
+      const state = table.state[i];
+      if (!(AWAITED as readonly number[]).includes(state!)) continue;
+      if (m.timeJoined === table.joined[i]) {
+        table.setState(i, CONFIRMED);
+        if (table.rowId(i) === undefined) table.foundIds.set(i, m.recipeUserId);
+      } else table.setState(i, PRESENT);
+    }
+  }
+}
+
+/**
+ * Read back the users still awaited (AWAITED): only the core's users who joined from the first to the last of
+ * their join times (an imported one has the join time this run gave it; one held with another time inside the
+ * range is PRESENT; outside it, it stays as it was: EXISTS goes to the per-user steps, which look it up, STAGED is
+ * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
+ */
 export async function readBack(
   core: CoreClient,
   table: StagedTable,
   onPage?: (users: number) => void,
   slices = READ_SLICES,
 ): Promise<void> {
+  const waiting = awaitedJoined(table);
+  if (waiting.length === 0) return;
   let seen = 0;
-  const settle = (page: CoreUser[]): void => {
-    for (const user of page) {
-      for (const m of user.loginMethods) {
-        const key =
-          m.recipeId === 'thirdparty' && m.thirdParty
-            ? methodKey({
-                recipeId: 'thirdparty',
-                tenantIds: [core.tenantId],
-                thirdPartyId: m.thirdParty.id,
-                thirdPartyUserId: m.thirdParty.userId,
-              })
-            : m.recipeId === 'passwordless' && m.phoneNumber
-              ? methodKey({ recipeId: 'passwordless', tenantIds: [core.tenantId], phoneNumber: m.phoneNumber })
-              : methodKey({ recipeId: m.recipeId as 'emailpassword' | 'passwordless', tenantIds: [core.tenantId], email: m.email ?? '' });
-        const i = table.find(key);
-        if (i === undefined) continue;
-        const state = table.state[i];
-        if (state !== STAGED && state !== EXISTS && state !== JOB_FAILED) continue;
-        if (m.timeJoined === table.joined[i]) {
-          table.setState(i, CONFIRMED);
-          if (table.rowId(i) === undefined) table.foundIds.set(i, m.recipeUserId);
-        } else table.setState(i, PRESENT);
-      }
-    }
-    seen += page.length;
-    onPage?.(seen);
-  };
+  let from = Infinity;
+  let to = -Infinity;
+  for (const t of waiting) {
+    if (t < from) from = t;
+    if (t > to) to = t;
+  }
   // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
-  const waiting = table.countIn(STAGED, EXISTS, JOB_FAILED);
-  const points = waiting >= SLICED_FROM ? splitPoints(waitingJoined(table, waiting), slices) : [];
-  await readUsersSliced(core, points, settle);
+  const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, slices) : [];
+  await readUsersSliced(
+    core,
+    points,
+    (page) => {
+      settlePage(core, table, page);
+      seen += page.length;
+      onPage?.(seen);
+    },
+    undefined,
+    { from, to },
+  );
 }
 
-function waitingJoined(table: StagedTable, n: number): Float64Array {
+/** The join times of the users still awaited. */
+function awaitedJoined(table: StagedTable): Float64Array {
+  const n = table.countIn(...AWAITED);
   const out = new Float64Array(n);
   let k = 0;
-  for (const i of table.inState(STAGED, EXISTS, JOB_FAILED)) if (k < n) out[k++] = table.joined[i]!;
+  for (const i of table.inState(...AWAITED)) if (k < n) out[k++] = table.joined[i]!;
   return out.subarray(0, k);
 }

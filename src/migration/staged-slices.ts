@@ -49,34 +49,54 @@ export function splitPoints(joined: Float64Array, slices: number): number[] {
 
 /**
  * Every user of the client's tenant, in slices read at once (split at `points`, ascending join times), each page
- * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice).
+ * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice). With `range`,
+ * only the users who joined from `range.from` to `range.to` (and the rest of the page that passes `to`).
  */
 export async function readUsersSliced(
   core: CoreClient,
   points: number[],
   onPage: (users: CoreUser[]) => void,
   limit = USERS_PAGE,
+  range?: { from: number; to: number },
 ): Promise<void> {
   if (points.length > 0) {
     try {
       await core.listUsers({ limit: 1, paginationToken: tokenAt(points[0]!) });
     } catch (err) {
       if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
-      points = []; // a core whose tokens are not "<id>;<time>": one pass
+      points = []; // a core whose tokens are not "<id>;<time>": one pass over every user
+      range = undefined;
+    }
+  } else if (range) {
+    // One reader from the range's start, without a probe: a core that refuses the made token (its first page) is
+    // read in one pass over every user.
+    try {
+      return await readFrom(core, tokenAt(range.from), range.to, onPage, limit);
+    } catch (err) {
+      if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
+      return readFrom(core, undefined, undefined, onPage, limit);
     }
   }
-  const starts: Array<number | undefined> = [undefined, ...points];
+  const starts: Array<number | undefined> = [range?.from, ...points];
   await Promise.all(
-    starts.map(async (start, k) => {
-      const end = points[k]; // this slice ends with the users who joined at the next one's start
-      let token = start === undefined ? undefined : tokenAt(start);
-      for (;;) {
-        const page = await core.listUsers({ limit, ...(token ? { paginationToken: token } : {}) });
-        const past = end === undefined ? -1 : page.users.findIndex((u) => u.timeJoined > end);
-        onPage(past < 0 ? page.users : page.users.slice(0, past));
-        token = page.nextPaginationToken;
-        if (past >= 0 || !token) return;
-      }
-    }),
+    // Each slice ends with the users who joined at the next one's start.
+    starts.map((start, k) => readFrom(core, start === undefined ? undefined : tokenAt(start), points[k] ?? range?.to, onPage, limit)),
   );
+}
+
+/** Pages from `token` (the first page without one) until one passes `end` (every page to the last without one). */
+async function readFrom(
+  core: CoreClient,
+  token: string | undefined,
+  end: number | undefined,
+  onPage: (users: CoreUser[]) => void,
+  limit: number,
+): Promise<void> {
+  for (;;) {
+    const page = await core.listUsers({ limit, ...(token ? { paginationToken: token } : {}) });
+    const past = end === undefined ? -1 : page.users.findIndex((u) => u.timeJoined > end);
+    onPage(past < 0 ? page.users : page.users.slice(0, past));
+    token = page.nextPaginationToken;
+    if (past >= 0 || !token) return;
+  }
 }

@@ -90,7 +90,8 @@ describe('run --via bulk-staged', () => {
     expect(summaryOf(r.stdout)).toMatchObject({ total: 40, imported: 40, failed: 0 });
     expect(r.stderr).toMatch(/core's bulk-import job: .*\d+ staged, \d+ processing, \d+ failed in its list/);
     expect(await stagedCount(core.url)).toBe(0);
-    // Learnt and read back in bulk: three uploads, and not one look-up of a user.
+    // Learnt and read back in bulk: three uploads, and not one look-up of a user. GET /users: one to learn, then
+    // the awaited users' join-time range read back (a token probe and a page).
     const log = proxy.stats.log;
     expect(log.filter((l) => l === 'POST /bulk-import/users')).toHaveLength(3);
     expect(log.filter((l) => /by-accountinfo|^GET \/user\/id$/.test(l))).toEqual([]);
