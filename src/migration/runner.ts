@@ -50,7 +50,7 @@ export interface RunnerOptions {
   batchSize?: number;
   /** `bulk-staged`: the interval of the core's bulk-import job (the reference's: 300 s). */
   jobIntervalMs?: number;
-  /** `bulk-staged`: how often the staging list is read while the job works (default 1 s). */
+  /** `bulk-staged`: how often the staging list is read while the job works (default 1 s while uploading, 250 ms after). */
   pollMs?: number;
   onEvent?: RunEventListener;
   /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
