@@ -5,8 +5,10 @@ import { resolve } from 'node:path';
 import { createCoreClient } from '../core-client/client.js';
 import type { CoreClient, RetryInfo, RetryPolicy } from '../core-client/types.js';
 import { UsageError } from '../errors.js';
-import { loadProfile, type LoadedProfile } from '../profiles/index.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/spawn.js';
+// Profiles (conf, ajv) and the sandbox (execa) are imported when asked for: a run against a core by URL starts
+// without loading them (about 250 files; issue 24's staged run against a bare script counts every 0.1 s).
+import type { LoadedProfile } from '../profiles/index.js';
+import type { RunningSandbox } from '../sandbox/spawn.js';
 
 export interface TargetOptionValues {
   core?: string;
@@ -58,7 +60,8 @@ export async function resolveTarget(
   cwd: string = process.cwd(),
   loaded?: LoadedProfile,
 ): Promise<ResolvedTarget> {
-  const profile = loaded ?? (values.profile !== undefined ? await loadProfile(values.profile, env) : undefined);
+  const profile =
+    loaded ?? (values.profile !== undefined ? await (await import('../profiles/index.js')).loadProfile(values.profile, env) : undefined);
   const secrets = resolveSecrets(values, env, profile);
   if (values.core !== undefined && values.sandbox) throw new UsageError('give either --core URL or --sandbox, not both');
   if (values.store !== undefined && values.core !== undefined)
@@ -155,6 +158,7 @@ export async function connectTarget(
   const { target, secrets } = resolved;
   let sandbox: RunningSandbox | undefined;
   if (target.kind === 'sandbox') {
+    const { startSandbox } = await import('../sandbox/spawn.js');
     sandbox = await startSandbox({
       store: target.store,
       apiKeys: secrets.apiKey ? [secrets.apiKey] : [],
