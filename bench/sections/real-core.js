@@ -1,11 +1,14 @@
 // Against a real core (issue 24): runs when AUTH_MIGRATE_TEST_CORE_URL (with AUTH_MIGRATE_TEST_CORE_API_KEY)
 // names a core that offers bulk import, e.g. the reference core on PostgreSQL. Each `--via` path beside a bare
-// script (bench/lib/bare.js) on a file of the same shape, back to back in the same run; users already in the core
+// script (bench/lib/bare.js, run as a process of its own as the tool is: bench/lib/bare-cli.js) on the same file,
+// back to back in the same run: after each turn the file's users are read back (checked: once each, with their
+// join dates) and removed, so that every turn writes the same users into the same core. Users already in the core
 // get their external ids mapped on the staged path; and a 1,000,000-user staged run (time, peak RSS, then every
-// user read back and checked: once, with its join date). Every run's users carry a tag of their own (emails,
-// ids, phone numbers), so a shared core that already holds users can be used; nothing is removed afterwards.
+// user read back and checked). Every file's users carry a tag of their own (emails, ids, phone numbers), so a
+// shared core that already holds users can be used; only the turns' users are removed, the others' are kept.
 // Env: BENCH_REAL_USERS (20,000), BENCH_REAL_BULK_USERS (2,000: the core serialises /bulk-import/import),
-// BENCH_REAL_MILLION (1,000,000; 0 skips it), BENCH_REAL_PATHS (steps,bulk,bulk-staged), BENCH_REAL_JOB_INTERVAL
+// BENCH_REAL_MILLION (1,000,000; 0 skips it), BENCH_REAL_PATHS (steps,bulk,bulk-staged), BENCH_REAL_PAIRS (turns
+// of each side, 2: bare, tool, tool, bare, then bare, tool, ... again), BENCH_REAL_JOB_INTERVAL
 // (seconds between the core's bulk-import job runs, default 300 as the reference's; say so when shortened).
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -14,6 +17,7 @@ import { DATA_DIR } from '../lib/data.js';
 import { computeHashSamples } from '../lib/hashes.js';
 import { readUsers, runBare } from '../lib/bare.js';
 import { runMigration } from '../lib/migrate.js';
+import { runNode } from '../lib/proc.js';
 import { row, fmt } from '../lib/table.js';
 
 const BASE_TIME = 1_500_000_000_000;
@@ -77,7 +81,7 @@ const tokenAt = (t) => Buffer.from(`ffffffff-ffff-ffff-ffff-ffffffffffff;${t}`).
  * Every user of the core's public tenant whose account info is of the file tagged `tag`: counted, each join date
  * checked. Read in 4 slices at once by join time (the file's users joined at BASE_TIME + i s); a slice stops past its end.
  */
-async function readBackTagged(url, apiKey, tag, phoneBase, size) {
+async function readBackTagged(url, apiKey, tag, phoneBase, size, ids) {
   let users = 0;
   let wrongJoin = 0;
   let duplicates = 0;
@@ -102,6 +106,7 @@ async function readBackTagged(url, apiKey, tag, phoneBase, size) {
       }
       users++;
       seen.add(key);
+      ids?.add(u.id);
       if (m.timeJoined !== BASE_TIME + i * 1000) wrongJoin++;
     }
   };
@@ -132,6 +137,36 @@ async function readBackTagged(url, apiKey, tag, phoneBase, size) {
   return { users, wrongJoin, duplicates };
 }
 
+/** Remove users by id (the core's answer to GET /users: an external id where mapped), 32 at once. */
+async function removeUsers(url, apiKey, ids) {
+  const list = [...ids];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < list.length) {
+        const userId = list[next++];
+        const r = await fetch(`${url.replace(/\/+$/, '')}/user/remove`, {
+          method: 'POST',
+          headers: { 'cdi-version': '5.4', 'content-type': 'application/json', ...(apiKey ? { 'api-key': apiKey } : {}) },
+          body: JSON.stringify({ userId }),
+        });
+        if (r.status !== 200) throw new Error(`POST /user/remove: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`);
+        await r.text();
+      }
+    }),
+  );
+}
+
+const BARE_CLI = new URL('../lib/bare-cli.js', import.meta.url).pathname;
+
+/** A bare script as a process (its wall time from start to exit, as the tool's). */
+async function runBareProcess(kind, { url, apiKey, file, concurrency }) {
+  const r = await runNode(BARE_CLI, [kind, file, url, String(concurrency)], { env: { BENCH_BARE_API_KEY: apiKey ?? '' } });
+  if (r.code !== 0) throw new Error(`bare ${kind} script exited ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1));
+  return { wallMs: r.wallMs, requests: out.requests, innerMs: out.innerMs };
+}
+
 export async function benchRealCore(ctx) {
   const { cfg, log } = ctx;
   const url = process.env.AUTH_MIGRATE_TEST_CORE_URL;
@@ -156,42 +191,47 @@ export async function benchRealCore(ctx) {
   };
   const bareKind = { steps: 'steps', bulk: 'bulk', 'bulk-staged': 'staged' };
 
+  const pairs = Math.max(1, Number(process.env.BENCH_REAL_PAIRS ?? 2));
+  const turns = Array.from({ length: pairs }, (_, k) => (k % 2 === 0 ? ['bare', 'tool'] : ['tool', 'bare'])).flat();
   for (const via of paths) {
-    // Back to back, bare / tool / tool / bare, each on a file of its own (same shape, users new to the core): the
-    // core's tables grow through the run, so each side gets an early and a late turn.
+    // Back to back, bare / tool / tool / bare ..., the same file each turn, its users removed after each: every turn
+    // writes the same users into the same core, and each side gets early and late turns.
     const size = via === 'bulk' ? bulkN : n;
     const bares = [];
     const tools = [];
-    for (const turn of ['bare', 'tool', 'tool', 'bare']) {
-      const f = await writeFile(size, samples, `${via}-${turn}`);
+    const f = await writeFile(size, samples, via);
+    for (const turn of turns) {
       if (turn === 'bare') {
-        const bare = await runBare(bareKind[via], { url, apiKey, users: await readUsers(f.file), concurrency });
-        log(
-          `real core, bare ${via} script: ${size} users in ${fmt.s(bare.wallMs)} (${fmt.rate(bare.usersPerS)}, ${bare.requests} requests)`,
-        );
-        bares.push(bare);
+        const bare = await runBareProcess(bareKind[via], { url, apiKey, file: f.file, concurrency });
+        log(`real core, bare ${via} script: ${size} users in ${fmt.s(bare.wallMs)} (${bare.requests} requests)`);
+        bares.push({ ...bare, usersPerS: (size * 1000) / bare.wallMs });
       } else {
         const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via] });
-        const check = via === 'steps' ? undefined : await readBackTagged(url, apiKey, f.tag, f.phoneBase, size);
         log(
-          `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)}, ${tool.requests} requests; ${JSON.stringify(tool.summary)}; read back ${JSON.stringify(check)}`,
+          `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)}, ${tool.requests} requests; ${JSON.stringify(tool.summary)}`,
         );
-        tools.push({ ...tool, check });
+        tools.push(tool);
       }
+      const ids = new Set();
+      const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, size, ids);
+      if (turn === 'tool') tools.at(-1).check = check;
+      log(`  read back ${JSON.stringify(check)}; removing the ${ids.size} users for the next turn`);
+      await removeUsers(url, apiKey, ids);
     }
     const bareMs = bares.reduce((t, b) => t + b.wallMs, 0);
     const toolMs = tools.reduce((t, x) => t + x.wallMs, 0);
     const ratio = bareMs / toolMs;
     const exact = tools.every((t) => t.summary.imported === size && t.summary.failed === 0 && t.summary.skipped === 0);
-    const joined = tools.every((t) => !t.check || (t.check.users === size && t.check.wrongJoin === 0 && t.check.duplicates === 0));
-    const usersPerS = (2 * size * 1000) / toolMs;
-    const bareRate = (2 * size * 1000) / bareMs;
+    // Every path brings each user once; the bulk paths also keep the join dates (`--via steps` cannot set them).
+    const joined = tools.every((t) => t.check.users === size && t.check.duplicates === 0 && (via === 'steps' || t.check.wrongJoin === 0));
+    const usersPerS = (pairs * size * 1000) / toolMs;
+    const bareRate = (pairs * size * 1000) / bareMs;
     log(`real core --via ${via}: ${fmt.rate(usersPerS)} against the bare script's ${fmt.rate(bareRate)}: ${fmt.x(ratio)}`);
     const target = via === 'steps' ? 0.8 : via === 'bulk-staged' ? 0.9 : undefined;
     rows.push(
       row(
-        `real core --via ${via} (${fmt.int(size)} users, twice) vs a bare script (twice), back to back`,
-        `${fmt.rate(usersPerS)} vs ${fmt.rate(bareRate)}: ${fmt.x(ratio)}; ${exact ? 'exact' : 'NOT exact'}${via === 'steps' ? '' : `, join dates ${joined ? 'kept' : 'NOT kept'}`}`,
+        `real core --via ${via} (the same ${fmt.int(size)} users ${pairs} times) vs a bare script (${pairs} times), back to back`,
+        `${fmt.rate(usersPerS)} vs ${fmt.rate(bareRate)}: ${fmt.x(ratio)}; ${exact ? 'exact' : 'NOT exact'}${via === 'steps' ? (joined ? ', each once' : ', NOT each once') : `, join dates ${joined ? 'kept' : 'NOT kept'}`}`,
         target ? `>= ${target}x, exact` : null,
         target ? ratio >= target && exact && joined : exact && joined,
       ),
