@@ -44,8 +44,8 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
 }
 
 /** Staged users from which the read-back goes in slices at once, and how many (staged-slices.ts). */
-export const SLICED_FROM = 2_000;
-export const READ_SLICES = 4;
+const SLICED_FROM = 2_000;
+const READ_SLICES = 4;
 
 /**
  * The states a read-back settles: staged (the job may have imported it), partly there (whose import?), and failed
@@ -89,15 +89,9 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
  * range is PRESENT; outside it, it stays as it was: EXISTS goes to the per-user steps, which look it up, STAGED is
  * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
  */
-export async function readBack(
-  core: CoreClient,
-  table: StagedTable,
-  onPage?: (users: number) => void,
-  slices = READ_SLICES,
-): Promise<void> {
+export async function readBack(core: CoreClient, table: StagedTable): Promise<void> {
   const waiting = awaitedJoined(table);
   if (waiting.length === 0) return;
-  let seen = 0;
   let from = Infinity;
   let to = -Infinity;
   for (const t of waiting) {
@@ -105,18 +99,8 @@ export async function readBack(
     if (t > to) to = t;
   }
   // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
-  const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, slices) : [];
-  await readUsersSliced(
-    core,
-    points,
-    (page) => {
-      settlePage(core, table, page);
-      seen += page.length;
-      onPage?.(seen);
-    },
-    undefined,
-    { from, to },
-  );
+  const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, READ_SLICES) : [];
+  await readUsersSliced(core, points, (page) => settlePage(core, table, page), undefined, { from, to });
 }
 
 /** The join times of the users still awaited. */
