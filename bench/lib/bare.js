@@ -22,7 +22,8 @@ export async function readUsers(file) {
   return users;
 }
 
-function client(url, apiKey, connections) {
+/** A small HTTP client of the core (undici pool): call(method, path, body, query) throws on any answer but 200; counts its requests. */
+export function client(url, apiKey, connections) {
   const base = new URL(url);
   const pool = new Pool(base.origin, { connections, pipelining: 1 });
   const prefix = base.pathname.replace(/\/+$/, '');
@@ -51,7 +52,8 @@ function client(url, apiKey, connections) {
   };
 }
 
-async function pooled(items, concurrency, fn) {
+/** Run `fn` over `items`, `concurrency` at a time. */
+export async function pooled(items, concurrency, fn) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { DATA_DIR } from '../lib/data.js';
 import { computeHashSamples } from '../lib/hashes.js';
-import { readUsers, runBare } from '../lib/bare.js';
+import { client, pooled, readUsers, runBare } from '../lib/bare.js';
 import { runMigration } from '../lib/migrate.js';
 import { runNode } from '../lib/proc.js';
 import { row, fmt } from '../lib/table.js';
@@ -140,22 +140,12 @@ async function readBackTagged(url, apiKey, tag, phoneBase, size, ids) {
 
 /** Remove users by id (the core's answer to GET /users: an external id where mapped), 32 at once. */
 async function removeUsers(url, apiKey, ids) {
-  const list = [...ids];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < list.length) {
-        const userId = list[next++];
-        const r = await fetch(`${url.replace(/\/+$/, '')}/user/remove`, {
-          method: 'POST',
-          headers: { 'cdi-version': '5.4', 'content-type': 'application/json', ...(apiKey ? { 'api-key': apiKey } : {}) },
-          body: JSON.stringify({ userId }),
-        });
-        if (r.status !== 200) throw new Error(`POST /user/remove: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`);
-        await r.text();
-      }
-    }),
-  );
+  const c = client(url, apiKey, 32);
+  try {
+    await pooled([...ids], 32, (userId) => c.call('POST', '/user/remove', { userId }));
+  } finally {
+    await c.close();
+  }
 }
 
 const BARE_CLI = new URL('../lib/bare-cli.js', import.meta.url).pathname;
