@@ -15,6 +15,7 @@ import { benchGrowing } from './sections/growing.js';
 import { benchMillion } from './sections/million.js';
 import { benchSync } from './sections/sync.js';
 import { benchRealCore } from './sections/real-core.js';
+import { benchJournal } from './sections/journal.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -46,6 +47,7 @@ const plan = {
   million: () => benchMillion(ctx),
   sync: () => benchSync(ctx),
   'real-core': () => benchRealCore(ctx),
+  journal: () => benchJournal(cfg, log),
 };
 
 const rows = [];

@@ -9,7 +9,7 @@ const int = (name, fallback) => {
   return n;
 };
 
-export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'via', 'latency', 'growing', 'million', 'sync', 'real-core'];
+export const SECTIONS = ['validate', 'rehearsal', 'email-password', 'via', 'latency', 'growing', 'million', 'sync', 'real-core', 'journal'];
 
 export function loadConfig() {
   const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : SECTIONS;
@@ -28,6 +28,7 @@ export function loadConfig() {
     growSizes: quick ? [0, 10_000, 50_000] : [0, 100_000, 500_000],
     growRepeats: int('BENCH_GROW_REPEATS', 3),
     millionUsers: int('BENCH_MILLION_USERS', quick ? 20_000 : 1_000_000),
+    journalUsers: int('BENCH_JOURNAL_USERS', quick ? 50_000 : 200_000),
     syncUsers: int('BENCH_SYNC_USERS', quick ? 20_000 : 1_000_000),
     loopbackRequests: quick ? 10_000 : 50_000,
     cpuProf: process.env.BENCH_CPU_PROF === '1',

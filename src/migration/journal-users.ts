@@ -44,6 +44,11 @@ export class JournalUsers implements JournalUsersView {
     return this.open.size + this.done.size;
   }
 
+  /** Users held with a step map of their own (unfinished or failed); every other one is packed. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
   get(user: string): JournalledUser | undefined {
     const open = this.open.get(user);
     if (open) return open;
