@@ -4,7 +4,10 @@
 // the job is running while rows are claimed (PROCESSING) or leave the list; its rate is measured only while it
 // runs; the ETA is given only once there is a rate; its next run is known from the end of one it was seen doing,
 // else bounded by `interval` from when the rows were first seen waiting; and when nothing moves for longer than
-// two intervals, it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
+// two intervals (and a margin: a run can start late on a busy core; one started 11 s after rows were staged with a
+// 5 s interval here), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
+// Between two batches of one run nothing is claimed for up to a second (the run checks its workers every 1,000 ms:
+// ProcessBulkImportUsers.java, Thread.sleep(1000)), so a run ends only once nothing has moved for longer.
 import type { RunEvent } from './events.js';
 
 export interface JobCounts {
@@ -17,6 +20,10 @@ export type StagedProgress = Extract<RunEvent, { type: 'staged-progress' }>;
 
 /** Rate window: the job's last this-many milliseconds of work. */
 const RATE_WINDOW_MS = 30_000;
+/** A pause this short while rows still wait is the run between two batches, not its end. */
+export const BETWEEN_BATCHES_MS = 2_000;
+/** Added to two intervals before "stalled": the interval itself, up to this. */
+const STALL_MARGIN_MAX_MS = 30_000;
 
 export class JobWatcher {
   /** Rows this run added to the list since the last observation. */
@@ -55,7 +62,10 @@ export class JobWatcher {
     const active = counts.PROCESSING > 0 || moved > 0 || (this.last !== undefined && counts.FAILED !== this.last.FAILED);
     this.last = counts;
     if (waiting > 0 && this.firstWaiting === undefined) this.firstWaiting = now;
-    if (active) {
+    const betweenBatches = this.running && waiting > 0 && now - (this.lastMove ?? now) <= BETWEEN_BATCHES_MS;
+    if (betweenBatches && !active) {
+      // The run is still on: no sample, no end.
+    } else if (active) {
       if (!this.running) {
         this.running = true;
         this.runStartedAt = now;
@@ -121,9 +131,9 @@ export class JobWatcher {
     return now - since;
   }
 
-  /** Nothing has moved for longer than two intervals while rows wait: the job is not running. */
+  /** Nothing has moved for longer than two intervals (and a margin) while rows wait: the job is not running. */
   stalled(now: number): boolean {
-    return this.idleMs(now) > 2 * this.intervalMs;
+    return this.idleMs(now) > 2 * this.intervalMs + Math.min(this.intervalMs, STALL_MARGIN_MAX_MS);
   }
 
   get startedAt(): number | undefined {

@@ -253,7 +253,7 @@ describe('run --via bulk-staged', () => {
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode, first.stderr).toBe(130);
-    expect(first.stderr).toMatch(/removed 30 staged users/);
+    expect(first.stderr).toMatch(/took 30 staged users back out of the core's list/);
     expect(await stagedCount(core.url)).toBe(0);
     expect((await allUsers(client(core.url))).length).toBe(0);
     // The same core (store and port) with its job running now.

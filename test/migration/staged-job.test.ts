@@ -1,7 +1,7 @@
 // The operator's view of the core's bulk-import job (staged-job.ts, render/staged-line.ts), as the reference's job
 // behaves (ProcessBulkImportUsers: first run at start, then 300 s after each run ends; each run takes the rows
 // waiting when it begins): no ETA until the job has run, the next run bounded then known, the rate while it runs,
-// and "stalled" once nothing moved for more than two intervals.
+// a run that stays on between its batches, and "stalled" once nothing moved for more than two intervals and a margin.
 import { describe, expect, it } from 'vitest';
 import { JobWatcher } from '../../src/migration/staged-job.js';
 import { describeStagedProgress, describeStagedStalled } from '../../src/migration/render/staged-line.js';
@@ -48,22 +48,70 @@ describe('JobWatcher', () => {
     // Rows staged while the job ran wait for its next run (300 s after this one ends).
     w.staged(5_000);
     e = w.observe(counts(5_000), 120_000);
+    // Nothing claimed for a second while rows wait: the run between two batches (it checks its workers every 1 s).
     e = w.observe(counts(5_000), 121_000);
+    expect(e.running).toBe(true);
+    expect(e.nextRunInMs).toBeUndefined();
+    e = w.observe(counts(5_000), 122_500);
     expect(e.running).toBe(false);
-    expect(e).toMatchObject({ nextRunInMs: INTERVAL - 1_000, nextRunExact: true });
-    expect(e.etaMs).toBeCloseTo(INTERVAL - 1_000 + 5_000, -3);
-    expect(describeStagedProgress(e)).toContain('next run in about 4m59s');
+    expect(e).toMatchObject({ nextRunInMs: INTERVAL - 2_500, nextRunExact: true });
+    expect(e.etaMs).toBeCloseTo(INTERVAL - 2_500 + 5_000, -3);
+    expect(describeStagedProgress(e)).toContain('next run in about 4m58s');
   });
 
-  it('stalled only after more than two intervals without any move while rows wait', () => {
+  it('a run of several batches stays "running" through the pause between them, as the reference runs it', () => {
+    // Seen on the reference (batches of 8,000, polls every 250 ms): 0 processing for about a second between batches.
+    const w = new JobWatcher(5_000, () => 24_000);
+    w.staged(24_000);
+    w.observe(counts(24_000), 0);
+    const seen: boolean[] = [];
+    let t = 1_000;
+    const polls = [
+      [16_000, 8_000],
+      [16_000, 0],
+      [16_000, 0],
+      [16_000, 0],
+      [8_000, 8_000],
+      [8_000, 0],
+      [8_000, 0],
+      [0, 8_000],
+    ];
+    for (const [NEW, PROCESSING] of polls) {
+      seen.push(w.observe(counts(NEW!, PROCESSING), t).running);
+      t += 250;
+    }
+    expect(seen).toEqual(polls.map(() => true));
+    expect(w.observe(counts(0), t)).toMatchObject({ running: true, imported: 24_000 }); // the last batch left the list
+    const end = w.observe(counts(0), t + 250); // nothing waits: the run is over at once
+    expect(end.running).toBe(false);
+    expect(end).toMatchObject({ nextRunInMs: 5_000 - 250, nextRunExact: true });
+  });
+
+  it('stalled only after more than two intervals and a margin (the interval, at most 30 s) without any move', () => {
     const w = new JobWatcher(1_000, () => 10);
     w.staged(10);
     w.observe(counts(10), 0);
     expect(w.stalled(1_500)).toBe(false);
-    w.observe(counts(10), 2_000);
-    expect(w.stalled(2_000)).toBe(false);
-    w.observe(counts(10), 2_100);
-    expect(w.stalled(2_100)).toBe(true);
+    w.observe(counts(10), 3_000);
+    expect(w.stalled(3_000)).toBe(false);
+    w.observe(counts(10), 3_100);
+    expect(w.stalled(3_100)).toBe(true);
+    // A 5 s interval: a run that starts 11 s late (seen on the reference, busy) is not a stall; 15 s of nothing is.
+    const five = new JobWatcher(5_000, () => 10);
+    five.staged(10);
+    five.observe(counts(10), 0);
+    five.observe(counts(10), 11_000);
+    expect(five.stalled(11_000)).toBe(false);
+    five.observe(counts(10), 15_100);
+    expect(five.stalled(15_100)).toBe(true);
+    // The reference's 300 s: two intervals and 30 s.
+    const ref = new JobWatcher(INTERVAL, () => 10);
+    ref.staged(10);
+    ref.observe(counts(10), 0);
+    ref.observe(counts(10), 629_000);
+    expect(ref.stalled(629_000)).toBe(false);
+    ref.observe(counts(10), 630_100);
+    expect(ref.stalled(630_100)).toBe(true);
     const text = describeStagedStalled({ type: 'staged-stalled', idleMs: 600_500, intervalMs: INTERVAL, waiting: 10, at: 0 });
     expect(text).toMatch(/has not moved for 10m01s \(more than two of its 5m00s intervals\)/);
     expect(text).toContain('BULK_MIGRATION_CRON_ENABLED=false');
@@ -73,8 +121,10 @@ describe('JobWatcher', () => {
     moving.observe(counts(10), 0);
     moving.observe(counts(5, 5), 1_900);
     moving.observe(counts(5), 2_500);
-    moving.observe(counts(5), 2_600); // nothing moved since 2,500: the run ended
-    expect(moving.stalled(3_500)).toBe(false);
-    expect(moving.stalled(4_600)).toBe(true);
+    moving.observe(counts(5), 2_600); // nothing moved since 2,500: between batches, or the run ended
+    moving.observe(counts(5), 4_600); // more than 2 s: the run ended at 2,500
+    expect(moving.stalled(4_600)).toBe(false);
+    moving.observe(counts(5), 5_600);
+    expect(moving.stalled(5_600)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // Plain-line renderer for stderr: a progress line at most once a second, failures as they happen, totals.
 import type { RunEvent, Totals } from '../events.js';
 import { doneCount } from '../events.js';
-import { describeStagedProgress, describeStagedStalled } from './staged-line.js';
+import { describeStagedProgress, describeStagedRemoved, describeStagedStalled } from './staged-line.js';
 
 export interface PlainRendererOptions {
   write: (line: string) => void;
@@ -140,9 +140,7 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
         options.write(event.detail);
         return;
       case 'staged-removed':
-        options.write(
-          `removed ${event.removed} staged users the core's job had not started; ${event.left} left to the job (the same command carries on)`,
-        );
+        options.write(describeStagedRemoved(event));
         return;
       case 'paused':
         pausedAt = event.at;

@@ -4,6 +4,7 @@ import type { RunEvent } from '../events.js';
 
 type Progress = Extract<RunEvent, { type: 'staged-progress' }>;
 type Stalled = Extract<RunEvent, { type: 'staged-stalled' }>;
+type Removed = Extract<RunEvent, { type: 'staged-removed' }>;
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 
@@ -48,5 +49,18 @@ export function describeStagedStalled(e: Stalled): string {
     '(on the reference core, BULK_MIGRATION_CRON_ENABLED=false switches it off). Stopping; the users this run ' +
     'staged and the job has not started are taken out of the list; the same command carries on once the job runs ' +
     '(or use --via steps). If the core runs its job less often, say so with --job-interval SECONDS.'
+  );
+}
+
+/**
+ * A stop took the run's rows the job had not claimed out of its list. The core removes a row whatever its status
+ * (DeleteBulkImportUserAPI; BulkImportQueries.deleteBulkImportUsers has no status condition), so a row the job claimed
+ * between the listing and the removal is still imported: the journal keeps every one of them as staged, and the
+ * next run reads the core to settle them.
+ */
+export function describeStagedRemoved(e: Removed): string {
+  return (
+    `took ${n(e.removed)} staged users back out of the core's list (listed as not yet started; one the job claimed ` +
+    `meanwhile may still arrive), ${n(e.left)} left to the job; the same command carries on and settles them all`
   );
 }

@@ -2,7 +2,7 @@
 import type { RunOperationEvent } from '../../operations/events.js';
 import { doneCount } from '../../migration/events.js';
 import type { RunState } from './types.js';
-import { describeStagedProgress, describeStagedStalled } from '../../migration/render/staged-line.js';
+import { describeStagedProgress, describeStagedRemoved, describeStagedStalled } from '../../migration/render/staged-line.js';
 
 const LATEST = 5;
 
@@ -62,7 +62,7 @@ export function onRunEvent(run: RunState, e: RunOperationEvent): RunState {
     case 'staged-phase':
       return { ...run, staged: e.detail };
     case 'staged-removed':
-      return { ...run, staged: `removed ${e.removed} staged users the job had not started; ${e.left} left to the job` };
+      return { ...run, staged: describeStagedRemoved(e) };
     case 'paused':
       return run.status === 'stopping' ? run : { ...run, status: 'paused', pausedAt: e.at };
     case 'resumed': {
