@@ -1,6 +1,7 @@
 // `--via bulk-staged`: users go to the core's staging list in batches (POST /bulk-import/users, up to 10,000 a
 // request) and the core's own job imports them. Without a request per user: what the core holds is learnt once
-// in bulk (bulk-knowledge.ts), and only users with none of their login methods (or external id) there are
+// in bulk (bulk-knowledge.ts; into a core more than 10 times the run, each user is looked up instead:
+// staged-lookup.ts), and only users with none of their login methods (or external id) there are
 // staged; the others are partly in the core and the per-user steps complete them, as they would on `--via steps`.
 // Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes up while the
 // next is prepared (two at once at most) and while the job works; the job is followed by the list's counts
@@ -11,7 +12,7 @@ import type { BulkUserBody } from '../core-client/bulk-types.js';
 import { UserError } from '../errors.js';
 import { collectGarbage } from '../heap.js';
 import { planBulkUser } from './bulk-plan.js';
-import { CoreKnowledge } from './bulk-knowledge.js';
+import { CoreKnowledge, LISTING_WORTH_IT } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
 import { describeStagedStalled } from './render/staged-line.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
@@ -21,6 +22,7 @@ import { AWAITED, readBack, scanFailedRows } from './staged-readback.js';
 import { reportStaged } from './staged-results.js';
 import { EXISTS, STAGED, StagedTable } from './staged-table.js';
 import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
+import { looksUpUsers, lookUpHeld } from './staged-lookup.js';
 
 /** The reference's job interval (BulkImport.PROCESS_USERS_INTERVAL_SECONDS). */
 export const REFERENCE_JOB_INTERVAL_MS = 300_000;
@@ -51,7 +53,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   // The records are kept for the results when the source cannot be read again, and for runs small enough that a
   // second read of the source costs more than they do (20,000 users: about 30 MB kept, 0.3 s of reading saved).
   if (!ctx.options.reopenInputs || ctx.options.total <= KEEP_RECORDS_UP_TO) table.inputs = [];
-  let known: { snapshot: StagingSnapshot; knowledge: CoreKnowledge } | undefined;
+  let known: { snapshot: StagingSnapshot; knowledge: CoreKnowledge; lookUp: boolean } | undefined;
   const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   let lastPoll = 0;
   let lastFailed = -1;
@@ -79,16 +81,44 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
 
   const learn = async () => {
     if (known) return known;
-    phase('learning', 'reading what the core holds (its users, 500 a request) and its staging list');
+    const { lookUp, coreUsers } = await looksUpUsers(core, ctx.options.total);
+    phase(
+      'learning',
+      lookUp
+        ? `reading the core's staging list; the core holds ${(coreUsers ?? 0).toLocaleString('en-US')} users, more than ` +
+            `${LISTING_WORTH_IT} for each user of this run: each of the run's users is looked up instead of reading them all`
+        : 'reading what the core holds (its users, 500 a request) and its staging list',
+    );
     const snapshot = await StagingSnapshot.read(core);
-    const knowledge = await CoreKnowledge.learn(core);
+    const knowledge = lookUp ? new CoreKnowledge() : await CoreKnowledge.learn(core);
+    const rows = Object.values(snapshot.counts).reduce((a, b) => a + b, 0);
     phase(
       'uploading',
-      `the core holds ${knowledge.users.toLocaleString('en-US')} users and ${Object.values(snapshot.counts)
-        .reduce((a, b) => a + b, 0)
-        .toLocaleString('en-US')} staged rows; staging in batches of ${batchSize.toLocaleString('en-US')}`,
+      `the core holds ${(lookUp ? (coreUsers ?? 0) : knowledge.users).toLocaleString('en-US')} users and ` +
+        `${rows.toLocaleString('en-US')} staged rows; staging in batches of ${batchSize.toLocaleString('en-US')}`,
     );
-    return (known = { snapshot, knowledge });
+    return (known = { snapshot, knowledge, lookUp });
+  };
+
+  /** Plans of a batch's users, and, into a core many times larger than the run, what it holds of them looked up. */
+  const planBatch = async (users: Admitted[], knowledge: CoreKnowledge, lookUp: boolean) => {
+    const plans = new Map<Admitted, ReturnType<typeof planOf>>();
+    if (!lookUp) return plans;
+    for (const user of users) {
+      if (user.journalled && user.journalled.steps.size > 0) continue;
+      try {
+        plans.set(user, planOf(user));
+      } catch (err) {
+        if (!(err instanceof PlanError)) throw err; // reported in the batch's loop
+      }
+    }
+    await lookUpHeld(
+      core,
+      [...plans.values()].map((p) => p.body),
+      (items, fn) => ctx.pooled(items, fn),
+      knowledge,
+    );
+    return plans;
   };
 
   const refuse = async (s: ToStage, message: string): Promise<void> => {
@@ -146,7 +176,9 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   return {
     batchSize,
     async take(users) {
-      const { snapshot, knowledge } = await learn();
+      const { snapshot, knowledge, lookUp } = await learn();
+      const plans = await planBatch(users, knowledge, lookUp);
+      if (ctx.isStopping()) return; // users not looked up are not staged; the same command carries on
       const toStage: ToStage[] = [];
       const bySteps: Admitted[] = [];
       const oldFailed: string[] = [];
@@ -158,7 +190,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
         }
         let p;
         try {
-          p = planOf(user);
+          p = plans.get(user) ?? planOf(user);
         } catch (err) {
           if (!(err instanceof PlanError)) throw err;
           const id = user.input.record.id;

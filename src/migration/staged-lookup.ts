@@ -1,0 +1,78 @@
+// `--via bulk-staged` into a core many times larger than the run: what the core holds of a batch's users, looked
+// up user by user instead of reading the whole core. A user costs one GET /users/by-accountinfo for the account
+// info of its login methods (one email, one phone and one third-party id at a time, as a union) and one GET
+// /user/id for its external id; the users found are added to a CoreKnowledge, so the staging decision
+// (holdsAnyOf) is the one the whole-core listing feeds. Measured on the reference on PostgreSQL: a 1,000-user run
+// into a core of 200,000 read the core for 26-30 s before its one upload.
+import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
+import type { AccountInfoQuery, CoreClient } from '../core-client/types.js';
+import { CoreKnowledge, LISTING_WORTH_IT } from './bulk-knowledge.js';
+
+/** Whether to look the run's users up one by one: the core holds more than LISTING_WORTH_IT users per user to migrate. */
+export async function looksUpUsers(core: CoreClient, usersToMigrate: number): Promise<{ lookUp: boolean; coreUsers?: number }> {
+  try {
+    const r = await core.raw({ method: 'GET', path: '/users/count', scope: 'tenant' });
+    const count = (JSON.parse(r.text) as { count?: number }).count;
+    if (typeof count !== 'number') return { lookUp: false };
+    return { lookUp: count > LISTING_WORTH_IT * Math.max(1, usersToMigrate), coreUsers: count };
+  } catch {
+    return { lookUp: false }; // the listing then, as before
+  }
+}
+
+/** The by-accountinfo queries covering every login method's account info: one email, phone and third-party id each. */
+export function accountQueries(methods: readonly BulkLoginMethodBody[]): AccountInfoQuery[] {
+  const queries: AccountInfoQuery[] = [];
+  const place = (fits: (q: AccountInfoQuery) => boolean, fill: (q: AccountInfoQuery) => void): void => {
+    let q = queries.find(fits);
+    if (!q) queries.push((q = { doUnionOfAccountInfo: true }));
+    fill(q);
+  };
+  for (const m of methods) {
+    if (m.recipeId === 'thirdparty' && m.thirdPartyId !== undefined && m.thirdPartyUserId !== undefined) {
+      place(
+        (q) => q.thirdPartyId === undefined,
+        (q) => {
+          q.thirdPartyId = m.thirdPartyId;
+          q.thirdPartyUserId = m.thirdPartyUserId;
+        },
+      );
+    }
+    if (m.phoneNumber !== undefined) {
+      const phone = m.phoneNumber;
+      place(
+        (q) => q.phoneNumber === undefined || q.phoneNumber === phone,
+        (q) => (q.phoneNumber = phone),
+      );
+    }
+    if (m.email !== undefined) {
+      const email = m.email;
+      place(
+        (q) => q.email === undefined || q.email === email,
+        (q) => (q.email = email),
+      );
+    }
+  }
+  return queries;
+}
+
+/** Look each body's user up and add what the core holds of them to `knowledge` (the users found, whole). */
+export async function lookUpHeld(
+  core: CoreClient,
+  bodies: readonly BulkUserBody[],
+  pooled: <T>(items: Iterable<T>, fn: (item: T) => Promise<void>) => Promise<void>,
+  knowledge: CoreKnowledge = new CoreKnowledge(),
+): Promise<CoreKnowledge> {
+  const tenant = core.tenantId;
+  await pooled(bodies, async (body) => {
+    for (const q of accountQueries(body.loginMethods)) {
+      const r = await core.listUsersByAccountInfo(q);
+      for (const user of r.users) knowledge.addUser(user, tenant);
+    }
+    if (body.externalUserId !== undefined) {
+      const r = await core.getUserById(body.externalUserId);
+      if (r.status === 'OK') knowledge.addUser(r.user, tenant);
+    }
+  });
+  return knowledge;
+}
