@@ -1,5 +1,6 @@
-// `--via bulk-staged` into a core many times larger than the run: what the core holds of a batch's users, looked
-// up user by user instead of reading the whole core. A user costs one GET /users/by-accountinfo for the account
+// `--via bulk-staged`: what the core holds of the run's users, learnt before anything is staged. Read in bulk
+// (bulk-knowledge.ts) into a core of up to 10 users per user to migrate; into a larger one, each batch's users are
+// looked up user by user instead of reading the whole core. A user costs one GET /users/by-accountinfo for the account
 // info of its login methods (one email, one phone and one third-party id at a time, as a union) and one GET
 // /user/id for its external id; the users found are added to a CoreKnowledge, so the staging decision
 // (holdsAnyOf) is the one the whole-core listing feeds. Measured on the reference on PostgreSQL: a 1,000-user run
@@ -7,6 +8,68 @@
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import type { AccountInfoQuery, CoreClient } from '../core-client/types.js';
 import { CoreKnowledge, LISTING_WORTH_IT } from './bulk-knowledge.js';
+import { PlanError } from './plan.js';
+import type { Admitted } from './runner-strategy.js';
+import { StagingSnapshot } from './staged-index.js';
+
+export interface Learnt {
+  snapshot: StagingSnapshot;
+  knowledge: CoreKnowledge;
+  /** Each batch's users are looked up (the core is many times larger than the run). */
+  lookUp: boolean;
+}
+
+type Pooled = <T>(items: Iterable<T>, fn: (item: T) => Promise<void>) => Promise<void>;
+type Phase = (phase: 'learning' | 'uploading', detail: string) => void;
+
+/** The staging list and, for a core not many times larger than the run, every user it holds. */
+export async function learnCore(core: CoreClient, usersToMigrate: number, batchSize: number, phase: Phase): Promise<Learnt> {
+  const { lookUp, coreUsers } = await looksUpUsers(core, usersToMigrate);
+  phase(
+    'learning',
+    lookUp
+      ? `reading the core's staging list; the core holds ${(coreUsers ?? 0).toLocaleString('en-US')} users, more than ` +
+          `${LISTING_WORTH_IT} for each user of this run: each of the run's users is looked up instead of reading them all`
+      : 'reading what the core holds (its users, 500 a request) and its staging list',
+  );
+  const snapshot = await StagingSnapshot.read(core);
+  const knowledge = lookUp ? new CoreKnowledge() : await CoreKnowledge.learn(core);
+  const rows = Object.values(snapshot.counts).reduce((a, b) => a + b, 0);
+  phase(
+    'uploading',
+    `the core holds ${(lookUp ? (coreUsers ?? 0) : knowledge.users).toLocaleString('en-US')} users and ` +
+      `${rows.toLocaleString('en-US')} staged rows; staging in batches of ${batchSize.toLocaleString('en-US')}`,
+  );
+  return { snapshot, knowledge, lookUp };
+}
+
+/** A batch's plans (users with journalled steps and plan errors left to the batch's loop), and its look-ups. */
+export async function planAndLookUp<P extends { body: BulkUserBody }>(
+  core: CoreClient,
+  users: readonly Admitted[],
+  planOf: (user: Admitted) => P,
+  knowledge: CoreKnowledge,
+  lookUp: boolean,
+  pooled: Pooled,
+): Promise<Map<Admitted, P>> {
+  const plans = new Map<Admitted, P>();
+  if (!lookUp) return plans;
+  for (const user of users) {
+    if (user.journalled && user.journalled.steps.size > 0) continue;
+    try {
+      plans.set(user, planOf(user));
+    } catch (err) {
+      if (!(err instanceof PlanError)) throw err;
+    }
+  }
+  await lookUpHeld(
+    core,
+    [...plans.values()].map((p) => p.body),
+    pooled,
+    knowledge,
+  );
+  return plans;
+}
 
 /** Whether to look the run's users up one by one: the core holds more than LISTING_WORTH_IT users per user to migrate. */
 export async function looksUpUsers(core: CoreClient, usersToMigrate: number): Promise<{ lookUp: boolean; coreUsers?: number }> {
@@ -60,7 +123,7 @@ export function accountQueries(methods: readonly BulkLoginMethodBody[]): Account
 export async function lookUpHeld(
   core: CoreClient,
   bodies: readonly BulkUserBody[],
-  pooled: <T>(items: Iterable<T>, fn: (item: T) => Promise<void>) => Promise<void>,
+  pooled: Pooled,
   knowledge: CoreKnowledge = new CoreKnowledge(),
 ): Promise<CoreKnowledge> {
   const tenant = core.tenantId;

@@ -12,17 +12,17 @@ import type { BulkUserBody } from '../core-client/bulk-types.js';
 import { UserError } from '../errors.js';
 import { collectGarbage } from '../heap.js';
 import { planBulkUser } from './bulk-plan.js';
-import { CoreKnowledge, LISTING_WORTH_IT } from './bulk-knowledge.js';
+import type { CoreKnowledge } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
 import { describeStagedStalled } from './render/staged-line.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 import { JobWatcher, type JobCounts } from './staged-job.js';
-import { removeStaged, rowJoined, stagedKey, stagingPages, StagingSnapshot } from './staged-index.js';
+import { removeStaged, rowJoined, stagedKey, stagingPages } from './staged-index.js';
 import { AWAITED, readBack, scanFailedRows } from './staged-readback.js';
 import { reportStaged } from './staged-results.js';
 import { EXISTS, STAGED, StagedTable } from './staged-table.js';
 import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
-import { looksUpUsers, lookUpHeld } from './staged-lookup.js';
+import { learnCore, planAndLookUp, type Learnt } from './staged-lookup.js';
 
 /** The reference's job interval (BulkImport.PROCESS_USERS_INTERVAL_SECONDS). */
 export const REFERENCE_JOB_INTERVAL_MS = 300_000;
@@ -53,7 +53,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   // The records are kept for the results when the source cannot be read again, and for runs small enough that a
   // second read of the source costs more than they do (20,000 users: about 30 MB kept, 0.3 s of reading saved).
   if (!ctx.options.reopenInputs || ctx.options.total <= KEEP_RECORDS_UP_TO) table.inputs = [];
-  let known: { snapshot: StagingSnapshot; knowledge: CoreKnowledge; lookUp: boolean } | undefined;
+  let known: Learnt | undefined;
   const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   let lastPoll = 0;
   let lastFailed = -1;
@@ -79,47 +79,9 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     return { body, key: stagedKey(body), joined, ...(body.externalUserId !== undefined ? { externalUserId: body.externalUserId } : {}) };
   };
 
-  const learn = async () => {
-    if (known) return known;
-    const { lookUp, coreUsers } = await looksUpUsers(core, ctx.options.total);
-    phase(
-      'learning',
-      lookUp
-        ? `reading the core's staging list; the core holds ${(coreUsers ?? 0).toLocaleString('en-US')} users, more than ` +
-            `${LISTING_WORTH_IT} for each user of this run: each of the run's users is looked up instead of reading them all`
-        : 'reading what the core holds (its users, 500 a request) and its staging list',
-    );
-    const snapshot = await StagingSnapshot.read(core);
-    const knowledge = lookUp ? new CoreKnowledge() : await CoreKnowledge.learn(core);
-    const rows = Object.values(snapshot.counts).reduce((a, b) => a + b, 0);
-    phase(
-      'uploading',
-      `the core holds ${(lookUp ? (coreUsers ?? 0) : knowledge.users).toLocaleString('en-US')} users and ` +
-        `${rows.toLocaleString('en-US')} staged rows; staging in batches of ${batchSize.toLocaleString('en-US')}`,
-    );
-    return (known = { snapshot, knowledge, lookUp });
-  };
-
-  /** Plans of a batch's users, and, into a core many times larger than the run, what it holds of them looked up. */
-  const planBatch = async (users: Admitted[], knowledge: CoreKnowledge, lookUp: boolean) => {
-    const plans = new Map<Admitted, ReturnType<typeof planOf>>();
-    if (!lookUp) return plans;
-    for (const user of users) {
-      if (user.journalled && user.journalled.steps.size > 0) continue;
-      try {
-        plans.set(user, planOf(user));
-      } catch (err) {
-        if (!(err instanceof PlanError)) throw err; // reported in the batch's loop
-      }
-    }
-    await lookUpHeld(
-      core,
-      [...plans.values()].map((p) => p.body),
-      (items, fn) => ctx.pooled(items, fn),
-      knowledge,
-    );
-    return plans;
-  };
+  const learn = async () => (known ??= await learnCore(core, ctx.options.total, batchSize, (p, detail) => phase(p, detail)));
+  const planBatch = (users: Admitted[], knowledge: CoreKnowledge, lookUp: boolean) =>
+    planAndLookUp(core, users, planOf, knowledge, lookUp, (items, fn) => ctx.pooled(items, fn));
 
   const refuse = async (s: ToStage, message: string): Promise<void> => {
     const id = s.user.input.record.id;
