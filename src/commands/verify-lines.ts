@@ -23,6 +23,11 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         total = e.total;
         started = e.at;
         lastProgress = e.at;
+        sink.write(
+          e.journal
+            ? `journal ${e.journal}`
+            : 'no journal of this migration found: users are found by their account info, join dates are not checked',
+        );
         return;
       case 'verify-user': {
         const r = e.result;

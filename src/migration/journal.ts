@@ -103,8 +103,9 @@ export function describeIdentity(identity: RunIdentity): string {
 /** Read a journal into per-user state; a torn last line (a crash mid-write) is ignored. */
 export async function loadJournal(
   path: string,
+  /** Users to add this journal's entries to (a chain of runs read oldest first: later entries win). */
+  users: JournalUsers = new JournalUsers(),
 ): Promise<{ identity?: RunIdentity; users: JournalUsers; endsWithNewline: boolean; fpKey?: string }> {
-  const users = new JournalUsers();
   let identity: RunIdentity | undefined;
   let fpKey: string | undefined;
   let endsWithNewline = true;

@@ -6,10 +6,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { QUICK_RETRY } from '../core-client/preflight.js';
 import { collectGarbage } from '../heap.js';
-import { identityId, loadJournal } from '../migration/journal.js';
+import { identityId, loadJournal, type JournalUsersView } from '../migration/journal.js';
+import { JournalUsers } from '../migration/journal-users.js';
 import { forEachPooled } from '../migration/pool.js';
 import { prepareRun, type PreparedRun } from '../migration/prepare.js';
 import { findRunJournal } from '../migration/run-folder.js';
+import { findSyncJournal, journalChain, readJournalHead } from '../migration/sync/base.js';
 import { sliceRecords, sliceTotal } from '../migration/slice.js';
 import { openTotpCheckLog } from '../migration/totp-checks.js';
 import { checkCredential, createAccountLookup, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
@@ -70,13 +72,16 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
   const emit = shell.onEvent;
   const identity = { sources: settings.files, target: describeTarget(settings.target) };
   // The run's journal: as given, else the one its run folder holds; the TOTP checks log sits beside it.
-  const found = settings.output.journal ?? (await findRunJournal(settings.output.out, identity));
+  const found =
+    settings.output.journal ??
+    (await findRunJournal(settings.output.out, identity)) ??
+    (await findSyncJournal(settings.output.out, identity.target, identity.sources))?.path;
   const journalPath = found ?? resolve(settings.output.out, `auth-migrate-${identityId(identity)}.journal.ndjson`);
   // Validation first, the journal after: the first pass's tables are garbage by then (never both held at once).
   const prepared = shell.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   emit({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });
   collectGarbage();
-  const journal = existsSync(journalPath) ? (await loadJournal(journalPath)).users : undefined;
+  const journal = existsSync(journalPath) ? await loadRunChain(journalPath) : undefined;
   collectGarbage();
   const totpCodesChecked = o.totpCodes ?? settings.target.kind === 'sandbox';
   const totpChecksFile = totpCodesChecked ? `${journalPath}.totp-checks.ndjson` : undefined;
@@ -135,4 +140,16 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
     durationMs,
     exitCode: counts.missing + counts.mismatch + refused > 0 ? 1 : 0,
   };
+}
+
+/**
+ * The users of a journal; a sync's journal with the runs it brought up to date, oldest first (a user the sync
+ * changed has the sync's steps; one it left alone, what the first run made of it: join dates it kept included).
+ */
+async function loadRunChain(path: string): Promise<JournalUsersView> {
+  const head = await readJournalHead(path);
+  const chain = head?.sync ? await journalChain(head) : [{ path }];
+  const users = new JournalUsers();
+  for (const link of chain) await loadJournal(link.path, users);
+  return users;
 }

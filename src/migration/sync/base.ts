@@ -157,6 +157,14 @@ export async function chooseSyncBase(o: {
   return { base: newest };
 }
 
+/**
+ * `verify` after a sync: the newest sync journal under `out` of these same files into `target` (a sync's run
+ * identity names its base as well, so the run folder of a plain run of these files is not it).
+ */
+export async function findSyncJournal(out: string, target: string, sources: string[]): Promise<JournalHead | undefined> {
+  return (await journalsOfTarget(out, target)).find((h) => h.sync !== undefined && sameSources(h.identity, sources));
+}
+
 /** The chain from the first run to `head`, oldest first, each link checked to be the journal its sync named. */
 export async function journalChain(head: JournalHead): Promise<JournalHead[]> {
   const chain = [head];
