@@ -107,12 +107,16 @@ export function stepKey(step: Step, tenant: string): string | undefined {
 
 /**
  * Listing costs more than the look-ups it saves above this many ms per user listed (pages of JUDGED_FROM users or
- * more). Measured on the reference 11.4.4 on PostgreSQL 15 (2-core machine, load 2-4), 20,000 users `--via steps`
- * at concurrency 32 against a bare script's 50.8 s on a fresh database: 75.6 s with the listing (pages of 500 every
- * second: 0.2-0.56 ms a user) and 65.6 s looking each user up; with 160,000-220,000 users in the core 83-90 s against 46.6
- * s. The sandbox lists 500 users in 6-14 ms (0.01-0.03 ms a user), and keeps its listing.
+ * more). Measured on the reference 11.4.4 on PostgreSQL 15 (2-core machine), 20,000 users `--via steps` at
+ * concurrency 32: while every step waited for each refresh, 75.6 s with the listing (pages at 0.2-0.56 ms a user)
+ * against 65.6 s looking each user up (bare script 50.8 s, load 2-4), so the bound was 0.15 ms; on 2026-11-26, with
+ * that bound, pages under load crossed it and every user was looked up: 50.3-54.7 s (68,700 requests) against the
+ * bare script's 32.3-41.3 s; with no bound, 40.3-41.5 s (42,900 requests, the bare script's 42,667) against 29.8-33.4
+ * s. Refreshes are no longer waited for (FreshKnowledge.fresh), so a page now costs only the core's time to read it:
+ * the bound is 0.6 ms a user (300 ms a page of 500), beside the half-second bound on any page. The sandbox lists 500
+ * users in 6-14 ms (0.01-0.03 ms a user).
  */
-export const SLOW_MS_PER_USER = 0.15;
+export const SLOW_MS_PER_USER = 0.6;
 const JUDGED_FROM = 100;
 
 /** Users created in the core this long before the newest one seen may still be committing: read again. */
@@ -154,14 +158,26 @@ export class FreshKnowledge {
     return this.known !== undefined && !this.known.has(key) && (external === undefined || !this.known.has(`ext|${external}`));
   }
 
+  /**
+   * The first listing is waited for; a refresh is not: while it reads, steps look their users up as without
+   * knowledge (a refresh waited for held every worker for its pages each second), and `known` answers again once
+   * it is done. Throws when the listing failed or the knowledge is stale.
+   */
   private async fresh(): Promise<void> {
     if (!this.known) {
       this.learning ??= this.read(false).finally(() => (this.learning = undefined));
       return this.learning;
     }
     if (this.now() - this.refreshedAt < this.maxAgeMs) return;
-    this.refreshing ??= this.read(true).finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+    this.refreshing ??= this.read(true)
+      .catch(() => undefined) // slow or failed: `slow` is set or the next refresh tries again
+      .finally(() => (this.refreshing = undefined));
+    throw new Error('refreshing');
+  }
+
+  /** The refresh under way, if any (tests wait for it). */
+  async refreshed(): Promise<void> {
+    await this.refreshing;
   }
 
   /** Every user (oldest first), or the newest down to the newest the last read saw. */
