@@ -28,6 +28,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
             ? `journal ${e.journal}`
             : 'no journal of this migration found: users are found by their account info, join dates are not checked',
         );
+        if (e.journalNote) sink.write(`warning: ${e.journalNote}`);
         return;
       case 'verify-user': {
         const r = e.result;

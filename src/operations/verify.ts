@@ -30,7 +30,7 @@ export interface VerifyCounts {
 
 export type VerifyEvent =
   | CommonEvent
-  | { type: 'verify-started'; total: number; journal?: string; at: number }
+  | { type: 'verify-started'; total: number; journal?: string; journalNote?: string; at: number }
   | { type: 'verify-user'; result: UserVerification; counts: VerifyCounts; at: number }
   | { type: 'credential'; line: number; check: CredentialCheck }
   | {
@@ -81,7 +81,8 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
   const prepared = shell.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   emit({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });
   collectGarbage();
-  const journal = existsSync(journalPath) ? await loadRunChain(journalPath) : undefined;
+  const chain = existsSync(journalPath) ? await loadRunChain(journalPath) : undefined;
+  const journal = chain?.users;
   collectGarbage();
   const totpCodesChecked = o.totpCodes ?? settings.target.kind === 'sandbox';
   const totpChecksFile = totpCodesChecked ? `${journalPath}.totp-checks.ndjson` : undefined;
@@ -97,7 +98,13 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
     // A core that is down is said at once, as the run's preflight does, not after a minute of retries per user.
     await conn.client.withRetry(QUICK_RETRY).hello();
     const total = sliceTotal(prepared.report.summary.records, settings.slice);
-    emit({ type: 'verify-started', total, ...(journal ? { journal: journalPath } : {}), at: started });
+    emit({
+      type: 'verify-started',
+      total,
+      ...(journal ? { journal: journalPath } : {}),
+      ...(chain?.note ? { journalNote: chain.note } : {}),
+      at: started,
+    });
     const lookup = createAccountLookup(conn.client);
     // Credentials whose email no source record has are said so instead of tried (a real core counts refusals).
     const wanted = new Set((o.credentials ?? []).map((c) => c.email.trim().toLowerCase()));
@@ -146,10 +153,19 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
  * The users of a journal; a sync's journal with the runs it brought up to date, oldest first (a user the sync
  * changed has the sync's steps; one it left alone, what the first run made of it: join dates it kept included).
  */
-async function loadRunChain(path: string): Promise<JournalUsersView> {
+async function loadRunChain(path: string): Promise<{ users: JournalUsersView; note?: string }> {
   const head = await readJournalHead(path);
-  const chain = head?.sync ? await journalChain(head) : [{ path }];
+  let chain: Array<{ path: string }> = [{ path }];
+  let note: string | undefined;
+  if (head?.sync) {
+    try {
+      chain = await journalChain(head);
+    } catch (err) {
+      // verify only reads: it goes on with what it has, and says what it could not check.
+      note = `${(err as Error).message}; verifying with the sync's journal alone (join dates of the users it left alone are not checked)`;
+    }
+  }
   const users = new JournalUsers();
   for (const link of chain) await loadJournal(link.path, users);
-  return users;
+  return { users, ...(note ? { note } : {}) };
 }

@@ -70,5 +70,12 @@ describe('verify after a sync', () => {
     );
     const again = await cli(['verify', 'v2.ndjson', ...target, '--json'], dir);
     expect(summaryOf(again.stdout), again.stderr).toMatchObject({ total: 9, mismatch: 1 });
+
+    // The first run's journal gone: verify still runs on the sync's journal alone and says what it cannot check.
+    const firstJournal = /^journal (.*)$/m.exec(run.stderr)![1]!;
+    rmSync(firstJournal);
+    const alone = await cli(['verify', 'v2.ndjson', ...target, '--json'], dir);
+    expect(summaryOf(alone.stdout), alone.stderr).toMatchObject({ total: 9, missing: 0, mismatch: 0 });
+    expect(alone.stderr).toMatch(/warning: .*verifying with the sync's journal alone/);
   });
 });
