@@ -100,3 +100,19 @@ async function readFrom(
     if (past >= 0 || !token) return;
   }
 }
+
+/**
+ * The users who joined from `from` on, in `slices` readers at once split evenly over the next `span` ms (the last
+ * reads to the newest): the steps path's refresh of what the core holds (bulk-knowledge.ts). Rejects with the
+ * core's HTTP 400 when it refuses a made token.
+ */
+export async function readSince(
+  core: CoreClient,
+  from: number,
+  span: number,
+  slices: number,
+  onPage: (users: CoreUser[]) => void,
+): Promise<void> {
+  const starts = Array.from({ length: Math.max(1, slices) }, (_, k) => Math.floor(from + (span * k) / Math.max(1, slices)));
+  await Promise.all(starts.map((start, k) => readFrom(core, tokenAt(start), starts[k + 1], onPage, USERS_PAGE)));
+}

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
+import { CoreHttpError } from '../../src/core-client/errors.js';
 import { FreshKnowledge, SLOW_MS_PER_USER } from '../../src/migration/bulk-knowledge.js';
 import { openJournal } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
@@ -123,6 +124,43 @@ describe('bulk knowledge on the steps path', () => {
     expect(150 * SLOW_MS_PER_USER).toBeLessThan(150);
     expect(await new FreshKnowledge(slowly(150)).absent(password('new@example.test'))).toBe(false); // looked up instead
     expect(await new FreshKnowledge(core).absent(password('new@example.test'))).toBe(true);
+    core.close();
+  });
+
+  it('a refresh reads from the newest known join time in three readers at once, or newest first where made tokens are refused', async () => {
+    const core = createCoreClient({ url: sandbox.url, retry: noRetry });
+    await core.importPasswordHash({ email: 'early@example.test', passwordHash: HASH });
+    for (const refuses of [false, true]) {
+      const made: string[] = [];
+      const listing = Object.assign(Object.create(core) as typeof core, {
+        listUsers: async (...args: Parameters<typeof core.listUsers>) => {
+          const token = args[0]?.paginationToken;
+          const text = token ? Buffer.from(token, 'base64').toString() : '';
+          if (text.startsWith('ffffffff-')) {
+            made.push(text);
+            if (refuses) throw new CoreHttpError(400, 'invalid pagination token', 'GET', '/users');
+          }
+          return core.listUsers(...args);
+        },
+      });
+      let now = 2_000_000;
+      const known = new FreshKnowledge(listing, 1_000, () => now);
+      const email = `late-${refuses}@example.test`;
+      expect(await known.absent(password(email))).toBe(true);
+      await core.importPasswordHash({ email, passwordHash: OTHER });
+      now += 1_100;
+      expect(await known.absent(password('x@example.test'))).toBe(false); // refreshing: looked up meanwhile
+      await known.refreshed();
+      expect(await known.absent(password(email))).toBe(false);
+      expect(await known.absent(password('x@example.test'))).toBe(true);
+      // Three readers from made tokens; a core that refused them is read newest first from then on.
+      expect(made).toHaveLength(3);
+      now += 1_100;
+      expect(await known.absent(password('x@example.test'))).toBe(false);
+      await known.refreshed();
+      expect(made).toHaveLength(refuses ? 3 : 6);
+      expect(await known.absent(password('x@example.test'))).toBe(true);
+    }
     core.close();
   });
 });
