@@ -124,8 +124,8 @@ const JUDGED_FROM = 100;
 const COMMIT_MARGIN_MS = 5_000;
 
 /**
- * `--via steps`: what the core holds, learnt once in bulk and kept fresh from the newest end (GET /users, newest
- * first, down to the newest user seen by the last read), so that a step that creates a user skips its look-up when
+ * `--via steps`: what the core holds, learnt once in bulk and kept fresh from the newest end (GET /users from the
+ * newest join time the last read saw, less a commit margin, in three readers), so that a step that creates a user skips its look-up when
  * its login method is known to be absent: about one request per user fewer. Never older than `maxAgeMs` when
  * asked. Users another tool bulk-imports meanwhile (with old join dates) are not seen; a sign-up in the app within
  * that last second could have its password hash replaced by the import, which then answers that it existed.
