@@ -7,6 +7,7 @@
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import { CoreHttpError } from '../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { usersInTenant } from '../core-client/users-count.js';
 import { KeyTable } from '../records/key-table.js';
 import { readSince, readUsersSliced, splitCore, USERS_PAGE } from './staged-slices.js';
 import type { Step } from './steps.js';
@@ -264,6 +265,16 @@ const REFRESH_SLICES = 3;
 export const LISTING_WORTH_IT = 10;
 
 /**
+ * The core's users (GET /users/count), and whether it holds more than LISTING_WORTH_IT of them per user to migrate
+ * (then looking each user up costs less than reading them all). `count` is undefined when the core did not say.
+ */
+export async function coreSize(core: CoreClient, usersToMigrate: number): Promise<{ count?: number; manyTimesLarger: boolean }> {
+  const count = await usersInTenant(core).catch(() => undefined);
+  if (count === undefined) return { manyTimesLarger: false };
+  return { count, manyTimesLarger: count > LISTING_WORTH_IT * Math.max(1, usersToMigrate) };
+}
+
+/**
  * `--via steps`: the look-up skipper, once the core is known to be small enough that listing it is cheaper than a
  * look-up per user (GET /users/count, one request, at the first user that needs it); otherwise every user is
  * looked up as before.
@@ -271,13 +282,10 @@ export const LISTING_WORTH_IT = 10;
 export function knownAbsentForSteps(core: CoreClient, usersToMigrate: number): (step: Step) => Promise<boolean> {
   let knowledge: Promise<FreshKnowledge | undefined> | undefined;
   return async (step) => {
-    knowledge ??= core
-      .raw({ method: 'GET', path: '/users/count', scope: 'tenant' })
-      .then((r) => (JSON.parse(r.text) as { count?: number }).count)
-      .then((count) =>
-        typeof count === 'number' && count <= LISTING_WORTH_IT * Math.max(1, usersToMigrate) ? new FreshKnowledge(core) : undefined,
-      )
-      .catch(() => undefined);
+    // A core that does not say its size is looked up user by user, as before there was knowledge.
+    knowledge ??= coreSize(core, usersToMigrate).then(({ count, manyTimesLarger }) =>
+      count !== undefined && !manyTimesLarger ? new FreshKnowledge(core) : undefined,
+    );
     const k = await knowledge;
     return k ? k.absent(step) : false;
   };

@@ -2,6 +2,7 @@
 // the same journal against a core that was reset (or a new sandbox store at the same path) would otherwise
 // report those users as present while the core has none of them.
 import type { CoreClient } from '../core-client/types.js';
+import { usersInTenant } from '../core-client/users-count.js';
 import { UserError } from '../errors.js';
 import { journalledRecipeUserIds, type Journal, type JournalledUser } from './journal.js';
 
@@ -18,9 +19,7 @@ export async function checkJournalAgainstCore(journal: Journal, core: CoreClient
   if (done.length === 0) return undefined;
   // First the count, one request: a core that lost any journalled user holds fewer users than the journal says
   // (whichever users are gone, so the answer does not depend on which ones the samples below look at).
-  const count = await core
-    .raw({ method: 'GET', path: '/users/count', scope: 'tenant' })
-    .then((r) => (JSON.parse(r.text) as { count?: number }).count);
+  const count = await usersInTenant(core);
   if (typeof count === 'number' && count < done.length) {
     return new UserError(
       `the journal ${journal.path} records ${done.length} users as migrated, but the core holds ` +

@@ -163,10 +163,3 @@ export async function listedIds(core: CoreClient): Promise<{ user: Set<string>; 
   } while (token);
   return ids;
 }
-
-/** Users in the client's tenant (GET /users/count). */
-export async function usersInTenant(core: CoreClient): Promise<number | undefined> {
-  const r = await core.raw({ method: 'GET', path: '/users/count', scope: 'tenant' });
-  const count = (JSON.parse(r.text) as { count?: unknown }).count;
-  return typeof count === 'number' ? count : undefined;
-}

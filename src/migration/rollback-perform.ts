@@ -3,7 +3,8 @@
 // or from the listing when there are many) and log the user once all is done.
 import type { CoreClient } from '../core-client/types.js';
 import { forEachPooled } from './pool.js';
-import { ActionFailed, listedIds, performAction, readUserState, usersInTenant } from './rollback-core.js';
+import { usersInTenant } from '../core-client/users-count.js';
+import { ActionFailed, listedIds, performAction, readUserState } from './rollback-core.js';
 import { decideUser, describeAction, type UserDecision, type UserState } from './rollback-decide.js';
 import { progressEmitter } from './rollback-events.js';
 import { openRollbackLog, readRollbackLog } from './rollback-log.js';

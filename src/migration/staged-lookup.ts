@@ -7,7 +7,7 @@
 // into a core of 200,000 read the core for 26-30 s before its one upload.
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import type { AccountInfoQuery, CoreClient } from '../core-client/types.js';
-import { CoreKnowledge, LISTING_WORTH_IT } from './bulk-knowledge.js';
+import { CoreKnowledge, coreSize, LISTING_WORTH_IT } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
 import type { Admitted } from './runner-strategy.js';
 import { StagingSnapshot } from './staged-index.js';
@@ -24,7 +24,8 @@ type Phase = (phase: 'learning' | 'uploading', detail: string) => void;
 
 /** The staging list and, for a core not many times larger than the run, every user it holds. */
 export async function learnCore(core: CoreClient, usersToMigrate: number, batchSize: number, phase: Phase): Promise<Learnt> {
-  const { lookUp, coreUsers } = await looksUpUsers(core, usersToMigrate);
+  // A core that does not say its size is read in bulk, as before there were look-ups.
+  const { count: coreUsers, manyTimesLarger: lookUp } = await coreSize(core, usersToMigrate);
   phase(
     'learning',
     lookUp
@@ -69,18 +70,6 @@ export async function planAndLookUp<P extends { body: BulkUserBody }>(
     knowledge,
   );
   return plans;
-}
-
-/** Whether to look the run's users up one by one: the core holds more than LISTING_WORTH_IT users per user to migrate. */
-export async function looksUpUsers(core: CoreClient, usersToMigrate: number): Promise<{ lookUp: boolean; coreUsers?: number }> {
-  try {
-    const r = await core.raw({ method: 'GET', path: '/users/count', scope: 'tenant' });
-    const count = (JSON.parse(r.text) as { count?: number }).count;
-    if (typeof count !== 'number') return { lookUp: false };
-    return { lookUp: count > LISTING_WORTH_IT * Math.max(1, usersToMigrate), coreUsers: count };
-  } catch {
-    return { lookUp: false }; // the listing then, as before
-  }
 }
 
 /** The by-accountinfo queries covering every login method's account info: one email, phone and third-party id each. */

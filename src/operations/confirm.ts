@@ -1,6 +1,7 @@
 // What an operator confirms before a real core is written or emptied: the core (URL, app, tenant), how many users
 // it holds now, and what the operation will write or remove. The sandbox is never asked about: it is a rehearsal.
 import type { CoreClient } from '../core-client/types.js';
+import { usersInTenant } from '../core-client/users-count.js';
 import type { Target } from './target.js';
 
 export interface Confirmation {
@@ -14,17 +15,6 @@ export interface Confirmation {
   effects: string[];
   /** What an operator types in a terminal to confirm: the core's host (so it is read, not just agreed to). */
   typed: string;
-}
-
-/** The tenant's user count, or undefined when the core does not answer it. */
-export async function countUsers(client: CoreClient): Promise<number | undefined> {
-  try {
-    const r = await client.raw({ method: 'GET', path: '/users/count', scope: 'tenant' });
-    const count = (JSON.parse(r.text) as { count?: unknown }).count;
-    return typeof count === 'number' ? count : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether writing to this target needs a confirmation: a real core does, the sandbox does not. */
@@ -49,7 +39,7 @@ export async function confirmationFor(
     url: target.url.replace(/\/+$/, ''),
     tenant: target.tenant ?? 'public',
     app: target.app ?? 'public',
-    usersThere: await countUsers(client),
+    usersThere: await usersInTenant(client).catch(() => undefined),
     effects,
     typed,
   };
