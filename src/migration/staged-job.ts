@@ -21,7 +21,7 @@ export type StagedProgress = Extract<RunEvent, { type: 'staged-progress' }>;
 /** Rate window: the job's last this-many milliseconds of work. */
 const RATE_WINDOW_MS = 30_000;
 /** A pause this short while rows still wait is the run between two batches, not its end. */
-export const BETWEEN_BATCHES_MS = 2_000;
+const BETWEEN_BATCHES_MS = 2_000;
 /** Added to two intervals before "stalled": the interval itself, up to this. */
 const STALL_MARGIN_MAX_MS = 30_000;
 
