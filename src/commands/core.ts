@@ -47,6 +47,9 @@ Options:
                        job never runs, as the reference with BULK_MIGRATION_CRON_ENABLED=false (also read here)
   --bulk-import-batch-size N
                        staged users the job takes at once (default 8000, the reference's bulk_migration_batch_size)
+  --bulk-import-claim-ms MS
+                       a claim of the job lasts a whole number of MS, at least one (default 0: as long as its work);
+                       the reference checks a claim's workers once a second (1000)
   -h, --help           show this help
 
 Examples:
@@ -102,6 +105,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
         faults: { type: 'string' },
         'bulk-import-interval': { type: 'string' },
         'bulk-import-batch-size': { type: 'string' },
+        'bulk-import-claim-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -127,6 +131,8 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const jobOn = intervalSec > 0 && (cronEnv === undefined || cronEnv.toLowerCase() === 'true');
   const batchRaw = values['bulk-import-batch-size'] ?? String(DEFAULT_BULK_IMPORT_BATCH_SIZE);
   if (!/^\d+$/.test(batchRaw) || Number(batchRaw) < 1) throw new UsageError('--bulk-import-batch-size must be a whole number above 0');
+  const claimRaw = values['bulk-import-claim-ms'] ?? '0';
+  if (!/^\d+$/.test(claimRaw)) throw new UsageError('--bulk-import-claim-ms must be a whole number of milliseconds');
   // The same environment names as every other command; the reference core's names stay as documented aliases.
   const apiKeys = parseApiKeys(values['api-key'] ?? [], [env.AUTH_MIGRATE_API_KEY, env.API_KEYS].filter(Boolean).join(','));
   const signerKey = (
@@ -159,6 +165,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
   config.bulkImportIntervalMs = intervalSec * 1000;
   config.bulkImportBatchSize = Number(batchRaw);
+  config.bulkImportClaimMs = Number(claimRaw);
   const app = createApp(store, config, faults);
   const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
   let boundPort: number;

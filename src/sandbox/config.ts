@@ -19,6 +19,13 @@ export interface SandboxConfig {
   bulkImportIntervalMs: number;
   /** Staged users the job claims at once (`core --bulk-import-batch-size`; the reference's bulk_migration_batch_size, 8000). */
   bulkImportBatchSize: number;
+  /**
+   * A claim of the job lasts a whole number of these, at least one (`core --bulk-import-claim-ms`; 0: as long as its
+   * work). The reference's job checks a claim's workers once a second (ProcessBulkImportUsers: `while
+   * (!task.isDone()) Thread.sleep(1000)`): a claim's rows leave the list when its work is done, and the next
+   * claim waits for the next second.
+   */
+  bulkImportClaimMs: number;
   /** Enables POST /sandbox-test/clock, which moves the clock forward. Tests only. */
   testHooks: boolean;
   /** Added to the system clock; only moved by the test hook. */
@@ -87,6 +94,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, base: Pick<SandboxConfig, 
     bcryptRounds: num(TEST_ENV.bcryptRounds, 11),
     bulkImportIntervalMs: DEFAULT_BULK_IMPORT_INTERVAL_SEC * 1000,
     bulkImportBatchSize: DEFAULT_BULK_IMPORT_BATCH_SIZE,
+    bulkImportClaimMs: 0,
     testHooks: env[TEST_ENV.testHooks] === '1',
     clockOffsetMs: 0,
     now: () => Date.now() + config.clockOffsetMs,

@@ -21,6 +21,8 @@ export interface StartSandboxOptions {
   bulkImportIntervalSec?: number;
   /** Staged users the bulk-import job takes at once (`core --bulk-import-batch-size`). */
   bulkImportBatchSize?: number;
+  /** A claim of the job lasts a whole number of these milliseconds (`core --bulk-import-claim-ms`). */
+  bulkImportClaimMs?: number;
   /** 0 (the default) takes a free port. */
   port?: number;
   /** Extra environment for the child (e.g. the sandbox's hidden test options). */
@@ -59,6 +61,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath, '--reset-license'];
   if (opts.bulkImportIntervalSec !== undefined) args.push('--bulk-import-interval', String(opts.bulkImportIntervalSec));
   if (opts.bulkImportBatchSize !== undefined) args.push('--bulk-import-batch-size', String(opts.bulkImportBatchSize));
+  if (opts.bulkImportClaimMs !== undefined) args.push('--bulk-import-claim-ms', String(opts.bulkImportClaimMs));
   const env: Record<string, string> = {
     ...opts.env,
     // Set explicitly (possibly empty, aliases included) so keys of the parent's environment never leak into the child.

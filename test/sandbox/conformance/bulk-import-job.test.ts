@@ -171,4 +171,33 @@ describe('the bulk-import job (ProcessBulkImportUsersCronJobTest)', () => {
       await Promise.all([off.stop(), slow.stop(), control.stop()]);
     }
   });
+
+  it("with a claim grid (core --bulk-import-claim-ms), a claim's rows are gone a whole number of grid steps after it began, as the reference's job looks at its workers once a second (ProcessBulkImportUsers.java: while (!task.isDone()) Thread.sleep(1000))", async () => {
+    const sb = await startTestSandbox({
+      store: join(dir, 'grid.json'),
+      bulkImportIntervalSec: 0.1,
+      bulkImportBatchSize: 2,
+      bulkImportClaimMs: 400,
+    });
+    try {
+      const users = Array.from({ length: 6 }, (_, i) => ({
+        loginMethods: [{ recipeId: 'emailpassword', email: `g${i}@x.io`, passwordHash: BCRYPT, hashingAlgorithm: 'bcrypt' }],
+      }));
+      const started = Date.now();
+      expect((await call(sb.url, 'POST', '/bulk-import/users', { users })).json.status).toBe('OK');
+      const seen = new Set<number>();
+      await waitFor(async () => {
+        const n = await waiting(sb.url);
+        seen.add(n);
+        return n === 0;
+      });
+      // Three claims of two: a claim's rows go as soon as it is done, the next claim waits for the grid (400 ms,
+      // 800 ms): the list shrinks a claim at a time and stays so for most of a step.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+      expect(seen.has(4) && seen.has(2)).toBe(true);
+      expect((await call(sb.url, 'GET', '/users/count')).json.count).toBe(6);
+    } finally {
+      await sb.stop();
+    }
+  });
 });
