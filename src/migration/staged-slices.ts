@@ -57,7 +57,7 @@ export async function readUsersSliced(
   points: number[],
   onPage: (users: CoreUser[]) => void,
   limit = USERS_PAGE,
-  range?: { from: number; to: number },
+  range?: { from: number; to: number; expected?: number[] },
 ): Promise<void> {
   if (points.length > 0) {
     try {
@@ -71,7 +71,7 @@ export async function readUsersSliced(
     // One reader from the range's start, without a probe: a core that refuses the made token (its first page) is
     // read in one pass over every user.
     try {
-      return await readFrom(core, tokenAt(range.from), range.to, onPage, limit);
+      return await readFrom(core, tokenAt(range.from), range.to, onPage, limit, false, range.expected?.[0]);
     } catch (err) {
       if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
       return readFrom(core, undefined, undefined, onPage, limit);
@@ -79,25 +79,47 @@ export async function readUsersSliced(
   }
   const starts: Array<number | undefined> = [range?.from, ...points];
   await Promise.all(
-    // Each slice ends with the users who joined at the next one's start.
-    starts.map((start, k) => readFrom(core, start === undefined ? undefined : tokenAt(start), points[k] ?? range?.to, onPage, limit)),
+    // Each slice ends with the users who joined at the next one's start (which reads them too).
+    starts.map((start, k) =>
+      readFrom(
+        core,
+        start === undefined ? undefined : tokenAt(start),
+        points[k] ?? range?.to,
+        onPage,
+        limit,
+        k < points.length,
+        range?.expected?.[k],
+      ),
+    ),
   );
 }
 
-/** Pages from `token` (the first page without one) until one passes `end` (every page to the last without one). */
+/**
+ * Pages from `token` (the first page without one) until one passes `end` (every page to the last without one), or
+ * reaches it when `endRead` (the next slice starts there and reads the users who joined at `end`). `expected`: the
+ * users the caller knows are there (to `end`, inclusive): the page after them asks for one user only, which is past
+ * the end unless the core holds others there (then full pages again), instead of a full page past the end.
+ */
 async function readFrom(
   core: CoreClient,
   token: string | undefined,
   end: number | undefined,
   onPage: (users: CoreUser[]) => void,
   limit: number,
+  endRead = false,
+  expected?: number,
 ): Promise<void> {
+  let left = end === undefined ? undefined : expected;
   for (;;) {
-    const page = await core.listUsers({ limit, ...(token ? { paginationToken: token } : {}) });
+    const size = left !== undefined && left + 1 < limit ? left + 1 : limit;
+    const page = await core.listUsers({ limit: size, ...(token ? { paginationToken: token } : {}) });
     const past = end === undefined ? -1 : page.users.findIndex((u) => u.timeJoined > end);
-    onPage(past < 0 ? page.users : page.users.slice(0, past));
+    const within = past < 0 ? page.users : page.users.slice(0, past);
+    onPage(within);
+    if (left !== undefined) left = within.length > left ? undefined : left - within.length;
     token = page.nextPaginationToken;
-    if (past >= 0 || !token) return;
+    const last = page.users.at(-1)?.timeJoined;
+    if (past >= 0 || !token || (endRead && end !== undefined && last !== undefined && last >= end)) return;
   }
 }
 
@@ -114,5 +136,5 @@ export async function readSince(
   onPage: (users: CoreUser[]) => void,
 ): Promise<void> {
   const starts = Array.from({ length: Math.max(1, slices) }, (_, k) => Math.floor(from + (span * k) / Math.max(1, slices)));
-  await Promise.all(starts.map((start, k) => readFrom(core, tokenAt(start), starts[k + 1], onPage, USERS_PAGE)));
+  await Promise.all(starts.map((start, k) => readFrom(core, tokenAt(start), starts[k + 1], onPage, USERS_PAGE, k + 1 < starts.length)));
 }
