@@ -90,7 +90,11 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
  * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
  */
 export async function readBack(core: CoreClient, table: StagedTable): Promise<void> {
-  const waiting = awaitedJoined(table);
+  await readBackJoined(core, table, awaitedJoined(table));
+}
+
+/** Read back the core's users who joined from the first to the last of `waiting` (join times), in slices at once. */
+export async function readBackJoined(core: CoreClient, table: StagedTable, waiting: Float64Array): Promise<void> {
   if (waiting.length === 0) return;
   let from = Infinity;
   let to = -Infinity;
@@ -100,14 +104,28 @@ export async function readBack(core: CoreClient, table: StagedTable): Promise<vo
   }
   // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
   const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, READ_SLICES) : [];
-  await readUsersSliced(core, points, (page) => settlePage(core, table, page), undefined, { from, to });
+  const expected = sliceCounts(waiting, points);
+  await readUsersSliced(core, points, (page) => settlePage(core, table, page), undefined, { from, to, expected });
 }
 
-/** The join times of the users still awaited. */
-function awaitedJoined(table: StagedTable): Float64Array {
-  const n = table.countIn(...AWAITED);
-  const out = new Float64Array(n);
+/** How many of `joined` each slice holds (from its start to its end, both included: split at `points`). */
+function sliceCounts(joined: Float64Array, points: number[]): number[] {
+  const counts = new Array<number>(points.length + 1).fill(0);
+  for (const t of joined) {
+    let k = 0;
+    while (k < points.length && t > points[k]!) k++;
+    counts[k]!++;
+    if (k < points.length && t === points[k]) counts[k + 1]!++; // at a split point: the next slice starts with it
+  }
+  return counts;
+}
+
+const isAwaited = (state: number | undefined): boolean => state === STAGED || state === EXISTS || state === JOB_FAILED;
+
+/** The join times of the users still awaited, of the table's indexes from `lo` to before `hi` (all by default). */
+export function awaitedJoined(table: StagedTable, lo = 0, hi = table.size): Float64Array {
+  const out = new Float64Array(Math.max(0, Math.min(hi, table.size) - lo));
   let k = 0;
-  for (const i of table.inState(...AWAITED)) if (k < n) out[k++] = table.joined[i]!;
+  for (let i = lo; i < hi && i < table.size; i++) if (isAwaited(table.state[i])) out[k++] = table.joined[i]!;
   return out.subarray(0, k);
 }

@@ -4,7 +4,6 @@
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
 import type { BulkUserBody } from '../core-client/bulk-types.js';
-import { collectGarbage } from '../heap.js';
 import type { UserResult } from './events.js';
 import { bulkShapeIds } from './rollback-shape.js';
 import { leftOut } from './plan.js';
@@ -26,7 +25,8 @@ const GC_EVERY = 5_000;
  */
 const JOURNAL_EVERY = 5_000;
 
-export async function reportStaged(ctx: EngineContext, table: StagedTable, planOf: StagedPlanner): Promise<void> {
+/** `collect`: a full garbage collection (heap.ts), or nothing for a run that keeps its records anyway. */
+export async function reportStaged(ctx: EngineContext, table: StagedTable, collect: () => void, planOf: StagedPlanner): Promise<void> {
   const source: AsyncIterable<MigrationInput | undefined> | Iterable<MigrationInput | undefined> =
     table.inputs ?? ctx.options.reopenInputs?.() ?? [];
   let steps: Admitted[] = [];
@@ -39,7 +39,7 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, planO
   for await (const input of source) {
     if (ctx.isStopping()) break;
     if (++read % JOURNAL_EVERY === 0) await ctx.journal.flush();
-    if (read % GC_EVERY === 0) collectGarbage();
+    if (read % GC_EVERY === 0) collect();
     if (!input || !input.valid || leftOut(input.record, ctx.plan)) continue;
     const journalled = ctx.journal.users.get(input.record.id);
     if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') continue; // settled before this run
@@ -56,32 +56,67 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, planO
       if (steps.length >= STEPS_BUFFER) await runSteps();
       continue;
     }
-    const id = input.record.id;
-    const base = { id, stepsRun: 1, stepsFromJournal: 0 };
-    let result: UserResult;
-    if (state === CONFIRMED) {
-      // The id the core answers for the user, as `--via bulk` journals it: its external id where it has one, else
-      // the SuperTokens id its row got (the core's own id, which a rollback removes by), with what the import gave
-      // it (rollback-shape.ts), so that a rollback tells what changed since.
-      const recipeUserId = planned.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
-      const ids: Record<string, string> = { recipeUserId, ...bulkShapeIds(planned.body) };
-      ctx.journal.append({ type: 'step', user: id, step: STAGED_STEP, result: 'created', ids });
-      ctx.journal.append({ type: 'user', user: id, outcome: 'imported' });
-      result = { ...base, outcome: 'imported', userId: recipeUserId };
-    } else {
-      const status = state === JOB_FAILED ? 'BULK_IMPORT_FAILED' : 'STAGED_ROW_GONE';
-      const message =
-        state === JOB_FAILED
-          ? explainJobFailure(table.messages.get(i) ?? "failed by the core's bulk-import job")
-          : state === STAGED
-            ? 'staged, then gone from the staging list without reaching the core (removed by someone?): the next run stages it again'
-            : 'not settled';
-      ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: STAGED_STEP, status });
-      result = { ...base, outcome: 'failed', step: STAGED_STEP, status, message };
-    }
-    await ctx.finish(result, input);
+    await ctx.finish(settledResult(ctx, table, i, state, input, planned), input);
   }
   if (steps.length > 0) await runSteps();
+}
+
+/** Users a pass over the confirmed ones lets the core's answers in after (their handling is all CPU). */
+const YIELD_EVERY = 250;
+
+/**
+ * While the core is still at work (its job, or the final read-back): the results of the users already read back
+ * as imported, for a run that keeps its records (the others' results need the source read again, once).
+ */
+export async function reportConfirmed(ctx: EngineContext, table: StagedTable, planOf: StagedPlanner): Promise<void> {
+  const inputs = table.inputs;
+  if (!inputs) return;
+  let done = 0;
+  for (const i of [...table.inState(CONFIRMED)]) {
+    if (ctx.isStopping()) return;
+    const input = inputs[i];
+    if (!input || table.state[i] !== CONFIRMED) continue;
+    const journalled = ctx.journal.users.get(input.record.id);
+    const planned = planOf(journalled ? { input, journalled } : { input });
+    if (!planned || table.find(planned.key) !== i) continue; // left to the full pass, which decides
+    table.setState(i, REPORTED);
+    ctx.fingerprints.admit(input);
+    await ctx.finish(settledResult(ctx, table, i, CONFIRMED, input, planned), input);
+    if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (done % JOURNAL_EVERY === 0) await ctx.journal.flush();
+  }
+}
+
+/** The result (and journal lines) of a staged user read back (CONFIRMED) or not imported (any other state). */
+function settledResult(
+  ctx: EngineContext,
+  table: StagedTable,
+  i: number,
+  state: number,
+  input: MigrationInput,
+  planned: NonNullable<ReturnType<StagedPlanner>>,
+): UserResult {
+  const id = input.record.id;
+  const base = { id, stepsRun: 1, stepsFromJournal: 0 };
+  if (state === CONFIRMED) {
+    // The id the core answers for the user, as `--via bulk` journals it: its external id where it has one, else
+    // the SuperTokens id its row got (the core's own id, which a rollback removes by), with what the import gave
+    // it (rollback-shape.ts), so that a rollback tells what changed since.
+    const recipeUserId = planned.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
+    const ids: Record<string, string> = { recipeUserId, ...bulkShapeIds(planned.body) };
+    ctx.journal.append({ type: 'step', user: id, step: STAGED_STEP, result: 'created', ids });
+    ctx.journal.append({ type: 'user', user: id, outcome: 'imported' });
+    return { ...base, outcome: 'imported', userId: recipeUserId };
+  }
+  const status = state === JOB_FAILED ? 'BULK_IMPORT_FAILED' : 'STAGED_ROW_GONE';
+  const message =
+    state === JOB_FAILED
+      ? explainJobFailure(table.messages.get(i) ?? "failed by the core's bulk-import job")
+      : state === STAGED
+        ? 'staged, then gone from the staging list without reaching the core (removed by someone?): the next run stages it again'
+        : 'not settled';
+  ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: STAGED_STEP, status });
+  return { ...base, outcome: 'failed', step: STAGED_STEP, status, message };
 }
 
 /**

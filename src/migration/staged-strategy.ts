@@ -5,8 +5,8 @@
 // staged; the others are partly in the core and the per-user steps complete them, as they would on `--via steps`.
 // Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes up while the
 // next is prepared (two at once at most) and while the job works; the job is followed by the list's counts
-// (staged-job.ts); then its FAILED rows and the core's users of the awaited join times are read back in bulk
-// (staged-readback.ts) and the results written from a second read of the source (staged-results.ts; small runs
+// (staged-job.ts), and what it has likely imported is read back meanwhile (staged-early.ts); then its FAILED rows
+// and the core's users of the join times still awaited are read back in bulk (staged-readback.ts) and the results written from a second read of the source (staged-results.ts; small runs
 // keep their records instead). Memory is a batch or two plus a few dozen bytes per staged user (staged-table.ts).
 import type { BulkUserBody } from '../core-client/bulk-types.js';
 import { UserError } from '../errors.js';
@@ -16,10 +16,11 @@ import type { CoreKnowledge } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
 import { describeStagedStalled } from './render/staged-line.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
+import { EarlyReadBack } from './staged-early.js';
 import { JobWatcher, type JobCounts } from './staged-job.js';
 import { removeStaged, rowJoined, stagedKey, stagingPages } from './staged-index.js';
 import { AWAITED, readBack, scanFailedRows } from './staged-readback.js';
-import { reportStaged } from './staged-results.js';
+import { reportConfirmed, reportStaged } from './staged-results.js';
 import { EXISTS, STAGED, StagedTable } from './staged-table.js';
 import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
 import { learnCore, planAndLookUp, type Learnt } from './staged-lookup.js';
@@ -53,6 +54,15 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   // The records are kept for the results when the source cannot be read again, and for runs small enough that a
   // second read of the source costs more than they do (20,000 users: about 30 MB kept, 0.3 s of reading saved).
   if (!ctx.options.reopenInputs || ctx.options.total <= KEEP_RECORDS_UP_TO) table.inputs = [];
+  // Runs that keep their records hold them to the end whatever is collected: no full collections (tens of ms each).
+  const collect = table.inputs ? () => undefined : collectGarbage;
+  // The results of users read back as imported are written while the core works (its job, the final read-back).
+  let reporting: Promise<void> = Promise.resolve();
+  const reportMeanwhile = (): void => {
+    reporting = reporting.then(() => reportConfirmed(ctx, table, planned));
+    reporting.catch(() => undefined); // awaited by drain or abandon
+  };
+  const early = new EarlyReadBack(core, table, reportMeanwhile);
   let known: Learnt | undefined;
   const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   let lastPoll = 0;
@@ -79,6 +89,14 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     return { body, key: stagedKey(body), joined, ...(body.externalUserId !== undefined ? { externalUserId: body.externalUserId } : {}) };
   };
 
+  const planned = (user: Admitted) => {
+    try {
+      return planOf(user);
+    } catch {
+      return undefined;
+    }
+  };
+
   const learn = async () => (known ??= await learnCore(core, ctx.options.total, batchSize, (p, detail) => phase(p, detail)));
   const planBatch = (users: Admitted[], knowledge: CoreKnowledge, lookUp: boolean) =>
     planAndLookUp(core, users, planOf, knowledge, lookUp, (items, fn) => ctx.pooled(items, fn));
@@ -97,6 +115,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     lastPoll = Date.now();
     const counts = await readCounts(ctx);
     emit(watcher.observe(counts, Date.now()));
+    early.consider(counts.NEW + counts.PROCESSING);
     if (counts.FAILED !== lastFailed) {
       await scanFailedRows(core, table);
       lastFailed = counts.FAILED;
@@ -145,6 +164,18 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
       const bySteps: Admitted[] = [];
       const oldFailed: string[] = [];
       for (const user of users) {
+        const readBefore = user.journalled?.steps.get(STAGED_STEP);
+        if (readBefore?.result === 'created') {
+          // Read back as imported by a run that stopped before the user's outcome line: imported, nothing to send.
+          const id = user.input.record.id;
+          journal.append({ type: 'user', user: id, outcome: 'imported' });
+          const userId = readBefore.ids.recipeUserId;
+          await ctx.finish(
+            { id, outcome: 'imported', resumed: true, stepsRun: 0, stepsFromJournal: 1, ...(userId ? { userId } : {}) },
+            user.input,
+          );
+          continue;
+        }
         // Steps an earlier run began for this user (it was partly in the core then): they carry on.
         if (user.journalled && user.journalled.steps.size > 0) {
           bySteps.push(user);
@@ -199,34 +230,36 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
       if (Date.now() - lastPoll >= pollMs && table.countIn(STAGED) > 0) await follow();
       // A batch leaves tens of MB behind (its records, bodies, request and the core's echo of every user): without a
       // collection here V8 lets the old generation grow past several batches' worth before it collects (heap.ts).
-      if (users.length >= GC_EVERY) collectGarbage();
+      if (users.length >= GC_EVERY) collect();
     },
 
     async drain() {
       await uploaded();
       if (table.size === 0) return;
       if (!(await followToTheEnd())) return;
+      await early.idle();
+      const meanwhile = early.settled > 0 ? `; ${early.settled.toLocaleString('en-US')} read back while the job worked` : '';
       phase(
         'reading-back',
         `reading the core's users back (500 a request, from the first to the last join time of the ${table
           .countIn(...AWAITED)
-          .toLocaleString('en-US')} users awaited) to confirm what the job imported`,
+          .toLocaleString('en-US')} users awaited${meanwhile}) to confirm what the job imported`,
       );
-      await readBack(core, table);
+      const reading = readBack(core, table);
+      reportMeanwhile();
+      const [read, reported] = await Promise.allSettled([reading, reporting]);
+      if (read.status === 'rejected') throw read.reason;
+      if (reported.status === 'rejected') throw reported.reason;
       if (table.failedRows.size > 0) await removeStaged(core, [...table.failedRows]); // the run's leftovers; settled below
       phase('reporting', 'writing the results of the staged users');
-      await reportStaged(ctx, table, (user) => {
-        try {
-          return planOf(user);
-        } catch {
-          return undefined;
-        }
-      });
+      await reportStaged(ctx, table, collect, planned);
     },
 
     /** Stopping: this run's rows the job has not claimed (NEW) are taken out of the list; PROCESSING ones are left to it. */
     async abandon() {
       await uploaded().catch(() => undefined); // an upload under way lands first, then its rows are taken back too
+      await early.idle();
+      await reporting.catch(() => undefined);
       const ours = table.countIn(STAGED);
       if (ours === 0) return;
       const ids: string[] = [];

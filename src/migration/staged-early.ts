@@ -1,0 +1,78 @@
+// `--via bulk-staged`, reading back while the core's job works, so that little is left to read once it is done.
+// The reference's job claims staged rows in the order they were stored (its claim has no ORDER BY: postgresql
+// plugin v9.4.2 BulkImportQueries.java line 157-161; measured on it: the claims of a 20,000-user run, 8,000,
+// 8,000 and 4,000 rows, took users 0-8,029, 7,998-15,999 and 16,000-19,999 of the upload), and imports each
+// claim whole before the next (ProcessBulkImportUsers waits for every chunk). So once the list holds N rows
+// fewer than the run staged, the first N users the run added to its table are most likely settled: the range of
+// their join times is read back then, while the job works on the rest; the final read-back (staged-readback.ts)
+// reads only the range of the users still awaited. Nothing rests on that order: a user read early before the job
+// imported it stays awaited and the final read settles it; a range that would hold many users the job has most
+// likely not reached yet is not read early (a source not in join-time order); a failed early read is left to the
+// final one.
+import type { CoreClient } from '../core-client/types.js';
+import { awaitedJoined, readBackJoined } from './staged-readback.js';
+import { EXISTS, JOB_FAILED, STAGED, type StagedTable } from './staged-table.js';
+
+/** Users to settle before an early read is worth its requests (4 pages). */
+const EARLY_FROM = 2_000;
+/** Users the job has likely not reached yet that an early read's range may hold, as a share of those it settles. */
+const UNREACHED_SHARE = 0.25;
+
+export class EarlyReadBack {
+  /** Table indexes below this were read back early (or judged not worth it). */
+  private readTo = 0;
+  private reading: Promise<void> | undefined;
+  /** Users an early read settled (confirmed or found held otherwise). */
+  settled = 0;
+
+  /** `onRead`: after each early read that ended well. */
+  constructor(
+    private readonly core: CoreClient,
+    private readonly table: StagedTable,
+    private readonly onRead: () => void = () => undefined,
+  ) {}
+
+  /** After a look at the job: `waiting`, the rows of its list still NEW or PROCESSING. */
+  consider(waiting: number): void {
+    if (this.reading) return;
+    const table = this.table;
+    const done = Math.min(table.size, Math.max(0, table.size - waiting));
+    if (done - this.readTo < EARLY_FROM || waiting === 0) return; // nothing much yet, or the final read is next
+    const joins = awaitedJoined(table, this.readTo, done);
+    if (joins.length < EARLY_FROM / 2) {
+      this.readTo = done;
+      return;
+    }
+    let from = Infinity;
+    let to = -Infinity;
+    for (const t of joins) {
+      if (t < from) from = t;
+      if (t > to) to = t;
+    }
+    let unreached = 0;
+    for (let i = done; i < table.size; i++) {
+      const s = table.state[i];
+      const t = table.joined[i]!;
+      if ((s === STAGED || s === EXISTS || s === JOB_FAILED) && t >= from && t <= to) unreached++;
+    }
+    if (unreached > joins.length * UNREACHED_SHARE) return; // wait: a later look may find the range clean
+    const before = table.countIn(STAGED, EXISTS, JOB_FAILED);
+    this.reading = readBackJoined(this.core, table, joins)
+      .then(
+        () => {
+          this.readTo = done;
+          this.onRead();
+        },
+        () => undefined, // the final read-back reads these users again, and says why if it fails too
+      )
+      .finally(() => {
+        this.settled += before - table.countIn(STAGED, EXISTS, JOB_FAILED);
+        this.reading = undefined;
+      });
+  }
+
+  /** The early read under way, if any, finished. */
+  async idle(): Promise<void> {
+    await this.reading;
+  }
+}

@@ -1,0 +1,165 @@
+// `run --via bulk-staged` reading back while the core's job works (staged-early.ts) and writing those users'
+// results meanwhile (staged-results.ts reportConfirmed): on a sandbox whose job claims 1,000 rows at a time, each
+// claim ending on a one-second grid as the reference's do, 4,000 users in 4 uploads. The run ends exact with each user's result written once, the final read-back
+// awaits only the users the early reads did not settle; killed (SIGKILL) once some results are in the journal and
+// the job still works, the same command ends exact, and a rollback then removes every user the runs created. A user
+// whose read-back step reached the journal without its outcome line is imported on the rerun without a request.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import type { CanonicalUser } from '../../src/records/types.js';
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const N = 4_000;
+const JOINED = Date.UTC(2020, 0, 1);
+
+let dir: string;
+let sandbox: RunningSandbox | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'am-e2e-staged-early-'));
+});
+afterEach(async () => {
+  await sandbox?.stop();
+  sandbox = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function setUp(prefix: string): Promise<{ url: string; users: CanonicalUser[] }> {
+  const users = generateUsers(N, { prefix, simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
+  writeNdjson(join(dir, 'users.ndjson'), users);
+  sandbox = await startSandbox({
+    store: join(dir, 'store.json'),
+    licenseKey: LICENSE,
+    signerKey: SCRYPT_SIGNER_KEY,
+    bulkImportIntervalSec: 1,
+    bulkImportBatchSize: 1000,
+    bulkImportClaimMs: 1000, // as the reference, whose job looks at a claim's workers once a second
+  });
+  return { url: sandbox.url, users };
+}
+
+const args = (url: string) => [
+  'run',
+  'users.ndjson',
+  '--core',
+  url,
+  '--via',
+  'bulk-staged',
+  '--job-interval',
+  '1',
+  '--batch-size',
+  '1000',
+  '--journal',
+  'j.ndjson',
+  '--json',
+];
+
+const journal = () =>
+  readFileSync(join(dir, 'j.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
+
+/** The core holds each user once with its join date; each user's journal holds one `bulk-staged` step and one `imported`. */
+async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {
+  const all = await allUsers(client(url));
+  expect(all).toHaveLength(users.length);
+  const joined = new Map(all.map((u) => [u.loginMethods[0]!.email, u.loginMethods[0]!.timeJoined]));
+  for (const u of users) expect(joined.get(u.email), u.id).toBe(u.timeJoined);
+  const lines = journal();
+  const steps = new Map<unknown, number>();
+  const imported = new Map<unknown, number>();
+  for (const l of lines) {
+    if (l.step === 'bulk-staged' && l.result === 'created') steps.set(l.user, (steps.get(l.user) ?? 0) + 1);
+    if (l.type === 'user' && l.outcome === 'imported') imported.set(l.user, (imported.get(l.user) ?? 0) + 1);
+  }
+  for (const u of users) {
+    expect(steps.get(u.id), u.id).toBe(1);
+    expect(imported.get(u.id), u.id).toBe(1);
+  }
+}
+
+describe('run --via bulk-staged, read back while the job works', () => {
+  it('settles most users before the job ends; each result once; exact', async () => {
+    const { url, users } = await setUp('e');
+    const r = await cli(args(url), dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const s = summaryOf(r.stdout);
+    expect(s).toMatchObject({ imported: N, alreadyPresent: 0, failed: 0, skipped: 0 });
+    const line = /users back .* of the ([\d,]+) users awaited; ([\d,]+) read back while the job worked/.exec(r.stderr);
+    expect(line, r.stderr).not.toBeNull();
+    const [awaited, early] = [Number(line![1]!.replace(/,/g, '')), Number(line![2]!.replace(/,/g, ''))];
+    expect(early).toBeGreaterThanOrEqual(1000);
+    expect(awaited + early).toBe(N);
+    const report = readFileSync(s.reportFile as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; outcome: string });
+    expect(report).toHaveLength(N);
+    expect(new Set(report.map((x) => x.id)).size).toBe(N);
+    expect(report.every((x) => x.outcome === 'imported')).toBe(true);
+    await expectExact(url, users);
+  });
+
+  it('killed once some results are written and the job still works: the same command ends exact; rollback removes all', async () => {
+    const { url, users } = await setUp('k');
+    const child = execa(process.execPath, [BIN, ...args(url)], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false });
+    const importedSoFar = () => {
+      try {
+        return journal().filter((l) => l.type === 'user' && l.outcome === 'imported').length;
+      } catch {
+        return 0;
+      }
+    };
+    await waitFor(
+      async () => importedSoFar() > 0 && (await client(url).bulkImport.countUsers()).count > 0,
+      'results written while the job works',
+    );
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    const before = importedSoFar();
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(N);
+
+    const second = await cli(args(url), dir);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const s = summaryOf(second.stdout);
+    expect(s).toMatchObject({ failed: 0, skipped: 0 });
+    expect((s.imported as number) + (s.alreadyPresent as number)).toBe(N);
+    expect(s.alreadyPresent).toBeGreaterThanOrEqual(before); // finished by the killed run: not settled again
+    await expectExact(url, users);
+
+    const undo = await cli(['rollback', '--journal', 'j.ndjson', '--core', url, '--json'], dir);
+    expect(undo.exitCode, undo.stdout + undo.stderr).toBe(0);
+    expect(await allUsers(client(url))).toEqual([]);
+  });
+
+  it('a user read back whose outcome line was lost: the rerun finishes it as imported, sends nothing', async () => {
+    const { url } = await setUp('o');
+    const first = await cli(args(url), dir);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const path = join(dir, 'j.ndjson');
+    // Each user's outcome taken off its read-back step's line (where it shares it) or dropped (its own line).
+    const kept = readFileSync(path, 'utf8')
+      .split('\n')
+      .flatMap((l) => {
+        if (!l.includes('"outcome":"imported"')) return [l];
+        const { outcome: _o, fp: _f, ...rest } = JSON.parse(l) as Record<string, unknown>;
+        return rest.step === 'bulk-staged' ? [JSON.stringify(rest)] : [];
+      });
+    writeFileSync(path, kept.join('\n'));
+    expect(journal().filter((l) => l.type === 'user' && l.outcome === 'imported')).toHaveLength(0);
+    const second = await cli(args(url), dir);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(summaryOf(second.stdout)).toMatchObject({ imported: N, alreadyPresent: 0, failed: 0, resumed: N });
+    expect(second.stderr).not.toMatch(/waiting for the core's bulk-import job|reading the core's users back/); // nothing staged
+    expect(journal().filter((l) => l.type === 'user' && l.outcome === 'imported')).toHaveLength(N);
+  });
+});
