@@ -26,6 +26,9 @@ const pad = (n, w) => String(n).padStart(w, '0');
 const PROVIDERS = ['google', 'github', 'facebook', 'apple'];
 const MILLION_MINUTES = 15;
 const MILLION_MAX_MB = 300;
+/** The staged run's phase lines (learning, uploading, following the job, reading back, reporting), timed by the bench. */
+const PHASE =
+  /^(validated|reading what the core holds|the core holds|waiting for the core's bulk-import job|reading the core's users back|writing the results|finished in)/;
 
 /** One user of the reference's PostgreSQL instance (no paid features: one login method, no TOTP): 60% email-password (bcrypt, argon2, Firebase scrypt; half verified), 20% social, 20% phone; a third with an external id. */
 export function realUser(i, samples, tag, phoneBase) {
@@ -199,10 +202,17 @@ export async function benchRealCore(ctx) {
         );
         if (turn === 'bare') bares.push({ ...bare, usersPerS: (size * 1000) / bare.wallMs });
       } else {
-        const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via] });
+        const t0 = Date.now();
+        const phases = [];
+        const onStderr = (text) => {
+          for (const line of text.split('\n'))
+            if (PHASE.test(line)) phases.push(`${((Date.now() - t0) / 1000).toFixed(1)} s ${line.slice(0, 160)}`);
+        };
+        const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via], onStderr });
         log(
           `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)}, ${tool.requests} requests; ${JSON.stringify(tool.summary)}`,
         );
+        if (phases.length > 0) log(`  phases: ${phases.join('; ')}`);
         tools.push(tool);
       }
       const ids = new Set();
@@ -278,8 +288,7 @@ export async function benchRealCore(ctx) {
     // The time of each phase, from the run's own lines (learning, uploading, following the job, reading back, reporting).
     const t0 = Date.now();
     const phases = [];
-    const mark =
-      /^(reading what the core holds|the core holds|waiting for the core's bulk-import job|reading the core's users back|writing the results|finished in)/;
+    const mark = PHASE;
     const tool = await runMigration({
       file: f.file,
       url,
