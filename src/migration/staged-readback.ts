@@ -89,12 +89,20 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
  * range is PRESENT; outside it, it stays as it was: EXISTS goes to the per-user steps, which look it up, STAGED is
  * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
  */
-export async function readBack(core: CoreClient, table: StagedTable): Promise<void> {
-  await readBackJoined(core, table, awaitedJoined(table));
+export async function readBack(core: CoreClient, table: StagedTable, onPage?: () => void): Promise<void> {
+  await readBackJoined(core, table, awaitedJoined(table), onPage);
 }
 
-/** Read back the core's users who joined from the first to the last of `waiting` (join times), in slices at once. */
-export async function readBackJoined(core: CoreClient, table: StagedTable, waiting: Float64Array): Promise<void> {
+/**
+ * Read back the core's users who joined from the first to the last of `waiting` (join times), in slices at once;
+ * `onPage` after each page is settled.
+ */
+export async function readBackJoined(
+  core: CoreClient,
+  table: StagedTable,
+  waiting: Float64Array,
+  onPage: () => void = () => undefined,
+): Promise<void> {
   if (waiting.length === 0) return;
   let from = Infinity;
   let to = -Infinity;
@@ -105,7 +113,11 @@ export async function readBackJoined(core: CoreClient, table: StagedTable, waiti
   // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
   const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, READ_SLICES) : [];
   const expected = sliceCounts(waiting, points);
-  await readUsersSliced(core, points, (page) => settlePage(core, table, page), undefined, { from, to, expected });
+  const settle = (page: CoreUser[]) => {
+    settlePage(core, table, page);
+    onPage();
+  };
+  await readUsersSliced(core, points, settle, undefined, { from, to, expected });
 }
 
 /** How many of `joined` each slice holds (from its start to its end, both included: split at `points`). */

@@ -61,6 +61,50 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, colle
   if (steps.length > 0) await runSteps();
 }
 
+/**
+ * The passes of reportConfirmed, one at a time: `queue` (after an early read, after each page of the final one)
+ * asks for a pass unless one is waiting to start (it takes every user confirmed by then); `done` waits for them.
+ */
+export class ReportMeanwhile {
+  private chain: Promise<void> = Promise.resolve();
+  private queued = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly table: StagedTable,
+    private readonly planOf: StagedPlanner,
+  ) {}
+
+  readonly queue = (): void => {
+    if (this.queued) return;
+    this.queued = true;
+    this.chain = this.chain.then(() => {
+      this.queued = false;
+      return reportConfirmed(this.ctx, this.table, this.planOf);
+    });
+    this.chain.catch(() => undefined); // its error reaches whoever waits with done()
+  };
+
+  done(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/**
+ * A user whose journal holds its read-back step (`bulk-staged`, created) but no outcome (a run stopped between the
+ * two lines): imported, nothing to send. True when it was finished here.
+ */
+export async function finishReadBefore(ctx: EngineContext, user: Admitted): Promise<boolean> {
+  const readBefore = user.journalled?.steps.get(STAGED_STEP);
+  if (readBefore?.result !== 'created') return false;
+  const id = user.input.record.id;
+  ctx.journal.append({ type: 'user', user: id, outcome: 'imported' });
+  const userId = readBefore.ids.recipeUserId;
+  const result: UserResult = { id, outcome: 'imported', resumed: true, stepsRun: 0, stepsFromJournal: 1, ...(userId ? { userId } : {}) };
+  await ctx.finish(result, user.input);
+  return true;
+}
+
 /** Users a pass over the confirmed ones lets the core's answers in after (their handling is all CPU). */
 const YIELD_EVERY = 250;
 

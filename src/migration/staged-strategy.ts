@@ -5,22 +5,23 @@
 // staged; the others are partly in the core and the per-user steps complete them, as they would on `--via steps`.
 // Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes up while the
 // next is prepared (two at once at most) and while the job works; the job is followed by the list's counts
-// (staged-job.ts), and what it has likely imported is read back meanwhile (staged-early.ts); then its FAILED rows
-// and the core's users of the join times still awaited are read back in bulk (staged-readback.ts) and the results written from a second read of the source (staged-results.ts; small runs
-// keep their records instead). Memory is a batch or two plus a few dozen bytes per staged user (staged-table.ts).
+// (staged-follow.ts, staged-job.ts), and what it has likely imported is read back in its pauses (staged-early.ts);
+// then its FAILED rows and the core's users of the join times still awaited are read back in bulk
+// (staged-readback.ts), and the results written (staged-results.ts: those read back as imported while the core
+// works; the rest from a second read of the source, or the records small runs keep). Memory is a batch or two plus
+// a few dozen bytes per staged user (staged-table.ts).
 import type { BulkUserBody } from '../core-client/bulk-types.js';
-import { UserError } from '../errors.js';
 import { collectGarbage } from '../heap.js';
 import { planBulkUser } from './bulk-plan.js';
 import type { CoreKnowledge } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
-import { describeStagedStalled } from './render/staged-line.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 import { EarlyReadBack } from './staged-early.js';
-import { JobWatcher, type JobCounts } from './staged-job.js';
+import { JobFollower } from './staged-follow.js';
+import { JobWatcher } from './staged-job.js';
 import { removeStaged, rowJoined, stagedKey, stagingPages } from './staged-index.js';
-import { AWAITED, readBack, scanFailedRows } from './staged-readback.js';
-import { reportConfirmed, reportStaged } from './staged-results.js';
+import { AWAITED, readBack } from './staged-readback.js';
+import { finishReadBefore, ReportMeanwhile, reportStaged } from './staged-results.js';
 import { EXISTS, STAGED, StagedTable } from './staged-table.js';
 import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
 import { learnCore, planAndLookUp, type Learnt } from './staged-lookup.js';
@@ -35,12 +36,6 @@ const GC_EVERY = 2_000;
 
 /** A record without a join date joins this long before the run began (the core refuses a time in its future). */
 const CLOCK_MARGIN_MS = 60_000;
-
-async function readCounts(ctx: EngineContext): Promise<JobCounts> {
-  const c = ctx.core.bulkImport;
-  const [n, p, f] = await Promise.all([c.countUsers('NEW'), c.countUsers('PROCESSING'), c.countUsers('FAILED')]);
-  return { NEW: n.count, PROCESSING: p.count, FAILED: f.count };
-}
 
 export function stagedStrategy(ctx: EngineContext): Strategy {
   const { core, journal, emit } = ctx;
@@ -57,16 +52,11 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
   // Runs that keep their records hold them to the end whatever is collected: no full collections (tens of ms each).
   const collect = table.inputs ? () => undefined : collectGarbage;
   // The results of users read back as imported are written while the core works (its job, the final read-back).
-  let reporting: Promise<void> = Promise.resolve();
-  const reportMeanwhile = (): void => {
-    reporting = reporting.then(() => reportConfirmed(ctx, table, planned));
-    reporting.catch(() => undefined); // awaited by drain or abandon
-  };
-  const early = new EarlyReadBack(core, table, reportMeanwhile);
+  const reporter = new ReportMeanwhile(ctx, table, (user) => planned(user));
+  const early = new EarlyReadBack(core, table, reporter.queue);
   let known: Learnt | undefined;
   const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
-  let lastPoll = 0;
-  let lastFailed = -1;
+  const follower = new JobFollower(ctx, table, watcher, early, followMs);
   /**
    * The batch being uploaded while the next is read, planned and written ahead: two uploads at once at most (the
    * core takes them in parallel: 20,000 users staged in 1.2 s instead of 2.9 s on the reference on PostgreSQL),
@@ -110,50 +100,6 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     );
   };
 
-  /** One look at the job (counts; this run's FAILED rows when their number changed). */
-  const follow = async (): Promise<JobCounts> => {
-    lastPoll = Date.now();
-    const counts = await readCounts(ctx);
-    emit(watcher.observe(counts, Date.now()));
-    early.consider(counts.NEW + counts.PROCESSING);
-    if (counts.FAILED !== lastFailed) {
-      await scanFailedRows(core, table);
-      lastFailed = counts.FAILED;
-    }
-    return counts;
-  };
-
-  /**
-   * Follow the job until it has taken every staged user; then its FAILED rows. False when
-   * the run stops instead (the job stalled, or a stop was asked for).
-   */
-  const followToTheEnd = async (): Promise<boolean> => {
-    if (table.countIn(STAGED) === 0) return true;
-    phase('following', "waiting for the core's bulk-import job to take every staged user");
-    for (;;) {
-      const counts = await follow();
-      const waiting = counts.NEW + counts.PROCESSING;
-      if (waiting === 0) break;
-      const now = Date.now();
-      if (watcher.stalled(now)) {
-        const stalled = {
-          type: 'staged-stalled',
-          idleMs: watcher.idleMs(now),
-          intervalMs: watcher.intervalMs,
-          waiting,
-          at: now,
-        } as const;
-        emit(stalled);
-        ctx.requestStop('fatal', new UserError(describeStagedStalled(stalled)));
-        return false;
-      }
-      await ctx.sleep(followMs);
-      if (ctx.isStopping()) return false;
-    }
-    await scanFailedRows(core, table);
-    return true;
-  };
-
   return {
     batchSize,
     async take(users) {
@@ -164,18 +110,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
       const bySteps: Admitted[] = [];
       const oldFailed: string[] = [];
       for (const user of users) {
-        const readBefore = user.journalled?.steps.get(STAGED_STEP);
-        if (readBefore?.result === 'created') {
-          // Read back as imported by a run that stopped before the user's outcome line: imported, nothing to send.
-          const id = user.input.record.id;
-          journal.append({ type: 'user', user: id, outcome: 'imported' });
-          const userId = readBefore.ids.recipeUserId;
-          await ctx.finish(
-            { id, outcome: 'imported', resumed: true, stepsRun: 0, stepsFromJournal: 1, ...(userId ? { userId } : {}) },
-            user.input,
-          );
-          continue;
-        }
+        if (await finishReadBefore(ctx, user)) continue;
         // Steps an earlier run began for this user (it was partly in the core then): they carry on.
         if (user.journalled && user.journalled.steps.size > 0) {
           bySteps.push(user);
@@ -227,7 +162,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
       await before;
       // A job far behind the uploads gains nothing from a second one at once: one batch in memory, not two.
       if (table.countIn(STAGED) >= 2 * batchSize) await uploaded();
-      if (Date.now() - lastPoll >= pollMs && table.countIn(STAGED) > 0) await follow();
+      if (Date.now() - follower.lastLook >= pollMs && table.countIn(STAGED) > 0) await follower.look();
       // A batch leaves tens of MB behind (its records, bodies, request and the core's echo of every user): without a
       // collection here V8 lets the old generation grow past several batches' worth before it collects (heap.ts).
       if (users.length >= GC_EVERY) collect();
@@ -236,7 +171,8 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     async drain() {
       await uploaded();
       if (table.size === 0) return;
-      if (!(await followToTheEnd())) return;
+      const following = () => phase('following', "waiting for the core's bulk-import job to take every staged user");
+      if (!(await follower.toTheEnd(following))) return;
       await early.idle();
       const meanwhile = early.settled > 0 ? `; ${early.settled.toLocaleString('en-US')} read back while the job worked` : '';
       phase(
@@ -245,11 +181,13 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
           .countIn(...AWAITED)
           .toLocaleString('en-US')} users awaited${meanwhile}) to confirm what the job imported`,
       );
-      const reading = readBack(core, table);
-      reportMeanwhile();
-      const [read, reported] = await Promise.allSettled([reading, reporting]);
-      if (read.status === 'rejected') throw read.reason;
-      if (reported.status === 'rejected') throw reported.reason;
+      // Each page's users read back as imported get their results while the next pages are read.
+      const read = await readBack(core, table, reporter.queue).then(
+        () => undefined,
+        (err: unknown) => ({ err }),
+      );
+      await reporter.done(); // the results written meanwhile (the last pass queued included)
+      if (read) throw read.err;
       if (table.failedRows.size > 0) await removeStaged(core, [...table.failedRows]); // the run's leftovers; settled below
       phase('reporting', 'writing the results of the staged users');
       await reportStaged(ctx, table, collect, planned);
@@ -259,7 +197,7 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
     async abandon() {
       await uploaded().catch(() => undefined); // an upload under way lands first, then its rows are taken back too
       await early.idle();
-      await reporting.catch(() => undefined);
+      await reporter.done().catch(() => undefined);
       const ours = table.countIn(STAGED);
       if (ours === 0) return;
       const ids: string[] = [];

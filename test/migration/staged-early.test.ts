@@ -1,6 +1,7 @@
-// The staged path's read-back while the job works (staged-early.ts): once the list holds N rows fewer than the run
-// staged, the range of the first N users' join times is read back, and the final read-back reads only the range of
-// the users still awaited; a run whose first users' join times are spread over the whole range is not read early.
+// The staged path's read-back in the job's pauses (staged-early.ts): once the list holds N rows fewer than the run
+// staged and none PROCESSING, the range of the first N users' join times is read back, and the final read-back
+// reads only the range of the users still awaited; a run whose first users' join times are spread over the whole
+// range is not read early, nor anything more once a read found too few of its users.
 // On the sandbox, whose GET /users pages as the reference's (supertokens-core v11.4.4 UserPaginationToken.java;
 // postgresql plugin v9.4.2 GeneralQueries.java getPaginatedPrimaryUserIds).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,17 +70,19 @@ describe('read-back while the job works', () => {
     for (let i = 0; i < N; i++) table.add(key(1, i), at(i), STAGED);
     await put(core, 1, 0, N / 2, at); // the job's first claim is done
     const early = new EarlyReadBack(core, table);
-    early.consider(N); // nothing gone from the list yet: no read
+    early.consider(N, 0); // nothing gone from the list yet: no read
+    await early.idle();
+    early.consider(N / 2, 1); // the job works on a claim: not now
     await early.idle();
     expect(pages()).toBe(0);
-    early.consider(N / 2);
+    early.consider(N / 2, 0);
     await early.idle();
     expect(early.settled).toBe(N / 2);
     for (let i = 0; i < N; i++) expect(table.state[i]).toBe(i < N / 2 ? CONFIRMED : STAGED);
     expect(listed.filter((t) => t < T)).toEqual([]);
     // The same look again reads nothing more.
     const afterEarly = pages();
-    early.consider(N / 2);
+    early.consider(N / 2, 0);
     await early.idle();
     expect(pages()).toBe(afterEarly);
 
@@ -105,12 +108,31 @@ describe('read-back while the job works', () => {
     for (let i = 0; i < N; i++) table.add(key(2, i), at(i), STAGED);
     await put(core, 2, 0, N / 2, at);
     const early = new EarlyReadBack(core, table);
-    early.consider(N / 2);
+    early.consider(N / 2, 0);
     await early.idle();
     expect(pages()).toBe(0);
     expect(early.settled).toBe(0);
     await readBack(core, table); // the final read settles them all the same
     for (let i = 0; i < N; i++) expect(table.state[i]).toBe(i < N / 2 ? CONFIRMED : STAGED);
+  });
+
+  it('reads no more early once a read finds fewer than half its users (the job does not take rows in their order)', async () => {
+    const T = 1_670_000_000_000;
+    const at = (i: number) => T + i * 1000;
+    const { core, pages } = counted();
+    const table = new StagedTable(N);
+    for (let i = 0; i < N; i++) table.add(key(4, i), at(i), STAGED);
+    // The job's first claims took users from all over the upload: a quarter of the first half is in the core.
+    const quarter = Array.from({ length: N / 8 }, (_, k) => k * 4);
+    for (const i of quarter) await put(core, 4, i, i + 1, at);
+    const early = new EarlyReadBack(core, table);
+    early.consider(N / 2, 0);
+    await early.idle();
+    expect(early.settled).toBe(N / 8);
+    const after = pages();
+    early.consider(N / 4, 0);
+    await early.idle();
+    expect(pages()).toBe(after);
   });
 
   it('leaves an early read that fails to the final read', async () => {
@@ -120,7 +142,7 @@ describe('read-back while the job works', () => {
     for (let i = 0; i < N; i++) table.add(key(3, i), at(i), STAGED);
     const down = createCoreClient({ url: 'http://127.0.0.1:9', retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
     const early = new EarlyReadBack(down, table);
-    early.consider(N / 2);
+    early.consider(N / 2, 0);
     await early.idle(); // resolves: the failure is not the run's
     expect(early.settled).toBe(0);
     expect(table.countIn(STAGED)).toBe(N);

@@ -1,0 +1,70 @@
+// `--via bulk-staged`, following the core's job: its list's counts (NEW, PROCESSING, FAILED: three cheap
+// requests), told to the operator's view (staged-job.ts) and to the read-back in the job's pauses
+// (staged-early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
+// every `followMs` until it has taken every staged user, or a stop when it stalls.
+import { UserError } from '../errors.js';
+import { describeStagedStalled } from './render/staged-line.js';
+import type { EngineContext } from './runner-strategy.js';
+import type { EarlyReadBack } from './staged-early.js';
+import type { JobCounts, JobWatcher } from './staged-job.js';
+import { scanFailedRows } from './staged-readback.js';
+import { STAGED, type StagedTable } from './staged-table.js';
+
+async function readCounts(ctx: EngineContext): Promise<JobCounts> {
+  const c = ctx.core.bulkImport;
+  const [n, p, f] = await Promise.all([c.countUsers('NEW'), c.countUsers('PROCESSING'), c.countUsers('FAILED')]);
+  return { NEW: n.count, PROCESSING: p.count, FAILED: f.count };
+}
+
+export class JobFollower {
+  /** When the job was last looked at (ms). */
+  lastLook = 0;
+  private lastFailed = -1;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly table: StagedTable,
+    private readonly watcher: JobWatcher,
+    private readonly early: EarlyReadBack,
+    private readonly followMs: number,
+  ) {}
+
+  /** One look at the job (counts; this run's FAILED rows when their number changed). */
+  async look(): Promise<JobCounts> {
+    this.lastLook = Date.now();
+    const counts = await readCounts(this.ctx);
+    this.ctx.emit(this.watcher.observe(counts, Date.now()));
+    this.early.consider(counts.NEW, counts.PROCESSING);
+    if (counts.FAILED !== this.lastFailed) {
+      await scanFailedRows(this.ctx.core, this.table);
+      this.lastFailed = counts.FAILED;
+    }
+    return counts;
+  }
+
+  /**
+   * Follow the job until it has taken every staged user; then its FAILED rows. False when the run stops instead
+   * (the job stalled, or a stop was asked for). `started`: told once there is something to wait for.
+   */
+  async toTheEnd(started: () => void): Promise<boolean> {
+    const { ctx, watcher } = this;
+    if (this.table.countIn(STAGED) === 0) return true;
+    started();
+    for (;;) {
+      const counts = await this.look();
+      const waiting = counts.NEW + counts.PROCESSING;
+      if (waiting === 0) break;
+      const now = Date.now();
+      if (watcher.stalled(now)) {
+        const stalled = { type: 'staged-stalled', idleMs: watcher.idleMs(now), intervalMs: watcher.intervalMs, waiting, at: now } as const;
+        ctx.emit(stalled);
+        ctx.requestStop('fatal', new UserError(describeStagedStalled(stalled)));
+        return false;
+      }
+      await ctx.sleep(this.followMs);
+      if (ctx.isStopping()) return false;
+    }
+    await scanFailedRows(ctx.core, this.table);
+    return true;
+  }
+}
