@@ -73,6 +73,7 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
     cdiVersion: ctx.cdiVersion,
     forTenant: (t) => clientFor(ctx, normaliseTenantId(t), false),
     withRetry: (retry) => clientFor({ ...ctx, retry }, tenantId, false),
+    countingLost: (lost) => clientFor({ ...ctx, lost }, tenantId, false),
 
     importPasswordHash: (input) =>
       post<ImportPasswordHashResult>('/recipe/user/passwordhash/import', 'tenant', {

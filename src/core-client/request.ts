@@ -14,7 +14,7 @@ import {
 import { prefixFor, queryString, type BaseUrl } from './paths.js';
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, networkReason, parseRetryAfter } from './retry.js';
 import type { Dispatcher } from 'undici';
-import { noteUnclearAttempt } from './lost-writes.js';
+import { noteUnclearAttempt, type LostWrites } from './lost-writes.js';
 import { sendAttempt } from './transport.js';
 import type { AttemptAnswer, RawRequest, RawResponse, RetryInfo, RetryPolicy } from './types.js';
 
@@ -33,6 +33,8 @@ export interface RequestContext {
   /** Told of every attempt's outcome (CoreClient.observe); shared by the clients made from one context. */
   observers?: Set<(answer: AttemptAnswer) => void>;
   random: () => number;
+  /** The tally of the piece of work this client's requests belong to (CoreClient.countingLost). */
+  lost?: LostWrites;
 }
 
 function tell(ctx: RequestContext, answer: AttemptAnswer): void {
@@ -71,7 +73,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       if (status === 402) throw new CoreLicenseError(text, method, path, ctx.base.display);
       if (isSignerKeyMissing(status, text)) throw new CoreConfigError(text, method, path, ctx.base.display);
       if (!isRetryableStatus(status)) throw new CoreHttpError(status, text, method, path);
-      noteUnclearAttempt(method, { status });
+      noteUnclearAttempt(ctx.lost, method, { status });
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       reason = `HTTP ${status}`;
       if (retryAfter !== undefined) {
@@ -86,7 +88,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
       // Our own typed errors were decided above; only transport failures go on.
       if (err instanceof CoreClientError) throw err;
       tell(ctx, { trouble: isTransientNetworkError(err) });
-      noteUnclearAttempt(method, { error: err });
+      noteUnclearAttempt(ctx.lost, method, { error: err });
       const why = networkReason(err);
       if (!isTransientNetworkError(err) || attempt >= maxAttempts) {
         throw new CoreUnreachableError(ctx.base.display, method, path, attempt, why);

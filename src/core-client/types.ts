@@ -1,5 +1,6 @@
 // Types of the core's HTTP interface (CDI 5.4) as the reference core answers it (see shared core-api.md),
 // and the shape of the typed client. Business statuses are values (discriminated unions), never exceptions.
+import type { LostWrites } from './lost-writes.js';
 import type { Dispatcher } from 'undici';
 import type { TlsOptions } from './transport.js';
 import type { BulkImportClient } from './bulk-types.js';
@@ -303,6 +304,8 @@ export interface CoreClient {
   forTenant(tenantId: string): CoreClient;
   /** The same connection pool and tenant, another retry policy (e.g. a quick first look at a core that may be down). */
   withRetry(retry: RetryPolicy): CoreClient;
+  /** The same client whose writes without a clear answer (retried or not) are counted in `tally` (lost-writes.ts). */
+  countingLost(tally: LostWrites): CoreClient;
 
   importPasswordHash(input: { email: string; passwordHash: string; hashingAlgorithm?: string }): Promise<ImportPasswordHashResult>;
   thirdPartySignInUp(input: {

@@ -15,7 +15,6 @@
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
-import { countingLostWrites } from '../core-client/lost-writes.js';
 import type { CoreClient } from '../core-client/types.js';
 import { STEP_RULES, type Found, type StepRule } from './step-rules.js';
 import { done, fail, newUserIds, type StepOutcome, type UserIds } from './step-ids.js';
@@ -135,7 +134,7 @@ async function applyRule(
     let out: StepOutcome | undefined;
     const tally = { lost: 0 };
     try {
-      out = await countingLostWrites(tally, () => rule.send(step, ids, core));
+      out = await rule.send(step, ids, core.countingLost(tally));
     } catch (err) {
       if (!isUnclear(err)) throw err;
       unclear = true;
