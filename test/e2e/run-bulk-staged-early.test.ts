@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { allUsers, BIN, cleanEnv, cli, client, journalEntries, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
@@ -61,11 +60,7 @@ const args = (url: string) => [
   '--json',
 ];
 
-const journal = () =>
-  readFileSync(join(dir, 'j.ndjson'), 'utf8')
-    .trim()
-    .split('\n')
-    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
+const journal = () => journalEntries(join(dir, 'j.ndjson'));
 
 /** The core holds each user once with its join date; each user's journal holds one `bulk-staged` step and one `imported`. */
 async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {

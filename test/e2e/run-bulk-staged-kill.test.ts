@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { allUsers, BIN, cleanEnv, cli, client, journalEntries, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
@@ -83,10 +82,7 @@ async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {
   const emails = all.flatMap((u) => u.loginMethods.map((m) => m.email));
   expect(new Set(emails).size).toBe(emails.length);
   expect(await staged(url)).toBe(0);
-  const lines = readFileSync(join(dir, 'j.ndjson'), 'utf8')
-    .trim()
-    .split('\n')
-    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
+  const lines = journalEntries(join(dir, 'j.ndjson'));
   for (const u of users) {
     const settled = lines.filter((l) => l.user === u.id && l.step === 'bulk-staged');
     expect(

@@ -15,6 +15,7 @@ import { EarlyReadBack } from '../../src/migration/staged-early.js';
 import { readBack } from '../../src/migration/staged-readback.js';
 import { CONFIRMED, STAGED, StagedTable } from '../../src/migration/staged-table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { listingCounted } from './support/listing-client.js';
 
 let dir: string;
 let sandbox: RunningSandbox;
@@ -46,20 +47,7 @@ async function put(core: CoreClient, s: number, from: number, to: number, joined
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-/** A client whose GET /users requests are counted, with the join times of the users they answered. */
-function counted(): { core: CoreClient; pages: () => number; listed: number[] } {
-  const core = createCoreClient({ url: sandbox.url });
-  let pages = 0;
-  const listed: number[] = [];
-  const list = core.listUsers.bind(core);
-  core.listUsers = async (input) => {
-    pages++;
-    const r = await list(input);
-    for (const u of r.users) listed.push(u.timeJoined);
-    return r;
-  };
-  return { core, pages: () => pages, listed };
-}
+const counted = () => listingCounted(sandbox.url);
 
 describe('read-back while the job works', () => {
   it('reads the range of the users the job has likely imported, then the final read reads only the rest', async () => {

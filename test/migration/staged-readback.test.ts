@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
 import { methodKey } from '../../src/migration/bulk-knowledge.js';
 import { readBack } from '../../src/migration/staged-readback.js';
 import { CONFIRMED, EXISTS, PRESENT, STAGED, StagedTable } from '../../src/migration/staged-table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { listingCounted } from './support/listing-client.js';
 
 let dir: string;
 let sandbox: RunningSandbox;
@@ -37,20 +37,7 @@ async function put(core: CoreClient, s: number, i: number, joined: number): Prom
   expect(r.status).toBe('OK');
 }
 
-/** A client whose GET /users requests are counted, with the join times of the users they answered. */
-function counted(): { core: CoreClient; pages: () => number; listed: number[] } {
-  const core = createCoreClient({ url: sandbox.url });
-  let pages = 0;
-  const listed: number[] = [];
-  const list = core.listUsers.bind(core);
-  core.listUsers = async (input) => {
-    pages++;
-    const r = await list(input);
-    for (const u of r.users) listed.push(u.timeJoined);
-    return r;
-  };
-  return { core, pages: () => pages, listed };
-}
+const counted = () => listingCounted(sandbox.url);
 
 describe('read-back after the job', () => {
   it('reads the awaited join-time range only, and settles what it finds there', async () => {

@@ -1,8 +1,10 @@
 // Running the built CLI and reading a core's users, for the end-to-end tests.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { createCoreClient } from '../../../src/core-client/client.js';
 import type { CoreClient, CoreUser } from '../../../src/core-client/types.js';
+import { decodeJournalLine } from '../../../src/migration/journal-lines.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/auth-migrate.js', import.meta.url));
 
@@ -54,4 +56,12 @@ export function summaryOf(stdout: string): Record<string, unknown> {
   const lines = stdout.trim().split('\n');
   if (lines.length !== 1) throw new Error(`expected one JSON line on stdout, got ${lines.length}: ${stdout.slice(0, 500)}`);
   return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+/** A journal's entries, decoded (each line may hold a step and its user's outcome), as plain records. */
+export function journalEntries(path: string): Array<Record<string, unknown>> {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => decodeJournalLine(l) as unknown as Array<Record<string, unknown>>);
 }
