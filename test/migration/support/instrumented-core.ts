@@ -1,6 +1,7 @@
 // Instrumentation around a REAL core client (talking HTTP to a real sandbox): counts calls and calls in flight,
 // remembers the one-time codes the core hands out, and can make chosen calls fail with an HTTP 500.
 import { CoreHttpError } from '../../../src/core-client/errors.js';
+import type { LostWrites } from '../../../src/core-client/lost-writes.js';
 import type { CoreClient } from '../../../src/core-client/types.js';
 
 export interface InstrumentedCore {
@@ -24,9 +25,16 @@ const PASS_THROUGH = new Set(['forTenant', 'close', 'observe']);
 
 export function instrument(real: CoreClient): InstrumentedCore {
   const state: InstrumentedCore = { client: real, calls: [], inFlight: 0, maxInFlight: 0, codes: [] };
-  state.client = new Proxy(real, {
+  state.client = wrap(real, state);
+  return state;
+}
+
+function wrap(real: CoreClient, state: InstrumentedCore): CoreClient {
+  return new Proxy(real, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
+      // A step's view of the client (its lost answers counted) is instrumented as the client is.
+      if (prop === 'countingLost') return (tally: LostWrites) => wrap(target.countingLost(tally), state);
       if (typeof value !== 'function' || typeof prop !== 'string' || PASS_THROUGH.has(prop)) return value;
       const fn = value as (...args: unknown[]) => Promise<unknown>;
       return async (...args: unknown[]) => {
@@ -49,5 +57,4 @@ export function instrument(real: CoreClient): InstrumentedCore {
       };
     },
   });
-  return state;
 }
