@@ -14,8 +14,8 @@
 // in their order here (PostgreSQL puts new rows where removed ones were, and the claim follows the table's pages:
 // seen on the reference after a few runs into one database), and the run reads no more early.
 import type { CoreClient } from '../core-client/types.js';
-import { awaitedJoined, readBackJoined } from './staged-readback.js';
-import { EXISTS, JOB_FAILED, STAGED, type StagedTable } from './staged-table.js';
+import { AWAITED, awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
+import type { StagedTable } from './staged-table.js';
 
 /** Users to settle before an early read is worth its requests (4 pages). */
 const EARLY_FROM = 2_000;
@@ -50,20 +50,14 @@ export class EarlyReadBack {
       this.readTo = done;
       return;
     }
-    let from = Infinity;
-    let to = -Infinity;
-    for (const t of joins) {
-      if (t < from) from = t;
-      if (t > to) to = t;
-    }
+    const { from, to } = joinRange(joins);
     let unreached = 0;
     for (let i = done; i < table.size; i++) {
-      const s = table.state[i];
       const t = table.joined[i]!;
-      if ((s === STAGED || s === EXISTS || s === JOB_FAILED) && t >= from && t <= to) unreached++;
+      if (isAwaited(table.state[i]) && t >= from && t <= to) unreached++;
     }
     if (unreached > joins.length * UNREACHED_SHARE) return; // wait: a later look may find the range clean
-    const before = table.countIn(STAGED, EXISTS, JOB_FAILED);
+    const before = table.countIn(...AWAITED);
     this.reading = readBackJoined(this.core, table, joins)
       .then(
         () => {
@@ -73,7 +67,7 @@ export class EarlyReadBack {
         () => undefined, // the final read-back reads these users again, and says why if it fails too
       )
       .finally(() => {
-        const settled = before - table.countIn(STAGED, EXISTS, JOB_FAILED);
+        const settled = before - table.countIn(...AWAITED);
         this.settled += settled;
         if (settled < joins.length / 2) this.off = true;
         this.reading = undefined;

@@ -74,7 +74,7 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
       const i = table.find(key);
       if (i === undefined) continue;
       const state = table.state[i];
-      if (!(AWAITED as readonly number[]).includes(state!)) continue;
+      if (!isAwaited(state)) continue;
       if (m.timeJoined === table.joined[i]) {
         table.setState(i, CONFIRMED);
         if (table.rowId(i) === undefined) table.foundIds.set(i, m.recipeUserId);
@@ -104,12 +104,7 @@ export async function readBackJoined(
   onPage: () => void = () => undefined,
 ): Promise<void> {
   if (waiting.length === 0) return;
-  let from = Infinity;
-  let to = -Infinity;
-  for (const t of waiting) {
-    if (t < from) from = t;
-    if (t > to) to = t;
-  }
+  const { from, to } = joinRange(waiting);
   // The split points: join times of the users still to settle (a million: a sort of 8 MB, well under a second).
   const points = waiting.length >= SLICED_FROM ? splitPoints(waiting, READ_SLICES) : [];
   const expected = sliceCounts(waiting, points);
@@ -132,7 +127,19 @@ function sliceCounts(joined: Float64Array, points: number[]): number[] {
   return counts;
 }
 
-const isAwaited = (state: number | undefined): boolean => state === STAGED || state === EXISTS || state === JOB_FAILED;
+/** Whether a user in this state is still awaited (one of AWAITED, without a walk over the list). */
+export const isAwaited = (state: number | undefined): boolean => state === STAGED || state === EXISTS || state === JOB_FAILED;
+
+/** The first and the last of some join times. */
+export function joinRange(joins: Float64Array): { from: number; to: number } {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const t of joins) {
+    if (t < from) from = t;
+    if (t > to) to = t;
+  }
+  return { from, to };
+}
 
 /** The join times of the users still awaited, of the table's indexes from `lo` to before `hi` (all by default). */
 export function awaitedJoined(table: StagedTable, lo = 0, hi = table.size): Float64Array {
