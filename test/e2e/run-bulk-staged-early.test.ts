@@ -7,10 +7,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, BIN, cleanEnv, cli, client, journalEntries, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
@@ -44,21 +43,7 @@ async function setUp(prefix: string): Promise<{ url: string; users: CanonicalUse
   return { url: sandbox.url, users };
 }
 
-const args = (url: string) => [
-  'run',
-  'users.ndjson',
-  '--core',
-  url,
-  '--via',
-  'bulk-staged',
-  '--job-interval',
-  '1',
-  '--batch-size',
-  '1000',
-  '--journal',
-  'j.ndjson',
-  '--json',
-];
+const args = (url: string) => stagedRunArgs(url, ['--batch-size', '1000']);
 
 const journal = () => journalEntries(join(dir, 'j.ndjson'));
 
@@ -105,7 +90,7 @@ describe('run --via bulk-staged, read back while the job works', () => {
 
   it('killed once some results are written and the job still works: the same command ends exact; rollback removes all', async () => {
     const { url, users } = await setUp('k');
-    const child = execa(process.execPath, [BIN, ...args(url)], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false });
+    const child = cli(args(url), dir);
     const importedSoFar = () => {
       try {
         return journal().filter((l) => l.type === 'user' && l.outcome === 'imported').length;

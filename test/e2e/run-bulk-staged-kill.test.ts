@@ -6,11 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, journalEntries, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
@@ -56,23 +55,7 @@ const journalHas = (what: RegExp) => () => {
   }
 };
 
-function startRun(url: string, extra: string[] = []) {
-  const args = [
-    'run',
-    'users.ndjson',
-    '--core',
-    url,
-    '--via',
-    'bulk-staged',
-    '--job-interval',
-    '1',
-    '--journal',
-    'j.ndjson',
-    '--json',
-    ...extra,
-  ];
-  return execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false });
-}
+const startRun = (url: string, extra: string[] = []) => cli(stagedRunArgs(url, extra), dir);
 
 /** The core holds each user once, and every user's journal ends settled as created by this migration. */
 async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {
@@ -107,10 +90,7 @@ describe('run --via bulk-staged, killed and run again', () => {
     core = await startCore(1, core.port);
     await waitFor(async () => (await allUsers(client(core.url))).length === 30, 'the job to import the staged users');
 
-    const second = await cli(
-      ['run', 'users.ndjson', '--core', core.url, '--via', 'bulk-staged', '--job-interval', '1', '--journal', 'j.ndjson', '--json'],
-      dir,
-    );
+    const second = await cli(stagedRunArgs(core.url), dir);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(summaryOf(second.stdout)).toMatchObject({ imported: 30, alreadyPresent: 0, failed: 0 });
     await expectExact(core.url, users);
@@ -135,10 +115,7 @@ describe('run --via bulk-staged, killed and run again', () => {
     expect((await child).signal).toBe('SIGKILL');
     expect(readFileSync(join(dir, 'j.ndjson'), 'utf8')).not.toMatch(/"bulk-staged"/);
 
-    const second = await cli(
-      ['run', 'users.ndjson', '--core', proxy.url, '--via', 'bulk-staged', '--job-interval', '1', '--journal', 'j.ndjson', '--json'],
-      dir,
-    );
+    const second = await cli(stagedRunArgs(proxy.url), dir);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(summaryOf(second.stdout)).toMatchObject({ imported: 30, alreadyPresent: 0, failed: 0 });
     expect(readFileSync(summaryOf(second.stdout).failuresFile as string, 'utf8')).toBe('');
@@ -158,10 +135,7 @@ describe('run --via bulk-staged, killed and run again', () => {
     expect((await child).signal).toBe('SIGKILL');
     expect((await allUsers(client(core.url))).length).toBe(30);
 
-    const second = await cli(
-      ['run', 'users.ndjson', '--core', proxy.url, '--via', 'bulk-staged', '--job-interval', '1', '--journal', 'j.ndjson', '--json'],
-      dir,
-    );
+    const second = await cli(stagedRunArgs(proxy.url), dir);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(summaryOf(second.stdout)).toMatchObject({ imported: 30, alreadyPresent: 0, failed: 0 });
     expect(proxy.stats.log.filter((l) => l === 'POST /bulk-import/users')).toHaveLength(1);

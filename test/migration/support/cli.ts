@@ -26,6 +26,22 @@ export function cli(
   return execa(process.execPath, [BIN, ...args], { cwd, reject: false, env: cleanEnv(env), extendEnv: false });
 }
 
+/** `run users.ndjson` into `url` via bulk-staged, the job looked at for a 1 s interval, journal j.ndjson, a JSON summary. */
+export const stagedRunArgs = (url: string, extra: string[] = []): string[] => [
+  'run',
+  'users.ndjson',
+  '--core',
+  url,
+  '--via',
+  'bulk-staged',
+  '--job-interval',
+  '1',
+  '--journal',
+  'j.ndjson',
+  '--json',
+  ...extra,
+];
+
 export function client(url: string, apiKey?: string): CoreClient {
   return createCoreClient({ url, apiKey, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
 }
