@@ -4,14 +4,15 @@
 // staged-lookup.ts), and only users with none of their login methods (or external id) there are
 // staged; the others are partly in the core and the per-user steps complete them, as they would on `--via steps`.
 // Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes up while the
-// next is prepared (two at once at most) and while the job works; the job is followed by the list's counts
-// (staged-follow.ts, staged-job.ts), and what it has likely imported is read back in its pauses (staged-early.ts);
-// then its FAILED rows and the core's users of the join times still awaited are read back in bulk
-// (staged-readback.ts), and the results written (staged-results.ts: those read back as imported while the core
-// works; the rest from a second read of the source, or the records small runs keep). Memory is a batch or two plus
-// a few dozen bytes per staged user (staged-table.ts).
+// next is prepared (one upload at a time, in the source's order) and while the job works; the job is followed by
+// the list's counts (staged-follow.ts, staged-job.ts), and what it has likely imported is read back in its pauses
+// (staged-early.ts); then its FAILED rows and the core's users of the join times still awaited are read back in
+// bulk (staged-readback.ts), and the results written (staged-results.ts: those read back as imported while the
+// core works; the rest from a second read of the source, or the records small runs keep). Memory is a batch or two
+// plus a few dozen bytes per staged user (staged-table.ts).
 import type { BulkUserBody } from '../core-client/bulk-types.js';
 import { collectGarbage } from '../heap.js';
+import { KEEP_RECORDS_UP_TO } from '../records/validate.js';
 import { planBulkUser } from './bulk-plan.js';
 import type { CoreKnowledge } from './bulk-knowledge.js';
 import { PlanError } from './plan.js';
@@ -152,12 +153,14 @@ export function stagedStrategy(ctx: EngineContext): Strategy {
         toStage.push({ user, ...p });
       }
       if (oldFailed.length > 0) await removeStaged(core, oldFailed);
-      const upload = Promise.all([
-        toStage.length > 0 ? stageBatch(ctx, table, toStage, (n) => watcher.staged(n), refuse) : undefined,
-        ctx.pooled(bySteps, (u) => ctx.bySteps(u)),
-      ]).then(() => undefined);
-      upload.catch(() => undefined); // awaited by the next batch or the drain; only kept from going unhandled here
       const before = uploading;
+      // This batch's upload leaves once the one before is answered; its users that need steps start at once.
+      const staging =
+        toStage.length > 0
+          ? (before ?? Promise.resolve()).then(() => stageBatch(ctx, table, toStage, (n) => watcher.staged(n), refuse))
+          : undefined;
+      const upload = Promise.all([staging, ctx.pooled(bySteps, (u) => ctx.bySteps(u))]).then(() => undefined);
+      upload.catch(() => undefined); // awaited by the next batch or the drain; only kept from going unhandled here
       uploading = upload;
       await before;
       // A job far behind the uploads gains nothing from a second one at once: one batch in memory, not two.

@@ -1,14 +1,16 @@
-// `run --via bulk-staged` reading back while the core's job works (staged-early.ts) and writing those users'
-// results meanwhile (staged-results.ts reportConfirmed): on a sandbox whose job claims 1,000 rows at a time, each
-// claim ending on a one-second grid as the reference's do, 4,000 users in 4 uploads. The run ends exact with each user's result written once, the final read-back
-// awaits only the users the early reads did not settle; killed (SIGKILL) once some results are in the journal and
-// the job still works, the same command ends exact, and a rollback then removes every user the runs created. A user
-// whose read-back step reached the journal without its outcome line is imported on the rerun without a request.
+// `run --via bulk-staged` uploading one batch at a time, reading back while the core's job works (staged-early.ts)
+// and writing those users' results meanwhile (staged-results.ts reportConfirmed): on a sandbox whose job claims
+// 1,000 rows at a time, each claim ending on a one-second grid as the reference's do, 4,000 users in 4 uploads. The
+// run ends exact with each user's result written once, the final read-back awaits only the users the early reads
+// did not settle; killed (SIGKILL) once some results are in the journal and the job still works, the same command
+// ends exact, and a rollback then removes every user the runs created. A user whose read-back step reached the
+// journal without its outcome line is imported on the rerun without a request.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { startCountProxy } from '../helpers/count-proxy.js';
 import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
@@ -67,10 +69,15 @@ async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {
 }
 
 describe('run --via bulk-staged, read back while the job works', () => {
-  it('settles most users before the job ends; each result once; exact', async () => {
+  it('uploads one batch at a time; settles most users before the job ends; each result once; exact', async () => {
     const { url, users } = await setUp('e');
-    const r = await cli(args(url), dir);
+    const proxy = await startCountProxy(url);
+    const r = await cli(args(proxy.url), dir).finally(() => proxy.close());
     expect(r.exitCode, r.stderr).toBe(0);
+    // One upload at a time: the reference's job claims rows in the order PostgreSQL stored them, and two uploads at
+    // once interleave their rows there (each claim then spans the whole run, and so does the final read-back).
+    expect(proxy.counts.get('POST /bulk-import/users')).toBe(N / 1000);
+    expect(proxy.maxInFlight.get('POST /bulk-import/users')).toBe(1);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ imported: N, alreadyPresent: 0, failed: 0, skipped: 0 });
     const line = /users back .* of the ([\d,]+) users awaited; ([\d,]+) read back while the job worked/.exec(r.stderr);
