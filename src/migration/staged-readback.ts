@@ -10,7 +10,7 @@ import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { methodKey } from './bulk-knowledge.js';
 import { PRESENT_IN_CORE, redactBulkMessage } from './bulk-user.js';
 import { rowJoined, stagedKey, stagingPages } from './staged-index.js';
-import { readUsersSliced, splitPoints } from './staged-slices.js';
+import { readUsersSliced, skipGaps, splitPoints, USERS_PAGE } from './staged-slices.js';
 import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './staged-table.js';
 
 /** The job's text with the row's password hashes and TOTP secrets taken out (the reference echoes some). */
@@ -46,6 +46,8 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
 /** Staged users from which the read-back goes in slices at once, and how many (staged-slices.ts). */
 const SLICED_FROM = 2_000;
 const READ_SLICES = 4;
+/** Groups of awaited users the final read-back reads apart at most (skipping the settled users between them). */
+const READ_GROUPS = 4;
 
 /**
  * The states a read-back settles: staged (the job may have imported it), partly there (whose import?), and failed
@@ -90,7 +92,10 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
  * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
  */
 export async function readBack(core: CoreClient, table: StagedTable, onPage?: () => void): Promise<void> {
-  await readBackJoined(core, table, awaitedJoined(table), onPage);
+  // The stretches of join times between the awaited users that hold a page or more of users settled already (by
+  // the reads while the job worked) are skipped: each group of awaited users is read on its own, all at once.
+  const groups = skipGaps(table.joined.subarray(0, table.size), awaitedJoined(table), READ_GROUPS, USERS_PAGE);
+  await Promise.all(groups.map((waiting) => readBackJoined(core, table, waiting, onPage)));
 }
 
 /**

@@ -48,6 +48,42 @@ export function splitPoints(joined: Float64Array, slices: number): number[] {
 }
 
 /**
+ * `waiting` (join times, any order) in up to `parts` groups, split where at least `minGap` of `all` (the join times of
+ * every user the caller knows of, `waiting` among them) lie strictly between two neighbours of `waiting`, the widest
+ * such gaps first: a read of each group from its first to its last join time skips the known users of the gaps. A
+ * few users left awaited far from the rest (a claim's first rows taken with the claim before) do not make the read
+ * span everything between them.
+ */
+export function skipGaps(all: Float64Array, waiting: Float64Array, parts: number, minGap: number): Float64Array[] {
+  if (waiting.length < 2 || parts < 2) return [waiting];
+  const known = Float64Array.from(all).sort();
+  const sorted = Float64Array.from(waiting).sort();
+  /** How many of `known` are below `t` (or at most `t` when `orAt`). */
+  const rank = (t: number, orAt: boolean): number => {
+    let lo = 0;
+    let hi = known.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (known[mid]! < t || (orAt && known[mid] === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const gaps: Array<{ at: number; users: number }> = [];
+  for (let k = 1; k < sorted.length; k++) {
+    if (sorted[k] === sorted[k - 1]) continue;
+    const users = rank(sorted[k]!, false) - rank(sorted[k - 1]!, true);
+    if (users >= minGap) gaps.push({ at: k, users });
+  }
+  const cuts = gaps
+    .sort((a, b) => b.users - a.users)
+    .slice(0, parts - 1)
+    .map((g) => g.at)
+    .sort((a, b) => a - b);
+  return [0, ...cuts].map((from, k) => sorted.subarray(from, cuts[k] ?? sorted.length));
+}
+
+/**
  * Every user of the client's tenant, in slices read at once (split at `points`, ascending join times), each page
  * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice). With `range`,
  * only the users who joined from `range.from` to `range.to` (and the rest of the page that passes `to`).
