@@ -2,7 +2,13 @@
 // the core (paid features) and how many source items cannot become users at all.
 import type { ReadOptions } from '../sources/index.js';
 import type { CanonicalUser } from '../records/types.js';
-import { validateSources, type ValidatedRecord, type ValidateOptions, type ValidationReport } from '../records/validate.js';
+import {
+  KEEP_RECORDS_UP_TO,
+  validateSources,
+  type ValidatedRecord,
+  type ValidateOptions,
+  type ValidationReport,
+} from '../records/validate.js';
 import type { LoginMethodName, PlanNeeds } from '../core-client/preflight.js';
 import { planUserSteps, type PlanOptions } from './plan.js';
 
@@ -31,6 +37,8 @@ export async function prepareRun(
   const needs = noNeeds();
   const report = await validateSources(files, {
     ...readOptions,
+    // A small run's records go from this pass to the run's (streamValidatedRecords) without a second reading.
+    keepUpTo: KEEP_RECORDS_UP_TO,
     onRecord: (r) => {
       for (const p of r.problems) if (p.severity === 'error') recordErrors += 1;
       // Once the plan needs everything it can, the rest of the records cannot add to it: not planned for nothing.

@@ -76,6 +76,22 @@ describe('validateSources', () => {
     expect(replayed[2]!.problems.map((p) => p.rule)).toEqual(['id.duplicate']);
   });
 
+  it('a small run keeps its records between the passes: the second pass reads nothing and yields the same', async () => {
+    const report = await validateSources([file], { keepUpTo: 5 });
+    expect(report.replay?.kept).toHaveLength(5);
+    const kept: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([file], {}, report)) kept.push(r);
+    const full: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([file], {}, { ...report, replay: undefined })) full.push(r);
+    expect(kept).toEqual(full); // late problems (lines 1 and 3) attached, verdicts the same
+    expect(report.replay?.kept).toBeUndefined(); // taken by that pass: a later one reads the file again
+    const again: ValidatedRecord[] = [];
+    for await (const r of streamValidatedRecords([file], {}, report)) again.push(r);
+    expect(again).toEqual(full);
+    // More records than asked: none kept.
+    expect((await validateSources([file], { keepUpTo: 4 })).replay?.kept).toBeUndefined();
+  });
+
   it('a file changed between the passes is validated again in full, never replayed', async () => {
     const copy = join(dir, 'changed.ndjson');
     copyFileSync(file, copy);
