@@ -202,7 +202,7 @@ export interface Journal {
 export interface OpenJournalOptions {
   /** Group-commit interval (default 200 ms). */
   intervalMs?: number;
-  /** Flush early once this many entries wait (default 500). */
+  /** Flush early once this many entries wait (default 500), as soon as the appends of the current tick are done. */
   maxPending?: number;
   /** The fingerprint key of a new journal (a sync keeps its base's); default a fresh random one. */
   fingerprintKey?: string;
@@ -245,12 +245,18 @@ async function openLockedJournal(
   let lastStep: Extract<JournalEntry, { type: 'step' }> | undefined;
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  /** A full queue is written once the current burst of appends is over (a staged batch's 10,000 lines: one sync). */
+  let soon: NodeJS.Immediate | undefined;
   let closed = false;
 
   const flush = (): Promise<void> => {
     if (timer) {
       clearTimeout(timer);
       timer = undefined;
+    }
+    if (soon) {
+      clearImmediate(soon);
+      soon = undefined;
     }
     const batch = pending;
     pending = [];
@@ -279,7 +285,7 @@ async function openLockedJournal(
       }
       pending.push(encodeJournalEntry(entry));
       lastStep = entry.type === 'step' ? entry : undefined;
-      if (pending.length >= maxPending) void flush();
+      if (pending.length >= maxPending) soon ??= setImmediate(() => void flush());
       else timer ??= setTimeout(() => void flush(), intervalMs);
     },
     flush,

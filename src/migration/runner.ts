@@ -85,6 +85,8 @@ export interface MigrationRun {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
+/** A batch being gathered gives the event loop back after this many records. */
+const YIELD_EVERY = 500;
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new UserError(String(err)));
 
@@ -234,7 +236,11 @@ export function startMigration(options: RunnerOptions): MigrationRun {
   /** Up to `n` admitted users from the input; the others are finished on the way. */
   const nextUsers = async (n: number): Promise<Admitted[]> => {
     const users: Admitted[] = [];
+    let read = 0;
     while (users.length < n && !ended && !stopped) {
+      // A batch is gathered in promise callbacks only: let the sockets and files have the event loop now and then
+      // (the batch before it waits to be written ahead and sent while this one is gathered).
+      if (n > 1 && ++read % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const next = await iterator.next();
       if (next.done) {
         ended = true;

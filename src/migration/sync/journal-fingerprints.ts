@@ -20,14 +20,19 @@ export interface FingerprintingJournal {
 export function fingerprintingJournal(journal: Journal, custom?: FingerprintOf): FingerprintingJournal {
   const key = journal.fingerprintKey !== undefined ? fingerprintKey(journal.fingerprintKey) : undefined;
   const of: FingerprintOf | undefined = custom ?? (key ? (input) => fingerprint(input.record, key) : undefined);
-  /** Users in flight: at most what the strategy holds (`concurrency` users, or the staged path's batches). */
-  const waiting = new Map<string, string>();
+  /**
+   * Users in flight: at most what the strategy holds (`concurrency` users, or the staged path's batches). Their
+   * fingerprint is taken when the finishing line comes (a staged user is forgotten at its upload and admitted
+   * again once read back: one fingerprint, not two, and none in the way of the upload).
+   */
+  const waiting = new Map<string, MigrationInput>();
   const append = (entry: JournalEntry): void => {
     if (entry.type === 'user' && (entry.outcome === 'imported' || entry.outcome === 'alreadyPresent')) {
-      const fp = waiting.get(entry.user);
-      if (fp !== undefined) {
+      const input = waiting.get(entry.user);
+      if (input !== undefined) {
         waiting.delete(entry.user);
-        return journal.append({ ...entry, fp });
+        const fp = of?.(input);
+        if (fp !== undefined) return journal.append({ ...entry, fp });
       }
     }
     journal.append(entry);
@@ -49,9 +54,7 @@ export function fingerprintingJournal(journal: Journal, custom?: FingerprintOf):
   return {
     journal: of ? wrapped : journal,
     admit(input) {
-      if (!of || !input.valid) return;
-      const fp = of(input);
-      if (fp !== undefined) waiting.set(input.record.id, fp);
+      if (of && input.valid) waiting.set(input.record.id, input);
     },
     forget(user) {
       waiting.delete(user);
