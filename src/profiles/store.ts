@@ -1,6 +1,6 @@
 // Saved profiles on disk (conf): a profiles file and a separate secrets file, both readable only by the user (0600).
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import Conf from 'conf';
+import type Conf from 'conf';
 import envPaths from 'env-paths';
 import { UserError } from '../errors.js';
 import { SECRET_NAMES, type LoadedProfile, type Profile, type SecretName, type Secrets } from './types.js';
@@ -30,12 +30,16 @@ export function assertEnvName(name: string): void {
     throw new UserError(`'${name}' is not an environment variable name: use letters, digits and '_', not starting with a digit.`);
 }
 
-function open<T extends Record<string, unknown>>(env: Env, configName: string, defaults: T): Conf<T> {
+/** conf (and its JSON-schema validator) is loaded when a profile is first read or written, not by every command. */
+let confClass: Promise<typeof Conf> | undefined;
+
+async function open<T extends Record<string, unknown>>(env: Env, configName: string, defaults: T): Promise<Conf<T>> {
+  const ConfClass = await (confClass ??= import('conf').then((m) => m.default));
   const cwd = configDir(env);
   // Owner-only folder when we create it; an existing folder chosen by the operator is left as it is.
   if (!existsSync(cwd)) mkdirSync(cwd, { recursive: true, mode: 0o700 });
   try {
-    return new Conf<T>({
+    return new ConfClass<T>({
       cwd,
       configName,
       projectName: 'auth-migrate',
@@ -51,11 +55,11 @@ function open<T extends Record<string, unknown>>(env: Env, configName: string, d
   }
 }
 
-function profilesConf(env: Env): Conf<ProfilesFile> {
+function profilesConf(env: Env): Promise<Conf<ProfilesFile>> {
   return open<ProfilesFile>(env, 'profiles', { profiles: {} });
 }
 
-function secretsConf(env: Env): Conf<SecretsFile> {
+function secretsConf(env: Env): Promise<Conf<SecretsFile>> {
   return open<SecretsFile>(env, 'secrets', { secrets: {} });
 }
 
@@ -71,7 +75,7 @@ export function profilePaths(env: Env = process.env): { dir: string; profiles: s
 }
 
 export async function listProfiles(env: Env = process.env): Promise<Profile[]> {
-  const all = profilesConf(env).get('profiles');
+  const all = (await profilesConf(env)).get('profiles');
   return Object.values(all).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -81,9 +85,9 @@ function notFound(name: string): UserError {
 
 /** A profile with its secrets resolved: from the secrets file, or from the named environment variable. */
 export async function loadProfile(name: string, env: Env = process.env): Promise<LoadedProfile> {
-  const profile = profilesConf(env).get('profiles')[name];
+  const profile = (await profilesConf(env)).get('profiles')[name];
   if (!profile) throw notFound(name);
-  const stored = secretsConf(env).get('secrets')[name] ?? {};
+  const stored = (await secretsConf(env)).get('secrets')[name] ?? {};
   const secrets: Secrets = {};
   const missing: SecretName[] = [];
   for (const key of SECRET_NAMES) {
@@ -106,13 +110,13 @@ export async function saveProfile(profile: Profile, secrets: Secrets = {}, env: 
     if (source.store === 'env') assertEnvName(source.name);
   }
   const now = new Date().toISOString();
-  const pc = profilesConf(env);
+  const pc = await profilesConf(env);
   const profiles = { ...pc.get('profiles') };
   const previous = profiles[profile.name];
   profiles[profile.name] = { ...profile, createdAt: previous?.createdAt ?? profile.createdAt ?? now, updatedAt: now };
   write(pc, 'profiles', profiles);
 
-  const sc = secretsConf(env);
+  const sc = await secretsConf(env);
   const all = { ...sc.get('secrets') };
   const kept: Secrets = {};
   for (const key of SECRET_NAMES) {
@@ -126,12 +130,12 @@ export async function saveProfile(profile: Profile, secrets: Secrets = {}, env: 
 }
 
 export async function deleteProfile(name: string, env: Env = process.env): Promise<void> {
-  const pc = profilesConf(env);
+  const pc = await profilesConf(env);
   const profiles = { ...pc.get('profiles') };
   if (!profiles[name]) throw notFound(name);
   delete profiles[name];
   write(pc, 'profiles', profiles);
-  const sc = secretsConf(env);
+  const sc = await secretsConf(env);
   const all = { ...sc.get('secrets') };
   if (all[name]) {
     delete all[name];
@@ -141,7 +145,7 @@ export async function deleteProfile(name: string, env: Env = process.env): Promi
 
 async function copyProfile(from: string, to: string, env: Env, removeOld: boolean): Promise<void> {
   assertProfileName(to);
-  const pc = profilesConf(env);
+  const pc = await profilesConf(env);
   const profiles = { ...pc.get('profiles') };
   const source = profiles[from];
   if (!source) throw notFound(from);
@@ -150,7 +154,7 @@ async function copyProfile(from: string, to: string, env: Env, removeOld: boolea
   profiles[to] = { ...structuredClone(source), name: to, createdAt: removeOld ? source.createdAt : now, updatedAt: now };
   if (removeOld) delete profiles[from];
   write(pc, 'profiles', profiles);
-  const sc = secretsConf(env);
+  const sc = await secretsConf(env);
   const all = { ...sc.get('secrets') };
   if (all[from]) {
     all[to] = { ...all[from] };
