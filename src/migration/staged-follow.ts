@@ -1,7 +1,8 @@
 // `--via bulk-staged`, following the core's job: its list's counts (NEW, PROCESSING, FAILED: three cheap
 // requests), told to the operator's view (staged-job.ts) and to the read-back in the job's pauses
 // (staged-early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
-// every `followMs` until it has taken every staged user, or a stop when it stalls.
+// every `followMs` (every 100 ms once no row waits to be claimed) until it has taken every staged user, or a stop
+// when it stalls.
 import { UserError } from '../errors.js';
 import { describeStagedStalled } from './render/staged-line.js';
 import type { EngineContext } from './runner-strategy.js';
@@ -9,6 +10,9 @@ import type { EarlyReadBack } from './staged-early.js';
 import type { JobCounts, JobWatcher } from './staged-job.js';
 import { scanFailedRows } from './staged-readback.js';
 import { STAGED, type StagedTable } from './staged-table.js';
+
+/** How often the job is looked at while it works on the last of the run's rows. */
+const LAST_CLAIM_LOOK_MS = 100;
 
 async function readCounts(ctx: EngineContext): Promise<JobCounts> {
   const c = ctx.core.bulkImport;
@@ -61,7 +65,8 @@ export class JobFollower {
         ctx.requestStop('fatal', new UserError(describeStagedStalled(stalled)));
         return false;
       }
-      await ctx.sleep(this.followMs);
+      // The job's last claim under way: its end is looked for more often (the read-back waits for it).
+      await ctx.sleep(counts.NEW === 0 ? Math.min(LAST_CLAIM_LOOK_MS, this.followMs) : this.followMs);
       if (ctx.isStopping()) return false;
     }
     await scanFailedRows(ctx.core, this.table);
