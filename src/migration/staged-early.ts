@@ -11,8 +11,9 @@
 // imported it stays awaited and the final read settles it; a range that would hold many users the job has most
 // likely not reached yet is not read early (a source not in join-time order); a failed early read is left to the
 // final one. When an early read finds fewer than half the users it expected imported, the job does not take rows
-// in their order here (PostgreSQL puts new rows where removed ones were, and the claim follows the table's pages:
-// seen on the reference after a few runs into one database), and the run reads no more early.
+// in their order here (the claim follows the table's pages: rows of two uploads at once interleave there, which is
+// why the run uploads one batch at a time; PostgreSQL may also put new rows where removed ones were), and the run
+// reads no more early.
 import type { CoreClient } from '../core-client/types.js';
 import { AWAITED, awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
 import type { StagedTable } from './staged-table.js';
