@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/migration/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv, cli, client, LICENSE, waitFor } from '../migration/support/cli.js';
+import { BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, waitFor } from '../migration/support/cli.js';
 import { generateUsers, writeNdjson } from '../migration/support/users.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -72,22 +72,7 @@ describe('the bulk-import job as the run shows it', () => {
   it('a job that never runs: a warning after two intervals without a move, then a stop with the staged rows taken back', async () => {
     sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, bulkImportIntervalSec: 0 });
     const started = Date.now();
-    const r = await cli(
-      [
-        'run',
-        'users.ndjson',
-        '--core',
-        sandbox.url,
-        '--via',
-        'bulk-staged',
-        '--job-interval',
-        '1',
-        '--journal',
-        'j.ndjson',
-        '--json-events',
-      ],
-      dir,
-    );
+    const r = await cli(stagedRunArgs(sandbox.url, [], '--json-events'), dir);
     expect(r.exitCode).toBe(2);
     expect(Date.now() - started).toBeGreaterThan(2_000);
     const stalled = events(r.stderr).find((e) => e.type === 'staged-stalled');

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../migration/support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
@@ -211,24 +211,7 @@ describe('run --via bulk-staged', () => {
       sequence: [null, 'reset-after-forward'],
       faultOnly: (method, path) => method === 'POST' && path === '/bulk-import/users',
     });
-    const r = await cli(
-      [
-        'run',
-        'users.ndjson',
-        '--core',
-        proxy.url,
-        '--via',
-        'bulk-staged',
-        '--batch-size',
-        '20',
-        '--job-interval',
-        '1',
-        '--journal',
-        'j.ndjson',
-        '--json',
-      ],
-      dir,
-    );
+    const r = await cli(stagedRunArgs(proxy.url, ['--batch-size', '20']), dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(proxy.stats.resetAfterForward).toEqual(['POST /bulk-import/users']);
     expect(proxy.stats.log.filter((l) => l === 'POST /bulk-import/users')).toHaveLength(3);

@@ -26,8 +26,11 @@ export function cli(
   return execa(process.execPath, [BIN, ...args], { cwd, reject: false, env: cleanEnv(env), extendEnv: false });
 }
 
-/** `run users.ndjson` into `url` via bulk-staged, the job looked at for a 1 s interval, journal j.ndjson, a JSON summary. */
-export const stagedRunArgs = (url: string, extra: string[] = []): string[] => [
+/**
+ * `run users.ndjson` into `url` via bulk-staged, the job looked at for a 1 s interval, journal j.ndjson, a JSON
+ * summary (or, with `--json-events`, the events on stderr).
+ */
+export const stagedRunArgs = (url: string, extra: string[] = [], output: '--json' | '--json-events' = '--json'): string[] => [
   'run',
   'users.ndjson',
   '--core',
@@ -38,7 +41,7 @@ export const stagedRunArgs = (url: string, extra: string[] = []): string[] => [
   '1',
   '--journal',
   'j.ndjson',
-  '--json',
+  output,
   ...extra,
 ];
 
