@@ -3,6 +3,7 @@
 // path's strategy (runner-strategy.ts: steps, bulk, bulk-staged). What every path shares is written here once:
 // the journal checked against the core before anything is skipped, pause and stop, totals, per-user results
 // and events, and the stop on a core that fails every user. It emits events and never prints.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
 import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
@@ -240,7 +241,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     while (users.length < n && !ended && !stopped) {
       // A batch is gathered in promise callbacks only: let the sockets and files have the event loop now and then
       // (the batch before it waits to be written ahead and sent while this one is gathered).
-      if (n > 1 && ++read % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (n > 1 && ++read % YIELD_EVERY === 0) await nextTurn();
       const next = await iterator.next();
       if (next.done) {
         ended = true;

@@ -3,6 +3,7 @@
 // staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BulkUserBody } from '../core-client/bulk-types.js';
 import type { UserResult } from './events.js';
 import { bulkShapeIds } from './rollback-shape.js';
@@ -126,7 +127,7 @@ export async function reportConfirmed(ctx: EngineContext, table: StagedTable, pl
     table.setState(i, REPORTED);
     ctx.fingerprints.admit(input);
     await ctx.finish(settledResult(ctx, table, i, CONFIRMED, input, planned), input);
-    if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++done % YIELD_EVERY === 0) await nextTurn();
     if (done % JOURNAL_EVERY === 0) await ctx.journal.flush();
   }
 }

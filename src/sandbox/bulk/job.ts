@@ -3,6 +3,7 @@
 // imports it. An imported user leaves the staging list in the same commit that creates it, so a crash at any point
 // leaves each staged user either imported once or still staged (and claimed again after a restart); a user that
 // cannot be imported stays as FAILED with the reference's message.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SandboxConfig } from '../config.js';
 import { key, type BulkImportRecord, type Change, type Store } from '../store/index.js';
 import { javaList } from './fields.js';
@@ -51,7 +52,7 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
     const env = schemaEnv(ctx);
     const writes: Array<Promise<void>> = [];
     for (let i = 0; i < batch.length && !stopping; i++) {
-      if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+      if (i % 100 === 99) await nextTurn();
       const k = key(app, batch[i]!.id);
       let row = store.state.maps.bulkImport.get(k);
       // Removed (POST /bulk-import/users/remove) since the claim: nothing to do.
