@@ -4,6 +4,8 @@
 // send; after an attempt without a clear answer (a 500 after the core applied it, a reply that is not JSON), look
 // again: found = imported by us; an unclear attempt with nothing found is sent again, a bounded number of times.
 // Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
+// Write-ahead: the user's intent is on the disk after the look-up and before the import; a user an earlier run
+// intended and the look-up now finds was imported by that run (the import is one transaction: the whole user).
 import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
 import type { CoreClient } from '../core-client/types.js';
@@ -12,7 +14,7 @@ import type { UserResult } from './events.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 import { finishOne, migrateUserSteps } from './runner-steps.js';
 import { PlanError } from './plan.js';
-import { MAX_STEP_ATTEMPTS } from './execute.js';
+import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from './execute.js';
 import { done, fail, type StepOutcome } from './step-ids.js';
 import { bulkShapeIds } from './rollback-shape.js';
 
@@ -36,6 +38,18 @@ export async function findBulkMethod(core: CoreClient, m: BulkLoginMethodBody): 
     }),
   );
   return user?.id;
+}
+
+/** What a bulk user is found by: its first login method's account info, and its external id. */
+export function bulkIdentity(body: BulkUserBody): Record<string, string> {
+  const m = body.loginMethods[0]!;
+  const who: Record<string, string> = { recipeId: m.recipeId };
+  if (m.email !== undefined) who.email = m.email;
+  if (m.phoneNumber !== undefined) who.phoneNumber = m.phoneNumber;
+  if (m.thirdPartyId !== undefined) who.thirdPartyId = m.thirdPartyId;
+  if (m.thirdPartyUserId !== undefined) who.thirdPartyUserId = m.thirdPartyUserId;
+  if (body.externalUserId !== undefined) who.externalUserId = body.externalUserId;
+  return who;
 }
 
 /** The user's primary login method: the one looked up (first in the plan). */
@@ -86,8 +100,10 @@ export const PRESENT_IN_CORE = /\bE00[3567]:|\bE031:/;
  * part of the user is in the core already (found first, or named by the core's refusal): bulk import never adds
  * to an existing user, so the per-user steps complete it. Fatal errors propagate.
  */
-export async function importBulkUser(core: CoreClient, body: BulkUserBody): Promise<StepOutcome | 'present'> {
-  if ((await findBulkUser(core, body)) !== undefined) return 'present';
+export async function importBulkUser(core: CoreClient, body: BulkUserBody, wal: StepWriteAhead = {}): Promise<StepOutcome | 'present'> {
+  const before = await findBulkUser(core, body);
+  if (before !== undefined) return wal.intended ? done(true, { recipeUserId: before }) : 'present';
+  await wal.intend?.();
   try {
     await ensureRoles(core, bulkRoles(body));
   } catch (err) {
@@ -132,7 +148,9 @@ async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<User
   const { input, journalled } = user;
   const record = input.record;
   const base = { id: record.id, stepsRun: 0, stepsFromJournal: 0 };
-  const prev = journalled?.steps.get(BULK_STEP);
+  const journalledStep = journalled?.steps.get(BULK_STEP);
+  // A line without the user's id (a core's bare OK, believed by an older version) is settled from the core.
+  const prev = journalledStep?.ids.recipeUserId === undefined ? undefined : journalledStep;
   if (prev) {
     // Imported by an earlier run that ended before writing the user's outcome.
     const outcome = prev.result === 'created' ? 'imported' : 'alreadyPresent';
@@ -149,7 +167,11 @@ async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<User
   }
   await ctx.gate();
   if (ctx.isStopping()) return undefined;
-  const out = await importBulkUser(ctx.core, body);
+  const who = { kind: 'bulk', ...bulkIdentity(body), ...bulkShapeIds(body) };
+  const out = await importBulkUser(ctx.core, body, {
+    intended: journalledStep !== undefined || journalled?.intents?.has(BULK_STEP) === true,
+    intend: () => ctx.journal.appendDurable({ type: 'intent', user: record.id, step: BULK_STEP, who }),
+  });
   if (out === 'present') return migrateUserSteps(ctx, user);
   if (!out.ok) {
     ctx.journal.append({ type: 'user', user: record.id, outcome: 'failed', step: BULK_STEP, status: out.status });

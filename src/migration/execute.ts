@@ -12,6 +12,9 @@
 //   5. a refusal that says "start again" (RESTART_FLOW_ERROR), or an unclear attempt with nothing found, is sent
 //      again, within a budget per kind of failure (STEP_BUDGETS); a lookup that fails is asked again the same
 //      way; then the step fails (or, for a core that keeps answering garbage, the run stops).
+// Write-ahead (journal.ts): the caller's `intend` is awaited right before the first request that could change the
+// core, after step 1's look-up found nothing; a step whose intent an earlier, interrupted run left (`intended`)
+// counts what it finds as its own, never as "there before".
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
@@ -52,10 +55,24 @@ function isUnclear(err: unknown): boolean {
  */
 export type KnownAbsent = (step: Step) => Promise<boolean>;
 
-export async function executeStep(step: Step, ids: UserIds, core: CoreClient, knownAbsent?: KnownAbsent): Promise<StepOutcome> {
+/** The journal's part in a step (journal.ts): what an earlier run intended, and the intent to write before sending. */
+export interface StepWriteAhead {
+  /** An earlier run wrote this step's intent (or created the user it acts on): what is found of it is ours. */
+  intended?: boolean;
+  /** Puts the step's intent on the disk; awaited before the first request that could change the core. */
+  intend?: () => Promise<void>;
+}
+
+export async function executeStep(
+  step: Step,
+  ids: UserIds,
+  core: CoreClient,
+  knownAbsent?: KnownAbsent,
+  wal: StepWriteAhead = {},
+): Promise<StepOutcome> {
   const rule = STEP_RULES[step.kind] as StepRule<Step>;
   try {
-    const out = await applyRule(rule, step, ids, core, knownAbsent);
+    const out = await applyRule(rule, step, ids, core, knownAbsent, wal);
     if (out.ok && out.result === 'created') ids.created.add(step.key);
     return out;
   } catch (err) {
@@ -116,8 +133,10 @@ async function applyRule(
   step: Step,
   ids: UserIds,
   core: CoreClient,
-  knownAbsent?: KnownAbsent,
+  knownAbsent: KnownAbsent | undefined,
+  wal: StepWriteAhead,
 ): Promise<StepOutcome> {
+  const intended = wal.intended === true;
   // A step whose object a changed user no longer holds (its email changed in the core since the export).
   const skip = rule.skipFor?.(step, ids);
   if (skip !== undefined) return done(false);
@@ -125,8 +144,11 @@ async function applyRule(
   const lookedFirst = rule.find !== undefined && rule.findFirst?.(step, ids) === true;
   if (lookedFirst && !(await knownAbsent?.(step))) {
     const found = await look(rule, step, ids, core);
-    if (found) return present(rule, step, found, ids, core, false);
+    // Found before this run's intent: there before. Found after an earlier run's intent: that run's (killed
+    // between its request and the line that would have said so).
+    if (found) return present(rule, step, found, ids, core, intended);
   }
+  await wal.intend?.();
   let unclear = false;
   const spent = { unclear: 0, restart: 0 };
   let last: { refusal: StepOutcome } | { error: unknown } | undefined;
@@ -144,10 +166,10 @@ async function applyRule(
     // The client retried a write whose answer was lost: what the retry (or the lookup below) meets is ours.
     if (tally.lost > 0) unclear = true;
     // 2. A clear success: ours when we looked first and found nothing, or when an earlier attempt was unclear.
-    if (out?.ok) return out.result === 'already' && (lookedFirst || unclear) ? { ...out, result: 'created' } : out;
+    if (out?.ok) return out.result === 'already' && (lookedFirst || unclear || intended) ? { ...out, result: 'created' } : out;
     // 3. A refusal or an unclear answer: is the effect there (made by this attempt or an earlier one)?
     const found = rule.find ? await look(rule, step, ids, core) : undefined;
-    if (found) return present(rule, step, found, ids, core, lookedFirst || unclear);
+    if (found) return present(rule, step, found, ids, core, lookedFirst || unclear || intended);
     // 5. Nothing of ours there: a plain refusal is final; a restart request or an unclear attempt goes again.
     if (out && !out.ok) {
       if (!out.restart) return out;

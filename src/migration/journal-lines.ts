@@ -3,7 +3,8 @@
 // outcome on the line of its last step when both are written together. Version 1 lines, each with its "type",
 // are still read, so journals written by earlier versions load and resume. A finished user's line may carry
 // `"fp"`, its fingerprint (sync/fingerprint.ts: keyed digests, never a value), under the key `"fpKey"` of the
-// run header; readers that do not know it ignore it, and lines without it still load.
+// run header; readers that do not know it ignore it, and lines without it still load. An `"intent"` line (the
+// write-ahead record of a step about to be sent) carries the step key and `"who"`, the identity it will carry.
 import type { JournalEntry } from './journal.js';
 
 type StepEntry = Extract<JournalEntry, { type: 'step' }>;
@@ -14,6 +15,7 @@ export const JOURNAL_VERSION = 2;
 export function encodeJournalEntry(entry: JournalEntry): string {
   if (entry.type === 'step') return JSON.stringify({ user: entry.user, step: entry.step, [entry.result]: entry.ids });
   if (entry.type === 'staged') return JSON.stringify({ user: entry.user, staged: entry.joined });
+  if (entry.type === 'intent') return JSON.stringify({ user: entry.user, intent: entry.step, who: entry.who });
   if (entry.type === 'user') {
     const line: Record<string, string> = { user: entry.user, outcome: entry.outcome };
     if (entry.step !== undefined) line.step = entry.step;
@@ -56,6 +58,8 @@ export function decodeJournalLine(line: string): JournalEntry[] {
     return [step, finished];
   }
   if (typeof o.staged === 'number') return [{ type: 'staged', user: o.user, joined: o.staged }];
+  if (typeof o.intent === 'string' && isIds(o.who))
+    return [{ type: 'intent', user: o.user, step: o.intent, who: o.who as Record<string, string> }];
   if (typeof o.outcome === 'string') {
     const user: UserEntry = { type: 'user', user: o.user, outcome: o.outcome as UserEntry['outcome'] };
     if (typeof o.step === 'string') user.step = o.step;

@@ -64,11 +64,18 @@ export class JournalUsers implements JournalUsersView {
       this.open.set(user, (u = { steps: new Map() }));
     }
     (u.steps as Map<string, JournalledStep>).set(key, step);
+    u.intents?.delete(key);
   }
 
   /** A staged upload (write-ahead): the user is open again until its outcome; settled users have no `staged`. */
   staged(user: string, joined: number): void {
     this.reopen(user).staged = joined;
+  }
+
+  /** Write-ahead: the step is (about to be) sent; its own line, when it comes, settles it. */
+  intent(user: string, key: string, who: Record<string, string>): void {
+    const u = this.reopen(user);
+    (u.intents ??= new Map()).set(key, who);
   }
 
   /** A user entry: a finished user is packed into one string; any other outcome keeps the steps. */
@@ -82,6 +89,8 @@ export class JournalUsers implements JournalUsersView {
     const u = this.reopen(user);
     u.outcome = outcome;
     delete u.staged;
+    // The run finished with the user: each intent before this line got its step line, or made nothing.
+    delete u.intents;
   }
 
   /** The user's open entry; a finished user is unpacked back into one, keeping its steps. */

@@ -1,8 +1,14 @@
-// The run journal: JSON lines, one per completed step or finished user, fsynced in batches (group commit).
-// It holds ids only (recipe user ids, external ids, device names): never a password, hash, code or secret.
+// The run journal: JSON lines, one per intent, completed step or finished user, fsynced in batches (group commit).
+// It holds ids only (recipe user ids, external ids, device names, emails, phone numbers): never a password, hash,
+// code or secret. Invariant: a request that can create or change something in the core is sent only once an
+// `intent` line naming it is on the disk (appendDurable), so a kill at any instant leaves a record that resume and
+// rollback settle by reading the core.
 //
 // The lines (version 2, journal-lines.ts), for whoever reads a journal (resume, rollback, verify):
 //   {"type":"run", "version", "identity", "id", "startedAt"}        a run of this journal started
+//   {"user", "intent": <step>, "who": {identity}}                   write-ahead: the step is about to be sent; its look-up
+//                                                                    found nothing (so what the core then holds under that
+//                                                                    identity is this migration's); fsynced BEFORE the request
 //   {"user", "step", "created"|"already": {ids}}                    a step done (created by the run, or found there)
 //   {"user", "step", "created"|"already": {ids}, "outcome"}          the same, and the user finished with it
 //   {"user", "outcome", "step"?, "status"?}                          a user finished (imported, alreadyPresent,
@@ -58,6 +64,12 @@ export type JournalEntry =
       sync?: Record<string, unknown>;
     }
   | { type: 'step'; user: string; step: string; result: StepResult; ids: Record<string, string> }
+  /**
+   * Write-ahead: `step` is about to be sent for `user`, carrying the identity `who` (email, phone, third-party id,
+   * external id, device name, the user it acts on). Written after the step's look-up found nothing, so whatever the
+   * core holds under that identity afterwards is this migration's until the step's own line says otherwise.
+   */
+  | { type: 'intent'; user: string; step: string; who: Record<string, string> }
   /** `fp`: a finished user's fingerprint under the run header's `fpKey` (keyed digests, never a value). */
   | { type: 'user'; user: string; outcome: UserOutcome; step?: string; status?: string; fp?: string }
   /** `--via bulk-staged` write-ahead: in an upload to the staging list, its first login method joining at `joined`. */
@@ -90,6 +102,8 @@ export interface JournalledUser {
   outcome?: UserOutcome;
   /** `--via bulk-staged`: the join time of the last upload the user was in, unless settled since. */
   staged?: number;
+  /** Steps whose intent is on the disk without the step's own line (sent, or about to be, when the run stopped). */
+  intents?: Map<string, Record<string, string>>;
 }
 
 export function identityId(identity: RunIdentity): string {
@@ -139,6 +153,8 @@ export async function loadJournal(
         users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
       } else if (entry.type === 'staged') {
         users.staged(entry.user, entry.joined);
+      } else if (entry.type === 'intent') {
+        users.intent(entry.user, entry.step, entry.who);
       } else if (entry.type === 'user') {
         // A finished user is never run again from this journal: it is kept packed (journal-users.ts), so that
         // the journal of millions of users fits in memory.
@@ -194,6 +210,12 @@ export interface Journal {
   readonly fingerprintKey?: string;
   /** Queue an entry; it reaches the disk with the next group commit. */
   append(entry: JournalEntry): void;
+  /**
+   * Write-ahead: queue an entry and resolve once it (and everything queued before it) is written and fsynced. The
+   * entries appended in the same turn of the event loop share one write and one sync. Rejects when the write fails
+   * (the request it guards must then not be sent).
+   */
+  appendDurable(entry: JournalEntry): Promise<void>;
   /** Write and fsync everything queued. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -243,30 +265,63 @@ async function openLockedJournal(
   let pending: string[] = [];
   /** The step on the last pending line: its user's outcome, if it comes next, shares that line. */
   let lastStep: Extract<JournalEntry, { type: 'step' }> | undefined;
+  /** The write in progress (or the last one), and the one queued behind it that takes what is pending then. */
   let writing: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
+  /** A failed write leaves the file in doubt: nothing more is written, every later flush rejects with it. */
+  let broken: unknown;
   let timer: NodeJS.Timeout | undefined;
-  /** A full queue is written once the current burst of appends is over (a staged batch's 10,000 lines: one sync). */
-  let soon: NodeJS.Immediate | undefined;
+  /** A flush at the end of the current burst of appends (a full queue, or entries someone waits for). */
+  let soon: Promise<void> | undefined;
   let closed = false;
 
-  const flush = (): Promise<void> => {
+  const clearTimer = (): void => {
     if (timer) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (soon) {
-      clearImmediate(soon);
-      soon = undefined;
-    }
-    const batch = pending;
-    pending = [];
-    lastStep = undefined;
-    writing = writing.then(async () => {
+  };
+  // At most one write at a time and one queued behind it: appends made while a write and its sync are under way
+  // go together in the next one (group commit), however many flushes were asked for meanwhile.
+  const flush = (): Promise<void> => {
+    clearTimer();
+    if (broken !== undefined) return Promise.reject(broken);
+    if (queued) return queued;
+    const next = writing.then(async () => {
+      queued = undefined;
+      if (broken !== undefined) throw broken;
+      const batch = pending;
+      pending = [];
+      lastStep = undefined;
       if (batch.length === 0) return;
-      await handle.write(batch.join('\n') + '\n');
-      await handle.datasync();
+      try {
+        await handle.write(batch.join('\n') + '\n');
+        await handle.datasync();
+      } catch (err) {
+        broken = err;
+        throw err;
+      }
     });
-    return writing;
+    queued = next;
+    writing = next.catch(() => undefined);
+    return next;
+  };
+  const flushSoon = (): Promise<void> =>
+    (soon ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      soon = undefined;
+      return flush();
+    }));
+  const push = (entry: JournalEntry): void => {
+    if (closed) throw new Error('journal is closed');
+    if (broken !== undefined) throw broken;
+    // Appended in the same tick as the step, so it reaches the disk in the same write either way.
+    if (lastStep && finishesOnStepLine(lastStep, entry)) {
+      pending[pending.length - 1] = encodeFinishingStep(lastStep, entry);
+      lastStep = undefined;
+      return;
+    }
+    pending.push(encodeJournalEntry(entry));
+    lastStep = entry.type === 'step' ? entry : undefined;
   };
 
   // One key per journal: a resumed run keeps the one its first header gave (older journals get one from now on).
@@ -276,17 +331,17 @@ async function openLockedJournal(
     users: loaded.users,
     fingerprintKey,
     append(entry) {
-      if (closed) throw new Error('journal is closed');
-      // Appended in the same tick as the step, so it reaches the disk in the same write either way.
-      if (lastStep && finishesOnStepLine(lastStep, entry)) {
-        pending[pending.length - 1] = encodeFinishingStep(lastStep, entry);
-        lastStep = undefined;
-        return;
+      push(entry);
+      if (pending.length >= maxPending) void flushSoon().catch(() => undefined);
+      else timer ??= setTimeout(() => void flush().catch(() => undefined), intervalMs);
+    },
+    appendDurable(entry) {
+      try {
+        push(entry);
+      } catch (err) {
+        return Promise.reject(err);
       }
-      pending.push(encodeJournalEntry(entry));
-      lastStep = entry.type === 'step' ? entry : undefined;
-      if (pending.length >= maxPending) soon ??= setImmediate(() => void flush());
-      else timer ??= setTimeout(() => void flush(), intervalMs);
+      return flushSoon();
     },
     flush,
     async close() {

@@ -1,7 +1,9 @@
 // The rollback's own log, `<journal>.rollback.ndjson` (0600): one line per user whose undo was carried out and read
 // back, so a rerun reports it as done before and tells it from a user the core never had. A torn last line (a crash
 // mid-write) is left out, and cut off before the next append, as the run's journal does (journal.ts); a damaged line
-// with lines after it is refused with its line number. Never a raw parse error.
+// with lines after it is refused with its line number. Never a raw parse error. Write-ahead: before a user's first
+// removal request, `{"user", "intent": "remove"|"undo"}` is written and synced, so a rerun after a kill counts a
+// user it then finds gone as removed by this rollback, not as "gone already".
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
@@ -17,6 +19,8 @@ export interface RollbackLogEntry {
 export interface LoadedLog {
   /** Users whose undo is done. */
   done: Map<string, RollbackLogEntry['done']>;
+  /** Users whose undo was begun (its intent synced) and not logged done: what the core no longer holds was ours. */
+  intended: Set<string>;
   /** Bytes up to the end of the last whole line (a torn tail starts there). */
   wholeBytes: number;
   size: number;
@@ -24,7 +28,8 @@ export interface LoadedLog {
 
 export async function readRollbackLog(path: string): Promise<LoadedLog> {
   const done = new Map<string, RollbackLogEntry['done']>();
-  if (!existsSync(path)) return { done, wholeBytes: 0, size: 0 };
+  const intended = new Set<string>();
+  if (!existsSync(path)) return { done, intended, wholeBytes: 0, size: 0 };
   const buf = await readFile(path);
   // Lines with the byte offset each starts at; the last one may lack its newline.
   const lines: Array<{ text: string; start: number }> = [];
@@ -38,7 +43,7 @@ export async function readRollbackLog(path: string): Promise<LoadedLog> {
   const last = filled[filled.length - 1];
   let wholeBytes = buf.length > 0 && buf[buf.length - 1] !== 0x0a ? (last?.start ?? 0) : buf.length;
   for (const line of filled) {
-    let entry: Partial<RollbackLogEntry> & { key?: string };
+    let entry: Partial<RollbackLogEntry> & { key?: string; intent?: string };
     try {
       entry = JSON.parse(line.text) as typeof entry;
       if (line === last && buf[buf.length - 1] !== 0x0a) continue; // whole, but its newline never came: written again
@@ -54,14 +59,19 @@ export async function readRollbackLog(path: string): Promise<LoadedLog> {
       );
     }
     // Lines of older versions (`{"key": ...}`, one per action) say nothing about a whole user: the core is read again.
-    if (typeof entry?.user === 'string' && (entry.done === 'removed' || entry.done === 'undone')) done.set(entry.user, entry.done);
+    if (typeof entry?.user === 'string' && (entry.done === 'removed' || entry.done === 'undone')) {
+      done.set(entry.user, entry.done);
+      intended.delete(entry.user);
+    } else if (typeof entry?.user === 'string' && (entry.intent === 'remove' || entry.intent === 'undo')) intended.add(entry.user);
   }
-  return { done, wholeBytes, size: buf.length };
+  return { done, intended, wholeBytes, size: buf.length };
 }
 
 export interface RollbackLog {
   readonly path: string;
   append(entry: Omit<RollbackLogEntry, 'at'>): Promise<void>;
+  /** Write-ahead: the user's undo begins; resolves once the line is synced (the users of one turn share a sync). */
+  intend(user: string, what: 'remove' | 'undo'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,12 +87,23 @@ export async function openRollbackLog(path: string, loaded: LoadedLog): Promise<
   }
   const fh = await openPrivate(path, 'a');
   let writing: Promise<unknown> = Promise.resolve();
+  let syncing: Promise<void> | undefined;
   return {
     path,
     append(entry) {
       const line = JSON.stringify({ ...entry, at: new Date().toISOString() }) + '\n';
       writing = writing.then(() => fh.write(line));
       return writing.then(() => undefined);
+    },
+    intend(user, what) {
+      const line = JSON.stringify({ user, intent: what, at: new Date().toISOString() }) + '\n';
+      writing = writing.then(() => fh.write(line));
+      // One sync for the intents written in this turn of the event loop.
+      return (syncing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        syncing = undefined;
+        const upTo = writing;
+        return upTo.then(() => fh.datasync());
+      }));
     },
     async close() {
       await writing.catch(() => undefined);

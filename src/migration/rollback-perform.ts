@@ -39,6 +39,7 @@ function spread(p: PreparedRollback, n: number): { picked: RunMade[]; total: num
  * the core holds right now, act, read every action back, and log the user once all is read back.
  */
 export async function performRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackSummary> {
+  await p.settle?.(core);
   const s: RollbackSummary = { ...emptyDecisions(p.count), failures: [], log: '', journal: p.journal };
   unsettledCheck(p, s, options);
   const { picked, total: todo } = spread(p, 5);
@@ -78,7 +79,10 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
         return;
       }
       const decision = decideUser(m, state, options);
-      count(s, decision, p.doneBefore.done.has(m.user));
+      const begunBefore = p.doneBefore.intended.has(m.user);
+      count(s, decision, p.doneBefore.done.has(m.user) || begunBefore);
+      // Begun by an earlier rollback that stopped before logging it: what is gone now, that rollback removed.
+      if (begunBefore && decision.kind === 'gone') await log.append({ user: m.user, done: 'removed' });
       if (decision.kind === 'kept')
         emit?.({
           type: 'rollback-user',
@@ -90,6 +94,7 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
         });
       if (decision.kind === 'remove' || decision.kind === 'undo') {
         const later = inBulk ? (kind: 'method' | 'user', ids: string[]) => removed.push({ user: m.user, kind, ids }) : undefined;
+        await log.intend(m.user, decision.kind);
         const failure = await carryOut(core, decision, options.force ?? false, later);
         if (failure) fail(m.user, failure);
         else {

@@ -8,6 +8,7 @@ import type { JournalEntry, RunIdentity, StepResult } from './journal.js';
 import { decodeJournalLine } from './journal-lines.js';
 import { idList } from './rollback-shape.js';
 import type { SyncMade } from './sync/rollback.js';
+import type { Unresolved } from './rollback-settle.js';
 
 /** The journal step of a user imported in one piece (`--via bulk` and `--via bulk-staged`). */
 export const BULK_STEP_KEYS = ['bulk', 'bulk-staged'] as const;
@@ -69,6 +70,8 @@ export interface ReadJournal {
    * stopped): the journal cannot tell whether the core's job imported them (journal.ts).
    */
   unsettled: string[];
+  /** Intents with no step line after them (the run stopped around their request): rollback-settle.ts reads the core. */
+  unresolved: Unresolved;
   startedAt?: string;
 }
 
@@ -87,6 +90,7 @@ export function stepsOf(packed: string): Map<string, JournalledStep> {
 export async function readJournalSteps(path: string): Promise<ReadJournal> {
   const users = new Map<string, string>();
   const unsettled = new Set<string>();
+  const unresolved: Unresolved = new Map();
   let identity: RunIdentity | undefined;
   let startedAt: string | undefined;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -113,9 +117,18 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
         identity ??= entry.identity;
         startedAt ??= entry.startedAt;
       } else if (entry.type === 'staged') unsettled.add(entry.user);
-      else if (entry.type === 'user') unsettled.delete(entry.user);
-      else if (entry.type === 'step') {
+      else if (entry.type === 'intent') {
+        let mine = unresolved.get(entry.user);
+        if (!mine) unresolved.set(entry.user, (mine = new Map()));
+        mine.set(entry.step, entry.who);
+      } else if (entry.type === 'user') {
         unsettled.delete(entry.user);
+        // The run finished with the user: each of its intents got a step line, or made nothing.
+        unresolved.delete(entry.user);
+      } else if (entry.type === 'step') {
+        unsettled.delete(entry.user);
+        const mine = unresolved.get(entry.user);
+        if (mine?.delete(entry.step) && mine.size === 0) unresolved.delete(entry.user);
         const packed = JSON.stringify([entry.step, entry.result, entry.ids]);
         const prev = users.get(entry.user);
         users.set(entry.user, prev === undefined ? packed : `${prev}\n${packed}`);
@@ -123,7 +136,7 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);
-  return { identity, users, unsettled: [...unsettled], ...(startedAt ? { startedAt } : {}) };
+  return { identity, users, unsettled: [...unsettled], unresolved, ...(startedAt ? { startedAt } : {}) };
 }
 
 /** What the run made of one user, from its journalled steps (in the plan's order). */

@@ -1,6 +1,7 @@
 // What a rollback works on and what it counts (rollback.ts prepares and decides, rollback-perform.ts undoes): the
 // prepared journal, the options, the decisions and summary with their counts, and the rules both passes share
 // (which users to look at, the refusals before anything is done).
+import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
 import type { RunIdentity } from './journal.js';
 import type { UserDecision } from './rollback-decide.js';
@@ -22,6 +23,8 @@ export interface PreparedRollback {
   doneBefore: LoadedLog;
   /** `--via bulk-staged` users in an upload when the run stopped, not settled since (rollback-plan.ts). */
   unsettled: string[];
+  /** Settle, from the core, the intents the run left unresolved (rollback-settle.ts); once, before any decision. */
+  settle?(core: CoreClient): Promise<void>;
   release(): Promise<void>;
 }
 

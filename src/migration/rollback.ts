@@ -25,6 +25,7 @@ import {
   type RollbackOptions,
 } from './rollback-tally.js';
 import { attachSyncMade } from './sync/rollback.js';
+import { settleIntents } from './rollback-settle.js';
 import { readJournalHead } from './sync/base.js';
 
 export { LISTED, type PreparedRollback, type RollbackDecisions, type RollbackOptions, type RollbackSummary } from './rollback-tally.js';
@@ -49,7 +50,9 @@ export async function prepareRollback(journalPath: string, target: string | unde
     // A sync's journal (the users it changed: few) is read whole, and the users it changed or removed are undone by
     // sync/rollback.ts's rules; any other journal is decoded user by user as it is walked.
     let made: () => Iterable<RunMade>;
+    let settle: PreparedRollback['settle'];
     if ((await readJournalHead(journal))?.sync) {
+      if (read.unresolved.size > 0) throw unresolvedSync(journal, [...read.unresolved.keys()]);
       const users = new Map([...read.users].map(([user, packed]) => [user, stepsOf(packed)]));
       const list = await attachSyncMade(journal, users, [...users].map(([user, steps]) => runMadeOf(user, steps)).filter(madeAnything));
       made = () => list;
@@ -60,22 +63,51 @@ export async function prepareRollback(journalPath: string, target: string | unde
           if (madeAnything(m)) yield m;
         }
       };
+      // Intents the run left unresolved are settled from the core before the first decision (rollback-settle.ts).
+      settle = async (core) => {
+        if (read.unresolved.size === 0) return;
+        await settleIntents(core, read.unresolved, read.users);
+        prepared.count = countOf(made);
+      };
     }
-    let count = 0;
-    for (const m of made()) if (m) count++;
     const doneBefore = await readRollbackLog(logPathOf(journal));
-    return { journal, live, identity: read.identity, count, made, doneBefore, unsettled: read.unsettled, release: () => lock.release() };
+    const prepared: PreparedRollback = {
+      journal,
+      live,
+      identity: read.identity,
+      count: countOf(made),
+      made,
+      doneBefore,
+      unsettled: read.unsettled,
+      ...(settle ? { settle } : {}),
+      release: () => lock.release(),
+    };
+    return prepared;
   } catch (err) {
     await lock.release();
     throw err;
   }
 }
 
+function countOf(made: () => Iterable<RunMade>): number {
+  let count = 0;
+  for (const m of made()) if (m) count++;
+  return count;
+}
+
+const unresolvedSync = (journal: string, users: string[]): UserError =>
+  new UserError(
+    `the sync journal ${journal} names ${users.length} users (${users.slice(0, 3).join(', ')}${users.length > 3 ? ', ...' : ''}) ` +
+      'whose change was under way when the sync stopped. Run the same sync command once (it settles them from the core and ' +
+      'finishes), then roll back. Nothing was removed.',
+  );
+
 /**
  * Every user's decision, read-only (what --dry-run lists and a confirmation counts). Throws the refusal when the
  * core holds none of the journal's users.
  */
 export async function decideRollback(core: CoreClient, p: PreparedRollback, options: RollbackOptions = {}): Promise<RollbackDecisions> {
+  await p.settle?.(core);
   const d = emptyDecisions(p.count);
   unsettledCheck(p, d, options);
   const tick = progressEmitter(options.onEvent, 'checking', p.count, d);
@@ -89,7 +121,7 @@ export async function decideRollback(core: CoreClient, p: PreparedRollback, opti
       if (state.user) found++;
     }
     const decision = decideUser(m, state, options);
-    count(d, decision, p.doneBefore.done.has(m.user));
+    count(d, decision, p.doneBefore.done.has(m.user) || p.doneBefore.intended.has(m.user));
     if (decision.kind === 'remove') d.removed++;
     else if (decision.kind === 'undo') d.undone++;
     options.onDecision?.(decision);

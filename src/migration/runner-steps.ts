@@ -1,13 +1,16 @@
 // `--via steps`, and the per-user fallback of every path: one user's steps in order (plan.ts), each through the
 // exactly-once rule (execute.ts), every completed step journalled, steps an earlier run finished taken from
-// the journal. The outcome is `imported` when any step created something, else `alreadyPresent`.
+// the journal. The outcome is `imported` when any step created something, else `alreadyPresent`. Write-ahead: a
+// step's intent is on the disk before its request (step-intent.ts says which steps need one of their own).
 import { CoreClientError } from '../core-client/errors.js';
 import type { UserResult } from './events.js';
-import { applyStepIds, executeStep, newUserIds, resolveRef } from './execute.js';
-import { journalledRecipeUserIds, type JournalledSteps } from './journal.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from './execute.js';
+import { journalledRecipeUserIds, type JournalEntry, type JournalledSteps } from './journal.js';
+import type { Step } from './steps.js';
 import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { CanonicalUser } from '../records/types.js';
 import { stepShapeIds } from './rollback-shape.js';
+import { onCreatedUser, stepIdentity } from './step-intent.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
@@ -26,12 +29,13 @@ export function journalledUserId(record: CanonicalUser, journalSteps: Journalled
  * One user's steps; undefined when the run stopped between two of them (the journal resumes it). Fatal core
  * errors (401, 402, unreachable) propagate.
  */
-export async function migrateUserSteps(ctx: EngineContext, { input, journalled }: Admitted): Promise<UserResult | undefined> {
+export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted): Promise<UserResult | undefined> {
+  const { input, journalled, prewritten } = admitted;
   const id = input.record.id;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
-  let steps;
+  let steps = admitted.planned;
   try {
-    steps = planUserSteps(input.record, ctx.plan);
+    steps ??= planUserSteps(input.record, ctx.plan);
   } catch (err) {
     if (err instanceof PlanError) return { ...base, outcome: 'failed', step: 'plan', status: 'PLAN_ERROR', message: err.message };
     throw err;
@@ -42,7 +46,11 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
   let stepsRun = 0;
   let fromJournal = 0;
   for (const step of steps) {
-    const prev = journalled?.steps.get(step.key);
+    const journalledStep = journalled?.steps.get(step.key);
+    // A login's line without the id later steps need (a core's bare OK, believed by an older version): not
+    // trusted; the step runs again as intended, and finds the login in the core.
+    const lacksId = journalledStep !== undefined && CREATES_LOGIN.has(step.kind) && journalledStep.ids.recipeUserId === undefined;
+    const prev = lacksId ? undefined : journalledStep;
     if (prev) {
       applyStepIds(step, prev.ids, ids, prev.result);
       if (step.kind === 'replace-password') replaced ||= prev.result === 'created';
@@ -52,7 +60,11 @@ export async function migrateUserSteps(ctx: EngineContext, { input, journalled }
     }
     await ctx.gate();
     if (ctx.isStopping()) return undefined; // interrupted between steps: the journal resumes it
-    const out = await executeStep(step, ids, ctx.core, ctx.knownAbsent);
+    const owned = onCreatedUser(step, ids);
+    const out = await executeStep(step, ids, ctx.core, ctx.knownAbsent, {
+      intended: owned || lacksId || journalled?.intents?.has(step.key) === true,
+      ...(owned || prewritten?.has(step.key) ? {} : { intend: () => ctx.journal.appendDurable(intentOf(id, step, ids)) }),
+    });
     stepsRun += 1;
     if (!out.ok) {
       ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
@@ -102,10 +114,48 @@ export async function finishOne(
   if (result) await ctx.finish(result, user.input);
 }
 
+/** A step's write-ahead line; it carries the login's fingerprint too, so a rollback that settles it tells changes since. */
+const intentOf = (user: string, step: Step, ids: UserIds): JournalEntry => ({
+  type: 'intent',
+  user,
+  step: step.key,
+  who: { ...stepIdentity(step, ids), ...stepShapeIds(step) },
+});
+
+/** Steps that create a login method: their users' look-up is what the engine's knowledge of the core answers. */
+const CREATES_LOGIN = new Set<Step['kind']>(['import-password', 'thirdparty-signinup', 'passwordless-signinup']);
+
+/**
+ * The intents of the login methods the engine knows absent from the core, for a window of users, in one sync. A
+ * user an earlier run began goes its own way (its intents are settled from the core, one by one).
+ */
+async function writeAheadSteps(ctx: EngineContext, users: Admitted[]): Promise<void> {
+  const knownAbsent = ctx.knownAbsent;
+  if (!knownAbsent) return;
+  let wrote = false;
+  for (const user of users) {
+    if (user.journalled) continue;
+    try {
+      user.planned = planUserSteps(user.input.record, ctx.plan);
+    } catch {
+      continue; // its plan error is reported when its turn comes
+    }
+    const ids = newUserIds();
+    for (const step of user.planned) {
+      if (!CREATES_LOGIN.has(step.kind) || !(await knownAbsent(step))) continue;
+      ctx.journal.append(intentOf(user.input.record.id, step, ids));
+      (user.prewritten ??= new Set()).add(step.key);
+      wrote = true;
+    }
+  }
+  if (wrote) await ctx.journal.flush();
+}
+
 /** `--via steps`: each user alone, `concurrency` users at once. */
 export function stepsStrategy(ctx: EngineContext): Strategy {
   return {
     batchSize: 1,
+    writeAhead: (users) => writeAheadSteps(ctx, users),
     take: async (users) => {
       for (const user of users) await ctx.bySteps(user);
     },

@@ -15,6 +15,10 @@ export interface Admitted {
   input: MigrationInput;
   /** What the journal holds of the user (steps of an interrupted run, a failure, a staged upload in doubt). */
   journalled?: JournalledUser;
+  /** The user's steps, when the strategy planned them already (while writing ahead). */
+  planned?: Step[];
+  /** Steps whose intent this run wrote ahead, with others' in one sync (write-ahead-window.ts). */
+  prewritten?: Set<string>;
 }
 
 export interface EngineContext {
@@ -54,6 +58,11 @@ export interface EngineContext {
 export interface Strategy {
   /** Users handed over at once: 1 (each user by one of `concurrency` workers) or a batch (one worker). */
   readonly batchSize: number;
+  /**
+   * Per-user paths: put on the disk, in one sync, the intents of these users that can be named before their
+   * requests (write-ahead-window.ts); the others are written one by one right before their request.
+   */
+  writeAhead?(users: Admitted[]): Promise<void>;
   /** After the journal check, before the first user (e.g. learn what the core already holds). */
   prepare?(): Promise<void>;
   /** Migrate these users; every one is finished through the context, now or by drain(). */

@@ -22,6 +22,7 @@ import { stagedStrategy } from './staged-strategy.js';
 import { knownAbsentForSteps } from './bulk-knowledge.js';
 import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 import { fingerprintingJournal, type FingerprintOf } from './sync/journal-fingerprints.js';
+import { writeAheadWindow } from './write-ahead-window.js';
 
 /** A record after validation (the shape of records/validate's ValidatedRecord). */
 export interface MigrationInput {
@@ -256,6 +257,13 @@ export function startMigration(options: RunnerOptions): MigrationRun {
     return users;
   };
 
+  // Per-user paths that write intents ahead take their users through a window of 16 x concurrency (at least 256).
+  const window = Math.max(256, concurrency * 16);
+  const takeOne =
+    strategy.batchSize === 1 && strategy.writeAhead
+      ? writeAheadWindow(nextUsers, (users) => strategy.writeAhead!(users), window, window / 2)
+      : undefined;
+
   /** One user (or one batch) at a time; per-user paths hold a slot of the limiter for each user. */
   const worker = async (): Promise<void> => {
     const perUser = strategy.batchSize === 1;
@@ -264,7 +272,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
       const step = async (): Promise<void> => {
         await pauses.gate;
         if (stopped) return void (more = false);
-        const users = await nextUsers(strategy.batchSize);
+        const users = takeOne ? await takeOne().then((u) => (u ? [u] : [])) : await nextUsers(strategy.batchSize);
         if (users.length === 0) return void (more = false);
         await strategy.take(users);
       };

@@ -131,7 +131,22 @@ describe('rollback', () => {
     // The log moved with the retired journal; every line whole.
     const moved = join(dir, 'j.ndjson.rolled-back.rollback.ndjson');
     const lines = readFileSync(moved, 'utf8').trimEnd().split('\n');
-    expect(lines.map((l) => (JSON.parse(l) as { user: string }).user).sort()).toEqual(['t0', 't0', 't1', 't2', 't3', 't4', 't5']);
+    const entries = lines.map((l) => JSON.parse(l) as { user: string; done?: string; intent?: string });
+    expect(
+      entries
+        .filter((e) => e.done)
+        .map((e) => e.user)
+        .sort(),
+    ).toEqual(['t0', 't0', 't1', 't2', 't3', 't4', 't5']);
+    // Write-ahead: each user this rollback removed was named, synced, before its first removal request.
+    for (const user of ['t1', 't2', 't3', 't4', 't5']) {
+      const intent = entries.findIndex((e) => e.user === user && e.intent === 'remove');
+      expect(intent, user).toBeGreaterThanOrEqual(0);
+      expect(
+        entries.findIndex((e, i) => i > intent && e.user === user && e.done === 'removed'),
+        user,
+      ).toBeGreaterThan(intent);
+    }
 
     // A damaged line with lines after it: a clear refusal naming it.
     writeFileSync(moved, `{"user":"t0","do\n{"user":"t1","done":"removed","at":"x"}\n`);

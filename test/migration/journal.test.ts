@@ -134,4 +134,26 @@ describe('journal', () => {
     appendFileSync(path, '{"id":"u1","email":"a@x.io"}\n');
     await expect(openJournal(path, identity)).rejects.toThrow(/not an auth-migrate journal/);
   });
+
+  it('write-ahead: an intent is on the disk when appendDurable resolves, one sync for a burst, and settled by its step line', async () => {
+    const path = join(dir, 'wal.ndjson');
+    // A group-commit interval far longer than the test: only appendDurable can have put the lines on the disk.
+    const j = await openJournal(path, identity, { intervalMs: 60_000 });
+    const who = { kind: 'import-password', email: 'a@example.test' };
+    await Promise.all([
+      j.appendDurable({ type: 'intent', user: 'a', step: 'password', who }),
+      j.appendDurable({ type: 'intent', user: 'b', step: 'password', who: { ...who, email: 'b@example.test' } }),
+    ]);
+    const onDisk = readFileSync(path, 'utf8').trim().split('\n');
+    expect(onDisk.slice(1)).toEqual([
+      '{"user":"a","intent":"password","who":{"kind":"import-password","email":"a@example.test"}}',
+      '{"user":"b","intent":"password","who":{"kind":"import-password","email":"b@example.test"}}',
+    ]);
+    j.append({ type: 'step', user: 'a', step: 'password', result: 'created', ids: { recipeUserId: 'r-a' } });
+    await j.close();
+    // Reloaded: a's intent is settled by its step line; b's is still open (the run stopped around its request).
+    const loaded = await loadJournal(path);
+    expect(loaded.users.get('a')?.intents?.size ?? 0).toBe(0);
+    expect(loaded.users.get('b')?.intents?.get('password')).toEqual({ kind: 'import-password', email: 'b@example.test' });
+  });
 });

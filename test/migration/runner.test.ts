@@ -173,9 +173,17 @@ describe('runner (real sandbox core)', () => {
       const ids = e.ids as Record<string, string>;
       expect(storeIds.has(ids.recipeUserId!) || storeIds.has(`ext-${String(e.user).slice(1)}`)).toBe(true);
     }
+    // Write-ahead: each user's login was named (email, fingerprint) in an intent line before its step's line.
+    const entries = journalEntries(jp);
+    for (const e of passwordSteps) {
+      const intent = entries.findIndex((i) => i.type === 'intent' && i.user === e.user && i.step === 'password');
+      expect(intent, String(e.user)).toBeGreaterThanOrEqual(0);
+      expect((entries[intent]!.who as Record<string, string>).email).toMatch(/@/);
+      expect(entries.indexOf(e)).toBeGreaterThan(intent);
+    }
     expect(
       journalEntries(jp)
-        .filter((e) => e.step === 'map')
+        .filter((e) => e.type === 'step' && e.step === 'map')
         .map((e) => (e.ids as Record<string, string>).externalUserId)
         .sort(),
     ).toEqual(

@@ -48,6 +48,7 @@ export function fingerprintingJournal(journal: Journal, custom?: FingerprintOf):
       return journal.fingerprintKey;
     },
     append,
+    appendDurable: (entry) => journal.appendDurable(entry),
     flush: () => journal.flush(),
     close: () => journal.close(),
   };

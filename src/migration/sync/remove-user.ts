@@ -12,7 +12,7 @@ import type { SyncWork } from './work.js';
 
 export const REMOVE_STEP = 'sync:remove-user';
 
-export async function removeUser(ctx: EngineContext, work: SyncWork, { input }: Admitted): Promise<UserResult | undefined> {
+export async function removeUser(ctx: EngineContext, work: SyncWork, { input, journalled }: Admitted): Promise<UserResult | undefined> {
   const id = input.record.id;
   const why = work.removals.get(id)!;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
@@ -40,7 +40,8 @@ export async function removeUser(ctx: EngineContext, work: SyncWork, { input }: 
       message: `${what}: ${created ? 'removed' : 'not in the core any more'}`,
     };
   };
-  if (decision.kind === 'gone') return done(false, state.stId);
+  // Gone after this sync's own intent to remove it (a run killed between the removal and its line): removed by it.
+  if (decision.kind === 'gone') return done(journalled?.intents?.has(REMOVE_STEP) === true, state.stId);
   if (decision.kind === 'kept') {
     return { ...base, outcome: 'skipped', status: 'CHANGED_SINCE', message: `${what}, but not removed: ${decision.reasons.join('; ')}` };
   }
@@ -49,6 +50,13 @@ export async function removeUser(ctx: EngineContext, work: SyncWork, { input }: 
     return { ...base, outcome: 'skipped', status: 'NOT_CREATED_BY_MIGRATION', message };
   }
   let stepsRun = 0;
+  // Write-ahead: the removal is named on the disk before its first request.
+  await ctx.journal.appendDurable({
+    type: 'intent',
+    user: id,
+    step: REMOVE_STEP,
+    who: { kind: 'remove-user', ...(state.stId ? { userId: state.stId } : {}) },
+  });
   for (const action of decision.actions) {
     await ctx.gate();
     if (ctx.isStopping()) return undefined;

@@ -6,6 +6,7 @@
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
 import { applyStepIds, executeStep, resolveRef, type UserIds } from '../execute.js';
+import { stepIdentity } from '../step-intent.js';
 import type { Admitted, EngineContext, Strategy } from '../runner-strategy.js';
 import { stepShapeIds } from '../rollback-shape.js';
 import type { Step } from '../steps.js';
@@ -93,7 +94,7 @@ function loginShapeIds(step: Step, view: CoreView, was: (id: string) => Record<s
 }
 
 /** One changed user: read, plan, each step exactly once and journalled; undefined when the run stopped midway. */
-async function syncUser(ctx: EngineContext, work: SyncWork, { input }: Admitted): Promise<UserResult | undefined> {
+async function syncUser(ctx: EngineContext, work: SyncWork, { input, journalled }: Admitted): Promise<UserResult | undefined> {
   const id = input.record.id;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
   const history = work.histories.get(id) ?? new Map();
@@ -111,7 +112,11 @@ async function syncUser(ctx: EngineContext, work: SyncWork, { input }: Admitted)
   for (const step of plan.steps) {
     await ctx.gate();
     if (ctx.isStopping()) return undefined;
-    const out = await executeStep(step, plan.ids, ctx.core);
+    // Write-ahead: every sync step changes a user that is already in the core, so each has its intent on the disk.
+    const out = await executeStep(step, plan.ids, ctx.core, undefined, {
+      intended: journalled?.intents?.has(step.key) === true,
+      intend: () => ctx.journal.appendDurable({ type: 'intent', user: id, step: step.key, who: stepIdentity(step, plan.ids) }),
+    });
     stepsRun += 1;
     if (!out.ok) {
       ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
