@@ -9,6 +9,7 @@ import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions }
 import { toBase32Secret } from '../../records/secrets.js';
 import type { SyncMade, SyncState } from './rollback.js';
 import type { SyncUndo } from './rollback-undo.js';
+import { isHoldEmail } from './plan-email.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
@@ -45,9 +46,13 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
     const login = step.ids.login;
     const lm = lmOf(login);
     if (key === 'sync:password') notes.push('the password hash the sync imported stays: the core never gives the one before back');
-    else if (key.startsWith('sync:email:')) {
+    else if (key.startsWith('sync:email:') || (key.startsWith('sync:email-hold:') && !steps.has(key.replace('-hold', '')))) {
+      // Only the email the sync wrote is given back (its new one, or the hold address of a swap it left midway):
+      // an email the user changed in the core since the sync stays, and the rest of the sync's changes are undone.
       if (!old?.email) noOld('its email');
-      else if (lm?.email !== norm(now?.email ?? '')) kept.push('its email was changed since the sync');
+      else if (lm?.email === norm(old.email)) continue;
+      else if (lm?.email !== norm(now?.email ?? '') && !isHoldEmail(lm?.email, login ?? ''))
+        notes.push(`its email was changed in the core since the sync: left as it is (not put back to ${norm(old.email)})`);
       else undo({ kind: 'restore-email', recipeUserId: login!, email: old.email });
     } else if (key.startsWith('sync:verify:') || key.startsWith('sync:unverify:')) {
       if (lm?.email !== undefined)
@@ -111,10 +116,16 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
     } else if (key === 'sync:metadata') {
       if (!old) noOld('its metadata');
       else {
+        // Only the keys the sync wrote (the exports disagree on them), and only while the core shows the sync's value.
         const update: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(old.metadata ?? {}))
-          if (JSON.stringify(state.metadata?.[k]) !== JSON.stringify(v)) update[k] = v;
-        for (const k of Object.keys(now?.metadata ?? {})) if (!(k in (old.metadata ?? {})) && k in (state.metadata ?? {})) update[k] = null;
+        const was = old.metadata ?? {};
+        const wrote = now?.metadata ?? {};
+        const j = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
+        for (const k of new Set([...Object.keys(was), ...Object.keys(wrote)])) {
+          if (j(was[k]) === j(wrote[k]) || j(state.metadata?.[k]) === j(was[k])) continue;
+          if (j(state.metadata?.[k]) !== j(wrote[k])) notes.push(`metadata key ${k} was changed in the core since the sync: left`);
+          else update[k] = k in was ? was[k] : null;
+        }
         if (Object.keys(update).length > 0) undo({ kind: 'restore-metadata', userId: user.id, update });
       }
     } else if (key.startsWith('user-role:') || key.startsWith('sync:remove-role:')) {

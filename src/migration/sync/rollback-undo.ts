@@ -6,6 +6,7 @@ import type { CanonicalUser } from '../../records/types.js';
 import { ActionFailed } from '../rollback-core.js';
 import { applyStepIds, executeStep, newUserIds } from '../execute.js';
 import { planUserSteps, type PlanOptions } from '../plan.js';
+import { holdEmail } from './plan-email.js';
 
 export type SyncUndo =
   | { kind: 'restore-email'; recipeUserId: string; email: string }
@@ -19,6 +20,9 @@ export type SyncUndo =
   | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions };
 
 const norm = (s: string): string => s.trim().toLowerCase();
+/** A swapped email's wait in a rollback: 50 tries 100 ms apart (the other user's undo runs meanwhile). */
+const SWAP_TRIES = 50;
+const SWAP_WAIT_MS = 100;
 
 export function describeSyncUndo(u: SyncUndo): string {
   switch (u.kind) {
@@ -60,8 +64,17 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
   };
   switch (u.kind) {
     case 'restore-email': {
-      const r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
-      check(r.status === 'OK', `the core refused the email back (${r.status})`);
+      let r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+      if (r.status === 'EMAIL_ALREADY_EXISTS_ERROR') {
+        // Two users the sync swapped: park on the hold address so the other can take this one's email back, then
+        // wait (bounded) for the email to be free. Still taken: a rerun of the rollback finds it on the hold address.
+        await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: holdEmail(u.recipeUserId) }, 'emailpassword');
+        for (let i = 0; i < SWAP_TRIES && r.status === 'EMAIL_ALREADY_EXISTS_ERROR'; i++) {
+          await new Promise((done) => setTimeout(done, SWAP_WAIT_MS));
+          r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+        }
+      }
+      check(r.status === 'OK', `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`);
       return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
     }
     case 'set-verified': {
