@@ -10,6 +10,7 @@ import { toBase32Secret } from '../../records/secrets.js';
 import type { SyncMade, SyncState } from './rollback.js';
 import type { SyncUndo } from './rollback-undo.js';
 import { isHoldEmail } from './plan-email.js';
+import type { RestoreRecord } from './chain-record.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
@@ -24,7 +25,9 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
   const created = [...steps].filter(([, s]) => s.result === 'created').reverse();
   const user = state.user;
   if (steps.get('sync:remove-user')?.result === 'created') {
-    if (user) return { kind: 'nothing', user: made.user, notes: ['the user the sync removed is in the core again'] };
+    const restore = made.sync.restore;
+    const resuming = restore?.begun === true && !restore.whole; // an earlier attempt of this rollback began it
+    if (user && !resuming) return { kind: 'nothing', user: made.user, notes: ['the user the sync removed is in the core again'] };
     if (!old)
       return {
         kind: 'kept',
@@ -32,7 +35,8 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
         reasons: [],
         notes: [`the user the sync removed cannot be imported again (${made.sync.noPrevious ?? 'no previous record'})`],
       };
-    undo({ kind: 'restore-user', record: old, plan: made.sync.plan as PlanOptions });
+    const { whole: _whole, ...into } = restore ?? { whole: false };
+    undo({ kind: 'restore-user', record: old, plan: made.sync.plan as PlanOptions, ...(restore ? { into: into as RestoreRecord } : {}) });
     return {
       kind: 'undo',
       user: made.user,
