@@ -37,11 +37,12 @@ const user = (id: string, extra: Partial<CanonicalUser> = {}): CanonicalUser => 
 });
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
-describe('one history per migration', () => {
+describe.each(['steps', 'bulk'])('one history per migration, first run --via %s', (via) => {
   it('a rollback re-imports under ids the next sync and the full undo find; an earlier run waits for its syncs', async () => {
+    const out = `runs-${via}`;
     const core = client(sandbox.url);
     // There before the migration: stays through everything.
-    const before = await core.importPasswordHash({ email: 'there-before@example.com', passwordHash: bcrypt.hashSync('x-Secret-1', 4) });
+    const before = await core.importPasswordHash({ email: `there-before-${via}@example.com`, passwordHash: bcrypt.hashSync('x-Secret-1', 4) });
     const first = [
       user('keep'),
       user('gone1', { totp: [{ secret: base32.encode(randomBytes(20)).replace(/=+$/, ''), deviceName: 'phone' }] }),
@@ -55,8 +56,8 @@ describe('one history per migration', () => {
     writeNdjson(join(dir, 'one.ndjson'), first);
     writeNdjson(join(dir, 'two.ndjson'), second);
     writeNdjson(join(dir, 'three.ndjson'), third);
-    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', 'runs', ...more];
-    const run = await cli([...args('one.ndjson'), '--json'], dir, env);
+    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', out, ...more];
+    const run = await cli([...args('one.ndjson', '--via', via), '--json'], dir, env);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
     const firstJournal = (summaryOf(run.stdout) as { journal: string }).journal;
 
@@ -96,5 +97,6 @@ describe('one history per migration', () => {
     expect(undoFirst.stdout + undoFirst.stderr).toMatch(/4 users removed, 0 users there before restored, 0 kept \(changed since\), 0 gone already, 0 failed/);
     const left = await allUsers(core);
     expect(left.map((u) => u.id)).toEqual([before.user.id]);
+    await core.raw({ method: 'POST', path: '/user/remove', scope: 'app', body: { userId: before.user.id } }); // the next case starts empty
   }, 180_000);
 });
