@@ -42,7 +42,10 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     const out = `runs-${via}`;
     const core = client(sandbox.url);
     // There before the migration: stays through everything.
-    const before = await core.importPasswordHash({ email: `there-before-${via}@example.com`, passwordHash: bcrypt.hashSync('x-Secret-1', 4) });
+    const before = await core.importPasswordHash({
+      email: `there-before-${via}@example.com`,
+      passwordHash: bcrypt.hashSync('x-Secret-1', 4),
+    });
     const first = [
       user('keep'),
       user('gone1', { totp: [{ secret: base32.encode(randomBytes(20)).replace(/=+$/, ''), deviceName: 'phone' }] }),
@@ -94,7 +97,9 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     expect(undoLater.exitCode, undoLater.stderr.slice(-3000)).toBe(0);
     const undoFirst = await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url], dir, env);
     expect(undoFirst.exitCode, undoFirst.stderr.slice(-3000)).toBe(0);
-    expect(undoFirst.stdout + undoFirst.stderr).toMatch(/4 users removed, 0 users there before restored, 0 kept \(changed since\), 0 gone already, 0 failed/);
+    expect(undoFirst.stdout + undoFirst.stderr).toMatch(
+      /4 users removed, 0 users there before restored, 0 kept \(changed since\), 0 gone already, 0 failed/,
+    );
     const left = await allUsers(core);
     expect(left.map((u) => u.id)).toEqual([before.user.id]);
     await core.raw({ method: 'POST', path: '/user/remove', scope: 'app', body: { userId: before.user.id } }); // the next case starts empty

@@ -81,7 +81,10 @@ describe('run --sync: only what changed', () => {
     );
     expect((await core.listUsersByAccountInfo({ email: 'pw@example.com' })).users).toHaveLength(0);
     expect((await core.signIn('pw-own@example.com', 'new-Secret-2')).status).toBe('OK');
-    const report = readFileSync(done.reportFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const report = readFileSync(done.reportFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const said = (id: string) => JSON.stringify(report.find((r) => r.id === id));
     expect(said('pw')).toMatch(/updated: password \(/);
     expect(said('pw')).not.toMatch(/updated: [^(]*email/);

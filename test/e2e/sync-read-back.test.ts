@@ -89,7 +89,10 @@ describe('run --sync: every part read back', () => {
     const done = summaryOf(sync.stdout) as { journal: string; reportFile: string; failed: number; applied: Record<string, number> };
     expect(done.failed).toBe(7);
     expect(done.applied).toEqual({});
-    const report = readFileSync(done.reportFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; outcome: string });
+    const report = readFileSync(done.reportFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; outcome: string });
     for (const id of ['dev', 'ver', 'meta', 'role', 'mail', 'pass', 'devgone'])
       expect(report.find((r) => r.id === id)?.outcome, id).toBe('failed');
     // Nothing the proxy swallowed is in the journal as done.

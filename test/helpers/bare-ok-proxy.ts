@@ -27,13 +27,10 @@ export async function startBareOkProxy(target: string, swallow: (method: string,
         return;
       }
       const headers = { ...req.headers, host: to.host };
-      const fwd = http.request(
-        { hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
+      const fwd = http.request({ hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
       fwd.on('error', () => res.writeHead(502).end());
       fwd.end(Buffer.concat(chunks));
     });

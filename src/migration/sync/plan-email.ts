@@ -42,8 +42,7 @@ export function planEmailAndPassword(
   const ep = logins.get('password');
   let moved = false;
   if (ep && parts.has('email') && record.email !== undefined && ep.email !== norm(record.email)) {
-    const ours =
-      !old?.email || ep.email === norm(old.email) || isHoldEmail(ep.email, ep.recipeUserId) || ep.email === undefined;
+    const ours = !old?.email || ep.email === norm(old.email) || isHoldEmail(ep.email, ep.recipeUserId) || ep.email === undefined;
     if (ours) {
       out.steps.push({ kind: 'change-email', key: 'sync:email:password', recipeUserId: ep.recipeUserId, email: record.email });
       moved = true;

@@ -23,7 +23,9 @@ export async function readBackStep(
     const r = await core.getUserById(step.recipeUserId);
     const lm = r.status === 'OK' ? r.user.loginMethods.find((m) => m.recipeUserId === step.recipeUserId) : undefined;
     if (!lm) return `the email-password login ${step.recipeUserId} the hash was imported for is not in the core`;
-    return lm.email === norm(step.email) ? undefined : `the login ${step.recipeUserId} has another email than the one the hash was imported under`;
+    return lm.email === norm(step.email)
+      ? undefined
+      : `the login ${step.recipeUserId} has another email than the one the hash was imported under`;
   }
   const rule = STEP_RULES[step.kind] as StepRule<Step>;
   if (!rule.find) return undefined;

@@ -78,7 +78,10 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
           r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
         }
       }
-      check(r.status === 'OK', `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`);
+      check(
+        r.status === 'OK',
+        `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`,
+      );
       return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
     }
     case 'set-verified': {
