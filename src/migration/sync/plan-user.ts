@@ -1,7 +1,8 @@
 // The steps that bring one user already in the core to a newer export's state, for the parts its fingerprint says
 // changed (fingerprint.ts), from what the core holds now (a CoreView, read just before) and what the migration made
-// of it (the chain's history): only what differs is written, and only what the migration created is removed.
-// The old system is authoritative until cutover: a changed hash is imported over the old one, an email changed.
+// of it (the chain's history): only what changed between the earlier export and the newer one (the previous
+// export's record, where it is there) and differs in the core is written, and only what the migration created is
+// removed. What the user or the app changed in the core since, and the exports agree on, is left (a note says so).
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';
