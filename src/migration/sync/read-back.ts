@@ -11,6 +11,21 @@ import type { Step } from '../steps.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
+/**
+ * Kinds whose rule (sync/step-rules.ts) already reads its effect back before it answers done: not read twice.
+ * `create-role` makes no change to the user: the assignment after it is read back.
+ */
+const READ_IN_SEND = new Set<Step['kind']>([
+  'create-role',
+  'change-email',
+  'unverify-email',
+  'update-thirdparty',
+  'remove-totp-device',
+  'remove-login',
+  'set-metadata',
+  'remove-role',
+]);
+
 /** Undefined when the core shows the step's effect; else what it shows instead (no value of a secret). */
 export async function readBackStep(
   step: Step,
@@ -18,7 +33,7 @@ export async function readBackStep(
   core: CoreClient,
   answered: Record<string, string>,
 ): Promise<string | undefined> {
-  if (step.kind === 'create-role') return undefined; // the assignment after it is read back
+  if (step.kind === 'create-role' || READ_IN_SEND.has(step.kind)) return undefined;
   if (step.kind === 'replace-password-hash') {
     const r = await core.getUserById(step.recipeUserId);
     const lm = r.status === 'OK' ? r.user.loginMethods.find((m) => m.recipeUserId === step.recipeUserId) : undefined;
