@@ -3,7 +3,7 @@
 // whose journal is of this target), or named with --from-journal. A sync's journal names its base in its header,
 // so the runs of one migration form a chain: the first run, then each sync.
 import { open, readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import type { JournalEntry, RunIdentity } from '../journal.js';
 import { FOLDER_JOURNAL } from '../run-folder.js';
@@ -207,7 +207,9 @@ export async function liveSyncsOn(journal: string): Promise<string[]> {
   if (!head) return [];
   const folder = dirname(path);
   const candidates = new Set<string>();
-  for (const dir of [folder, dirname(folder)]) {
+  // A run folder's journal: the syncs' run folders are its siblings; any journal: beside it, or in folders under it.
+  const dirs = basename(path) === FOLDER_JOURNAL ? [folder, dirname(folder)] : [folder];
+  for (const dir of dirs) {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -216,7 +218,8 @@ export async function liveSyncsOn(journal: string): Promise<string[]> {
     }
     for (const e of entries) {
       if (e.isDirectory()) candidates.add(join(dir, e.name, FOLDER_JOURNAL));
-      else if (e.isFile() && e.name.endsWith('.ndjson') && !e.name.endsWith('.rollback.ndjson')) candidates.add(join(dir, e.name));
+      else if (dir === folder && e.isFile() && e.name.endsWith('.ndjson') && !e.name.endsWith('.rollback.ndjson'))
+        candidates.add(join(dir, e.name));
     }
   }
   candidates.delete(path);

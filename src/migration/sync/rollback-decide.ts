@@ -59,8 +59,11 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
         notes.push(`its email was changed in the core since the sync: left as it is (not put back to ${norm(old.email)})`);
       else undo({ kind: 'restore-email', recipeUserId: login!, email: old.email });
     } else if (key.startsWith('sync:verify:') || key.startsWith('sync:unverify:')) {
-      if (lm?.email !== undefined)
+      // Only on the email the sync marked (the export's): a login whose email changed since keeps its flag.
+      const marked = key.endsWith(':password') || key.endsWith(':otp') || key.endsWith(':phone') ? now?.email : lm?.email;
+      if (lm?.email !== undefined && (marked === undefined || lm.email === norm(marked)))
         undo({ kind: 'set-verified', userId: login!, email: lm.email, verified: key.startsWith('sync:unverify:') });
+      else if (lm?.email !== undefined) notes.push(`the verified flag of login ${login}: its email was changed since the sync: left`);
     } else if (key === 'sync:phone:phone' || key === 'sync:otp-email' || key === 'sync:otp-phone') {
       const phone = key === 'sync:phone:phone' ? old?.phoneNumber : old?.otpFactors?.phoneNumber;
       const email = key === 'sync:otp-email' ? old?.otpFactors?.email : undefined;
