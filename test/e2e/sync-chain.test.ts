@@ -103,5 +103,5 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     const left = await allUsers(core);
     expect(left.map((u) => u.id)).toEqual([before.user.id]);
     await core.raw({ method: 'POST', path: '/user/remove', scope: 'app', body: { userId: before.user.id } }); // the next case starts empty
-  }, 180_000);
+  }, 420_000);
 });

@@ -112,5 +112,5 @@ describe('run --sync: only what changed', () => {
     // The password-only user: nothing of its email to give back; its own email is still there.
     expect((await login('pw-own@example.com')).recipeUserId).toBe(pw.recipeUserId);
     expect((await core.getUserMetadata(md.recipeUserId)).metadata).toEqual({ tier: 'basic', plan: 'pro' });
-  }, 120_000);
+  }, 300_000);
 });

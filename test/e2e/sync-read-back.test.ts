@@ -109,5 +109,5 @@ describe('run --sync: every part read back', () => {
     expect(verify.exitCode, verify.stdout.slice(0, 3000)).toBe(0);
     const third = await cli([...args('two.ndjson', '--sync'), '--json'], dir, env);
     expect(summaryOf(third.stdout)).toMatchObject({ total: 0 });
-  }, 120_000);
+  }, 300_000);
 });
