@@ -67,12 +67,22 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
     } else if (key === 'sync:phone:phone' || key === 'sync:otp-email' || key === 'sync:otp-phone') {
       const phone = key === 'sync:phone:phone' ? old?.phoneNumber : old?.otpFactors?.phoneNumber;
       const email = key === 'sync:otp-email' ? old?.otpFactors?.email : undefined;
+      // The contact the sync wrote, still in the core: put back; another one is a change since: left.
+      const wrote =
+        key === 'sync:phone:phone' ? now?.phoneNumber : key === 'sync:otp-phone' ? now?.otpFactors?.phoneNumber : now?.otpFactors?.email;
+      const shows = key === 'sync:otp-email' ? lm?.email : lm?.phoneNumber;
       if (!old || (phone === undefined && email === undefined)) noOld(`its ${key.slice(5)}`);
+      else if (wrote !== undefined && shows !== (key === 'sync:otp-email' ? norm(wrote) : wrote))
+        notes.push(`its ${key.slice(5)} was changed in the core since the sync: left as it is`);
       else undo({ kind: 'restore-contact', recipeUserId: login!, ...(email !== undefined ? { email } : { phoneNumber: phone! }) });
     } else if (key.startsWith('sync:login:')) {
       const [providerId, ...rest] = key.slice('sync:login:thirdparty:'.length).split(':');
       const t = old?.thirdParty?.find((x) => x.providerId === providerId && x.userId === rest.join(':'));
+      const t2 = now?.thirdParty?.find((x) => x.providerId === providerId && x.userId === rest.join(':'));
+      const wrote = t2 ? (t2.email ?? now?.email) : undefined;
       if (!t || !old) noOld(`its ${providerId} login's email`);
+      else if (wrote !== undefined && lm?.email !== norm(wrote))
+        notes.push(`its ${providerId} login's email was changed since the sync (a sign-in with the provider): left as it is`);
       else
         undo({
           kind: 'restore-thirdparty',

@@ -70,4 +70,30 @@ describe('decideSyncUndo', () => {
     const whole = decideSyncUndo(made([removed], { restore: { ...restore, whole: true } }), state('a@x.com', {}));
     expect(whole.kind).toBe('nothing');
   });
+
+  it('a phone the sync moved and the user changed since stays; one still as the sync left it goes back', () => {
+    const phone: [string, JournalledStep] = ['sync:phone:phone', created({ login: 'pl-1' })];
+    const withPhone = (n: string): SyncState => {
+      const s = state('a@x.com', {});
+      s.user!.loginMethods.push({
+        tenantIds: ['public'],
+        recipeUserId: 'pl-1',
+        verified: true,
+        timeJoined: 0,
+        recipeId: 'passwordless',
+        phoneNumber: n,
+      });
+      return s;
+    };
+    const sync = {
+      old: { ...rec('a@x.com', {}), phoneNumber: '+14155550100' },
+      now: { ...rec('a@x.com', {}), phoneNumber: '+14155550101' },
+    };
+    const since = decideSyncUndo(made([phone], sync), withPhone('+14155550199'));
+    expect(since.kind).toBe('nothing');
+    expect(since.notes?.join(' ')).toMatch(/phone:phone was changed in the core since the sync: left/);
+    const back = decideSyncUndo(made([phone], sync), withPhone('+14155550101'));
+    const undos = back.kind === 'undo' ? back.actions.map((a) => (a.kind === 'sync' ? a.undo : a)) : [];
+    expect(undos).toEqual([{ kind: 'restore-contact', recipeUserId: 'pl-1', phoneNumber: '+14155550100' }]);
+  });
 });
