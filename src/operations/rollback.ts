@@ -2,7 +2,8 @@
 // its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
 // remove, undo the run's additions, keep what changed since), ask before a real core is emptied, then carry it out
 // with every removal read back. The shells draw the events; neither decides.
-import { UsageError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
+import { liveSyncsOn } from '../migration/sync/base.js';
 import type { UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import { decideRollback, performRollback, prepareRollback, type RollbackDecisions, type RollbackSummary } from '../migration/rollback.js';
@@ -78,6 +79,14 @@ export async function rollbackMigration(
   const emit = (e: RollbackOperationEvent) => shell.onEvent(e);
   // The run holds the journal's lock while it goes: a journal still being written is refused.
   const named = settings.target ? describeTarget(settings.target) : undefined;
+  // One history per migration: a run is undone only once the syncs made on it are (newest first).
+  const later = await liveSyncsOn(settings.journal);
+  if (later.length > 0) {
+    throw new UserError(
+      `the run ${settings.journal} has a sync made on it that is not rolled back: ${later.join(', ')}. ` +
+        `Roll back the sync first (auth-migrate rollback --journal ${later[0]}), then this run; nothing was changed.`,
+    );
+  }
   const prepared = await prepareRollback(settings.journal, named, settings.by);
   try {
     const target = settings.target ?? targetOf(targetOfJournal(prepared.identity.target));

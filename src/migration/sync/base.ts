@@ -3,7 +3,7 @@
 // whose journal is of this target), or named with --from-journal. A sync's journal names its base in its header,
 // so the runs of one migration form a chain: the first run, then each sync.
 import { open, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import type { JournalEntry, RunIdentity } from '../journal.js';
 import { FOLDER_JOURNAL } from '../run-folder.js';
@@ -194,4 +194,39 @@ export async function checksum(path: string): Promise<{ sha256: string; bytes: n
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Syncs made on `journal` that are not rolled back (their journal is still live), looked for where syncs are made:
+ * run folders beside the journal's own folder, and journals beside it (an explicit --journal). An earlier run
+ * cannot be rolled back under them: its undo would not see what they changed or re-imported.
+ */
+export async function liveSyncsOn(journal: string): Promise<string[]> {
+  const path = resolve(journal);
+  const head = await readJournalHead(path);
+  if (!head) return [];
+  const folder = dirname(path);
+  const candidates = new Set<string>();
+  // A run folder's journal: the syncs' run folders are its siblings; any journal: beside it, or in folders under it.
+  const dirs = basename(path) === FOLDER_JOURNAL ? [folder, dirname(folder)] : [folder];
+  for (const dir of dirs) {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) candidates.add(join(dir, e.name, FOLDER_JOURNAL));
+      else if (dir === folder && e.isFile() && e.name.endsWith('.ndjson') && !e.name.endsWith('.rollback.ndjson'))
+        candidates.add(join(dir, e.name));
+    }
+  }
+  candidates.delete(path);
+  const out: string[] = [];
+  for (const c of candidates) {
+    const h = await readJournalHead(c);
+    if (h?.sync && resolve(h.sync.base) === path && h.sync.baseRun === head.run) out.push(c);
+  }
+  return out.sort();
 }

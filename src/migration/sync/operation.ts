@@ -94,6 +94,10 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
       wanted,
     ))
       work.olds.set(id, r);
+    for (const [id, parts] of work.changed) {
+      const was = work.olds.get(id)?.email;
+      if (parts.includes('email') && was !== undefined) work.leaving.add(was.trim().toLowerCase());
+    }
   }
 
   const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;

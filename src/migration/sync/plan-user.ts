@@ -1,16 +1,17 @@
 // The steps that bring one user already in the core to a newer export's state, for the parts its fingerprint says
 // changed (fingerprint.ts), from what the core holds now (a CoreView, read just before) and what the migration made
-// of it (the chain's history): only what differs is written, and only what the migration created is removed.
-// The old system is authoritative until cutover: a changed hash is imported over the old one, an email changed.
+// of it (the chain's history): only what changed between the earlier export and the newer one (the previous
+// export's record, where it is there) and differs in the core is written, and only what the migration created is
+// removed. What the user or the app changed in the core since, and the exports agree on, is left (a note says so).
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';
-import { detectAlgorithm } from '../../hashes/formats.js';
 import { newUserIds, type UserIds } from '../step-ids.js';
 import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan.js';
 import type { Step } from '../steps.js';
 import type { UserHistory } from './chain.js';
 import type { Part } from './fingerprint.js';
+import { planEmailAndPassword } from './plan-email.js';
 
 /** What the core holds of the user now (read by the strategy for the parts that changed). */
 export interface CoreView {
@@ -88,53 +89,19 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     problem('EXTERNAL_ID_CHANGED', 'the external id changed in the export: a sync does not move a user to another id (map it by hand)');
   }
 
-  // Email first: the hash import below finds the login by its (new) email.
-  const ep = logins.get('password');
-  if (ep && record.email !== undefined && ep.email !== norm(record.email) && (parts.has('email') || parts.has('password'))) {
-    step({ kind: 'change-email', key: 'sync:email:password', recipeUserId: ep.recipeUserId, email: record.email });
-  }
-  if (parts.has('password')) {
-    if (record.password && ep && record.email !== undefined) {
-      const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
-      const name = algorithm === 'external_scrypt' ? (plan.scryptAlgorithmName ?? 'external_scrypt') : (algorithm ?? 'bcrypt');
-      step({
-        kind: 'replace-password-hash',
-        key: 'sync:password',
-        recipeUserId: ep.recipeUserId,
-        email: record.email,
-        passwordHash: record.password.hash,
-        hashingAlgorithm: name,
-      });
-    } else if (record.password && !ep) {
-      problem(
-        'LOGIN_ADDED',
-        'the export gives the user a password it had no email-password login for: a sync does not add a first login method',
-      );
-    } else if (!record.password && ep) {
-      out.notes.push(
-        `the export has no password for the user any more: its email-password login ${ep.recipeUserId} is left (a sync does not remove a first login method)`,
-      );
-    }
-  }
+  // Email, password and the verified flags (plan-email.ts): only what the export changed, never over the user's own.
+  const email = planEmailAndPassword(record, old, parts, logins, plan);
+  out.steps.push(...email.steps);
+  out.notes.push(...email.notes);
+  out.problems.push(...email.problems);
 
-  // Verified flag of the record's email, on the logins that carry it (email-password, the one-time-code email).
-  if (parts.has('verified') || parts.has('email')) {
-    for (const ref of ['password', 'otp', 'phone']) {
-      const lm = logins.get(ref);
-      if (!lm || record.email === undefined || lm.email === undefined) continue;
-      if (ref !== 'password' && lm.email !== norm(record.email)) continue;
-      const verifyAs = ref === 'password' ? 'emailpassword' : 'passwordless';
-      if (record.emailVerified === true && (!lm.verified || lm.email !== norm(record.email))) {
-        step({ kind: 'verify-email', key: `sync:verify:${ref}`, user: ref, recipeId: verifyAs, email: record.email });
-      } else if (record.emailVerified !== true && lm.verified && lm.email === norm(record.email)) {
-        step({ kind: 'unverify-email', key: `sync:unverify:${ref}`, user: ref, email: record.email });
-      }
-    }
-  }
-
-  if (parts.has('phone')) {
+  if (parts.has('phone')) planPhone();
+  function planPhone(): void {
     const phone = logins.get('phone');
     if (record.phoneNumber && phone && phone.phoneNumber !== record.phoneNumber) {
+      // The core's phone is the earlier export's (or unknown): moved; another one is the user's own change: left.
+      if (old?.phoneNumber && phone.phoneNumber !== old.phoneNumber)
+        return void out.notes.push(`the phone number of login ${phone.recipeUserId} was changed in the core since the earlier run: left`);
       step({ kind: 'passwordless-add-contact', key: 'sync:phone:phone', user: 'phone', phoneNumber: record.phoneNumber });
     } else if (record.phoneNumber && !phone) {
       problem('LOGIN_ADDED', 'the export gives the user phone sign-in it did not have: a sync does not add a first login method');
@@ -153,16 +120,23 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
 
   if (parts.has('thirdParty') || parts.has('email') || parts.has('verified')) {
     const wanted = new Map((record.thirdParty ?? []).map((t) => [`thirdparty:${t.providerId}:${t.userId}`, t]));
-    const oldLogins = new Set((old?.thirdParty ?? []).map((t) => `thirdparty:${t.providerId}:${t.userId}`));
+    const olds = new Map((old?.thirdParty ?? []).map((t) => [`thirdparty:${t.providerId}:${t.userId}`, t]));
+    const oldLogins = new Set(olds.keys());
     for (const [ref, lm] of logins) {
       if (!ref.startsWith('thirdparty:') || wanted.has(ref)) continue;
       if (parts.has('thirdParty')) removeLogin(ref, lm, oldLogins.has(ref));
     }
     for (const [ref, t] of wanted) {
-      const email = t.email ?? record.email;
+      const { email, isVerified } = loginEmail(t, record);
       if (email === undefined) continue;
-      const isVerified = t.emailVerified ?? (t.email === undefined || t.email === record.email ? (record.emailVerified ?? false) : false);
       const lm = logins.get(ref);
+      const was = olds.get(ref);
+      if (lm && old && was) {
+        // The export's email and flag for this login are the earlier export's: nothing changed for it (the
+        // provider, or the user, may have changed it in the core since: left).
+        const before = loginEmail(was, old);
+        if (before.email === email && before.isVerified === isVerified) continue;
+      }
       if (!lm) {
         step({ kind: 'thirdparty-signinup', key: ref, thirdPartyId: t.providerId, thirdPartyUserId: t.userId, email, isVerified });
         primary();
@@ -188,9 +162,10 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     const want = record.otpFactors;
     const otp = logins.get('otp');
     if (otp && (want?.email || want?.phoneNumber)) {
-      if (want.email && otp.email !== norm(want.email))
+      const was = old?.otpFactors;
+      if (want.email && otp.email !== norm(want.email) && !(old && was?.email === want.email))
         step({ kind: 'passwordless-add-contact', key: 'sync:otp-email', user: 'otp', email: want.email });
-      if (want.phoneNumber && otp.phoneNumber !== want.phoneNumber) {
+      if (want.phoneNumber && otp.phoneNumber !== want.phoneNumber && !(old && was?.phoneNumber === want.phoneNumber)) {
         step({ kind: 'passwordless-add-contact', key: 'sync:otp-phone', user: 'otp', phoneNumber: want.phoneNumber });
       }
     } else if (otp) {
@@ -237,6 +212,10 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     for (const [name, d] of want) {
       const replaced = out.steps.some((s) => s.kind === 'remove-totp-device' && s.deviceName === name);
       if (present.has(name) && !replaced) continue;
+      if (!present.has(name) && oldSecrets.get(name) === secretOf(d) && !replaced) {
+        out.notes.push(`TOTP device "${name}" was removed in the core since the earlier run: left`);
+        continue;
+      }
       step({
         kind: 'import-totp',
         key: `totp:${name}`,
@@ -253,7 +232,12 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
   if (parts.has('metadata') && view.metadata) {
     const want = record.metadata ?? {};
     const set = Object.fromEntries(
-      Object.entries(want).filter(([k, v]) => v !== null && JSON.stringify(view.metadata![k]) !== JSON.stringify(v)),
+      Object.entries(want).filter(
+        ([k, v]) =>
+          v !== null &&
+          JSON.stringify(view.metadata![k]) !== JSON.stringify(v) &&
+          (!old || JSON.stringify(old.metadata?.[k]) !== JSON.stringify(v)),
+      ),
     );
     const remove = Object.keys(old?.metadata ?? {}).filter((k) => !(k in want) && k in view.metadata!);
     if (!old && u.parts.includes('metadata')) {
@@ -282,6 +266,10 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     }
     for (const a of want) {
       if (view.roles.get(a.tenantId ?? '')?.includes(a.role)) continue;
+      if (old && oldWant.has(`${a.tenantId ?? ''}:${a.role}`)) {
+        out.notes.push(`the role ${a.role} was taken from the user in the core since the earlier run: left`);
+        continue;
+      }
       step({ kind: 'create-role', key: `role:${a.role}`, role: a.role });
       step({
         kind: 'assign-role',
@@ -293,6 +281,13 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     }
   }
   return out;
+}
+
+/** A third-party login's email and verified flag as the record gives them (its own, else the user's). */
+function loginEmail(t: NonNullable<CanonicalUser['thirdParty']>[number], record: CanonicalUser) {
+  const email = t.email ?? record.email;
+  const isVerified = t.emailVerified ?? (t.email === undefined || t.email === record.email ? (record.emailVerified ?? false) : false);
+  return { email, isVerified };
 }
 
 function secretOf(d: NonNullable<CanonicalUser['totp']>[number]): string {

@@ -9,6 +9,8 @@ import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions }
 import { toBase32Secret } from '../../records/secrets.js';
 import type { SyncMade, SyncState } from './rollback.js';
 import type { SyncUndo } from './rollback-undo.js';
+import { isHoldEmail } from './plan-email.js';
+import type { RestoreRecord } from './chain-record.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
@@ -23,7 +25,9 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
   const created = [...steps].filter(([, s]) => s.result === 'created').reverse();
   const user = state.user;
   if (steps.get('sync:remove-user')?.result === 'created') {
-    if (user) return { kind: 'nothing', user: made.user, notes: ['the user the sync removed is in the core again'] };
+    const restore = made.sync.restore;
+    const resuming = restore?.begun === true && !restore.whole; // an earlier attempt of this rollback began it
+    if (user && !resuming) return { kind: 'nothing', user: made.user, notes: ['the user the sync removed is in the core again'] };
     if (!old)
       return {
         kind: 'kept',
@@ -31,7 +35,8 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
         reasons: [],
         notes: [`the user the sync removed cannot be imported again (${made.sync.noPrevious ?? 'no previous record'})`],
       };
-    undo({ kind: 'restore-user', record: old, plan: made.sync.plan as PlanOptions });
+    const { whole: _whole, ...into } = restore ?? { whole: false };
+    undo({ kind: 'restore-user', record: old, plan: made.sync.plan as PlanOptions, ...(restore ? { into: into as RestoreRecord } : {}) });
     return {
       kind: 'undo',
       user: made.user,
@@ -45,22 +50,39 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
     const login = step.ids.login;
     const lm = lmOf(login);
     if (key === 'sync:password') notes.push('the password hash the sync imported stays: the core never gives the one before back');
-    else if (key.startsWith('sync:email:')) {
+    else if (key.startsWith('sync:email:') || (key.startsWith('sync:email-hold:') && !steps.has(key.replace('-hold', '')))) {
+      // Only the email the sync wrote is given back (its new one, or the hold address of a swap it left midway):
+      // an email the user changed in the core since the sync stays, and the rest of the sync's changes are undone.
       if (!old?.email) noOld('its email');
-      else if (lm?.email !== norm(now?.email ?? '')) kept.push('its email was changed since the sync');
+      else if (lm?.email === norm(old.email)) continue;
+      else if (lm?.email !== norm(now?.email ?? '') && !isHoldEmail(lm?.email, login ?? ''))
+        notes.push(`its email was changed in the core since the sync: left as it is (not put back to ${norm(old.email)})`);
       else undo({ kind: 'restore-email', recipeUserId: login!, email: old.email });
     } else if (key.startsWith('sync:verify:') || key.startsWith('sync:unverify:')) {
-      if (lm?.email !== undefined)
+      // Only on the email the sync marked (the export's): a login whose email changed since keeps its flag.
+      const marked = key.endsWith(':password') || key.endsWith(':otp') || key.endsWith(':phone') ? now?.email : lm?.email;
+      if (lm?.email !== undefined && (marked === undefined || lm.email === norm(marked)))
         undo({ kind: 'set-verified', userId: login!, email: lm.email, verified: key.startsWith('sync:unverify:') });
+      else if (lm?.email !== undefined) notes.push(`the verified flag of login ${login}: its email was changed since the sync: left`);
     } else if (key === 'sync:phone:phone' || key === 'sync:otp-email' || key === 'sync:otp-phone') {
       const phone = key === 'sync:phone:phone' ? old?.phoneNumber : old?.otpFactors?.phoneNumber;
       const email = key === 'sync:otp-email' ? old?.otpFactors?.email : undefined;
+      // The contact the sync wrote, still in the core: put back; another one is a change since: left.
+      const wrote =
+        key === 'sync:phone:phone' ? now?.phoneNumber : key === 'sync:otp-phone' ? now?.otpFactors?.phoneNumber : now?.otpFactors?.email;
+      const shows = key === 'sync:otp-email' ? lm?.email : lm?.phoneNumber;
       if (!old || (phone === undefined && email === undefined)) noOld(`its ${key.slice(5)}`);
+      else if (wrote !== undefined && shows !== (key === 'sync:otp-email' ? norm(wrote) : wrote))
+        notes.push(`its ${key.slice(5)} was changed in the core since the sync: left as it is`);
       else undo({ kind: 'restore-contact', recipeUserId: login!, ...(email !== undefined ? { email } : { phoneNumber: phone! }) });
     } else if (key.startsWith('sync:login:')) {
       const [providerId, ...rest] = key.slice('sync:login:thirdparty:'.length).split(':');
       const t = old?.thirdParty?.find((x) => x.providerId === providerId && x.userId === rest.join(':'));
+      const t2 = now?.thirdParty?.find((x) => x.providerId === providerId && x.userId === rest.join(':'));
+      const wrote = t2 ? (t2.email ?? now?.email) : undefined;
       if (!t || !old) noOld(`its ${providerId} login's email`);
+      else if (wrote !== undefined && lm?.email !== norm(wrote))
+        notes.push(`its ${providerId} login's email was changed since the sync (a sign-in with the provider): left as it is`);
       else
         undo({
           kind: 'restore-thirdparty',
@@ -111,10 +133,16 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
     } else if (key === 'sync:metadata') {
       if (!old) noOld('its metadata');
       else {
+        // Only the keys the sync wrote (the exports disagree on them), and only while the core shows the sync's value.
         const update: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(old.metadata ?? {}))
-          if (JSON.stringify(state.metadata?.[k]) !== JSON.stringify(v)) update[k] = v;
-        for (const k of Object.keys(now?.metadata ?? {})) if (!(k in (old.metadata ?? {})) && k in (state.metadata ?? {})) update[k] = null;
+        const was = old.metadata ?? {};
+        const wrote = now?.metadata ?? {};
+        const j = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
+        for (const k of new Set([...Object.keys(was), ...Object.keys(wrote)])) {
+          if (j(was[k]) === j(wrote[k]) || j(state.metadata?.[k]) === j(was[k])) continue;
+          if (j(state.metadata?.[k]) !== j(wrote[k])) notes.push(`metadata key ${k} was changed in the core since the sync: left`);
+          else update[k] = k in was ? was[k] : null;
+        }
         if (Object.keys(update).length > 0) undo({ kind: 'restore-metadata', userId: user.id, update });
       }
     } else if (key.startsWith('user-role:') || key.startsWith('sync:remove-role:')) {

@@ -6,6 +6,11 @@ import type { CanonicalUser } from '../../records/types.js';
 import { ActionFailed } from '../rollback-core.js';
 import { applyStepIds, executeStep, newUserIds } from '../execute.js';
 import { planUserSteps, type PlanOptions } from '../plan.js';
+import { holdEmail } from './plan-email.js';
+import { appendChainLines, restoreKeys, type RestoreRecord } from './chain-record.js';
+import { CREATES_USER } from '../rollback-plan.js';
+import { stepShapeIds } from '../rollback-shape.js';
+import type { JournalEntry } from '../journal.js';
 
 export type SyncUndo =
   | { kind: 'restore-email'; recipeUserId: string; email: string }
@@ -16,9 +21,12 @@ export type SyncUndo =
   | { kind: 'restore-login'; userId: string; login: { thirdPartyId: string; thirdPartyUserId: string; email: string; isVerified: boolean } }
   | { kind: 'restore-metadata'; userId: string; update: Record<string, unknown> }
   | { kind: 'remove-role' | 'restore-role'; userId: string; role: string; tenantId?: string }
-  | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions };
+  | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions; into?: RestoreRecord };
 
 const norm = (s: string): string => s.trim().toLowerCase();
+/** A swapped email's wait in a rollback: 50 tries 100 ms apart (the other user's undo runs meanwhile). */
+const SWAP_TRIES = 50;
+const SWAP_WAIT_MS = 100;
 
 export function describeSyncUndo(u: SyncUndo): string {
   switch (u.kind) {
@@ -60,8 +68,20 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
   };
   switch (u.kind) {
     case 'restore-email': {
-      const r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
-      check(r.status === 'OK', `the core refused the email back (${r.status})`);
+      let r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+      if (r.status === 'EMAIL_ALREADY_EXISTS_ERROR') {
+        // Two users the sync swapped: park on the hold address so the other can take this one's email back, then
+        // wait (bounded) for the email to be free. Still taken: a rerun of the rollback finds it on the hold address.
+        await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: holdEmail(u.recipeUserId) }, 'emailpassword');
+        for (let i = 0; i < SWAP_TRIES && r.status === 'EMAIL_ALREADY_EXISTS_ERROR'; i++) {
+          await new Promise((done) => setTimeout(done, SWAP_WAIT_MS));
+          r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+        }
+      }
+      check(
+        r.status === 'OK',
+        `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`,
+      );
       return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
     }
     case 'set-verified': {
@@ -140,14 +160,53 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
       const has = (await on.getUserRoles(u.userId)).roles.includes(u.role);
       return check(has === (u.kind === 'restore-role'), `the user ${has ? 'still has' : 'has not'} the role ${u.role}`);
     }
-    case 'restore-user': {
-      const ids = newUserIds();
-      for (const step of planUserSteps(u.record, u.plan)) {
-        const out = await executeStep(step, ids, core);
-        if (!out.ok) throw new ActionFailed(`${step.key}: ${out.status} ${out.message}`);
-        applyStepIds(step, out.ids, ids);
-      }
-      return;
+    case 'restore-user':
+      return restoreUser(core, u.record, u.plan, u.into);
+  }
+}
+
+/**
+ * A user the sync removed, imported again from the previous export under new ids, each step recorded in the first
+ * run's journal (chain-record.ts) after its intent line, so the next sync and the full undo find the new ids. A
+ * login found already there is this rollback's only when an earlier attempt wrote the intent; else it is someone
+ * else's, made since the sync removed the user: nothing is imported over it.
+ */
+async function restoreUser(core: CoreClient, record: CanonicalUser, plan: PlanOptions, into?: RestoreRecord): Promise<void> {
+  const keys = into ? restoreKeys(into.syncRun) : undefined;
+  const line = (step: string, result: 'created' | 'already', ids: Record<string, string>): JournalEntry => ({
+    type: 'step',
+    user: into!.user,
+    step,
+    result,
+    ids,
+  });
+  if (into && keys && !into.begun) await appendChainLines(into.journal, [line(keys.intent, 'already', {})]);
+  const ids = newUserIds();
+  const methods: string[] = [];
+  const devices: string[] = [];
+  let userId: string | undefined;
+  for (const step of planUserSteps(record, plan)) {
+    const out = await executeStep(step, ids, core);
+    if (!out.ok) throw new ActionFailed(`${step.key}: ${out.status} ${out.message}`);
+    if (out.result === 'already' && CREATES_USER(step.key) && !into?.begun)
+      throw new ActionFailed(`${step.key}: the core holds this login already (made since the sync removed the user): not imported over it`);
+    applyStepIds(step, out.ids, ids);
+    const shape = stepShapeIds(step);
+    if (CREATES_USER(step.key)) {
+      userId ??= out.ids.recipeUserId;
+      if (shape.sig) methods.push(shape.sig);
+    }
+    if (step.kind === 'map-user-id') userId = step.externalUserId;
+    if (step.kind === 'import-totp') devices.push(step.deviceName);
+    if (into && !into.bulk) {
+      const result = out.result === 'created' || into.begun ? 'created' : 'already';
+      await appendChainLines(into.journal, [line(step.key, result, result === 'created' ? { ...out.ids, ...shape } : out.ids)]);
     }
   }
+  if (!into || !keys) return;
+  const whole: JournalEntry[] = [];
+  if (into.bulk && userId !== undefined)
+    whole.push(line(into.bulk, 'created', { recipeUserId: userId, methods: JSON.stringify(methods), devices: JSON.stringify(devices) }));
+  whole.push(line(keys.done, 'already', {}));
+  await appendChainLines(into.journal, whole);
 }

@@ -13,6 +13,7 @@ import { readJournalHead, checksum, journalChain } from './base.js';
 import { readPreviousRecords } from './previous.js';
 import { readChainHistory, userIdOf } from './chain.js';
 import { decideSyncUndo } from './rollback-decide.js';
+import { restoreKeys, type RestoreRecord } from './chain-record.js';
 
 export { decideSyncUndo };
 
@@ -26,6 +27,8 @@ export interface SyncMade {
   /** Why nothing can be restored from the previous export, when it cannot. */
   noPrevious?: string;
   plan: Record<string, unknown>;
+  /** Where a user the sync removed is recorded once imported again (the first run's journal), and how far it got. */
+  restore?: RestoreRecord & { whole: boolean };
 }
 
 /** What the core holds now, for the sync's undo. */
@@ -69,6 +72,8 @@ export async function attachSyncMade(
       );
   const nows = await readRecords(head.identity.sources, want, read);
   const plan = head.sync.plan ?? {};
+  const keys = restoreKeys(head.run);
+  const root = chain[0]!.path;
   const byUser = new Map(made.map((m) => [m.user, m]));
   for (const user of ids) {
     const history = histories.get(user)!;
@@ -82,10 +87,24 @@ export async function attachSyncMade(
         ...(nows.get(user) ? { now: nows.get(user)! } : {}),
         ...(noPrevious ? { noPrevious } : {}),
         plan,
+        restore: {
+          journal: root,
+          user,
+          syncRun: head.run,
+          begun: history.has(keys.intent),
+          whole: history.has(keys.done),
+          ...(bulkOf(history) ? { bulk: bulkOf(history)! } : {}),
+        },
       },
     });
   }
   return [...users.keys()].map((u) => byUser.get(u)).filter((m): m is RunMade => m !== undefined);
+}
+
+/** The first run imported the user in one piece: the step its new ids are recorded under. */
+function bulkOf(history: Map<string, JournalledStep>): 'bulk' | 'bulk-staged' | undefined {
+  if (history.get('bulk')?.result === 'created') return 'bulk';
+  return history.get('bulk-staged')?.result === 'created' ? 'bulk-staged' : undefined;
 }
 
 /** Records of `want`'s users from these files (normalised; the checksum, not a fingerprint, vouches for them). */

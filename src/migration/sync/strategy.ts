@@ -5,17 +5,20 @@
 // journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
-import { applyStepIds, executeStep, resolveRef, type UserIds } from '../execute.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from '../execute.js';
 import { stepIdentity } from '../step-intent.js';
 import type { Admitted, EngineContext, Strategy } from '../runner-strategy.js';
 import { stepShapeIds } from '../rollback-shape.js';
 import type { Step } from '../steps.js';
 import { planUserChanges, roleTenants, type CoreView } from './plan-user.js';
 import { removeUser } from './remove-user.js';
-import type { SyncWork } from './work.js';
+import { kindOf, type SyncWork } from './work.js';
+import { holdEmail } from './plan-email.js';
+import { readBackStep } from './read-back.js';
 import { userIdOf } from './chain.js';
 import type { CanonicalUser } from '../../records/types.js';
 
+const norm = (s: string): string => s.trim().toLowerCase();
 const FIRST = (key: string): boolean => key === 'password' || key === 'phone' || key === 'otp' || key.startsWith('thirdparty:');
 
 /** What the core holds of the user, for the parts that changed (one to four reads). */
@@ -93,8 +96,19 @@ function loginShapeIds(step: Step, view: CoreView, was: (id: string) => Record<s
   return {};
 }
 
-/** One changed user: read, plan, each step exactly once and journalled; undefined when the run stopped midway. */
-async function syncUser(ctx: EngineContext, work: SyncWork, { input, journalled }: Admitted): Promise<UserResult | undefined> {
+/** A user parked on a hold address until the email it moves to is free (a swap): finished by drain. */
+const DEFERRED = 'deferred';
+
+/**
+ * One changed user: read, plan, each step exactly once, read back and journalled; undefined when the run stopped
+ * midway; DEFERRED when its new email is still another user's that this sync moves away (tried again after them).
+ */
+async function syncUser(
+  ctx: EngineContext,
+  work: SyncWork,
+  { input, journalled }: Admitted,
+  mayDefer: boolean,
+): Promise<UserResult | undefined | typeof DEFERRED> {
   const id = input.record.id;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
   const history = work.histories.get(id) ?? new Map();
@@ -108,7 +122,11 @@ async function syncUser(ctx: EngineContext, work: SyncWork, { input, journalled 
   }
   const plan = planUserChanges({ record: input.record, parts, history, old: work.olds.get(id) }, view, ctx.plan);
   let stepsRun = 0;
-  let changed = false;
+  const applied = new Set<string>();
+  const failed = (key: string, status: string, message: string): UserResult => {
+    ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: key, status });
+    return { ...base, outcome: 'failed', step: key, status, message, stepsRun };
+  };
   for (const step of plan.steps) {
     await ctx.gate();
     if (ctx.isStopping()) return undefined;
@@ -119,18 +137,26 @@ async function syncUser(ctx: EngineContext, work: SyncWork, { input, journalled 
     });
     stepsRun += 1;
     if (!out.ok) {
-      ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
-      return { ...base, outcome: 'failed', step: step.key, status: out.status, message: out.message, stepsRun };
+      if (step.kind === 'change-email' && out.status === 'EMAIL_ALREADY_EXISTS_ERROR' && mayDefer && work.leaving.has(norm(step.email))) {
+        const held = await holdLogin(ctx, id, step.recipeUserId, view);
+        if (held === true) return DEFERRED;
+        if (held) return failed('sync:email-hold:password', 'NOT_APPLIED', held);
+      }
+      return failed(step.key, out.status, out.message);
     }
+    // Read back before the line that says it is done: a bare OK that applied nothing is a failure, tried again.
+    const unseen = await readBackStep(step, plan.ids, ctx.core, out.ids);
+    if (unseen !== undefined) return failed(step.key, 'NOT_APPLIED', unseen);
     applyStepIds(step, out.ids, plan.ids);
     const ids =
       out.result === 'created'
         ? { ...out.ids, ...shapeIds(step, view, plan.ids), ...(FIRST(step.key) ? stepShapeIds(step) : {}) }
         : out.ids;
     ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids });
-    changed ||= out.result === 'created';
+    if (out.result === 'created') applied.add(kindOf(step) ?? step.key);
     work.tally(step, out.result);
   }
+  const changed = applied.size > 0;
   const notes = plan.notes.length > 0 ? `; left as they are: ${plan.notes.join('; ')}` : '';
   if (plan.problems.length > 0) {
     const first = plan.problems[0]!;
@@ -140,35 +166,75 @@ async function syncUser(ctx: EngineContext, work: SyncWork, { input, journalled 
   }
   const outcome = changed ? 'imported' : 'alreadyPresent';
   ctx.journal.append({ type: 'user', user: id, outcome });
-  const message = `${changed ? 'updated' : 'the core already matched the export'}: ${parts.join(', ')}${notes}`;
+  // What was written, by kind of change; the parts the export changed that needed no write are named apart.
+  const message = changed
+    ? `updated: ${[...applied].join(', ')} (changed in the export: ${parts.join(', ')})${notes}`
+    : `the core already matched the export (changed in the export: ${parts.join(', ')})${notes}`;
   return { ...base, outcome, stepsRun, message, userId: view.user.id };
 }
 
-/** Runs one user of the sync and finishes it; a fatal core error stops the run (the journal resumes it). */
-async function finishSynced(ctx: EngineContext, work: SyncWork, user: Admitted): Promise<void> {
+/**
+ * The email-password login parked on its hold address (plan-email.ts), journalled once read back: true; a message
+ * when the core does not show it there.
+ */
+async function holdLogin(ctx: EngineContext, id: string, recipeUserId: string, view: CoreView): Promise<true | string> {
+  const lm = view.user.loginMethods.find((m) => m.recipeUserId === recipeUserId);
+  if (lm?.email === holdEmail(recipeUserId)) return true;
+  const step: Step = { kind: 'change-email', key: 'sync:email-hold:password', recipeUserId, email: holdEmail(recipeUserId) };
+  const ids = newUserIds();
+  const out = await executeStep(step, ids, ctx.core, undefined, {
+    intend: () => ctx.journal.appendDurable({ type: 'intent', user: id, step: step.key, who: stepIdentity(step, ids) }),
+  });
+  if (!out.ok) return `${out.status}: ${out.message}`;
+  ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: { login: recipeUserId } });
+  return true;
+}
+
+/** Runs one user of the sync and finishes it (or defers it); a fatal core error stops the run (the journal resumes it). */
+async function finishSynced(ctx: EngineContext, work: SyncWork, user: Admitted, deferred?: Admitted[]): Promise<void> {
   const id = user.input.record.id;
-  let result: UserResult | undefined;
+  let result: UserResult | undefined | typeof DEFERRED;
   try {
-    result = work.removals.has(id) ? await removeUser(ctx, work, user) : await syncUser(ctx, work, user);
+    result = work.removals.has(id) ? await removeUser(ctx, work, user) : await syncUser(ctx, work, user, deferred !== undefined);
   } catch (err) {
     if (err instanceof CoreClientError && err.fatal) return ctx.requestStop('fatal', err);
     throw err;
   }
-  if (result) await ctx.finish(result, user.input);
+  if (result === DEFERRED) deferred!.push(user);
+  else if (result) await ctx.finish(result, user.input);
+}
+
+/**
+ * After every other user: the ones parked on a hold address, again, while each round lets one more through; then
+ * once more without parking (a user still refused is reported failed, its hold address read by the next sync).
+ */
+async function finishDeferred(ctx: EngineContext, work: SyncWork, deferred: Admitted[]): Promise<void> {
+  while (deferred.length > 0 && !ctx.isStopping()) {
+    const round = deferred.splice(0);
+    await ctx.pooled(round, (u) => finishSynced(ctx, work, u, deferred));
+    if (deferred.length === round.length) {
+      const last = deferred.splice(0);
+      await ctx.pooled(last, (u) => finishSynced(ctx, work, u));
+    }
+  }
 }
 
 export function syncStrategy(work: SyncWork): (ctx: EngineContext, inner: Strategy) => Strategy {
+  const deferred: Admitted[] = [];
   return (ctx, inner) => ({
     batchSize: inner.batchSize,
     ...(inner.prepare ? { prepare: () => inner.prepare!() } : {}),
-    ...(inner.drain ? { drain: () => inner.drain!() } : {}),
+    async drain() {
+      await inner.drain?.();
+      await finishDeferred(ctx, work, deferred);
+    },
     ...(inner.abandon ? { abandon: () => inner.abandon!() } : {}),
     async take(users) {
       const ours = users.filter((u) => work.changed.has(u.input.record.id) || work.removals.has(u.input.record.id));
       const fresh = users.filter((u) => !ours.includes(u));
       if (fresh.length > 0) await inner.take(fresh);
-      if (ours.length === 1) await finishSynced(ctx, work, ours[0]!);
-      else if (ours.length > 1) await ctx.pooled(ours, (u) => finishSynced(ctx, work, u));
+      if (ours.length === 1) await finishSynced(ctx, work, ours[0]!, deferred);
+      else if (ours.length > 1) await ctx.pooled(ours, (u) => finishSynced(ctx, work, u, deferred));
     },
   });
 }

@@ -37,6 +37,8 @@ export interface SyncWork {
   histories: Map<string, UserHistory>;
   /** The previous export's record of a changed user, where that file still has it unchanged. */
   olds: Map<string, CanonicalUser>;
+  /** Emails (normalised) this sync moves away from: a user moving onto one waits for it (plan-email.ts). */
+  leaving: Set<string>;
   /** Count an applied step. */
   tally(step: Step | 'removed', result: StepResult): void;
   /** Changes applied so far, by kind (steps that wrote something). */
@@ -86,6 +88,7 @@ export function newSyncWork(removeMissing: boolean): SyncWork {
     removeMissing,
     histories: new Map(),
     olds: new Map(),
+    leaving: new Set(),
     applied,
     tally(step, result) {
       if (result !== 'created') return;
