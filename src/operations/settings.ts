@@ -13,6 +13,7 @@ import { DEFAULT_STAGED_BATCH, REFERENCE_JOB_INTERVAL_MS } from '../migration/st
 import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
 import type { LoadedProfile } from '../profiles/index.js';
 import type { ValidateOptions } from '../records/validate.js';
+import { signerFromEnvironment } from '../signin/run-entry.js';
 import { detectFormat, STDIN, type ReadOptions } from '../sources/index.js';
 import { resolveSourceOptions, sourceFiles, type SourceOptionValues } from './sources.js';
 import {
@@ -175,7 +176,7 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
   const profile = loaded?.profile;
   const files = sourceFiles(o.positionals, profile, o.cwd);
   const read = await resolveSourceOptions(values, o.env, loaded);
-  const plan = { ...planOptionsOf(values, profile), unusableHashes: read.unusableHashes };
+  const plan: PlanOptions = { ...planOptionsOf(values, profile), unusableHashes: read.unusableHashes };
   const via = parseVia(values.via ?? profile?.via);
   if (via !== 'steps' && plan.updateExisting) {
     throw new UsageError(
@@ -196,6 +197,8 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
     allowPartial: values['allow-partial'] ?? false,
   };
   if (!resolved) return planSettings;
+  // A run that writes under migrate-at-sign-in signs each entry: refused before anything is read from the core.
+  if (plan.unusableHashes === 'migrate-at-sign-in') plan.signer = signerFromEnvironment(o.env);
   // The hash config may carry the signer key: a sandbox rehearsal needs it too.
   if (!resolved.secrets.signerKey && read.signerKey) resolved.secrets.signerKey = read.signerKey;
   // A rerun gets every key this run used from the profile, the hash config file it names, or the environment:

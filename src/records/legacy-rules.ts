@@ -5,7 +5,7 @@
 // password, and the hash waits in the core for the app's sign-in part (src/signin/). Messages never contain the hash.
 import { flag, text, type RuleContext } from './rule-context.js';
 import type { CanonicalLegacyPassword, CanonicalUser } from './types.js';
-import { legacyCheckGap } from '../hashes/legacy-check.js';
+import { legacyCheckGap } from 'auth-migrate-signin/protocol';
 
 export type UnusableHashPolicy = 'skip' | 'without-password' | 'migrate-at-sign-in';
 export const UNUSABLE_HASH_POLICIES: readonly UnusableHashPolicy[] = ['skip', 'without-password', 'migrate-at-sign-in'];
