@@ -1,7 +1,7 @@
 // The sign-in migration checks of issue 21's done-when, run against a core: the sandbox (test/e2e/signin-migration
 // .test.ts) and the core named by AUTH_MIGRATE_TEST_CORE_URL (test/core/signin.test.ts). `run --unusable-hashes
 // migrate-at-sign-in` imports users whose hash the core cannot take, and a test app on supertokens-node with
-// auth-migrate/signin signs each in with the old password: the second sign-in is the core's own hash (the core alone
+// auth-migrate-signin signs each in with the old password: the second sign-in is the core's own hash (the core alone
 // accepts it), the legacy entry is gone; a wrong password is WRONG_CREDENTIALS_ERROR and leaves it; simultaneous first
 // sign-ins give one login; a disabled user stays refused; a reset before the first sign-in ends the entry;
 // signin-status counts what happened. Every email is under a domain of this run's own, so a shared core is fine.
