@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { UsageError, UserError } from '../errors.js';
 import { pathsBesideJournal } from '../migration/report.js';
+import { readJournalHead } from '../migration/sync/base.js';
+import { targetOfJournal } from '../operations/rollback.js';
 import { expireWaiting, readSignInFile, signInStatus, type SignInStatus } from '../signin/status.js';
 import { connectTarget, resolveTarget, TARGET_OPTIONS } from './target-options.js';
 
@@ -15,7 +17,8 @@ export const SIGNIN_STATUS_HELP = `Usage: auth-migrate signin-status (--journal 
 
 How many users of a run with --unusable-hashes migrate-at-sign-in still wait for their first sign-in, per
 algorithm and since when, and how the others ended (signed in; a password set by reset or change; expired).
-Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME   (as given to run)
+Target:   the run's own, read from its journal; or --core URL | --sandbox [--store FILE]  --tenant T  --app A
+          --profile NAME
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)
 Users:    --journal FILE (the run's journal: its sign-in migration file beside it), --file FILE, or a run folder
 Expire:   --expire   end the window: remove every waiting legacy entry (each read back) and list those users.
@@ -81,7 +84,17 @@ export async function signInStatusCommand(argv: string[], io: CommandIO): Promis
   } catch (e) {
     throw new UserError(`${(e as Error).message}; the file must be the one the run wrote`);
   }
-  const resolved = await resolveTarget(values, io.env, cwd);
+  // The core: as given, else the run's own, read from its journal (as rollback does).
+  const given_ = values.core !== undefined || values.sandbox || values.store !== undefined || values.profile !== undefined;
+  const journal =
+    values.journal !== undefined
+      ? resolve(cwd, values.journal)
+      : positionals[0] !== undefined
+        ? resolve(cwd, positionals[0], 'journal.ndjson')
+        : undefined;
+  const head = !given_ && journal !== undefined ? await readJournalHead(journal) : undefined;
+  if (head) io.stderr.write(`target ${head.identity.target} (the run's, from its journal)\n`);
+  const resolved = await resolveTarget(head ? { ...values, ...targetOfJournal(head.identity.target) } : values, io.env, cwd);
   const connection = await connectTarget(resolved, {
     concurrency,
     onSandbox: (s) => io.stderr.write(`sandbox core at ${s.url}, store ${s.storePath}\n`),

@@ -72,6 +72,35 @@ export function signInGuardSuite(name: string, skip: boolean, target: () => Prom
   });
 
   describe.skipIf(skip)(`the guards of migration at first sign-in (${name})`, () => {
+    it('before any sign-in: verify names the waiting users and checks their passwords against the entry; signin-status finds the core in the journal', async () => {
+      writeFileSync(join(dir, 'creds.csv'), `${email('core-set')},old-pass-1\n${email('altered')},not-it\n${email('never')},real-pass-1\n`);
+      const v = await cli(
+        [
+          'verify',
+          'users.ndjson',
+          '--core',
+          t!.url,
+          '--journal',
+          'j.ndjson',
+          '--unusable-hashes',
+          'migrate-at-sign-in',
+          '--credentials',
+          'creds.csv',
+        ],
+        dir,
+        t!.env,
+      );
+      expect(v.exitCode, v.stderr).toBe(1); // one password is wrong
+      expect(v.stderr).toContain('ok: core-set: waiting for first sign-in (md5)');
+      expect(v.stderr).toMatch(/waiting for first sign-in 6 \(md5 6\); credentials 2\/3 signed in/);
+      expect(v.stderr).toContain(`${email('altered')} is waiting for first sign-in and the password does not match its legacy hash`);
+      expect(v.stderr).not.toContain(md5('old-pass-2'));
+      const status = await cli(['signin-status', '--journal', 'j.ndjson', '--json'], dir, t!.env);
+      expect(status.exitCode, status.stderr).toBe(0);
+      expect(status.stderr).toContain("(the run's, from its journal)");
+      expect(JSON.parse(status.stdout)).toMatchObject({ users: 6, waiting: 6, invalid: 0 });
+    });
+
     it('the run refuses migrate-at-sign-in without the secret, or with a short one, naming the variable', async () => {
       for (const env of [{}, { AUTH_MIGRATE_SIGNIN_SECRET: 'too-short' }] as Record<string, string>[]) {
         const r = await run('refused.ndjson', env);
