@@ -8,13 +8,13 @@ import type { LegacyCheckSettings } from './hashes/check.js';
 import type { CognitoOptions } from './cognito.js';
 import { endEntry, findLogin, loginIn, metadataOf, sourceIdIn, type VerifyInput, type VerifyOutput } from './login.js';
 import { migrateAtSignIn, sendResetEmail, type MigrateContext, type SignInMigrationEvent } from './migrate.js';
-import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from './protocol/entry.js';
+import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY } from './protocol/entry.js';
 import { secretProblem, SIGNIN_SECRET_ENV } from './protocol/mac.js';
 import { isPlaceholder, PLACEHOLDER_PREFIX } from './protocol/placeholder.js';
 import { TimingPad } from './timing.js';
 
 export { cognitoVerdict, type CognitoCheckInput, type CognitoOptions, type CognitoVerdict } from './cognito.js';
-export { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, type LegacyDone, type LegacyEndedVia, type LegacyEntry } from './protocol/entry.js';
+export { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, type LegacyDone, type LegacyEndedVia, type LegacyEntry } from './protocol/entry.js';
 export type { FirebaseHashSettings, LegacyCheckSettings, SpringSettings } from './protocol/index.js';
 export type { SignInMigrationEvent } from './migrate.js';
 
@@ -109,7 +109,7 @@ export function withLegacySignIn(options: LegacySignInOptions): Functions {
 /** The metadata without the reserved keys: for an app that hands a user's metadata to a browser. */
 export function withoutLegacyEntry<T extends Record<string, unknown>>(
   metadata: T,
-): Omit<T, typeof LEGACY_ENTRY_KEY | typeof LEGACY_DONE_KEY> {
-  const { [LEGACY_ENTRY_KEY]: _entry, [LEGACY_DONE_KEY]: _done, ...rest } = metadata;
+): Omit<T, typeof LEGACY_ENTRY_KEY | typeof LEGACY_DONE_KEY | typeof LEGACY_PREVIOUS_KEY> {
+  const { [LEGACY_ENTRY_KEY]: _entry, [LEGACY_DONE_KEY]: _done, [LEGACY_PREVIOUS_KEY]: _previous, ...rest } = metadata;
   return rest;
 }

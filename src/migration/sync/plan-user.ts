@@ -7,7 +7,15 @@ import type { CanonicalUser } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';
 import { detectAlgorithm } from '../../hashes/formats.js';
 import { newUserIds, type UserIds } from '../step-ids.js';
-import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan.js';
+import {
+  DEFAULT_TOTP_PERIOD,
+  DEFAULT_TOTP_SKEW,
+  deviceNames,
+  effectiveRecord,
+  roleAssignments,
+  signInEntry,
+  type PlanOptions,
+} from '../plan.js';
 import type { Step } from '../steps.js';
 import type { UserHistory } from './chain.js';
 import type { Part } from './fingerprint.js';
@@ -94,7 +102,17 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
     step({ kind: 'change-email', key: 'sync:email:password', recipeUserId: ep.recipeUserId, email: record.email });
   }
   if (parts.has('password')) {
+    const entry = signInEntry(record, plan);
     if (record.password && ep && record.email !== undefined) {
+      // A login waiting for migration at first sign-in: its entry ends first (kept for a rollback with the
+      // placeholder's hash), so the old password can never be set over the hash imported next.
+      if (plan.unusableHashes === 'migrate-at-sign-in' || old?.legacyPassword)
+        step({
+          kind: 'end-legacy-entry',
+          key: 'sync:legacy-end',
+          recipeUserId: ep.recipeUserId,
+          ...(plan.signer ? { placeholderHash: plan.signer.placeholderHash(record.id) } : {}),
+        });
       const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
       const name = algorithm === 'external_scrypt' ? (plan.scryptAlgorithmName ?? 'external_scrypt') : (algorithm ?? 'bcrypt');
       step({
@@ -110,6 +128,8 @@ export function planUserChanges(u: ChangedUser, view: CoreView, plan: PlanOption
         'LOGIN_ADDED',
         'the export gives the user a password it had no email-password login for: a sync does not add a first login method',
       );
+    } else if (entry && ep) {
+      step({ kind: 'replace-legacy-entry', key: 'sync:legacy-entry', recipeUserId: ep.recipeUserId, entry });
     } else if (!record.password && ep) {
       out.notes.push(
         `the export has no password for the user any more: its email-password login ${ep.recipeUserId} is left (a sync does not remove a first login method)`,

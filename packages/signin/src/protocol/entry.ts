@@ -7,6 +7,17 @@ import type { LegacyPassword } from '../hashes/types.js';
 export const LEGACY_ENTRY_KEY = 'auth-migrate:legacy-password';
 /** The reserved metadata key saying how and when the entry ended (no secret in it). */
 export const LEGACY_DONE_KEY = 'auth-migrate:legacy-done';
+/**
+ * The reserved metadata key where `run --sync` keeps the entry it replaced or ended, with the placeholder's bcrypt
+ * hash when it imported a new password over it: what a rollback of that sync puts back (no secret needed).
+ */
+export const LEGACY_PREVIOUS_KEY = 'auth-migrate:legacy-previous';
+
+export interface LegacyPrevious {
+  entry: LegacyEntry;
+  /** The login's password hash before the sync imported another: bcrypt of the placeholder. */
+  placeholderHash?: string;
+}
 
 /** The entry's fields before signing: what the MAC covers (mac.ts) besides the version. */
 export interface UnsignedLegacyEntry extends LegacyPassword {

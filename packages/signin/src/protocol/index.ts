@@ -4,6 +4,7 @@
 export {
   LEGACY_DONE_KEY,
   LEGACY_ENTRY_KEY,
+  LEGACY_PREVIOUS_KEY,
   endingUpdate,
   readLegacyDone,
   readLegacyEntry,
@@ -11,6 +12,7 @@ export {
   type LegacyDone,
   type LegacyEndedVia,
   type LegacyEntry,
+  type LegacyPrevious,
   type UnsignedLegacyEntry,
 } from './entry.js';
 export { MIN_SECRET_LENGTH, SIGNIN_SECRET_ENV, entryMac, entryMacValid, macEmail, macMessage, secretProblem, signEntry } from './mac.js';
