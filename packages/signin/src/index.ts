@@ -14,7 +14,14 @@ import { isPlaceholder, PLACEHOLDER_PREFIX } from './protocol/placeholder.js';
 import { TimingPad } from './timing.js';
 
 export { cognitoVerdict, type CognitoCheckInput, type CognitoOptions, type CognitoVerdict } from './cognito.js';
-export { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, type LegacyDone, type LegacyEndedVia, type LegacyEntry } from './protocol/entry.js';
+export {
+  LEGACY_DONE_KEY,
+  LEGACY_ENTRY_KEY,
+  LEGACY_PREVIOUS_KEY,
+  type LegacyDone,
+  type LegacyEndedVia,
+  type LegacyEntry,
+} from './protocol/entry.js';
 export type { FirebaseHashSettings, LegacyCheckSettings, SpringSettings } from './protocol/index.js';
 export type { SignInMigrationEvent } from './migrate.js';
 
