@@ -201,8 +201,11 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
   };
   if (!resolved) return planSettings;
   // A run that writes under migrate-at-sign-in signs each entry: refused before anything is read from the core.
-  if (plan.unusableHashes === 'migrate-at-sign-in' && (!o.readOnly || o.env[SIGNIN_SECRET_ENV] !== undefined))
-    plan.signer = signerFromEnvironment(o.env);
+  if (plan.unusableHashes === 'migrate-at-sign-in') {
+    const named = profile?.signinSecret?.name;
+    const env = o.env[SIGNIN_SECRET_ENV] === undefined && named !== undefined ? { [SIGNIN_SECRET_ENV]: o.env[named] } : o.env;
+    if (!o.readOnly || env[SIGNIN_SECRET_ENV] !== undefined) plan.signer = signerFromEnvironment(env, named);
+  }
   // The hash config may carry the signer key: a sandbox rehearsal needs it too.
   if (!resolved.secrets.signerKey && read.signerKey) resolved.secrets.signerKey = read.signerKey;
   // A rerun gets every key this run used from the profile, the hash config file it names, or the environment:

@@ -34,12 +34,13 @@ export function signInSigner(secret: string): SignInSigner {
 }
 
 /** The signer of a run that writes under migrate-at-sign-in: refused (exit 2, naming the variable) without a usable secret. */
-export function signerFromEnvironment(env: NodeJS.ProcessEnv): SignInSigner {
+export function signerFromEnvironment(env: NodeJS.ProcessEnv, profileVariable?: string): SignInSigner {
   const secret = env[SIGNIN_SECRET_ENV];
   const problem = secretProblem(secret);
+  const where = profileVariable !== undefined ? `${SIGNIN_SECRET_ENV} (or ${profileVariable}, the profile's)` : SIGNIN_SECRET_ENV;
   if (problem)
     throw new UsageError(
-      `--unusable-hashes migrate-at-sign-in needs ${SIGNIN_SECRET_ENV} in the environment: ${problem}. The run signs each legacy entry ` +
+      `--unusable-hashes migrate-at-sign-in needs ${where} in the environment: ${problem}. The run signs each legacy entry ` +
         'with it and the app gives the same secret to withLegacySignIn({ secret }) (auth-migrate-signin); generate one with `openssl rand -base64 32`',
     );
   return signInSigner(secret!);
