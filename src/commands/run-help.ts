@@ -42,8 +42,9 @@ Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY}; fewer at once while
             role:NAME migrates them with the role NAME, so the app can refuse them)
             --unusable-hashes skip|without-password|migrate-at-sign-in (users whose password hash the core cannot
             take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password
-            imports the rest of them; migrate-at-sign-in imports them whole with an unusable password and keeps the
-            hash in the core for the app's sign-in part, auth-migrate/signin). Such users are listed, with their hash,
+            imports the rest of them; migrate-at-sign-in imports them whole with a placeholder password and keeps the
+            hash, signed with AUTH_MIGRATE_SIGNIN_SECRET (required, environment only), in the core for the app's
+            sign-in part, the package auth-migrate-signin). Such users are listed, with their hash,
             in signin-migration.ndjson of the run folder (0600); auth-migrate signin-status follows them (docs/migration.md 6a)
 Via:        --via steps|bulk|bulk-staged (default steps)
             steps: ${VIA_EXPLAINED.steps}

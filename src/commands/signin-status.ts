@@ -1,13 +1,15 @@
 // `auth-migrate signin-status`: how far migration at first sign-in has come, read from the core for the users of a
 // run's sign-in migration file: how many still wait, per algorithm and since when, and how the others ended; so the
 // old system is retired on evidence. `--expire` ends the window: the waiting entries are removed (read back) and
-// the users who never came back are listed (ids only); they keep their unusable password: reset is their way in.
+// the users who never came back are listed (ids only); they keep the placeholder password (which never signs anyone in through the app's part): reset is their way in.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { UsageError, UserError } from '../errors.js';
 import { pathsBesideJournal } from '../migration/report.js';
+import { readJournalHead } from '../migration/sync/base.js';
+import { targetOfJournal } from '../operations/rollback.js';
 import { expireWaiting, readSignInFile, signInStatus, type SignInStatus } from '../signin/status.js';
 import { connectTarget, resolveTarget, TARGET_OPTIONS } from './target-options.js';
 
@@ -15,11 +17,12 @@ export const SIGNIN_STATUS_HELP = `Usage: auth-migrate signin-status (--journal 
 
 How many users of a run with --unusable-hashes migrate-at-sign-in still wait for their first sign-in, per
 algorithm and since when, and how the others ended (signed in; a password set by reset or change; expired).
-Target:   --core URL | --sandbox [--store FILE]  --tenant T  --app A  --profile NAME   (as given to run)
+Target:   the run's own, read from its journal; or --core URL | --sandbox [--store FILE]  --tenant T  --app A
+          --profile NAME
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)
 Users:    --journal FILE (the run's journal: its sign-in migration file beside it), --file FILE, or a run folder
 Expire:   --expire   end the window: remove every waiting legacy entry (each read back) and list those users.
-                     They keep the unusable password the run gave them: password reset (or another login method)
+                     They keep the placeholder password the run gave them: password reset (or another login method)
                      is their way in; the old password no longer works anywhere in the core.
 Output:   --json (one JSON document on stdout)  --concurrency N (default 8)
 Exit codes: 0 done, 1 an entry could not be removed, 2 bad usage or fatal.
@@ -39,7 +42,7 @@ const day = (ms: number | undefined): string => (ms === undefined ? '-' : new Da
 
 export function statusLines(s: SignInStatus): string[] {
   const lines = [
-    `sign-in migration: ${s.users} user${s.users === 1 ? '' : 's'} with a legacy hash; ${s.waiting} still waiting; ended: ${s.ended['sign-in']} signed in, ${s.ended['password-set']} set a password (reset or change), ${s.ended.expired} expired; ${s.noEntry} with no entry (not created by the run, or already in the core with a password of their own)`,
+    `sign-in migration: ${s.users} user${s.users === 1 ? '' : 's'} with a legacy hash; ${s.waiting} still waiting; ended: ${s.ended['sign-in']} signed in, ${s.ended['password-set']} set a password (reset or change), ${s.ended.expired} expired, ${s.ended.sync} by a sync (a hash the core takes); ${s.noEntry} with no entry (not created by the run, or already in the core with a password of their own)${s.invalid > 0 ? `; ${s.invalid} with an entry the app ignores (not of this version's format: written by hand or without a MAC)` : ''}`,
   ];
   for (const [algorithm, a] of Object.entries(s.byAlgorithm).sort(([x], [y]) => x.localeCompare(y))) {
     lines.push(
@@ -81,7 +84,17 @@ export async function signInStatusCommand(argv: string[], io: CommandIO): Promis
   } catch (e) {
     throw new UserError(`${(e as Error).message}; the file must be the one the run wrote`);
   }
-  const resolved = await resolveTarget(values, io.env, cwd);
+  // The core: as given, else the run's own, read from its journal (as rollback does).
+  const given_ = values.core !== undefined || values.sandbox || values.store !== undefined || values.profile !== undefined;
+  const journal =
+    values.journal !== undefined
+      ? resolve(cwd, values.journal)
+      : positionals[0] !== undefined
+        ? resolve(cwd, positionals[0], 'journal.ndjson')
+        : undefined;
+  const head = !given_ && journal !== undefined ? await readJournalHead(journal) : undefined;
+  if (head) io.stderr.write(`target ${head.identity.target} (the run's, from its journal)\n`);
+  const resolved = await resolveTarget(head ? { ...values, ...targetOfJournal(head.identity.target) } : values, io.env, cwd);
   const connection = await connectTarget(resolved, {
     concurrency,
     onSandbox: (s) => io.stderr.write(`sandbox core at ${s.url}, store ${s.storePath}\n`),

@@ -146,7 +146,12 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
 
 async function spotCheck(found: ValidatedRecord | undefined, password: string, signerKey: string | undefined): Promise<SpotCheckOutcome> {
   if (!found) return { result: 'not-found', detail: 'no record has this email or id' };
-  if (!found.record.password && found.problems.some((p) => p.severity === 'error' && p.rule.startsWith('password.'))) {
+  // A legacy hash is checked whatever the policy; another broken hash cannot be.
+  if (
+    !found.record.password &&
+    !found.record.legacyPassword &&
+    found.problems.some((p) => p.severity === 'error' && p.rule.startsWith('password.'))
+  ) {
     return { result: 'cannot-verify', detail: "cannot verify this format: the record's password hash has errors (see the problems)" };
   }
   return spotCheckPassword(found.record, password, { signerKey });
@@ -162,9 +167,9 @@ export function unusableLines(u: NonNullable<ValidationReport['summary']['unusab
   return [
     `  hash the core cannot take: ${users} (${kinds})`,
     u.policy === 'skip'
-      ? "    run leaves them out; --unusable-hashes migrate-at-sign-in imports them for the app's sign-in part (auth-migrate/signin); --unusable-hashes without-password imports the rest of each user (sign-in methods, factors, profile)"
+      ? "    run leaves them out; --unusable-hashes migrate-at-sign-in imports them for the app's sign-in part (the package auth-migrate-signin); --unusable-hashes without-password imports the rest of each user (sign-in methods, factors, profile)"
       : u.policy === 'migrate-at-sign-in'
-        ? "    run imports them with an unusable password and keeps the hash in the core's user metadata for the app's sign-in part (auth-migrate/signin)"
+        ? "    run imports them with a placeholder password and keeps the hash in the core's user metadata for the app's sign-in part (the package auth-migrate-signin)"
         : '    run imports them without a password (a user with nothing but the password is not created)',
     '    either way run lists them with their hash in <journal>.signin-migration.ndjson for migration at first sign-in (docs/migration.md)',
   ];

@@ -35,7 +35,10 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         if (r.outcome !== 'ok' && !o.json && listed < MAX_LINES) {
           listed += 1;
           const what = r.outcome === 'skipped' ? 'skipped (the run leaves it out)' : r.outcome;
-          sink.write(`${what}: ${r.id}: ${r.differences.join('; ')}`);
+          sink.write(`${what}: ${r.id}: ${r.differences.join('; ')}${r.waiting ? `; waiting for first sign-in (${r.waiting})` : ''}`);
+        } else if (r.waiting !== undefined && !o.json && listed < MAX_LINES) {
+          listed += 1;
+          sink.write(`ok: ${r.id}: waiting for first sign-in (${r.waiting})`);
         }
         if (e.at - lastProgress >= interval) {
           lastProgress = e.at;
@@ -52,7 +55,9 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         sink.write(
           e.check.status === 'NOT_IN_SOURCE'
             ? `credentials line ${e.line}: ${e.check.email} is not a user of the source files (not tried)`
-            : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
+            : e.check.status === 'WRONG_LEGACY_PASSWORD' || e.check.status === 'LEGACY_UNCHECKABLE'
+              ? `credentials line ${e.line}: ${e.check.email} is waiting for first sign-in and the password ${e.check.status === 'WRONG_LEGACY_PASSWORD' ? 'does not match its legacy hash' : 'cannot be checked here (the app has what its hash needs)'}`
+              : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
         );
         return;
       case 'verify-finished': {
@@ -60,6 +65,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         sink.write(
           `verified ${n(c.total)} users in ${n(e.durationMs)} ms: ok ${n(c.ok)}, missing ${n(c.missing)}, mismatch ${n(c.mismatch)}, skipped ${n(c.skipped)}` +
             (c.skipped > 0 ? ' (left out by the run: not a failure)' : '') +
+            (e.waiting ? `; waiting for first sign-in ${waitingText(e.waiting)}` : '') +
             (e.credentials.checked > 0 ? `; credentials ${e.credentials.ok}/${e.credentials.checked} signed in` : '') +
             (e.totpCodesChecked ? '; TOTP codes checked' : ''),
         );
@@ -70,4 +76,14 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         if (e.type === 'sandbox' || e.type === 'refused') for (const line of commonLines(e)) sink.write(line);
     }
   };
+}
+
+/** `3 (md5 2, pbkdf2-sha256 1)`. */
+function waitingText(waiting: Record<string, number>): string {
+  const all = Object.values(waiting).reduce((a, b) => a + b, 0);
+  const per = Object.entries(waiting)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([a, k]) => `${a} ${n(k)}`)
+    .join(', ');
+  return `${n(all)} (${per})`;
 }

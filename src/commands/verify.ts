@@ -66,7 +66,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     return 0;
   }
   const cwd = process.cwd();
-  const settings = await resolveRunSettings(values, { cwd, env: io.env, positionals, rerunArgs: [] });
+  const settings = await resolveRunSettings(values, { cwd, env: io.env, positionals, rerunArgs: [], readOnly: true });
   if (values.journal !== undefined && !existsSync(settings.output.journal!))
     throw new UsageError(`--journal ${values.journal} does not exist`);
   const credentials = values.credentials !== undefined ? await readCredentials(values.credentials) : undefined;

@@ -17,7 +17,7 @@ import {
   signInEntry,
   type PlanOptions,
 } from './plan.js';
-import { LEGACY_ENTRY_KEY } from '../signin/entry.js';
+import { LEGACY_ENTRY_KEY } from 'auth-migrate-signin/protocol';
 
 export interface BulkPlanOptions extends PlanOptions {
   /** The run's tenant (every login method and bare role is put there); default public. */

@@ -4,7 +4,8 @@ import type { CanonicalUser, PasswordAlgorithm } from '../records/types.js';
 import { toBase32Secret } from '../records/secrets.js';
 import type { Step, StepRef } from './steps.js';
 import type { UnusableHashPolicy } from '../records/legacy-rules.js';
-import { legacyEntryFor, unusableBcryptHash } from '../signin/entry.js';
+import { unusableBcryptHash, type SignInSigner } from '../signin/run-entry.js';
+import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { JournalledSteps } from './journal.js';
 
 export interface PlanOptions {
@@ -21,9 +22,14 @@ export interface PlanOptions {
   disabled?: DisabledPolicy;
   /**
    * `migrate-at-sign-in`: a user whose hash the core cannot take gets an email-password login with an unusable
-   * password and a legacy entry for the app's sign-in part (src/signin/, docs/migration.md §6a).
+   * password and a legacy entry for the app's sign-in part (auth-migrate-signin, docs/migration.md §6a).
    */
   unusableHashes?: UnusableHashPolicy;
+  /**
+   * Under `migrate-at-sign-in`: signs the entries and hashes the placeholder passwords with the run's secret
+   * (src/signin/run-entry.ts). A run that writes always has one; a dry run without a target may not.
+   */
+  signer?: SignInSigner;
 }
 
 export type DisabledPolicy = 'skip' | 'import' | { role: string };
@@ -63,20 +69,35 @@ export function redoesFinished(record: CanonicalUser, options: PlanOptions, step
 
 /**
  * The record as the plan sees it: a disabled user imported under `--disabled role:NAME` also gets that role; a
- * user migrated at first sign-in gets an email-password login with an unusable password (src/signin/entry.ts).
+ * user migrated at first sign-in gets an email-password login whose password is the placeholder (src/signin/run-entry.ts).
  */
 export function effectiveRecord(record: CanonicalUser, options: PlanOptions): CanonicalUser {
   const policy = options.disabled;
   let out = record;
   if (record.disabled && typeof policy === 'object') out = { ...out, roles: [...(record.roles ?? []), policy.role] };
-  if (atSignIn(record, options)) out = { ...out, password: { hash: unusableBcryptHash(), algorithm: 'bcrypt' } };
+  if (atSignIn(record, options))
+    out = { ...out, password: { hash: options.signer?.placeholderHash(record.id) ?? unusableBcryptHash(), algorithm: 'bcrypt' } };
   return out;
 }
 
-/** The legacy entry a user migrated at first sign-in gets in its metadata, or undefined. */
-export function signInEntry(record: CanonicalUser, options: PlanOptions, since = Date.now()) {
+/**
+ * The legacy entry a user migrated at first sign-in gets in its metadata, or undefined. Without a signer (a dry run
+ * without a target) its MAC is empty: an entry the sign-in part would ignore.
+ */
+export function signInEntry(record: CanonicalUser, options: PlanOptions, since = Date.now()): LegacyEntry | undefined {
   if (!atSignIn(record, options)) return undefined;
-  return legacyEntryFor(record, typeof options.disabled === 'object' ? options.disabled.role : undefined, since);
+  const role = typeof options.disabled === 'object' ? options.disabled.role : undefined;
+  if (options.signer) return options.signer.entry(record, role, since);
+  const legacy = record.legacyPassword!;
+  return {
+    v: 2,
+    sourceId: record.id,
+    email: record.email!,
+    since,
+    ...legacy,
+    ...(record.disabled && role !== undefined ? { disabledRole: role } : {}),
+    mac: '',
+  };
 }
 
 /** A record the planner cannot turn into steps (the validator should have caught it). */

@@ -45,6 +45,6 @@ export function parseUnusableHashPolicy(value: string | undefined): UnusableHash
   if (value === undefined) return 'skip';
   if ((UNUSABLE_HASH_POLICIES as readonly string[]).includes(value)) return value as UnusableHashPolicy;
   throw new UsageError(
-    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out), without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) or migrate-at-sign-in (imported whole with an unusable password; the hash waits in the core until the app's sign-in part, auth-migrate/signin, checks it at first sign-in) (got "${value.slice(0, 60)}")`,
+    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out), without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) or migrate-at-sign-in (imported whole with a placeholder password; the hash waits in the core until the app's sign-in part, the package auth-migrate-signin, checks it at first sign-in) (got "${value.slice(0, 60)}")`,
   );
 }

@@ -8,7 +8,7 @@ import { importPassword, markVerified, norm, passwordlessSignInUp, replacePasswo
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
 import type { Step, StepKind, StepRef } from './steps.js';
 import { SYNC_RULES } from './sync/step-rules.js';
-import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from '../signin/entry.js';
+import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from 'auth-migrate-signin/protocol';
 
 /** What a lookup found of the step's effect in the core; undefined when it is not (yet) there. */
 export type Found =

@@ -1,6 +1,6 @@
 // The typed steps a user's migration is made of, and how to describe them without leaking secrets.
 import { describeSyncStep, syncCallCount, type SyncStep } from './sync/steps.js';
-import type { LegacyEntry } from '../signin/entry.js';
+import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 
 /** Key of the step whose recipe user a later step acts on (e.g. `password`, `phone`, `otp`). */
 export type StepRef = string;

@@ -1,5 +1,6 @@
 // Verification of a migration: each user exists in the core with the planned login methods, primary and
 // linked as planned, with the planned TOTP devices; optionally TOTP codes and known passwords are tried.
+import { checkLegacyPassword, readLegacyEntry, type LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';
 import type { JournalledUser, JournalUsersView } from './journal.js';
@@ -21,6 +22,8 @@ export interface UserVerification {
   userId?: string;
   /** What differs from the plan, one phrase each (no secrets). */
   differences: string[];
+  /** Migrated at first sign-in and not signed in yet: the algorithm of its legacy entry. */
+  waiting?: string;
 }
 
 export interface VerifyUserOptions {
@@ -162,7 +165,8 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
     }
   }
   differences.push(...(await profileDifferences(steps, user.id, core)));
-  return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences };
+  const waiting = await waitingAlgorithm(steps, user, core);
+  return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences, ...(waiting ? { waiting } : {}) };
 }
 
 /** The core marks these "fake" emails verified at sign-up (core-api.md §2). */
@@ -232,9 +236,41 @@ export function parseCredentials(text: string): Array<{ email: string; password:
   return out;
 }
 
+/**
+ * The core's sign-in; for a user still waiting for migration at first sign-in, the password against its legacy
+ * entry (the check the app's sign-in part makes): OK_AT_FIRST_SIGN_IN when it matches, WRONG_LEGACY_PASSWORD when
+ * not, LEGACY_UNCHECKABLE when the entry needs what only the app has (Cognito's pool, Firebase's key).
+ */
 export async function checkCredential(core: CoreClient, email: string, password: string): Promise<CredentialCheck> {
   const r = await core.signIn(email, password);
-  return { email, ok: r.status === 'OK', status: r.status };
+  if (r.status !== 'WRONG_CREDENTIALS_ERROR') return { email, ok: r.status === 'OK', status: r.status };
+  const entry = await waitingEntryOf(core, email);
+  if (!entry) return { email, ok: false, status: r.status };
+  const legacy = await checkLegacyPassword(entry, password);
+  if (legacy.result === 'match') return { email, ok: true, status: 'OK_AT_FIRST_SIGN_IN' };
+  return { email, ok: false, status: legacy.result === 'mismatch' ? 'WRONG_LEGACY_PASSWORD' : 'LEGACY_UNCHECKABLE' };
+}
+
+/** The legacy entry of the email-password login of `email`, when one waits. */
+async function waitingEntryOf(core: CoreClient, email: string): Promise<LegacyEntry | undefined> {
+  for (const u of (await core.listUsersByAccountInfo({ email })).users) {
+    const login = u.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === norm(email));
+    if (!login) continue;
+    const shape = readLegacyEntry((await core.getUserMetadata(login.recipeUserId)).metadata);
+    if (shape && 'entry' in shape) return shape.entry;
+  }
+  return undefined;
+}
+
+/** For a user the plan migrates at first sign-in: the algorithm of its entry while one waits on its login. */
+async function waitingAlgorithm(steps: Step[], user: CoreUser, core: CoreClient): Promise<string | undefined> {
+  const step = steps.find((s): s is Extract<Step, { kind: 'legacy-entry' }> => s.kind === 'legacy-entry');
+  const password = steps.find((s): s is Extract<Step, { kind: 'import-password' }> => s.kind === 'import-password');
+  if (!step || !password) return undefined;
+  const login = user.loginMethods.find((m) => m.recipeId === 'emailpassword' && m.email === norm(password.email));
+  if (!login) return undefined;
+  const shape = readLegacyEntry((await core.getUserMetadata(login.recipeUserId)).metadata);
+  return shape && 'entry' in shape ? shape.entry.algorithm.slice(0, 40) : undefined;
 }
 
 /** Metadata keys and roles the plan carries, compared with the core (values are never printed: they may be personal). */

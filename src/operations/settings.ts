@@ -13,6 +13,8 @@ import { DEFAULT_STAGED_BATCH, REFERENCE_JOB_INTERVAL_MS } from '../migration/st
 import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
 import type { LoadedProfile } from '../profiles/index.js';
 import type { ValidateOptions } from '../records/validate.js';
+import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
+import { signerFromEnvironment } from '../signin/run-entry.js';
 import { detectFormat, STDIN, type ReadOptions } from '../sources/index.js';
 import { resolveSourceOptions, sourceFiles, type SourceOptionValues } from './sources.js';
 import {
@@ -143,6 +145,8 @@ export interface ResolveRunOptions {
   profile?: LoadedProfile;
   /** The arguments that run this migration again (secrets are taken out of them). */
   rerunArgs: string[];
+  /** Settings of a command that only reads the core (verify): migrate-at-sign-in needs no secret there. */
+  readOnly?: boolean;
 }
 
 /** Whether flags or a profile name a target (a dry run without one plans without looking anything up). */
@@ -175,7 +179,7 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
   const profile = loaded?.profile;
   const files = sourceFiles(o.positionals, profile, o.cwd);
   const read = await resolveSourceOptions(values, o.env, loaded);
-  const plan = { ...planOptionsOf(values, profile), unusableHashes: read.unusableHashes };
+  const plan: PlanOptions = { ...planOptionsOf(values, profile), unusableHashes: read.unusableHashes };
   const via = parseVia(values.via ?? profile?.via);
   if (via !== 'steps' && plan.updateExisting) {
     throw new UsageError(
@@ -196,6 +200,12 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
     allowPartial: values['allow-partial'] ?? false,
   };
   if (!resolved) return planSettings;
+  // A run that writes under migrate-at-sign-in signs each entry: refused before anything is read from the core.
+  if (plan.unusableHashes === 'migrate-at-sign-in') {
+    const named = profile?.signinSecret?.name;
+    const env = o.env[SIGNIN_SECRET_ENV] === undefined && named !== undefined ? { [SIGNIN_SECRET_ENV]: o.env[named] } : o.env;
+    if (!o.readOnly || env[SIGNIN_SECRET_ENV] !== undefined) plan.signer = signerFromEnvironment(env, named);
+  }
   // The hash config may carry the signer key: a sandbox rehearsal needs it too.
   if (!resolved.secrets.signerKey && read.signerKey) resolved.secrets.signerKey = read.signerKey;
   // A rerun gets every key this run used from the profile, the hash config file it names, or the environment:

@@ -39,6 +39,8 @@ export type VerifyEvent =
       durationMs: number;
       totpCodesChecked: boolean;
       credentials: { checked: number; ok: number };
+      /** Users migrated at first sign-in still waiting for it, per algorithm (absent when none). */
+      waiting?: Record<string, number>;
     };
 
 export interface VerifyOptions {
@@ -91,6 +93,7 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
   const counts: VerifyCounts = { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 };
   const problems: UserVerification[] = [];
   const credentials: CredentialCheck[] = [];
+  const waiting: Record<string, number> = {};
   let notOk = 0;
   const started = Date.now();
   try {
@@ -117,6 +120,7 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
       const result = await verifyUser(input, conn.client, options);
       counts.total += 1;
       counts[result.outcome] += 1;
+      if (result.waiting !== undefined) waiting[result.waiting] = (waiting[result.waiting] ?? 0) + 1;
       if (result.outcome !== 'ok' && result.outcome !== 'skipped') {
         notOk += 1;
         if (problems.length < (o.keep ?? 10_000)) problems.push(result);
@@ -136,7 +140,8 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
   const durationMs = Date.now() - started;
   const refused = credentials.filter((c) => !c.ok).length;
   const signedIn = { checked: credentials.length, ok: credentials.length - refused };
-  emit({ type: 'verify-finished', counts, durationMs, totpCodesChecked, credentials: signedIn });
+  const anyWaiting = Object.keys(waiting).length > 0;
+  emit({ type: 'verify-finished', counts, durationMs, totpCodesChecked, credentials: signedIn, ...(anyWaiting ? { waiting } : {}) });
   return {
     counts,
     problems,

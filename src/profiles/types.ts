@@ -49,6 +49,11 @@ export interface Profile {
   disabled?: string;
   /** Users whose hash the core cannot take: `skip` (default) or `without-password` (`run --unusable-hashes`). */
   unusableHashes?: 'skip' | 'without-password' | 'migrate-at-sign-in';
+  /**
+   * Where migrate-at-sign-in's secret comes from when AUTH_MIGRATE_SIGNIN_SECRET is not set: the environment
+   * variable named here (never a value, never a file: the app needs the same secret from its own store).
+   */
+  signinSecret?: { store: 'env'; name: string };
   scryptAlgorithmName?: string;
   /** How users are written: `steps` (default), `bulk` or `bulk-staged` (`run --via`, migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';

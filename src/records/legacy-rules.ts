@@ -5,7 +5,7 @@
 // password, and the hash waits in the core for the app's sign-in part (src/signin/). Messages never contain the hash.
 import { flag, text, type RuleContext } from './rule-context.js';
 import type { CanonicalLegacyPassword, CanonicalUser } from './types.js';
-import { legacyCheckGap } from '../hashes/legacy-check.js';
+import { legacyCheckGap } from 'auth-migrate-signin/protocol';
 
 export type UnusableHashPolicy = 'skip' | 'without-password' | 'migrate-at-sign-in';
 export const UNUSABLE_HASH_POLICIES: readonly UnusableHashPolicy[] = ['skip', 'without-password', 'migrate-at-sign-in'];
@@ -27,7 +27,7 @@ export function unusableHash(
       'warning',
       rule,
       'password.hash',
-      `${why}: the user is imported with an email-password login whose password nothing matches, and the hash waits in the core's user metadata until the app's sign-in part (auth-migrate/signin) checks it at first sign-in and sets the password${gap ? ` (but there is ${gap}: such users get in only through password reset)` : ''}; without an email the user is imported without a password`,
+      `${why}: the user is imported with an email-password login whose password is the migration's placeholder, and the hash waits, signed with AUTH_MIGRATE_SIGNIN_SECRET, in the core's user metadata until the app's sign-in part (the package auth-migrate-signin) checks it at first sign-in and sets the password${gap ? ` (but there is ${gap}: such users get in only through password reset)` : ''}; without an email the user is imported without a password`,
     );
   } else if (policy === 'without-password') {
     flag(
@@ -43,7 +43,7 @@ export function unusableHash(
       'error',
       rule,
       'password.hash',
-      `${why}, and the core cannot import it: the user is left out. --unusable-hashes migrate-at-sign-in imports the user and keeps the hash in the core for the app's sign-in part (auth-migrate/signin); --unusable-hashes without-password imports the rest of the user and lists the hash in the sign-in migration file`,
+      `${why}, and the core cannot import it: the user is left out. --unusable-hashes migrate-at-sign-in imports the user and keeps the hash in the core for the app's sign-in part (the package auth-migrate-signin); --unusable-hashes without-password imports the rest of the user and lists the hash in the sign-in migration file`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // Password hash rules: bcrypt structure and cost, argon2 PHC strings, the external scrypt 7-part string,
 // exporter prefixes, stated vs detected algorithm. Returns the normalised password, ready to import.
 import { buildExternalScrypt, parseHashingAlgorithmName, stripExporterPrefix, WRAPPING_PREFIXES } from '../hashes/formats.js';
-import { detectLegacyHash } from '../hashes/legacy.js';
+import { detectLegacyHash } from 'auth-migrate-signin/protocol';
 import { flag, type RuleContext } from './rule-context.js';
 import type { CanonicalLegacyPassword, CanonicalPassword, PasswordAlgorithm } from './types.js';
 

@@ -1,8 +1,10 @@
 // Password spot-check: verify a password the operator knows against a record's hash before import, with the
-// same module the sandbox core signs in with. Tells a wrong password from a hash that cannot be checked.
+// same module the sandbox core signs in with, or, for a hash the core cannot take, with the legacy checker the
+// app's sign-in part uses (auth-migrate-signin). Tells a wrong password from a hash that cannot be checked.
+import { checkLegacyPassword } from 'auth-migrate-signin/protocol';
 import { detectAlgorithm, parseExternalScrypt, stripExporterPrefix } from '../hashes/formats.js';
 import { computeExternalScryptHash, hasNonAscii, verifyPassword } from '../hashes/verify.js';
-import type { CanonicalUser } from './types.js';
+import type { CanonicalLegacyPassword, CanonicalUser } from './types.js';
 
 export type SpotCheckOutcome = {
   result: 'match' | 'wrong-password' | 'cannot-verify' | 'missing-signer-key' | 'no-password' | 'not-found';
@@ -18,6 +20,7 @@ export async function spotCheckPassword(
   options: { signerKey?: string },
 ): Promise<SpotCheckOutcome> {
   const stored = record.password?.hash;
+  if (!stored && record.legacyPassword) return spotCheckLegacy(record.legacyPassword, password);
   if (!stored) return { result: 'no-password', detail: 'the user has no password hash to check against' };
   const hash = stripExporterPrefix(stored.trim()).hash;
   const algorithm = detectAlgorithm(hash);
@@ -73,4 +76,24 @@ async function matchesAsUtf8(hash: string, password: string, signerKey: string):
     signerKey,
   });
   return computed.toString('base64') === p.passwordHash;
+}
+
+/**
+ * A legacy hash (md5, pbkdf2, crypt, Keycloak, Firebase HMAC...): checked as the sign-in part will at first sign-in,
+ * whatever --unusable-hashes says (the hash is the same). Firebase HMAC and Spring settings are the app's, not
+ * the run's: such hashes answer cannot-verify here.
+ */
+async function spotCheckLegacy(legacy: CanonicalLegacyPassword, password: string): Promise<SpotCheckOutcome> {
+  const algorithm = legacy.algorithm.slice(0, 40);
+  if (algorithm === 'aws_cognito')
+    return { result: 'cannot-verify', detail: 'Cognito exports no hash: the old pool checks the password at first sign-in' };
+  const out = await checkLegacyPassword(legacy, password);
+  if (out.result === 'match')
+    return {
+      result: 'match',
+      detail: `the password matches the ${algorithm} legacy hash (the core cannot import it: --unusable-hashes migrate-at-sign-in has the app check it at first sign-in)`,
+    };
+  if (out.result === 'mismatch')
+    return { result: 'wrong-password', detail: `wrong password: the password does not match the ${algorithm} legacy hash` };
+  return { result: 'cannot-verify', detail: `cannot verify this ${algorithm} hash: ${out.reason}` };
 }

@@ -1,4 +1,5 @@
 // The canonical user record: every reader produces it, the validator checks it, the planner consumes it.
+import type { LegacyPassword } from 'auth-migrate-signin/protocol';
 
 export type PasswordAlgorithm = 'bcrypt' | 'argon2' | 'external_scrypt';
 export type SecretEncoding = 'base32' | 'base64' | 'hex';
@@ -40,16 +41,10 @@ export type CanonicalRole = string | { role: string; tenantIds?: string[] };
 
 /**
  * A hash the core cannot take (md5, sha-256, pbkdf2, Firebase HMAC, ...): carried only to the sign-in
- * migration file, where the app's backend checks it once at first sign-in (docs/migration.md).
+ * migration file, where the app's backend checks it once at first sign-in (docs/migration.md). The type is the
+ * sign-in package's (auth-migrate-signin/protocol), whose checkers take it.
  */
-export interface CanonicalLegacyPassword {
-  /** The source's name for it, e.g. `md5`, `pbkdf2-sha256`, `firebase_hmac_sha256`. */
-  algorithm: string;
-  hash: string;
-  salt?: string;
-  /** Other parameters (iterations, key, rounds...) as the source gave them. */
-  params?: Record<string, string | number>;
-}
+export type CanonicalLegacyPassword = LegacyPassword;
 
 export interface CanonicalUser {
   /** Source id: required, unique in a run. */

@@ -4,7 +4,7 @@
 // users listed. Used by `auth-migrate signin-status` and the wizard's results screen; no hash leaves this module.
 import { readFile } from 'node:fs/promises';
 import type { CoreClient } from '../core-client/types.js';
-import { endingUpdate, LEGACY_ENTRY_KEY, readLegacyDone, readLegacyEntry, type LegacyEndedVia } from './entry.js';
+import { endingUpdate, LEGACY_ENTRY_KEY, readLegacyDone, readLegacyEntry, type LegacyEndedVia } from 'auth-migrate-signin/protocol';
 
 /** The ids of one line of the sign-in migration file (its hash is never kept). */
 export interface SignInFileUser {
@@ -33,12 +33,14 @@ export interface SignInStatus {
   ended: Record<LegacyEndedVia, number>;
   /** Created by the run without an entry (the login was there before: it keeps its own password) or not created. */
   noEntry: number;
+  /** An entry the sign-in part ignores (not of the run's format: written by hand, or by a version without MACs). */
+  invalid: number;
   byAlgorithm: Record<string, AlgorithmStatus>;
   /** The waiting users (ids only), for --expire and --json. */
   waitingUsers: WaitingUser[];
 }
 
-const noEnds = (): Record<LegacyEndedVia, number> => ({ 'sign-in': 0, 'password-set': 0, expired: 0 });
+const noEnds = (): Record<LegacyEndedVia, number> => ({ 'sign-in': 0, 'password-set': 0, expired: 0, sync: 0 });
 
 /** The users of a sign-in migration file: ids and algorithm of each line; lines that are not JSON are refused. */
 export async function readSignInFile(path: string): Promise<SignInFileUser[]> {
@@ -72,7 +74,15 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 export async function signInStatus(core: CoreClient, users: SignInFileUser[], concurrency = 8): Promise<SignInStatus> {
-  const status: SignInStatus = { users: users.length, waiting: 0, ended: noEnds(), noEntry: 0, byAlgorithm: {}, waitingUsers: [] };
+  const status: SignInStatus = {
+    users: users.length,
+    waiting: 0,
+    ended: noEnds(),
+    noEntry: 0,
+    invalid: 0,
+    byAlgorithm: {},
+    waitingUsers: [],
+  };
   const algo = (name: string): AlgorithmStatus => (status.byAlgorithm[name] ??= { waiting: 0, ended: noEnds() });
   await eachLimited(users, concurrency, async (u) => {
     if (u.userId === undefined) {
@@ -80,9 +90,11 @@ export async function signInStatus(core: CoreClient, users: SignInFileUser[], co
       return;
     }
     const metadata = (await core.getUserMetadata(u.userId)).metadata;
-    const entry = readLegacyEntry(metadata);
+    const shape = readLegacyEntry(metadata);
+    const entry = shape && 'entry' in shape ? shape.entry : undefined;
     const done = readLegacyDone(metadata);
-    if (entry) {
+    if (shape && !entry) status.invalid += 1;
+    else if (entry) {
       const a = algo(entry.algorithm);
       status.waiting += 1;
       a.waiting += 1;
@@ -108,8 +120,8 @@ export interface ExpireResult {
 export async function expireWaiting(core: CoreClient, waiting: WaitingUser[], concurrency = 8, now = Date.now()): Promise<ExpireResult> {
   const out: ExpireResult = { expired: [], failed: [] };
   await eachLimited(waiting, concurrency, async (u) => {
-    const entry = readLegacyEntry((await core.getUserMetadata(u.userId)).metadata);
-    if (entry) await core.updateUserMetadata(u.userId, endingUpdate(entry, 'expired', now));
+    const shape = readLegacyEntry((await core.getUserMetadata(u.userId)).metadata);
+    if (shape && 'entry' in shape) await core.updateUserMetadata(u.userId, endingUpdate(shape.entry, 'expired', now));
     const after = (await core.getUserMetadata(u.userId)).metadata;
     (LEGACY_ENTRY_KEY in after ? out.failed : out.expired).push(u);
   });

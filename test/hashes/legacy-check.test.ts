@@ -1,8 +1,8 @@
 // The legacy checkers against public test vectors, each cited. A wrong password must not match, and a vector
 // changed by one character must not either, so each row can fail.
 import { describe, expect, it } from 'vitest';
-import { checkLegacyPassword, legacyCheckGap, type LegacyCheckSettings } from '../../src/hashes/legacy-check.js';
-import { detectLegacyHash } from '../../src/hashes/legacy.js';
+import { checkLegacyPassword, legacyCheckGap, type LegacyCheckSettings } from 'auth-migrate-signin/protocol';
+import { detectLegacyHash } from 'auth-migrate-signin/protocol';
 import type { CanonicalLegacyPassword } from '../../src/records/types.js';
 
 /** passlib's UPASS_TABLE (passlib/tests/test_handlers.py). */

@@ -1,7 +1,7 @@
 // Hashes the core cannot take (issue 10): recognised by shape, an error under the default policy, and under
 // `without-password` a warning with the hash set aside as legacyPassword while the rest of the user stays valid.
 import { describe, expect, it } from 'vitest';
-import { detectLegacyHash } from '../../src/hashes/legacy.js';
+import { detectLegacyHash } from 'auth-migrate-signin/protocol';
 import { createValidator } from '../../src/records/validate.js';
 import type { UnusableHashPolicy } from '../../src/records/legacy-rules.js';
 import { parseHashConfig } from '../../src/sources/index.js';

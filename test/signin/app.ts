@@ -1,13 +1,13 @@
 // A test app on the official Node SDK with the sign-in part installed, as an app's backend would set it up:
-// EmailPassword with withLegacySignIn (imported through the package's own export, auth-migrate/signin, so the
-// built module is what runs), UserMetadata, UserRoles and Session. One SDK instance per test file (process).
+// EmailPassword with withLegacySignIn (imported through the workspace package's own export, auth-migrate-signin, so
+// the built module is what runs), UserMetadata, UserRoles and Session. One SDK instance per test file (process).
 import supertokens from 'supertokens-node';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import Session from 'supertokens-node/recipe/session';
 import UserMetadata from 'supertokens-node/recipe/usermetadata';
 import UserRoles from 'supertokens-node/recipe/userroles';
-import { cognitoVerdict, withLegacySignIn, type SignInMigrationEvent } from 'auth-migrate/signin';
-import { COGNITO_POOL, HASHES } from './users.js';
+import { cognitoVerdict, withLegacySignIn, type SignInMigrationEvent } from 'auth-migrate-signin';
+import { COGNITO_POOL, HASHES, SIGNIN_SECRET } from './users.js';
 
 export interface TestApp {
   events: SignInMigrationEvent[];
@@ -23,6 +23,7 @@ export function initTestApp(connectionURI: string, apiKey?: string): TestApp {
       EmailPassword.init({
         override: {
           functions: withLegacySignIn({
+            secret: SIGNIN_SECRET,
             hashes: HASHES,
             cognito: {
               checkPassword: async ({ username, password }) => {

@@ -1,6 +1,7 @@
-// The sign-in part an app installs: `auth-migrate/signin` resolves through package.json's exports to the built
-// module, and nothing it imports, however deep, pulls the CLI, Ink or React: only the SDK (a peer dependency), the
-// hash libraries and node built-ins (issue 21). Walks the built files' static and dynamic imports.
+// The package an app installs, auth-migrate-signin (packages/signin, a workspace of this repository): its exports
+// resolve for `import` and `require` to the built ESM and CommonJS files with their types, and nothing either
+// build imports, however deep, is of the CLI: only the SDK (a peer dependency), the hash libraries and node
+// built-ins; its ./protocol entry (what the CLI uses) not even the SDK. Walks the built files' imports.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -8,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
+const PKG = `${REPO}/packages/signin`;
+const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+|require\(\s*)['"]([^'"]+)['"]/g;
 
 function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
@@ -33,31 +35,49 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
   return { files, packages };
 }
 
-describe('auth-migrate/signin', () => {
-  it('resolves through the package exports to the built module, with its types', () => {
+describe('auth-migrate-signin', () => {
+  const pkg = JSON.parse(readFileSync(`${PKG}/package.json`, 'utf8'));
+
+  it('is a workspace of the repository, the CLI depends on it, and the SDK is its peer', () => {
+    const root = JSON.parse(readFileSync(`${REPO}/package.json`, 'utf8'));
+    expect(root.workspaces).toEqual(['packages/*']);
+    expect(root.dependencies['auth-migrate-signin']).toBe(pkg.version);
+    expect(root.exports['./signin']).toBeUndefined();
+    expect(pkg.peerDependencies['supertokens-node']).toBe('>=24.0.0');
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['bcryptjs', 'hash-wasm']);
+  });
+
+  it.each(['.', './protocol'])('%s resolves to ESM for import and CommonJS for require, each with its types', (entry) => {
     const require = createRequire(`${REPO}/package.json`);
-    const pkg = JSON.parse(readFileSync(`${REPO}/package.json`, 'utf8'));
-    expect(pkg.exports['./signin']).toEqual({ types: './dist/signin/index.d.ts', default: './dist/signin/index.js' });
-    expect(pkg.peerDependencies['supertokens-node']).toBeDefined();
-    expect(pkg.peerDependenciesMeta['supertokens-node']).toEqual({ optional: true });
-    expect(require.resolve('auth-migrate/signin')).toBe(`${REPO}/dist/signin/index.js`);
-    expect(existsSync(`${REPO}/dist/signin/index.d.ts`)).toBe(true);
+    const name = entry === '.' ? 'auth-migrate-signin' : `auth-migrate-signin/${entry.slice(2)}`;
+    const sub = entry === '.' ? '' : `${entry.slice(2)}/`;
+    expect(require.resolve(name)).toBe(`${PKG}/dist/cjs/${sub}index.js`);
+    expect(pkg.exports[entry].import.default).toBe(`./dist/esm/${sub}index.js`);
+    for (const build of ['esm', 'cjs']) expect(existsSync(`${PKG}/dist/${build}/${sub}index.d.ts`)).toBe(true);
+    expect(JSON.parse(readFileSync(`${PKG}/dist/cjs/package.json`, 'utf8'))).toEqual({ type: 'commonjs' });
   });
 
-  it('imports nothing of the CLI, Ink or React: only the SDK, the hash libraries and node built-ins', () => {
-    const { files, packages } = importGraph(`${REPO}/dist/signin/index.js`);
+  it.each(['esm', 'cjs'])('the %s build imports nothing of the CLI: only the SDK, the hash libraries and node built-ins', (build) => {
+    const { files, packages } = importGraph(`${PKG}/dist/${build}/index.js`);
     expect([...packages].sort()).toEqual(['bcryptjs', 'hash-wasm', 'node:', 'supertokens-node']);
-    const inside = [...files].map((f) => f.slice(REPO.length + 1)).sort();
-    expect(inside.filter((f) => !/^dist\/(signin|hashes)\//.test(f) && f !== 'dist/records/types.js')).toEqual([]);
-    expect(inside).toContain('dist/signin/migrate.js');
+    expect([...files].every((f) => f.startsWith(`${PKG}/dist/${build}/`))).toBe(true);
+    expect([...files].map((f) => f.slice(PKG.length + 1))).toContain(`dist/${build}/migrate.js`);
+    const protocol = importGraph(`${PKG}/dist/${build}/protocol/index.js`);
+    expect([...protocol.packages].sort()).toEqual(['bcryptjs', 'hash-wasm', 'node:']);
   });
 
-  it('loads in a plain Node process and exports the override, the Cognito verdict and the metadata filter', async () => {
-    const mod = await import('auth-migrate/signin');
-    expect(typeof mod.withLegacySignIn).toBe('function');
-    expect(mod.cognitoVerdict(undefined, { name: 'NotAuthorizedException' })).toBe('WRONG_PASSWORD');
-    expect(mod.withoutLegacyEntry({ plan: 'pro', [mod.LEGACY_ENTRY_KEY]: { hash: 'x' }, [mod.LEGACY_DONE_KEY]: {} })).toEqual({
-      plan: 'pro',
-    });
+  it('loads in a plain Node process both ways and exports the override, the Cognito verdict and the metadata filter', async () => {
+    const esm = await import('auth-migrate-signin');
+    const cjs = createRequire(`${REPO}/package.json`)('auth-migrate-signin') as typeof esm;
+    for (const mod of [esm, cjs]) {
+      expect(typeof mod.withLegacySignIn).toBe('function');
+      expect(mod.cognitoVerdict(undefined, { name: 'NotAuthorizedException' })).toBe('WRONG_PASSWORD');
+      expect(mod.withoutLegacyEntry({ plan: 'pro', [mod.LEGACY_ENTRY_KEY]: { hash: 'x' }, [mod.LEGACY_DONE_KEY]: {} })).toEqual({
+        plan: 'pro',
+      });
+      // No secret, or a short one, is refused when the app starts, not at the first sign-in.
+      expect(() => mod.withLegacySignIn({} as never)).toThrow(/AUTH_MIGRATE_SIGNIN_SECRET/);
+      expect(() => mod.withLegacySignIn({ secret: 'short' })).toThrow(/too short \(5 of at least 32/);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The sign-in migration checks of issue 21's done-when, run against a core: the sandbox (test/e2e/signin-migration
 // .test.ts) and the core named by AUTH_MIGRATE_TEST_CORE_URL (test/core/signin.test.ts). `run --unusable-hashes
 // migrate-at-sign-in` imports users whose hash the core cannot take, and a test app on supertokens-node with
-// auth-migrate/signin signs each in with the old password: the second sign-in is the core's own hash (the core alone
+// auth-migrate-signin signs each in with the old password: the second sign-in is the core's own hash (the core alone
 // accepts it), the legacy entry is gone; a wrong password is WRONG_CREDENTIALS_ERROR and leaves it; simultaneous first
 // sign-ins give one login; a disabled user stays refused; a reset before the first sign-in ends the entry;
 // signin-status counts what happened. Every email is under a domain of this run's own, so a shared core is fine.
@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeholderPassword } from 'auth-migrate-signin/protocol';
 import { createCoreClient } from '../../src/core-client/client.js';
 import { cli, summaryOf } from '../migration/support/cli.js';
 import { initTestApp, type TestApp } from './app.js';
-import { caseUsers, signInUsers } from './users.js';
+import { caseUsers, SIGNIN_SECRET, signInUsers } from './users.js';
 
 export interface SuiteTarget {
   url: string;
@@ -49,7 +50,7 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
         '--json',
       ],
       dir,
-      t!.env,
+      { ...t!.env, AUTH_MIGRATE_SIGNIN_SECRET: SIGNIN_SECRET },
     );
 
   /** The email-password login's user id (the metadata key of its entry). */
@@ -81,7 +82,10 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
     it('the run gives each user an email-password login nothing opens, and an entry only the backend reads', async () => {
       expect(await coreSignIn('md5', 'lètmein')).toBe('WRONG_CREDENTIALS_ERROR');
       const entry = (await metadataOf('md5'))[ENTRY] as Record<string, unknown>;
-      expect(entry).toMatchObject({ v: 1, algorithm: 'md5', sourceId: 'md5', hash: '88a434c88cca4e900f7874cd98123f43' });
+      expect(entry).toMatchObject({ v: 2, algorithm: 'md5', sourceId: 'md5', hash: '88a434c88cca4e900f7874cd98123f43' });
+      expect(entry.mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // The login's password is the placeholder, derived from the secret: the core alone accepts it.
+      expect(await coreSignIn('md5', placeholderPassword(SIGNIN_SECRET, 'md5'))).toBe('OK');
       expect((await metadataOf('disabled'))[ENTRY]).toMatchObject({ disabledRole: 'blocked' });
       // The export file for teams with their own table: every user, the disabled one marked (issue 20 item 5).
       const lines = readFileSync(join(dir, 'j.signin-migration.ndjson'), 'utf8')

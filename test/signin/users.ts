@@ -3,6 +3,8 @@
 // reset and Cognito cases. Shared by the sandbox test and the reference-core suite (test/core/).
 import { createHmac } from 'node:crypto';
 
+/** The secret the test runs and the test app share (AUTH_MIGRATE_SIGNIN_SECRET). */
+export const SIGNIN_SECRET = 'signin-secret-for-the-tests-0123456789';
 export const FIREBASE_KEY = Buffer.from('firebase-hmac-key-for-tests').toString('base64');
 export const HASHES = {
   firebase: { signerKey: FIREBASE_KEY, hashInputOrder: 'PASSWORD_FIRST' as const },

@@ -8,7 +8,7 @@
 import type { LoginMethod } from '../../core-client/types.js';
 import { detectAlgorithm } from '../../hashes/formats.js';
 import type { CanonicalUser } from '../../records/types.js';
-import type { PlanOptions } from '../plan.js';
+import { signInEntry, type PlanOptions } from '../plan.js';
 import type { Step } from '../steps.js';
 import type { Part } from './fingerprint.js';
 
@@ -54,7 +54,17 @@ export function planEmailAndPassword(
   // The email the login carries once the steps above are done: the hash is imported under it.
   const emailAfter = moved ? norm(record.email!) : ep?.email;
   if (parts.has('password')) {
+    const entry = signInEntry(record, plan);
     if (record.password && ep && emailAfter !== undefined) {
+      // A login waiting for migration at first sign-in: its entry ends first (kept for a rollback with the
+      // placeholder's hash), so the old password can never be set over the hash imported next.
+      if (plan.unusableHashes === 'migrate-at-sign-in' || old?.legacyPassword)
+        out.steps.push({
+          kind: 'end-legacy-entry',
+          key: 'sync:legacy-end',
+          recipeUserId: ep.recipeUserId,
+          ...(plan.signer ? { placeholderHash: plan.signer.placeholderHash(record.id) } : {}),
+        });
       const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
       const name = algorithm === 'external_scrypt' ? (plan.scryptAlgorithmName ?? 'external_scrypt') : (algorithm ?? 'bcrypt');
       out.steps.push({
@@ -70,6 +80,8 @@ export function planEmailAndPassword(
         status: 'LOGIN_ADDED',
         message: 'the export gives the user a password it had no email-password login for: a sync does not add a first login method',
       });
+    } else if (entry && ep) {
+      out.steps.push({ kind: 'replace-legacy-entry', key: 'sync:legacy-entry', recipeUserId: ep.recipeUserId, entry });
     } else if (!record.password && ep) {
       out.notes.push(
         `the export has no password for the user any more: its email-password login ${ep.recipeUserId} is left (a sync does not remove a first login method)`,

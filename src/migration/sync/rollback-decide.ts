@@ -3,6 +3,7 @@
 // what the sync added; rollback-undo.ts's for what it changed or removed), only where the core still shows what the
 // sync left; otherwise the user is kept and the change named. Hashes overwritten by the sync are listed: the core
 // never gives a hash back.
+import { readLegacyDone } from 'auth-migrate-signin/protocol';
 import type { RollbackAction, UserDecision } from '../rollback-decide.js';
 import type { RunMade } from '../rollback-plan.js';
 import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../plan.js';
@@ -49,8 +50,17 @@ export function decideSyncUndo(made: RunMade & { sync: SyncMade }, state: SyncSt
   for (const [key, step] of created) {
     const login = step.ids.login;
     const lm = lmOf(login);
-    if (key === 'sync:password') notes.push('the password hash the sync imported stays: the core never gives the one before back');
-    else if (key.startsWith('sync:email:') || (key.startsWith('sync:email-hold:') && !steps.has(key.replace('-hold', '')))) {
+    if (key === 'sync:password') {
+      if (steps.get('sync:legacy-end')?.result !== 'created')
+        notes.push('the password hash the sync imported stays: the core never gives the one before back');
+    } else if (key === 'sync:legacy-entry' || key === 'sync:legacy-end') {
+      // Migration at first sign-in: the entry (and the placeholder password) the sync kept a copy of; never over a
+      // password the user has since (signed in, or set one).
+      const ended = readLegacyDone(state.metadata)?.via;
+      if (ended === 'sign-in' || ended === 'password-set')
+        kept.push(`the user ${ended === 'sign-in' ? 'signed in' : 'set a password'} since the sync`);
+      else if (lm?.email !== undefined) undo({ kind: 'restore-legacy-entry', userId: login!, email: lm.email });
+    } else if (key.startsWith('sync:email:') || (key.startsWith('sync:email-hold:') && !steps.has(key.replace('-hold', '')))) {
       // Only the email the sync wrote is given back (its new one, or the hold address of a swap it left midway):
       // an email the user changed in the core since the sync stays, and the rest of the sync's changes are undone.
       if (!old?.email) noOld('its email');

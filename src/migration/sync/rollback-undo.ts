@@ -1,6 +1,7 @@
 // The undo actions a rollback of a sync adds to the rollback's own (rollback-decide.ts calls them `sync` actions):
 // each puts back what the sync changed, from the previous export's record (held in memory only: a TOTP secret or a
 // hash never reaches a log or a message), and is read back like every rollback action.
+import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { ActionFailed } from '../rollback-core.js';
@@ -21,7 +22,9 @@ export type SyncUndo =
   | { kind: 'restore-login'; userId: string; login: { thirdPartyId: string; thirdPartyUserId: string; email: string; isVerified: boolean } }
   | { kind: 'restore-metadata'; userId: string; update: Record<string, unknown> }
   | { kind: 'remove-role' | 'restore-role'; userId: string; role: string; tenantId?: string }
-  | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions; into?: RestoreRecord };
+  | { kind: 'restore-user'; record: CanonicalUser; plan: PlanOptions; into?: RestoreRecord }
+  /** The legacy entry the sync replaced or ended, from the copy it kept (and the placeholder's hash, when it had one). */
+  | { kind: 'restore-legacy-entry'; userId: string; email: string };
 
 const norm = (s: string): string => s.trim().toLowerCase();
 /** A swapped email's wait in a rollback: 50 tries 100 ms apart (the other user's undo runs meanwhile). */
@@ -48,6 +51,8 @@ export function describeSyncUndo(u: SyncUndo): string {
       return `take the role ${u.role} the sync gave ${u.userId}${u.tenantId ? ` in tenant ${u.tenantId}` : ''}: POST /recipe/user/role/remove`;
     case 'restore-role':
       return `give ${u.userId} the role ${u.role} the sync took back${u.tenantId ? ` in tenant ${u.tenantId}` : ''}: PUT /recipe/user/role`;
+    case 'restore-legacy-entry':
+      return `put the legacy entry of ${u.userId} the sync replaced or ended back (and its placeholder password, if the sync imported another): PUT /recipe/user/metadata`;
     case 'restore-user':
       return `import user ${u.record.id}, removed by the sync, again from the previous export (a new user id; its sessions are gone)`;
   }
@@ -67,6 +72,22 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
     if (!ok) throw new ActionFailed(what);
   };
   switch (u.kind) {
+    case 'restore-legacy-entry': {
+      const previous = (await core.getUserMetadata(u.userId)).metadata[LEGACY_PREVIOUS_KEY] as LegacyPrevious | undefined;
+      check(typeof previous?.entry?.mac === 'string', 'the sync kept no entry to put back');
+      // The password first: until the entry is back, the old password cannot be set over anything.
+      if (previous!.placeholderHash) {
+        const r = await core.importPasswordHash({ email: u.email, passwordHash: previous!.placeholderHash, hashingAlgorithm: 'bcrypt' });
+        check(r.didUserAlreadyExist, `the core created a new user for ${norm(u.email)}`);
+      }
+      await core.updateUserMetadata(u.userId, {
+        [LEGACY_ENTRY_KEY]: previous!.entry,
+        [LEGACY_DONE_KEY]: null,
+        [LEGACY_PREVIOUS_KEY]: null,
+      });
+      const back = readLegacyEntry((await core.getUserMetadata(u.userId)).metadata);
+      return check(!!back && 'entry' in back && back.entry.mac === previous!.entry.mac, 'the entry reads back otherwise');
+    }
     case 'restore-email': {
       let r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
       if (r.status === 'EMAIL_ALREADY_EXISTS_ERROR') {

@@ -123,7 +123,8 @@ export async function readSyncState(core: CoreClient, made: RunMade): Promise<Sy
   const uid = found.user.id;
   if (keys.some((k) => k.startsWith('totp:') || k.startsWith('sync:remove-totp:')))
     state.devices = (await core.listTotpDevices(uid)).devices;
-  if (keys.includes('sync:metadata')) state.metadata = (await core.getUserMetadata(uid)).metadata;
+  if (keys.includes('sync:metadata') || keys.includes('sync:legacy-entry') || keys.includes('sync:legacy-end'))
+    state.metadata = (await core.getUserMetadata(uid)).metadata;
   for (const k of keys) {
     const m = /^(?:user-role|sync:remove-role):([^:]*):/.exec(k);
     if (m && !state.roles.has(m[1]!)) state.roles.set(m[1]!, (await (m[1] ? core.forTenant(m[1]) : core).getUserRoles(uid)).roles);

@@ -2,6 +2,7 @@
 // (step-rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
 // 500 after it was applied, or a repeat after a crash, is recognised instead of done twice. Calls follow the
 // reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
+import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
 import type { Found, StepRule } from '../step-rules.js';
 import { done, fail, resolveRef, type StepOutcome } from '../step-ids.js';
@@ -156,6 +157,36 @@ export const SYNC_RULES: SyncRules = {
       for (const k of step.remove) update[k] = null;
       await core.updateUserMetadata(resolveRef(ids, step.user), update);
       return readBack(await SYNC_RULES['set-metadata'].find!(step, ids, core), 'the metadata read back differs from the export');
+    },
+  },
+
+  // Migration at first sign-in (docs/signin-protocol.md): the waiting entry on the login's metadata. An entry that
+  // ended meanwhile (a sign-in, a password set) is left: the user's own password wins over any export.
+  'replace-legacy-entry': {
+    async find(step, _ids, core) {
+      const shape = readLegacyEntry((await core.getUserMetadata(step.recipeUserId)).metadata);
+      return shape && 'entry' in shape && shape.entry.mac === step.entry.mac ? { ids: {} } : undefined;
+    },
+    async send(step, ids, core) {
+      const shape = readLegacyEntry((await core.getUserMetadata(step.recipeUserId)).metadata);
+      if (!shape || !('entry' in shape)) return done(false);
+      const previous: LegacyPrevious = { entry: shape.entry };
+      await core.updateUserMetadata(step.recipeUserId, { [LEGACY_ENTRY_KEY]: step.entry, [LEGACY_PREVIOUS_KEY]: previous });
+      return readBack(await SYNC_RULES['replace-legacy-entry'].find!(step, ids, core), 'the old entry is still there');
+    },
+  },
+
+  'end-legacy-entry': {
+    async send(step, _ids, core) {
+      const shape = readLegacyEntry((await core.getUserMetadata(step.recipeUserId)).metadata);
+      if (!shape || !('entry' in shape)) return done(false);
+      const previous: LegacyPrevious = { entry: shape.entry, ...(step.placeholderHash ? { placeholderHash: step.placeholderHash } : {}) };
+      await core.updateUserMetadata(step.recipeUserId, {
+        ...endingUpdate(shape.entry, 'sync', Date.now()),
+        [LEGACY_PREVIOUS_KEY]: previous,
+      });
+      const after = (await core.getUserMetadata(step.recipeUserId)).metadata;
+      return LEGACY_ENTRY_KEY in after ? fail('NOT_APPLIED', 'the core answered OK but the entry is still there') : done(true);
     },
   },
 

@@ -1,6 +1,7 @@
 // The step kinds a sync adds to plan.ts's (a user already in the core, brought to a newer export's state). They
 // are entries of the one exactly-once rule (sync/step-rules.ts, spread into step-rules.ts): each says how to
 // find its effect in the core, so a repeat or an unclear answer is settled by reading back, never guessed.
+import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { StepRef } from '../steps.js';
 
 export type SyncStep =
@@ -33,6 +34,16 @@ export type SyncStep =
   | { kind: 'remove-login'; key: string; recipeUserId: string; description: string }
   /** Metadata keys brought to the export's values; keys the previous export had and this one has not, removed. */
   | { kind: 'set-metadata'; key: 'sync:metadata'; user: StepRef; set: Record<string, unknown>; remove: string[] }
+  /**
+   * Migration at first sign-in, the legacy hash changed in the export: the waiting entry replaced by the new one
+   * (signed with the run's secret), the old kept for a rollback. Nothing when no entry waits.
+   */
+  | { kind: 'replace-legacy-entry'; key: 'sync:legacy-entry'; recipeUserId: string; entry: LegacyEntry }
+  /**
+   * The export now has a hash the core takes: before it is imported, the waiting entry ends (`via: sync`), kept
+   * with the placeholder's hash for a rollback. Nothing when no entry waits.
+   */
+  | { kind: 'end-legacy-entry'; key: 'sync:legacy-end'; recipeUserId: string; placeholderHash?: string }
   /** A role the migration gave and the source no longer gives. */
   | { kind: 'remove-role'; key: string; user: StepRef; role: string; tenantId?: string };
 
@@ -51,6 +62,10 @@ export function describeSyncStep(step: SyncStep): string {
   switch (step.kind) {
     case 'replace-password-hash':
       return `import the changed password hash (${step.hashingAlgorithm}) over the old one of ${step.email}: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
+    case 'replace-legacy-entry':
+      return `replace the waiting legacy entry of ${step.recipeUserId} with the export's new ${step.entry.algorithm} hash (signed): GET and PUT /recipe/user/metadata`;
+    case 'end-legacy-entry':
+      return `end the waiting legacy entry of ${step.recipeUserId} before its new hash is imported (kept for a rollback): GET and PUT /recipe/user/metadata`;
     case 'change-email':
       // A dry run plans against the state the earlier run left, whose logins are named by their step keys.
       return `change the email of the email-password login${step.recipeUserId === 'password' ? '' : ` ${step.recipeUserId}`} to ${step.email}: PUT /recipe/user`;

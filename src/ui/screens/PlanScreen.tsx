@@ -113,7 +113,7 @@ export function PlanScreen() {
       profile.unusableHashes === 'without-password'
         ? 'import the rest of those users; hashes listed for first sign-in'
         : profile.unusableHashes === 'migrate-at-sign-in'
-          ? "import them whole; the app's sign-in part (auth-migrate/signin) checks the old hash once"
+          ? "import them whole; the app's sign-in part (the package auth-migrate-signin) checks the old hash once"
           : 'skip: users whose hash the core cannot take are left out (listed for first sign-in)',
     scryptAlgorithmName: profile.scryptAlgorithmName ?? 'as the target takes it (learnt by the preflight)',
   };

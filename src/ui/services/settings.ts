@@ -1,6 +1,7 @@
 // The wizard's input as the operations' settings: its profile (as the screens left it) and the keys typed on the
 // keys screen go through the same resolution as `run`'s flags (operations/settings.ts), so an option cannot mean
 // one thing headless and another here. The target is the one the target screen connected.
+import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { emptyProfile, type LoadedProfile, type Profile } from '../../profiles/index.js';
 import { resolveRunSettings, type RunOptionValues, type RunSettings } from '../../operations/settings.js';
 import { clientFor, type ConnectOptions, type Connection } from '../../operations/target.js';
@@ -46,8 +47,10 @@ export async function settingsOf(
     : { core: target.url, tenant: target.tenant, app: target.app };
   values.out = o.out;
   if (input.allowPartial) values['allow-partial'] = true;
-  // The keys come from the keys screen (the profile's secrets), never from this process's AUTH_MIGRATE_* variables.
-  const settings = await resolveRunSettings(values, { cwd: o.cwd, env: {}, positionals: [], profile: loaded, rerunArgs: [] });
+  // The keys come from the keys screen (the profile's secrets), never from this process's AUTH_MIGRATE_* variables;
+  // the one exception, until the keys screen has a field for it, is the sign-in migration's secret.
+  const env = process.env[SIGNIN_SECRET_ENV] !== undefined ? { [SIGNIN_SECRET_ENV]: process.env[SIGNIN_SECRET_ENV] } : {};
+  const settings = await resolveRunSettings(values, { cwd: o.cwd, env, positionals: [], profile: loaded, rerunArgs: [] });
   settings.rerun.args = ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])];
   return settings;
 }

@@ -1,8 +1,8 @@
 // Check a typed password against a legacy hash (one the core cannot import), for migration at first sign-in: the
 // algorithm names the validator and the readers give (src/hashes/legacy.ts, the Firebase, Keycloak, Clerk and
 // Supabase readers) mapped to a checker. Comparisons are constant-time; the hash is never part of a message.
-import type { CanonicalLegacyPassword } from '../records/types.js';
-import { detectLegacyHash } from './legacy.js';
+import type { LegacyPassword } from './types.js';
+import { detectLegacyHash } from './shapes.js';
 import {
   type Checker,
   cryptChecker,
@@ -13,11 +13,11 @@ import {
   ldapChecker,
   passlibPbkdf2,
   plainDigest,
-} from './legacy-families.js';
-import { type FirebaseHashSettings, type SpringSettings, firebaseChecker, springChecker } from './legacy-vendors.js';
-import { clerkPbkdf2Sha1, clerkPbkdf2Sha256, fbscryptChecker, phpassChecker, werkzeugChecker } from './legacy-web.js';
+} from './families.js';
+import { type FirebaseHashSettings, type SpringSettings, firebaseChecker, springChecker } from './vendors.js';
+import { clerkPbkdf2Sha1, clerkPbkdf2Sha256, fbscryptChecker, phpassChecker, werkzeugChecker } from './web.js';
 
-export type { FirebaseHashSettings, SpringSettings } from './legacy-vendors.js';
+export type { FirebaseHashSettings, SpringSettings } from './vendors.js';
 
 /** Settings kept out of the records and files (keys, peppers), from the app's configuration. */
 export interface LegacyCheckSettings {
@@ -57,10 +57,7 @@ const NAMED: Record<string, Checker> = {
   fbscrypt: fbscryptChecker,
 };
 
-function checkerFor(
-  legacy: CanonicalLegacyPassword,
-  settings: LegacyCheckSettings,
-): { checker: Checker; legacy: CanonicalLegacyPassword } | undefined {
+function checkerFor(legacy: LegacyPassword, settings: LegacyCheckSettings): { checker: Checker; legacy: LegacyPassword } | undefined {
   const name = legacy.algorithm.trim().toLowerCase();
   if (name === 'spring') return { checker: springChecker(settings.spring), legacy };
   if (name.startsWith('firebase_')) {
@@ -80,13 +77,13 @@ function checkerFor(
  * Whether an algorithm has a checker (without a password): a reason when it has none. Cognito exports no hash: its
  * users are checked by the old pool through the app's function (the sign-in part's `cognito` option), not here.
  */
-export function legacyCheckGap(legacy: CanonicalLegacyPassword, settings: LegacyCheckSettings = {}): string | undefined {
+export function legacyCheckGap(legacy: LegacyPassword, settings: LegacyCheckSettings = {}): string | undefined {
   if (legacy.algorithm.trim().toLowerCase() === 'aws_cognito') return undefined;
   return checkerFor(legacy, settings) ? undefined : `no checker for the algorithm ${legacy.algorithm.slice(0, 40)}`;
 }
 
 export async function checkLegacyPassword(
-  legacy: CanonicalLegacyPassword,
+  legacy: LegacyPassword,
   password: string,
   settings: LegacyCheckSettings = {},
 ): Promise<LegacyCheck> {

@@ -1,14 +1,14 @@
 // Password hashes the core cannot import (md5, sha-*, pbkdf2, crypt(3) variants, LDAP and Django forms, Django's
 // bcrypt_sha256): recognised by shape so a user can be imported without the password and the hash handed to the
 // app's backend for migration at first sign-in (docs/migration.md). Parsing never validates the hash itself.
-import type { CanonicalLegacyPassword } from '../records/types.js';
+import type { LegacyPassword } from './types.js';
 
 interface Shape {
   pattern: RegExp;
   /** The algorithm name written to the sign-in migration file. */
   algorithm: string;
   /** Split into hash, salt and parameters, where the form has them. */
-  parts?: (m: RegExpExecArray) => Pick<CanonicalLegacyPassword, 'hash' | 'salt' | 'params'>;
+  parts?: (m: RegExpExecArray) => Pick<LegacyPassword, 'hash' | 'salt' | 'params'>;
 }
 
 const HEX_LENGTHS: Array<[number, string]> = [
@@ -56,7 +56,7 @@ const SHAPES: Shape[] = [
 ];
 
 /** The legacy form of a hash the core cannot take, or undefined when the shape is not recognised. */
-export function detectLegacyHash(hash: string): CanonicalLegacyPassword | undefined {
+export function detectLegacyHash(hash: string): LegacyPassword | undefined {
   const trimmed = hash.trim();
   if (/^[0-9a-f]+$/i.test(trimmed)) {
     const hit = HEX_LENGTHS.find(([len]) => len === trimmed.length);

@@ -2,17 +2,17 @@
 // PBKDF2 as Django, passlib and Keycloak write it, Django's salted and bcrypt_sha256 forms, crypt(3) and LDAP.
 // Each returns true/false for a password, or a sentence saying why the hash cannot be checked.
 import bcrypt from 'bcryptjs';
-import type { CanonicalLegacyPassword } from '../records/types.js';
+import type { LegacyPassword } from './types.js';
 import { sameBytes } from './constant-time.js';
 import { checkCrypt } from './crypt.js';
 import { DIGEST_BYTES, type Digest, digest, digestName, fromAb64, fromBase64, fromHex, pbkdf2, storedDigest, utf8 } from './digests.js';
 
 export type CheckResult = boolean | string;
-export type Checker = (legacy: CanonicalLegacyPassword, password: string) => Promise<CheckResult>;
+export type Checker = (legacy: LegacyPassword, password: string) => Promise<CheckResult>;
 
-const param = (legacy: CanonicalLegacyPassword, key: string): string | number | undefined => legacy.params?.[key];
+const param = (legacy: LegacyPassword, key: string): string | number | undefined => legacy.params?.[key];
 
-function saltBytes(legacy: CanonicalLegacyPassword): Buffer {
+function saltBytes(legacy: LegacyPassword): Buffer {
   const salt = legacy.salt ?? '';
   const encoding = String(param(legacy, 'saltEncoding') ?? 'utf8').toLowerCase();
   if (encoding === 'hex') return fromHex(salt) ?? utf8(salt);

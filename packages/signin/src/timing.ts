@@ -1,7 +1,7 @@
-// Keeps a wrong password as slow for a user whose legacy hash is waiting as for one without: every answer that is
-// not a migration waits until at least as long as the slowest recent legacy check (a maximum that rises at once and
-// decays slowly, never under a floor), so neither "has an entry" nor "has a cheap algorithm" shows. Waiting costs
-// no CPU.
+// Keeps a wrong password as slow for a user whose legacy hash is waiting as for one without: every refusal waits,
+// from the start of the sign-in, until at least as long as the slowest recent refusal (a maximum that rises at once
+// and decays slowly, never under a floor), so neither "has an entry", "has a cheap algorithm" nor the placeholder's
+// cheap bcrypt at the core shows. Waiting costs no CPU.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -12,7 +12,7 @@ export class TimingPad {
     this.average = floorMs;
   }
 
-  /** A legacy check took `ms`: the target rises to it at once, and otherwise decays by 5% per check. */
+  /** A refusal took `ms`: the target rises to it at once, and otherwise decays by 5% per check. */
   observe(ms: number): void {
     this.average = Math.max(ms, this.average * 0.95 + ms * 0.05);
   }

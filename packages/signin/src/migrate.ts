@@ -1,55 +1,52 @@
-// The protocol of migration at first sign-in, on the official Node SDK: after the core refuses a password, find
-// the user's email-password login and its legacy entry, check the typed password against the legacy hash, and on
-// a match set that password in the core (the core hashes it its own way), confirm the core's own hash accepts it,
-// then end the entry. Every instance of the app runs the same steps against the same core: two sign-ins racing
-// each set the same password, and the entry is removed only after the core's hash verifies (docs/migration.md §6a).
-import { performance } from 'node:perf_hooks';
+// The protocol of migration at first sign-in, on the official Node SDK (docs/signin-protocol.md §4): after the core
+// refuses a password, find the user's email-password login and its legacy entry, check the entry's MAC, then the
+// typed password against the legacy hash; on a match ask the core whether the placeholder still opens the login
+// (else a password was set since: the entry ends, the old password is refused), set the typed password in the core
+// (the core hashes it its own way), confirm the core's own hash accepts it, then end the entry. Every instance of
+// the app runs the same steps against the same core: two sign-ins racing each set the same password.
 import { setTimeout as sleep } from 'node:timers/promises';
-import supertokens from 'supertokens-node';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import type { RecipeInterface } from 'supertokens-node/recipe/emailpassword/types';
-import UserMetadata from 'supertokens-node/recipe/usermetadata';
 import UserRoles from 'supertokens-node/recipe/userroles';
-import { checkLegacyPassword, type LegacyCheckSettings } from '../hashes/legacy-check.js';
+import { checkLegacyPassword, type LegacyCheckSettings } from './hashes/check.js';
 import type { CognitoOptions, CognitoVerdict } from './cognito.js';
-import { endingUpdate, readLegacyEntry, type LegacyEndedVia, type LegacyEntry } from './entry.js';
-import type { TimingPad } from './timing.js';
-
-type VerifyInput = Parameters<RecipeInterface['verifyCredentials']>[0];
-type VerifyOutput = Awaited<ReturnType<RecipeInterface['verifyCredentials']>>;
-type UserContext = VerifyInput['userContext'];
+import {
+  checkedEntry,
+  endEntry,
+  findLogin,
+  metadataOf,
+  type Login,
+  type UserContext,
+  type VerifyInput,
+  type VerifyOutput,
+} from './login.js';
+import type { LegacyEntry } from './protocol/entry.js';
+import { placeholderPassword } from './protocol/placeholder.js';
 
 export interface SignInMigrationEvent {
   tenantId: string;
   /** The email-password login's user id (the external id when mapped). */
   userId: string;
   algorithm: string;
-  outcome: 'migrated' | 'reset-required' | 'disabled' | 'unsupported';
-  /** Why an entry could not be checked (never a hash or a password). */
+  /**
+   * `migrated`: the old password is now the core's; `password-set`: a password was set since the run, the entry
+   * ended; `invalid-entry`: an entry without a valid MAC, ignored; `placeholder-refused`: the placeholder was typed;
+   * `reset-required`, `disabled`, `unsupported`: the entry waits on.
+   */
+  outcome: 'migrated' | 'password-set' | 'invalid-entry' | 'placeholder-refused' | 'reset-required' | 'disabled' | 'unsupported';
+  /** Why an entry was ignored or could not be checked (never a hash, a password or the secret). */
   reason?: string;
 }
 
 export interface MigrateContext {
+  secret: string;
   hashes: LegacyCheckSettings;
   cognito?: CognitoOptions;
-  pad: TimingPad;
   onEvent: (event: SignInMigrationEvent) => void;
   /** Where a user Cognito sends to reset goes (default: the SDK's password reset email). */
   onResetRequired: (input: { tenantId: string; userId: string; email: string; userContext: UserContext }) => Promise<void>;
   /** The migration under way per login in this process (see migrateAtSignIn). */
   inflight: Map<string, Promise<void>>;
-}
-
-async function entryOf(userId: string, userContext: UserContext): Promise<LegacyEntry | undefined> {
-  return readLegacyEntry((await UserMetadata.getUserMetadata(userId, userContext)).metadata as Record<string, unknown>);
-}
-
-/** End a waiting entry (after a sign-in, or a password the user set by reset or change). */
-export async function endEntry(userId: string, via: LegacyEndedVia, userContext: UserContext): Promise<boolean> {
-  const entry = await entryOf(userId, userContext);
-  if (!entry) return false;
-  await UserMetadata.updateUserMetadata(userId, endingUpdate(entry, via, Date.now()) as never, userContext);
-  return true;
 }
 
 type Verdict = 'match' | 'mismatch' | 'reset' | { unsupported: string };
@@ -77,7 +74,7 @@ async function stillDisabled(entry: LegacyEntry, tenantId: string, userId: strin
 }
 
 /**
- * After the core answered WRONG_CREDENTIALS_ERROR: migrate the user if a legacy entry waits and the password
+ * After the core answered WRONG_CREDENTIALS_ERROR: migrate the user if a valid legacy entry waits and the password
  * matches it. Returns the core's own OK answer after a migration, else undefined (the caller answers as the core did).
  */
 export async function migrateAtSignIn(
@@ -85,42 +82,34 @@ export async function migrateAtSignIn(
   input: VerifyInput,
   ctx: MigrateContext,
 ): Promise<VerifyOutput | undefined> {
-  const started = performance.now();
-  const users = await supertokens.listUsersByAccountInfo(input.tenantId, { email: input.email }, false, input.userContext);
-  let login: { userId: string; recipeUserId: ReturnType<typeof supertokens.convertToRecipeUserId>; primaryId: string } | undefined;
-  for (const u of users) {
-    const lm = u.loginMethods.find(
-      (m) => m.recipeId === 'emailpassword' && m.hasSameEmailAs(input.email) && m.tenantIds.includes(input.tenantId),
-    );
-    if (lm) login = { userId: lm.recipeUserId.getAsString(), recipeUserId: lm.recipeUserId, primaryId: u.id };
-  }
-  const entry = login ? await entryOf(login.userId, input.userContext) : undefined;
-  if (!login || !entry) {
-    await ctx.pad.waitFrom(started);
+  const login = await findLogin(input);
+  if (!login) return undefined;
+  const found = checkedEntry(await metadataOf(login.userId, input.userContext), ctx.secret, login.email);
+  if (!found) return undefined;
+  const event = { tenantId: input.tenantId, userId: login.userId };
+  if ('invalid' in found) {
+    ctx.onEvent({ ...event, algorithm: found.algorithm, outcome: 'invalid-entry', reason: found.invalid });
     return undefined;
   }
-  const checkStarted = performance.now();
+  const entry = found.entry;
   const verdict = await check(entry, input, ctx);
-  ctx.pad.observe(performance.now() - checkStarted);
-  const event = { tenantId: input.tenantId, userId: login.userId, algorithm: entry.algorithm };
   if (verdict !== 'match') {
     if (verdict === 'reset') {
-      ctx.onEvent({ ...event, outcome: 'reset-required' });
+      ctx.onEvent({ ...event, algorithm: entry.algorithm, outcome: 'reset-required' });
       await ctx.onResetRequired({ tenantId: input.tenantId, userId: login.primaryId, email: input.email, userContext: input.userContext });
-    } else if (typeof verdict === 'object') ctx.onEvent({ ...event, outcome: 'unsupported', reason: verdict.unsupported });
-    await ctx.pad.waitFrom(started);
+    } else if (typeof verdict === 'object')
+      ctx.onEvent({ ...event, algorithm: entry.algorithm, outcome: 'unsupported', reason: verdict.unsupported });
     return undefined;
   }
   if (await stillDisabled(entry, input.tenantId, login.primaryId, input.userContext)) {
-    ctx.onEvent({ ...event, outcome: 'disabled' });
-    await ctx.pad.waitFrom(started);
+    ctx.onEvent({ ...event, algorithm: entry.algorithm, outcome: 'disabled' });
     return undefined;
   }
   // One migration of a login at a time in this process: a racing sign-in here waits for it, then finds the entry
   // ended and is served by the core. Instances elsewhere are covered by the protocol itself (module comment).
   const key = `${input.tenantId}\u0000${login.userId}`;
   const before = ctx.inflight.get(key) ?? Promise.resolve();
-  const mine = before.then(() => write(original, input, login.userId, login.recipeUserId));
+  const mine = before.then(() => write(original, input, login, entry, ctx));
   const tail = mine.then(
     () => undefined,
     () => undefined,
@@ -128,40 +117,54 @@ export async function migrateAtSignIn(
   ctx.inflight.set(key, tail);
   try {
     const out = await mine;
-    if (out?.migrated) ctx.onEvent({ ...event, outcome: 'migrated' });
-    return out?.answer;
+    if (out.outcome !== 'none') ctx.onEvent({ ...event, algorithm: entry.algorithm, outcome: out.outcome });
+    return out.answer;
   } finally {
     if (ctx.inflight.get(key) === tail) ctx.inflight.delete(key);
   }
 }
 
+type WriteOutcome = { answer?: VerifyOutput; outcome: 'migrated' | 'password-set' | 'none' };
+
 async function write(
   original: RecipeInterface,
   input: VerifyInput,
-  userId: string,
-  recipeUserId: ReturnType<typeof supertokens.convertToRecipeUserId>,
-): Promise<{ answer: VerifyOutput; migrated: boolean } | undefined> {
-  // Read again just before the write: an entry ended meanwhile (a racing sign-in finished, or the user reset the
-  // password) is never revived by setting the old password over the new one.
-  if (!(await withRetries(() => entryOf(userId, input.userContext)))) {
+  login: Login,
+  entry: LegacyEntry,
+  ctx: MigrateContext,
+): Promise<WriteOutcome> {
+  const coreNow = async (): Promise<WriteOutcome> => {
     const now = await withRetries(() => original.verifyCredentials(input));
-    return now.status === 'OK' ? { answer: now, migrated: false } : undefined;
+    return now.status === 'OK' ? { answer: now, outcome: 'none' } : { outcome: 'none' };
+  };
+  // Read again just before the write: an entry ended or replaced meanwhile (a racing sign-in finished, the user reset
+  // the password, a sync brought a new hash) is never acted on with the old one.
+  const again = checkedEntry(await withRetries(() => metadataOf(login.userId, input.userContext)), ctx.secret, login.email);
+  if (!again || 'invalid' in again || again.entry.mac !== entry.mac) return coreNow();
+  // The login must still hold the migration's placeholder: if not, a password was set since, by whatever path.
+  const placeholder = { ...input, password: placeholderPassword(ctx.secret, entry.sourceId) };
+  if ((await withRetries(() => original.verifyCredentials(placeholder))).status !== 'OK') {
+    // A racing instance may have just migrated this very password; else the password set since stays.
+    const now = await coreNow();
+    if (now.answer) return now;
+    await withRetries(() => endEntry(login.userId, 'password-set', input.userContext));
+    return { outcome: 'password-set' };
   }
   const set = await withRetries(() =>
     original.updateEmailOrPassword({
-      recipeUserId,
+      recipeUserId: login.recipeUserId,
       password: input.password,
       applyPasswordPolicy: false,
       tenantIdForPasswordPolicy: input.tenantId,
       userContext: input.userContext,
     }),
   );
-  if (set.status !== 'OK') return undefined;
+  if (set.status !== 'OK') return { outcome: 'none' };
   // The core's own hash must accept the password before the entry goes: until then a retry can still migrate.
   const confirmed = await withRetries(() => original.verifyCredentials(input));
-  if (confirmed.status !== 'OK') return undefined;
-  await withRetries(() => endEntry(userId, 'sign-in', input.userContext));
-  return { answer: confirmed, migrated: true };
+  if (confirmed.status !== 'OK') return { outcome: 'none' };
+  await withRetries(() => endEntry(login.userId, 'sign-in', input.userContext));
+  return { answer: confirmed, outcome: 'migrated' };
 }
 
 /**

@@ -4,10 +4,10 @@
 // Supabase's `$fbscrypt$` where the core's Firebase scrypt cannot hold it (p other than 1). Digests come from
 // node:crypto and hash-wasm; comparisons are constant-time; no message quotes the hash.
 import { createCipheriv } from 'node:crypto';
-import type { CanonicalLegacyPassword } from '../records/types.js';
+import type { LegacyPassword } from './types.js';
 import { sameBytes } from './constant-time.js';
 import { digest, digestName, fromBase64, fromHex, scryptBytes, utf8 } from './digests.js';
-import { type Checker, checkPbkdf2 } from './legacy-families.js';
+import { type Checker, checkPbkdf2 } from './families.js';
 
 const ITOA64 = './0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -82,7 +82,7 @@ export const clerkPbkdf2Sha256: Checker = async (legacy, password) => {
  * Clerk's `pbkdf2_sha1`: `pbkdf2_sha1$<iterations>$<salt>$<hex hash>` (Django's layout with the key in hex). A key in
  * base64 is Django's own pbkdf2_sha1, checked as such.
  */
-export const clerkPbkdf2Sha1: Checker = async (legacy: CanonicalLegacyPassword, password) => {
+export const clerkPbkdf2Sha1: Checker = async (legacy: LegacyPassword, password) => {
   const m = /^pbkdf2_sha1\$(\d+)\$([^$]*)\$([^$]+)$/.exec(legacy.hash.trim());
   if (!m) return "the hash is not Clerk's pbkdf2_sha1$<iterations>$<salt>$<hex hash>";
   const hex = /^(?:[0-9a-f]{2}){20,}$/i.test(m[3]!);

@@ -2,10 +2,10 @@
 // project's hash config: the HMAC key, rounds, input order, standard scrypt's costs) and Spring Security's
 // encoders (an optional secret, the "pepper"). Settings come from the app's configuration, never from the file.
 import bcrypt from 'bcryptjs';
-import type { CanonicalLegacyPassword } from '../records/types.js';
+import type { LegacyPassword } from './types.js';
 import { sameBytes } from './constant-time.js';
 import { type Digest, digest, digestName, fromBase64, fromHex, hmac, md4Digest, pbkdf2, scryptBytes, utf8 } from './digests.js';
-import type { Checker, CheckResult } from './legacy-families.js';
+import type { Checker, CheckResult } from './families.js';
 
 /** A Firebase project's hash config (the console's "Password hash parameters", or the one the users were imported with). */
 export interface FirebaseHashSettings {
@@ -27,7 +27,7 @@ export interface SpringSettings {
   secret?: string;
 }
 
-const param = (legacy: CanonicalLegacyPassword, key: string): string | number | undefined => legacy.params?.[key];
+const param = (legacy: LegacyPassword, key: string): string | number | undefined => legacy.params?.[key];
 
 function ordered(settings: FirebaseHashSettings, salt: Buffer, pw: Buffer): Buffer[] {
   return settings.hashInputOrder === 'PASSWORD_FIRST' ? [pw, salt] : [salt, pw];
@@ -37,7 +37,7 @@ function ordered(settings: FirebaseHashSettings, salt: Buffer, pw: Buffer): Buff
 export function firebaseChecker(name: string, settings: FirebaseHashSettings | undefined): Checker | undefined {
   const algorithm = name.replace(/^firebase_/, '').toUpperCase();
   const fb = settings ?? {};
-  const inputs = (legacy: CanonicalLegacyPassword) => ({
+  const inputs = (legacy: LegacyPassword) => ({
     salt: fromBase64(legacy.salt ?? '') ?? Buffer.alloc(0),
     stored: fromBase64(legacy.hash),
   });
@@ -97,7 +97,7 @@ export function firebaseChecker(name: string, settings: FirebaseHashSettings | u
 }
 
 /** Spring's Pbkdf2PasswordEncoder: hex (or base64) of salt || PBKDF2(password, salt || secret). */
-async function springPbkdf2(legacy: CanonicalLegacyPassword, password: string, spring: SpringSettings): Promise<CheckResult> {
+async function springPbkdf2(legacy: LegacyPassword, password: string, spring: SpringSettings): Promise<CheckResult> {
   const raw = fromHex(legacy.hash) ?? fromBase64(legacy.hash);
   if (!raw) return 'the Spring pbkdf2 value is neither hex nor base64';
   // Spring 5.x's defaults (8-byte salt, 185000 iterations, SHA-1, 256 bits: 40 bytes) or 5.8's (16, 310000, SHA-256: 48).
@@ -114,7 +114,7 @@ async function springPbkdf2(legacy: CanonicalLegacyPassword, password: string, s
 }
 
 /** Spring's StandardPasswordEncoder (`{sha256}`): hex of salt(8) || SHA-256 applied 1024 times to salt || secret || password. */
-function springSha256(legacy: CanonicalLegacyPassword, password: string, spring: SpringSettings): CheckResult {
+function springSha256(legacy: LegacyPassword, password: string, spring: SpringSettings): CheckResult {
   const raw = fromHex(legacy.hash);
   if (!raw || raw.length !== 40) return 'the Spring {sha256} value is not 80 hex digits';
   const salt = raw.subarray(0, 8);
@@ -124,14 +124,14 @@ function springSha256(legacy: CanonicalLegacyPassword, password: string, spring:
 }
 
 /** Spring's Md4PasswordEncoder (`{MD4}`): `{salt}` then hex MD4 of password + `{salt}`; without a salt, hex MD4. */
-async function springMd4(legacy: CanonicalLegacyPassword, password: string): Promise<CheckResult> {
+async function springMd4(legacy: LegacyPassword, password: string): Promise<CheckResult> {
   const m = /^(\{[^}]*\})?([0-9a-fA-F]{32})$/.exec(legacy.hash);
   if (!m) return 'the Spring {MD4} value is not an optional {salt} and 32 hex digits';
   return sameBytes(await md4Digest(utf8(password + (m[1] ?? ''))), Buffer.from(m[2]!, 'hex'));
 }
 
 /** Spring's SCryptPasswordEncoder (`{scrypt}`): `$<hex log2N|r|p>$<base64 salt>$<base64 key>`. */
-async function springScrypt(legacy: CanonicalLegacyPassword, password: string): Promise<CheckResult> {
+async function springScrypt(legacy: LegacyPassword, password: string): Promise<CheckResult> {
   const m = /^\$([0-9a-fA-F]+)\$([^$]+)\$([^$]+)$/.exec(legacy.hash);
   const salt = m ? fromBase64(m[2]!) : undefined;
   const stored = m ? fromBase64(m[3]!) : undefined;
