@@ -106,12 +106,37 @@ describe('sandbox session endpoints over HTTP', () => {
       tenantId: 'public',
     });
 
-    const bad = await api.post('/recipe/session/verify', { accessToken: 'a.b.c', doAntiCsrfCheck: false, enableAntiCsrf: false });
+    const bad = await api.post('/recipe/session/verify', {
+      accessToken: 'a.b.c',
+      doAntiCsrfCheck: false,
+      enableAntiCsrf: false,
+      checkDatabase: false,
+    });
     expect(bad.json.status).toBe('TRY_REFRESH_TOKEN');
+    const noCheck = await api.post('/recipe/session/verify', { accessToken: 'a.b.c', doAntiCsrfCheck: false, enableAntiCsrf: false });
+    expect([noCheck.status, noCheck.text]).toEqual([400, errorText("Field name 'checkDatabase' is invalid in JSON input")]);
     const tampered = stat.json.accessToken.token.slice(0, -4) + 'AAAA';
     expect(
-      (await api.post('/recipe/session/verify', { accessToken: tampered, doAntiCsrfCheck: false, enableAntiCsrf: false })).json.status,
+      (
+        await api.post('/recipe/session/verify', {
+          accessToken: tampered,
+          doAntiCsrfCheck: false,
+          enableAntiCsrf: false,
+          checkDatabase: false,
+        })
+      ).json.status,
     ).toBe('TRY_REFRESH_TOKEN');
+    const fine = await api.post('/recipe/session/verify', {
+      accessToken: stat.json.accessToken.token,
+      doAntiCsrfCheck: false,
+      enableAntiCsrf: false,
+      checkDatabase: true,
+    });
+    // A token that is its session's current one needs no new token: the answer is the session alone.
+    expect(fine.json).toEqual({ session: stat.json.session, status: 'OK' });
+    const refreshed = await api.post('/recipe/session/refresh', { refreshToken: stat.json.refreshToken.token, enableAntiCsrf: false });
+    expect(Object.keys(refreshed.json).sort()).toEqual(['accessToken', 'refreshToken', 'session', 'status']);
+    expect(header(refreshed.json.accessToken.token).kid).toMatch(/^s-/);
     const refresh = await api.post('/recipe/session/refresh', { refreshToken: 'nope', enableAntiCsrf: false });
     expect(refresh.json.status).toBe('UNAUTHORISED');
 

@@ -110,7 +110,8 @@ function verifySession(ctx: Ctx) {
   const antiCsrfToken = str(body, 'antiCsrfToken', true);
   const doAntiCsrfCheck = bool(body, 'doAntiCsrfCheck');
   const enableAntiCsrf = bool(body, 'enableAntiCsrf');
-  const checkDatabase = bool(body, 'checkDatabase', true) ?? false;
+  // From CDI 2.21 checkDatabase is required; before, access_token_blacklisting (default false) decided.
+  const checkDatabase = atLeast(ctx, '2.21') ? bool(body, 'checkDatabase') : false;
   const checked = T.verifyJwt(ctx, token);
   if (!checked.ok) return tryRefresh(checked.message);
   const p = checked.payload;
