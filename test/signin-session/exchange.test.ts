@@ -9,7 +9,7 @@ import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeLegacySession, type ExchangeOptions, type IssuerConfig } from '../../packages/signin/src/session/index.js';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { client, startTestSandbox } from '../sandbox/helpers.js';
+import { LICENSE, client, startTestSandbox } from '../sandbox/helpers.js';
 import { startTestIssuer, type TestIssuer } from './issuer.js';
 
 const API_KEY = 'exchange-test-api-key-0123456789';
@@ -21,7 +21,7 @@ let byEmailId: string;
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ apiKeys: [API_KEY] });
+  sb = await startTestSandbox({ apiKeys: [API_KEY], licenseKey: LICENSE });
   api = client(sb, { 'api-key': API_KEY });
   issuer = await startTestIssuer();
   supertokens.init({
@@ -47,6 +47,23 @@ const rs = (claims: Record<string, unknown> = {}) => issuer.rs256({ iss: issuer.
 const hs = (claims: Record<string, unknown> = {}) => issuer.hs256({ iss: 'https://hs.test', aud: 'hs-app', ...claims });
 
 describe('exchangeLegacySession', () => {
+  it('makes the session on the tenant asked for, and refuses a user who is not in it', async () => {
+    expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'team-b', firstFactors: null })).status).toBe(200);
+    const inB = await api.post('/team-b/recipe/signup', { email: 'tenant@x.io', password: 'pw-123456' });
+    expect((await api.post('/recipe/userid/map', { superTokensUserId: inB.json.user.id, externalUserId: 'old-sub-b' })).json.status).toBe(
+      'OK',
+    );
+    const out = await exchangeLegacySession(await rs({ sub: 'old-sub-b' }), { ...options, tenantId: 'team-b' });
+    if (out.status !== 'OK') throw new Error(`${out.status}: ${out.reason}`);
+    expect(out.session.getTenantId()).toBe('team-b');
+    const verified = await Session.getSessionWithoutRequestResponse(out.tokens.accessToken, out.tokens.antiCsrfToken);
+    expect([verified.getUserId(), verified.getTenantId()]).toEqual(['old-sub-b', 'team-b']);
+    expect(await exchangeLegacySession(await rs({ sub: 'old-sub-1' }), { ...options, tenantId: 'team-b' })).toEqual({
+      status: 'UNKNOWN_USER',
+      reason: 'the user is not in this tenant',
+    });
+  });
+
   it('gives the user whose external id is the subject a session (RS256 over JWKS) that the SDK verifies', async () => {
     const out = await exchangeLegacySession(await rs(), options);
     if (out.status !== 'OK') throw new Error(`${out.status}: ${out.reason}`);
