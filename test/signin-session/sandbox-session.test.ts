@@ -148,6 +148,18 @@ describe('sandbox session endpoints over HTTP', () => {
     expect(unknown.json.status).toBe('UNAUTHORISED');
   });
 
+  it('counts a session as a use of the id outside the auth recipes, and removes it with its user', async () => {
+    // UserIdMapping.findNonAuthStoragesWhereUserIdIsUsedOrAssertIfUsed checks the Session storage first;
+    // AuthRecipe's deleteNonAuthRecipeUser deletes the user's sessions.
+    const user = (await api.post('/recipe/signup', { email: 'in-use@x.io', password: 'pw-123456' })).json.user.id;
+    const made = await api.post('/recipe/session', { userId: user, enableAntiCsrf: false, userDataInJWT: {}, userDataInDatabase: {} });
+    const map = await api.post('/recipe/userid/map', { superTokensUserId: user, externalUserId: 'in-use-ext' });
+    expect([map.status, map.text]).toEqual([400, errorText('UserId is already in use in Session recipe')]);
+    expect((await api.get(`/recipe/session?sessionHandle=${made.json.session.handle}`)).json.status).toBe('OK');
+    expect((await api.post('/user/remove', { userId: user })).json.status).toBe('OK');
+    expect((await api.get(`/recipe/session?sessionHandle=${made.json.session.handle}`)).json.status).toBe('UNAUTHORISED');
+  });
+
   it('puts a non-public tenant in the handle and the token', async () => {
     expect((await api.put('/recipe/multitenancy/tenant/v2', { tenantId: 'team-b', firstFactors: null })).status).toBe(200);
     const made = await api.post('/team-b/recipe/session', {
