@@ -6,6 +6,7 @@ import {
   auth0Issuer,
   clerkIssuer,
   cognitoIssuer,
+  exchangedRole,
   firebaseIssuer,
   keycloakIssuer,
   supabaseIssuer,
@@ -99,6 +100,17 @@ describe('issuer presets', () => {
     // An RS256 token is refused by an HS256-only issuer (no algorithm confusion).
     expect(await reason(supa, await local.rs256({ iss: supa.issuer, aud: 'authenticated', sub: 'uuid-1' }))).toBe(
       'algorithm not allowed for this issuer',
+    );
+  });
+});
+
+describe('replay record name', () => {
+  it('matches the test vector of docs/session-migration.md', () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'user-1', exp: 1700000000 })).toString('base64url');
+    expect(`${header}.${payload}`).toBe('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEiLCJleHAiOjE3MDAwMDAwMDB9');
+    expect(exchangedRole(`${header}.${payload}`, 1700000000)).toBe(
+      'auth-migrate:exchanged:1700000000:_0rHl1x29qNMAtMj9zxstWPxeFV4aldMSNUSMZ82u3w',
     );
   });
 });
