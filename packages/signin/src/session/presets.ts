@@ -79,11 +79,12 @@ export function supabaseIssuer(o: { projectRef: string; jwtSecret?: string; jwks
 
 /**
  * Keycloak realm tokens. `iss` = <baseUrl>/realms/<realm> (Keycloak before 17 served under /auth: pass that in
- * baseUrl), keys at <iss>/protocol/openid-connect/certs (the realm's OpenID configuration, jwks_uri), RS256; `aud` is
- * the client the token is for (an audience mapper may be needed for access tokens). Read from the realm's
- * /.well-known/openid-configuration as documented in Keycloak's "Securing applications" guide
- * (https://www.keycloak.org/securing-apps/oidc-layers); the search here found that page's endpoints only in
- * third-party tutorials, so this is not confirmed from Keycloak's own text.
+ * baseUrl), keys at <iss>/protocol/openid-connect/certs (the `jwks_uri` of the realm's
+ * <iss>/.well-known/openid-configuration), RS256; `aud` is the client the token is for (an audience mapper may be
+ * needed for access tokens). Confirmed from Keycloak's Server Administration Guide, identity brokering, OIDC
+ * providers ("a URL like http://broker-keycloak:8180/auth/realms/test/protocol/openid-connect/certs"), and from a
+ * realm's openid-configuration as published in answers quoting Keycloak 6 (issuer without a trailing slash); not
+ * from a Keycloak page that lists the issuer format itself.
  */
 export function keycloakIssuer(o: { baseUrl: string; realm: string; audience: string | string[] }): IssuerConfig {
   const issuer = `${trimSlash(o.baseUrl)}/realms/${o.realm}`;
