@@ -26,8 +26,11 @@ export function firebaseIssuer(o: { projectId: string }): IssuerConfig {
 
 /**
  * Auth0 access tokens (audience: the API identifier) or ID tokens (audience: the application's client id).
- * "Validate JSON Web Tokens" and "Locate JSON Web Key Sets", https://auth0.com/docs/secure/tokens/json-web-tokens :
- * `iss` = https://<domain>/ (with the trailing slash), keys at https://<domain>/.well-known/jwks.json, RS256.
+ * "Validate JSON Web Tokens" and "Locate JSON Web Key Sets",
+ * https://auth0.com/docs/secure/tokens/json-web-tokens/validate-json-web-tokens and .../locate-json-web-key-sets :
+ * keys at https://<domain>/.well-known/jwks.json (from https://<domain>/.well-known/openid-configuration), RS256.
+ * `iss` = https://<domain>/ with the trailing slash: shown in Oracle's API Gateway table of Auth0's iss/aud/JWKS
+ * (docs.oracle.com, apigatewayusingjwttokens-identityprovider), not quoted from Auth0's page here.
  */
 export function auth0Issuer(o: { domain: string; audience: string | string[] }): IssuerConfig {
   const base = https(o.domain);
