@@ -114,3 +114,11 @@ describe('replay record name', () => {
     );
   });
 });
+
+describe('an issuer whose keys cannot be fetched', () => {
+  it('throws (an outage, for the app to answer 5xx), rather than calling a valid token invalid', async () => {
+    const down: IssuerConfig = { issuer: local.url, audience: 'a', jwksUri: 'http://127.0.0.1:9/.well-known/jwks.json' };
+    const token = await local.rs256({ iss: local.url, aud: 'a', sub: 's' });
+    await expect(verifyLegacyToken(token, [down], 5)).rejects.toThrow();
+  });
+});
