@@ -1,9 +1,9 @@
 // Conformance of the sandbox's session endpoints (src/sandbox/routes/session*.ts) with the reference core, through
 // supertokens-node itself and over raw HTTP. Behaviour read from supertokens-core: webserver/api/session/
-// SessionAPI.java, VerifySessionAPI.java, RefreshSessionAPI.java, SessionRemoveAPI.java, SessionUserAPI.java,
-// webserver/api/core/JWKSPublicAPI.java, session/Session.java, session/accessToken/AccessToken.java, and the tests
-// src/test/java/io/supertokens/test/session/api/SessionAPITest4_0.java, VerifySessionAPITest4_0.java,
-// RefreshSessionAPITest5_0.java, SessionRemoveAPITest2_7.java.
+// SessionAPI.java, VerifySessionAPI.java, RefreshSessionAPI.java, SessionRemoveAPI.java, webserver/api/core/
+// JWKSPublicAPI.java, session/Session.java, session/accessToken/AccessToken.java; ported checks from the tests
+// src/test/java/io/supertokens/test/session/api/SessionAPITest4_0.java (badInputTest, checkSessionResponse) and
+// SessionRemoveAPITest2_7.java (testRemovingMultipleSessionsGivesCorrectOutput, testRemovingSessionByUserId).
 import supertokens from 'supertokens-node';
 import Session from 'supertokens-node/recipe/session';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
@@ -43,7 +43,8 @@ describe('sandbox sessions through supertokens-node', () => {
     const tokens = created.getAllSessionTokensDangerously();
     const at = tokens.accessToken;
     expect(header(at)).toMatchObject({ typ: 'JWT', version: '5', alg: 'RS256' });
-    expect(header(at).kid).toMatch(/^d-/);
+    // SessionAPITest4_0.checkSessionResponse: a dynamic key's id is `d-` and no UUID, a static one's `s-<uuid>`.
+    expect(header(at).kid).toMatch(/^d-\d+$/);
     expect(decode(at)).toMatchObject({ sub: 'legacy-42', rsub: 'legacy-42', tId: 'public', role: 'x', parentRefreshTokenHash1: null });
 
     const local = await Session.getSessionWithoutRequestResponse(at, tokens.antiCsrfToken);
@@ -93,10 +94,13 @@ describe('sandbox session endpoints over HTTP', () => {
     const base = { userId: stId, enableAntiCsrf: false, userDataInJWT: {}, userDataInDatabase: {} };
     const noUser = await api.post('/recipe/session', { ...base, userId: undefined });
     expect([noUser.status, noUser.text]).toEqual([400, errorText("Field name 'userId' is invalid in JSON input")]);
-    const prot = await api.post('/recipe/session', { ...base, userDataInJWT: { sub: 'me' } });
-    expect([prot.status, prot.text]).toEqual([400, errorText('The user payload contains protected field')]);
+    // SessionAPITest4_0.badInputTest: each protected claim in the payload is refused.
+    for (const claim of ['sub', 'rsub', 'tId', 'exp', 'sessionHandle']) {
+      const prot = await api.post('/recipe/session', { ...base, userDataInJWT: { [claim]: 'value' } });
+      expect([claim, prot.status, prot.text]).toEqual([claim, 400, errorText('The user payload contains protected field')]);
+    }
     const stat = await api.post('/recipe/session', { ...base, useDynamicSigningKey: false });
-    expect(header(stat.json.accessToken.token).kid).toMatch(/^s-/);
+    expect(header(stat.json.accessToken.token).kid).toMatch(/^s-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(stat.json.antiCsrfToken).toBeUndefined();
     expect(stat.json.session).toEqual({
       handle: expect.any(String),
@@ -146,6 +150,23 @@ describe('sandbox session endpoints over HTTP', () => {
     expect(removed.json).toEqual({ status: 'OK', sessionHandlesRevoked: [stat.json.session.handle] });
     const unknown = await api.get(`/recipe/session?sessionHandle=${stat.json.session.handle}`);
     expect(unknown.json.status).toBe('UNAUTHORISED');
+  });
+
+  it('revokes by handles (only those still there) and by user id (SessionRemoveAPITest2_7)', async () => {
+    const body = { userId: 'remove-test', enableAntiCsrf: false, userDataInJWT: { key: 'value' }, userDataInDatabase: { key: 'value' } };
+    const handles: string[] = [];
+    for (let i = 0; i < 4; i++) handles.push((await api.post('/recipe/session', body)).json.session.handle);
+    const [s1, s2, s3, s4] = handles;
+    const first = await api.post('/recipe/session/remove', { sessionHandles: [s2, s4] });
+    expect(first.json.sessionHandlesRevoked.sort()).toEqual([s2, s4].sort());
+    const all = await api.post('/recipe/session/remove', { sessionHandles: handles });
+    expect(all.json.sessionHandlesRevoked.sort()).toEqual([s1, s3].sort());
+    expect((await api.get('/recipe/session/user?userId=remove-test')).json).toEqual({ status: 'OK', sessionHandles: [] });
+    const a = (await api.post('/recipe/session', body)).json.session.handle;
+    const b = (await api.post('/recipe/session', body)).json.session.handle;
+    expect((await api.get('/recipe/session/user?userId=remove-test')).json.sessionHandles.sort()).toEqual([a, b].sort());
+    const byUser = await api.post('/recipe/session/remove', { userId: 'remove-test' });
+    expect(byUser.json.sessionHandlesRevoked.sort()).toEqual([a, b].sort());
   });
 
   it('counts a session as a use of the id outside the auth recipes, and removes it with its user', async () => {

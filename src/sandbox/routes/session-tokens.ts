@@ -66,7 +66,8 @@ export function signingKeys(ctx: Pick<Ctx, 'app' | 'state'>, changes: Change[]):
     if (raw) return load(JSON.parse(raw) as StoredKey);
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const stored: StoredKey = {
-      kid: `${kind === 'static' ? 's' : 'd'}-${randomUUID()}`,
+      // A static key's id is `s-<uuid>`; a dynamic key's `d-<creation time>`, not a UUID (SessionAPITest4_0.checkSessionResponse).
+      kid: kind === 'static' ? `s-${randomUUID()}` : `d-${Date.now()}`,
       pkcs8: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     };
     changes.push({ c: 'meta', k, v: { value: JSON.stringify(stored) } });

@@ -3,9 +3,9 @@
 // handle), VerifySessionAPI.java, RefreshSessionAPI.java, SessionRemoveAPI.java, SessionUserAPI.java,
 // SessionDataAPI.java, JWTDataAPI.java, webserver/api/core/JWKSPublicAPI.java (`/.well-known/jwks.json`, no API key,
 // no cdi-version), webserver/api/jwt/JWKSAPI.java (`/recipe/jwt/jwks`), session/Session.java (createNewSession,
-// getSession, refreshSessionHelper) and session/accessToken/AccessToken.java; tests under
-// src/test/java/io/supertokens/test/session/api/ (SessionAPITest4_0, VerifySessionAPITest4_0,
-// RefreshSessionAPITest5_0, SessionRemoveAPITest2_7, SessionUserAPITest2_7).
+// getSession, refreshSessionHelper) and session/accessToken/AccessToken.java; tests
+// src/test/java/io/supertokens/test/session/api/SessionAPITest4_0.java and SessionRemoveAPITest2_7.java (ported in
+// test/signin-session/sandbox-session.test.ts).
 // Not reproduced: access tokens older than v5 (CDI < 4.0 gets v5 tokens too), the legacy signing-key fields of
 // CDI < 2.21, dynamic key rotation (one dynamic key per app, never rotated), /recipe/session/regenerate.
 import { randomUUID } from 'node:crypto';
