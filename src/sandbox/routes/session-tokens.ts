@@ -42,13 +42,14 @@ interface SigningKey {
 
 const loaded = new Map<string, SigningKey>();
 
+/** Keyed by the private key itself: two apps' dynamic keys made in the same millisecond share a kid. */
 function load(stored: StoredKey): SigningKey {
-  let k = loaded.get(stored.kid);
+  let k = loaded.get(stored.pkcs8);
   if (!k) {
     const privateKey = createPrivateKey(stored.pkcs8);
     const pub = createPublicKey(privateKey).export({ format: 'jwk' });
     k = { kid: stored.kid, privateKey, jwk: { kty: 'RSA', kid: stored.kid, n: pub.n, e: pub.e, alg: 'RS256', use: 'sig' } };
-    loaded.set(stored.kid, k);
+    loaded.set(stored.pkcs8, k);
   }
   return k;
 }
