@@ -11,6 +11,7 @@
 //    ghost group takes the ghost with it.
 import type { Ctx } from './context.js';
 import { key, type Change, type LoginMethod, type UserIdMapping } from './store/index.js';
+import { removeSession, sessionsOf } from './routes/session-tokens.js';
 
 export interface PrimaryGroup {
   primaryId: string;
@@ -100,7 +101,7 @@ export class DeletionTx {
     }
   }
 
-  /** deleteNonAuthRecipeUser: metadata, email verification (rows and tokens), roles, TOTP devices and codes. */
+  /** deleteNonAuthRecipeUser: sessions, metadata, email verification (rows and tokens), roles, TOTP devices and codes. */
   private deleteNonAuth(id: string): void {
     if (this.nonAuthDone.has(id)) return;
     this.nonAuthDone.add(id);
@@ -108,6 +109,7 @@ export class DeletionTx {
     const del = (c: Change['c'], k: string, present: boolean): void => {
       if (present) this.changes.push({ c, k } as Change);
     };
+    for (const s of sessionsOf(this.ctx)) if (s.recipeUserId === id) this.changes.push(removeSession(s));
     del('metadata', key(app, id), state.maps.metadata.has(key(app, id)));
     for (const v of state.maps.verified.ofUser(app, id)) del('verified', key(app, id, v.email), true);
     for (const k of state.evTokensById.get(key(app, id))) del('evTokens', k, true);

@@ -1,14 +1,15 @@
 // Where a user id is in use outside the auth recipes, as the reference core's
 // UserIdMapping.findNonAuthStoragesWhereUserIdIsUsedOrAssertIfUsed (UserIdMapping.java:617-685) looks, in its
-// order: Session (the sandbox keeps none), UserMetadata (a metadata row, even an emptied one), UserRoles (a role in
+// order: Session (a stored session whose recipe user id is the id: session_info.user_id), UserMetadata (a metadata row, even an emptied one), UserRoles (a role in
 // any tenant of the app), EmailVerification (a verified email or a token, Start.isUserIdBeingUsedInNonAuthRecipe
 // and EmailVerificationQueries.isUserIdBeingUsedForEmailVerification) and TOTP (any device). Mapping creation and
 // removal refuse with `UserId is already in use in <recipe> recipe` unless forced.
 import type { Ctx } from './context.js';
 import { badRequest } from './http.js';
 import { key } from './store/index.js';
+import { sessionsOf } from './routes/session-tokens.js';
 
-export type NonAuthRecipe = 'UserMetadata' | 'UserRoles' | 'EmailVerification' | 'TOTP';
+export type NonAuthRecipe = 'Session' | 'UserMetadata' | 'UserRoles' | 'EmailVerification' | 'TOTP';
 
 type StateCtx = Pick<Ctx, 'app' | 'state'>;
 
@@ -24,6 +25,7 @@ function hasRoles(ctx: StateCtx, userId: string): boolean {
 export function nonAuthUses(ctx: StateCtx, userId: string): NonAuthRecipe[] {
   const { state, app } = ctx;
   const out: NonAuthRecipe[] = [];
+  if (sessionsOf(ctx).some((s) => s.recipeUserId === userId)) out.push('Session');
   if (state.maps.metadata.has(key(app, userId))) out.push('UserMetadata');
   if (hasRoles(ctx, userId)) out.push('UserRoles');
   if (state.maps.verified.ofUser(app, userId).length > 0 || state.evTokensById.get(key(app, userId)).size > 0)

@@ -44,10 +44,10 @@ describe('auth-migrate-signin', () => {
     expect(root.dependencies['auth-migrate-signin']).toBe(pkg.version);
     expect(root.exports['./signin']).toBeUndefined();
     expect(pkg.peerDependencies['supertokens-node']).toBe('>=24.0.0');
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['bcryptjs', 'hash-wasm']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['bcryptjs', 'hash-wasm', 'jose']);
   });
 
-  it.each(['.', './protocol'])('%s resolves to ESM for import and CommonJS for require, each with its types', (entry) => {
+  it.each(['.', './protocol', './session'])('%s resolves to ESM for import and CommonJS for require, each with its types', (entry) => {
     const require = createRequire(`${REPO}/package.json`);
     const name = entry === '.' ? 'auth-migrate-signin' : `auth-migrate-signin/${entry.slice(2)}`;
     const sub = entry === '.' ? '' : `${entry.slice(2)}/`;
@@ -64,6 +64,10 @@ describe('auth-migrate-signin', () => {
     expect([...files].map((f) => f.slice(PKG.length + 1))).toContain(`dist/${build}/migrate.js`);
     const protocol = importGraph(`${PKG}/dist/${build}/protocol/index.js`);
     expect([...protocol.packages].sort()).toEqual(['bcryptjs', 'hash-wasm', 'node:']);
+    // Session exchange (./session): the JWT library and the SDK, nothing of the CLI.
+    const session = importGraph(`${PKG}/dist/${build}/session/index.js`);
+    expect([...session.packages].every((p) => ['jose', 'node:', 'supertokens-node'].includes(p))).toBe(true);
+    expect([...session.files].every((f) => f.startsWith(`${PKG}/dist/${build}/`))).toBe(true);
   });
 
   it('loads in a plain Node process both ways and exports the override, the Cognito verdict and the metadata filter', async () => {

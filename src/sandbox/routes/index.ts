@@ -16,6 +16,7 @@ import { removalRoutes } from './removal.js';
 import { metadataRoleRoutes } from './metadata-roles.js';
 import { bulkImportRoutes } from './bulk-import.js';
 import { passwordResetRoutes } from './password-reset.js';
+import { sessionRoutes } from './session.js';
 
 export const ROUTES: Route[] = [
   ...coreRoutes,
@@ -34,4 +35,5 @@ export const ROUTES: Route[] = [
   ...bulkImportRoutes,
   ...licenseRoutes,
   ...multitenancyRoutes,
+  ...sessionRoutes,
 ];
