@@ -39,6 +39,9 @@ Options:
                          unverified=RATE  third-party sign-in-up with isVerified, or a consume of an email, creates
                                           the user but does not mark the email verified, answers 500
                          reads=RATE       a lookup (GET /users/by-accountinfo, /user/id, /users, ...) answers 500
+                         replay=RATE      a write is answered with another request's earlier 200 body of the same
+                                          path and applies nothing (a misbehaving proxy)
+                         bareok=RATE      a write is answered {"status":"OK"} and applies nothing
                          seed=N           the seed of the draw (default 1): the same requests get the same faults
                        e.g. --faults before=0.05,after=0.05,partial=0.05,unverified=0.05,reads=0.05,seed=7
   --bulk-import-interval SECONDS
@@ -177,7 +180,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     throw err;
   }
   if (faults)
-    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500\n`);
+    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500 or not their own answer\n`);
   if (!jobOn) io.stderr.write('auth-migrate core: the bulk-import job is off: staged users stay NEW\n');
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
   const job = jobOn ? startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n')) : undefined;
