@@ -145,7 +145,12 @@ function createReplayBook() {
   };
 }
 
-export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector): SandboxApp {
+export interface AppHooks {
+  /** The store could not be written (a full disk, a size limit, a folder made read-only): the request answers 500. */
+  onStoreError?: (err: unknown) => void;
+}
+
+export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector, hooks: AppHooks = {}): SandboxApp {
   const routes = new Map(ROUTES.map((r) => [r.path, r]));
   const keys = config.apiKeys.map(digest);
   const keyAccepted = createKeyCheck(keys);
@@ -183,6 +188,7 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
       await (reply.durable ?? store.settled());
     } catch (err) {
       reply = { kind: 'text', status: 500, body: `java.io.IOException: ${(err as Error).message}` };
+      hooks.onStoreError?.(err);
     }
     if (fault === 'after' && reply.status === 200) reply = { kind: 'text', status: 500, body: FAULT_BODY };
     // A write answered as it was (200, applied) is one a later `replay` may answer with.
