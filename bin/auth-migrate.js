@@ -13,5 +13,7 @@ if (!existsSync(fileURLToPath(cli))) {
 process.stdout.on('error', (err) => {
   if (err.code !== 'EPIPE') throw err;
 });
-const { main } = await import(cli.href);
+const { main, exitOnFileErrors } = await import(cli.href);
+// A file the tool writes that fails outside any awaited call (disk full, size limit): one line, exit 2.
+exitOnFileErrors();
 process.exitCode = await main(process.argv.slice(2));

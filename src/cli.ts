@@ -1,6 +1,9 @@
 // argv -> command. Decides once whether to open the interactive wizard or run a headless command.
 import type { CommandIO } from './commands/io.js';
 import { UsageError, UserError } from './errors.js';
+import { fileErrorMessage, isFileError } from './files/errors.js';
+
+export { exitOnFileErrors } from './files/errors.js';
 
 export type { CommandIO };
 
@@ -101,6 +104,11 @@ export async function main(
     if (err instanceof UserError) {
       io.stderr.write(`auth-migrate: ${err.message}\n`);
       return err.exitCode;
+    }
+    // A file the command writes: one line naming the path and the fix (src/files/errors.ts), never a stack.
+    if (isFileError(err)) {
+      io.stderr.write(`auth-migrate: ${fileErrorMessage(err)}\n`);
+      return 2;
     }
     throw err;
   }

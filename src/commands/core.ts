@@ -12,6 +12,7 @@ import { createApp } from '../sandbox/app.js';
 import { configFromEnv, DEFAULT_BULK_IMPORT_BATCH_SIZE, DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
 import { startBulkImportJob } from '../sandbox/bulk/job.js';
 import { createFaultInjector, FAULTS_ENV, parseFaults } from '../sandbox/faults.js';
+import { fileErrorMessage, isFileError } from '../files/errors.js';
 import { openStore } from '../sandbox/store/index.js';
 import { acquireLock } from '../files/lock.js';
 
@@ -39,6 +40,9 @@ Options:
                          unverified=RATE  third-party sign-in-up with isVerified, or a consume of an email, creates
                                           the user but does not mark the email verified, answers 500
                          reads=RATE       a lookup (GET /users/by-accountinfo, /user/id, /users, ...) answers 500
+                         replay=RATE      a write is answered with another request's earlier 200 body of the same
+                                          path and applies nothing (a misbehaving proxy)
+                         bareok=RATE      a write is answered {"status":"OK"} and applies nothing
                          seed=N           the seed of the draw (default 1): the same requests get the same faults
                        e.g. --faults before=0.05,after=0.05,partial=0.05,unverified=0.05,reads=0.05,seed=7
   --bulk-import-interval SECONDS
@@ -166,7 +170,18 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   config.bulkImportIntervalMs = intervalSec * 1000;
   config.bulkImportBatchSize = Number(batchRaw);
   config.bulkImportClaimMs = Number(claimRaw);
-  const app = createApp(store, config, faults);
+  // A store that cannot be written any more (disk full, size limit, folder made read-only): every later write
+  // would answer 500. One line naming the file and the fix, exit 2 (src/files/errors.ts), once the 500 is sent.
+  let storeFailed = false;
+  const onStoreError = (err: unknown): void => {
+    if (storeFailed || !isFileError(err)) return;
+    storeFailed = true;
+    io.stderr.write(
+      `auth-migrate: ${fileErrorMessage(err, storePath, 'every write answered OK is in the store: once fixed, start the core again')}\n`,
+    );
+    setImmediate(() => void lock.release().finally(() => process.exit(2)));
+  };
+  const app = createApp(store, config, faults, { onStoreError });
   const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
   let boundPort: number;
   try {
@@ -177,7 +192,9 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     throw err;
   }
   if (faults)
-    io.stderr.write(`auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500\n`);
+    io.stderr.write(
+      `auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500 or not their own answer\n`,
+    );
   if (!jobOn) io.stderr.write('auth-migrate core: the bulk-import job is off: staged users stay NEW\n');
   io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
   const job = jobOn ? startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n')) : undefined;

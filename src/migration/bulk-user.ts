@@ -17,6 +17,7 @@ import { PlanError } from './plan.js';
 import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from './execute.js';
 import { done, fail, type StepOutcome } from './step-ids.js';
 import { bulkShapeIds } from './rollback-shape.js';
+import { ForeignAnswerError, userOf } from './answer-checks.js';
 
 const norm = (email: string): string => email.trim().toLowerCase();
 
@@ -29,15 +30,31 @@ export async function findBulkMethod(core: CoreClient, m: BulkLoginMethodBody): 
     r = await c.listUsersByAccountInfo({ thirdPartyId: m.thirdPartyId, thirdPartyUserId: m.thirdPartyUserId });
   else if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) r = await c.listUsersByAccountInfo({ phoneNumber: m.phoneNumber });
   else r = await c.listUsersByAccountInfo({ email: norm(m.email ?? '') });
-  const user = r.users.find((u) =>
-    u.loginMethods.some((lm) => {
-      if (lm.recipeId !== m.recipeId) return false;
-      if (m.recipeId === 'thirdparty') return lm.thirdParty?.id === m.thirdPartyId && lm.thirdParty?.userId === m.thirdPartyUserId;
-      if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) return lm.phoneNumber === m.phoneNumber;
-      return lm.email === norm(m.email ?? '');
-    }),
-  );
-  return user?.id;
+  return r.users.find((u) => u.loginMethods.some(isMethod(m)))?.id;
+}
+
+/** Whether a login method of a core user is this one of the body (same recipe and identity). */
+function isMethod(m: BulkLoginMethodBody) {
+  return (lm: { recipeId: string; email?: string; phoneNumber?: string; thirdParty?: { id: string; userId: string } }) => {
+    if (lm.recipeId !== m.recipeId) return false;
+    if (m.recipeId === 'thirdparty') return lm.thirdParty?.id === m.thirdPartyId && lm.thirdParty?.userId === m.thirdPartyUserId;
+    if (m.recipeId === 'passwordless' && m.phoneNumber !== undefined) return lm.phoneNumber === m.phoneNumber;
+    return lm.email === norm(m.email ?? '');
+  };
+}
+
+/**
+ * The id of an import's answer, when the answer is this request's: its user holds every login method sent and
+ * carries the external id sent (issue 31: a proxy may answer another request's body, or a bare OK). Otherwise
+ * ForeignAnswerError, and the core is read.
+ */
+export function answeredUser(answer: unknown, body: BulkUserBody): string {
+  const user = userOf(answer);
+  const holdsAll = user !== undefined && body.loginMethods.every((m) => user.loginMethods.some(isMethod(m)));
+  if (!user || !holdsAll || (body.externalUserId !== undefined && user.id !== body.externalUserId)) {
+    throw new ForeignAnswerError('POST', '/bulk-import/import', 'its user is not the one sent');
+  }
+  return user.id;
 }
 
 /** What a bulk user is found by: its first login method's account info, and its external id. */
@@ -115,7 +132,7 @@ export async function importBulkUser(core: CoreClient, body: BulkUserBody, wal: 
     let refusal: string[] | undefined;
     try {
       const r = await core.bulkImport.importUser(body);
-      return done(true, { recipeUserId: r.user.id });
+      return done(true, { recipeUserId: answeredUser(r, body) });
     } catch (err) {
       if (err instanceof CoreHttpError && !err.fatal && err.status === 400) refusal = bulkErrors(err.body);
       else if (!isUnclear(err)) throw err;

@@ -5,6 +5,7 @@
 // never created again. (Found by account info while the external id names another user: a conflict the mapping
 // step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
 import type { CoreClient, CoreUser, LoginMethod } from '../core-client/types.js';
+import { foreign, loginIn, text } from './answer-checks.js';
 import { done, fail, type StepOutcome } from './step-ids.js';
 import type { Found, StepRule } from './step-rules.js';
 import type { Step } from './steps.js';
@@ -46,16 +47,32 @@ async function byExternalId(
   };
 }
 
-/** Mark (userId, email) verified with a token the core just made; the token never leaves this function. */
+const TOKEN = '/recipe/user/email/verify/token';
+const VERIFY = '/recipe/user/email/verify';
+
+/**
+ * Mark (userId, email) verified with a token the core just made; the token never leaves this function. Neither
+ * "already verified" nor an OK naming another user or email is believed: the core is read (issue 31).
+ */
 export async function markVerified(userId: string, email: string, core: CoreClient): Promise<StepOutcome> {
+  const isVerified = async () => (await core.isEmailVerified(userId, email)).isVerified;
   const created = await core.createEmailVerificationToken(userId, email);
-  if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') return done(false);
+  if (created.status === 'EMAIL_ALREADY_VERIFIED_ERROR') {
+    if (await isVerified()) return done(false);
+    foreign('POST', TOKEN, `"already verified", but ${email} of user ${userId} is not`);
+  }
+  if (created.status === 'OK' && typeof created.token !== 'string') foreign('POST', TOKEN, 'it holds no token');
   const r = await core.verifyEmailToken(created.token);
-  if (r.status === 'OK') return done(true);
+  if (r.status === 'OK') {
+    if ((text(r, 'userId') === userId && text(r, 'email') === email) || (await isVerified())) return done(true);
+    foreign('POST', VERIFY, `it names ${text(r, 'email') ?? 'no email'}, and ${email} of user ${userId} is not verified`);
+  }
   // The token this attempt created is spent: only our own consume, applied and retried, spends it.
   if ((await core.isEmailVerified(userId, email)).isVerified) return done(true);
   return fail(r.status, `the core did not accept the email verification token it had just created for ${email} of user ${userId}`);
 }
+
+const IMPORT = '/recipe/user/passwordhash/import';
 
 const isPassword = (email: string) => (lm: LoginMethod) => lm.recipeId === 'emailpassword' && lm.email === norm(email);
 
@@ -72,8 +89,8 @@ export const importPassword: StepRule<Of<'import-password'>> = {
       passwordHash: step.passwordHash,
       hashingAlgorithm: step.hashingAlgorithm,
     });
-    const lm = r.user.loginMethods.find(isPassword(step.email));
-    return done(!r.didUserAlreadyExist, { recipeUserId: lm?.recipeUserId ?? r.user.id });
+    const { method } = loginIn(r, isPassword(step.email), { method: 'POST', path: IMPORT, sent: `with the email ${norm(step.email)}` });
+    return done(!r.didUserAlreadyExist, { recipeUserId: method.recipeUserId });
   },
 };
 
@@ -89,8 +106,8 @@ export const replacePassword: StepRule<Of<'replace-password'>> = {
       passwordHash: step.passwordHash,
       hashingAlgorithm: step.hashingAlgorithm,
     });
-    const lm = r.user.loginMethods.find(isPassword(step.email));
-    const recipeUserId = lm?.recipeUserId ?? known ?? r.user.id;
+    const { method } = loginIn(r, isPassword(step.email), { method: 'POST', path: IMPORT, sent: `with the email ${norm(step.email)}` });
+    const recipeUserId = method.recipeUserId;
     // created = replaced: the user was there and now has the source's hash.
     return done(r.didUserAlreadyExist, { recipeUserId });
   },
@@ -114,6 +131,8 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
       email: { id: step.email, isVerified: step.isVerified },
     });
     if (r.status !== 'OK') return fail(r.status, r.reason);
+    const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
+    loginIn(r, isThirdParty(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
     return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
   },
   // The reference creates the login and marks its email verified in two transactions (ThirdParty.signInUp): a 500
@@ -126,11 +145,13 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
   },
 };
 
+const isPasswordless = (step: Of<'passwordless-signinup'>) => (lm: LoginMethod) =>
+  lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber);
+
 export const passwordlessSignInUp: StepRule<Of<'passwordless-signinup'>> = {
   findFirst: () => true,
   async find(step, _ids, core) {
-    const match = (lm: LoginMethod) =>
-      lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber);
+    const match = isPasswordless(step);
     const what = `the passwordless login ${step.email ?? step.phoneNumber}`;
     const query = step.email !== undefined ? { email: norm(step.email) } : { phoneNumber: step.phoneNumber! };
     return methodIn((await core.listUsersByAccountInfo(query)).users, match) ?? byExternalId(step, core, match, 'passwordless', what);
@@ -139,12 +160,20 @@ export const passwordlessSignInUp: StepRule<Of<'passwordless-signinup'>> = {
     const contact = step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! };
     const code = await core.createCode(contact);
     if (code.status !== 'OK') return fail(code.status, 'the core refused to create a passwordless code');
+    // A bare OK holds no code: nothing to consume. (A code of another request's flow is consumed, and the answer
+    // then names that flow's contact: not ours, below; that flow's own consume then finds its user.)
+    if ([code.preAuthSessionId, code.deviceId, code.userInputCode].some((f) => typeof f !== 'string'))
+      foreign('POST', '/recipe/signinup/code', 'it holds no code');
     const r = await core.consumeCode({
       preAuthSessionId: code.preAuthSessionId,
       deviceId: code.deviceId,
       userInputCode: code.userInputCode,
     });
-    if (r.status === 'OK') return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+    if (r.status === 'OK') {
+      const sent = `for ${step.email !== undefined ? norm(step.email) : step.phoneNumber}`;
+      loginIn(r, isPasswordless(step), { method: 'POST', path: '/recipe/signinup/code/consume', sent }, r.recipeUserId);
+      return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
+    }
     // RESTART_FLOW_ERROR after a consume that was applied (or half-applied: the code used up, no user) and
     // answered 500: the rule looks the user up, and starts the flow again with a new code if there is none.
     return fail(r.status, 'the core did not accept the code it had just created', r.status === 'RESTART_FLOW_ERROR');

@@ -1,8 +1,8 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
-import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { existsSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { openPrivate as openPrivateFile, openPrivateSync } from '../files/private.js';
+import { openPrivate as openPrivateFile, openPrivateStream } from '../files/private.js';
 import type { UserResult } from './events.js';
 import type { MigrationInput } from './runner.js';
 import { describeOrigin } from '../records/types.js';
@@ -74,7 +74,7 @@ export function drained(stream: NodeJS.WritableStream): Promise<void> {
 }
 
 function openPrivate(path: string): WriteStream {
-  return createWriteStream(path, { fd: openPrivateSync(path, 'w') });
+  return openPrivateStream(path, 'w');
 }
 
 /**

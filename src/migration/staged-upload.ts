@@ -84,10 +84,39 @@ export async function stageBatch(
       } else await ctx.sleep(250 * attempt);
       continue;
     }
-    for (const [i, s] of rest.entries()) place(ctx, table, s, answer.users?.[i]?.loginMethods?.[0]?.userId);
+    // No answer believed on its word (issue 31): an OK that does not list this batch's users (a proxy's bare OK,
+    // another upload's body) is looked for in the list like a lost answer, and the batch sent again if absent.
+    if (!namesBatch(answer, rest)) {
+      const there = await lookForBatch(ctx.core, table, rest);
+      if (!there) {
+        if (attempt >= MAX_UPLOAD_ATTEMPTS) {
+          throw new CoreClientError(
+            `the core answered ${MAX_UPLOAD_ATTEMPTS} uploads of the same ${rest.length} users with an OK that lists other users, ` +
+              'and staged none of them: is a proxy in front of it answering for it? Stopping: the next run finds whatever they staged',
+            true,
+          );
+        }
+        await ctx.sleep(250 * attempt);
+        continue;
+      }
+      for (const s of rest) place(ctx, table, s, there.get(s.key));
+    } else for (const [i, s] of rest.entries()) place(ctx, table, s, answer.users?.[i]?.loginMethods?.[0]?.userId);
     onStaged(rest.length);
     rest = [];
   }
+}
+
+/** Whether the upload's answer lists these users, in order: as many, the same kinds of login, the external ids sent. */
+function namesBatch(answer: { users?: StagedUserAnswer[] }, batch: ToStage[]): boolean {
+  const users = answer.users;
+  if (!Array.isArray(users) || users.length !== batch.length) return false;
+  return batch.every((s, i) => {
+    const u = users[i];
+    const methods = s.body.loginMethods;
+    if (!u || !Array.isArray(u.loginMethods) || u.loginMethods.length !== methods.length) return false;
+    if (s.body.externalUserId !== undefined && u.userId !== s.body.externalUserId) return false;
+    return methods.every((m, j) => u.loginMethods[j]?.recipeId === m.recipeId);
+  });
 }
 
 function place(ctx: EngineContext, table: StagedTable, s: ToStage, rowId: string | undefined): void {

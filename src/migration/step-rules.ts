@@ -6,6 +6,7 @@
 import type { CoreClient, LoginMethod } from '../core-client/types.js';
 import { importPassword, markVerified, norm, passwordlessSignInUp, replacePassword, thirdPartySignInUp } from './first-factor-rules.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
+import { foreign, sameJson, userHolds, userOf } from './answer-checks.js';
 import type { Step, StepKind, StepRef } from './steps.js';
 import { SYNC_RULES } from './sync/step-rules.js';
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from 'auth-migrate-signin/protocol';
@@ -71,7 +72,8 @@ export const STEP_RULES: Rules = {
         recipeUserId: userId,
         ...(step.email !== undefined ? { email: step.email } : { phoneNumber: step.phoneNumber! }),
       });
-      if (r.status === 'OK') return done(true);
+      // The answer names nothing: the contact counts once read back (issue 31).
+      if (r.status === 'OK') return readBack(await STEP_RULES['passwordless-add-contact'].find!(step, ids, core), 'PUT', '/recipe/user');
       return fail(r.status, 'reason' in r ? r.reason : describeUpdateStatus(r.status));
     },
   },
@@ -91,7 +93,8 @@ export const STEP_RULES: Rules = {
       // The first factor already answered with the external id: the mapping exists (a rerun).
       if (userId === step.externalUserId) return done(false, { externalUserId: step.externalUserId });
       const r = await core.createUserIdMapping({ superTokensUserId: userId, externalUserId: step.externalUserId });
-      if (r.status === 'OK') return done(true, { externalUserId: step.externalUserId });
+      // The answer names no id: the mapping counts once the core maps the external id to this user (issue 31).
+      if (r.status === 'OK') return readBack(await STEP_RULES['map-user-id'].find!(step, ids, core), 'POST', '/recipe/userid/map');
       if (r.status === 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR') {
         return fail(r.status, `the core does not know the user ${userId} to map to external id ${step.externalUserId}`);
       }
@@ -122,7 +125,12 @@ export const STEP_RULES: Rules = {
     },
     async send(step, ids, core) {
       const r = await core.createPrimaryUser(resolveRef(ids, step.user));
-      if (r.status === 'OK') return done(!r.wasAlreadyAPrimaryUser, { primaryUserId: r.user.id });
+      if (r.status === 'OK') {
+        const user = userOf(r);
+        if (!user?.isPrimaryUser || !userHolds(user, idsOf(ids, step.user)))
+          foreign('POST', '/recipe/accountlinking/user/primary', `it names no primary user holding ${resolveRef(ids, step.user)}`);
+        return done(!r.wasAlreadyAPrimaryUser, { primaryUserId: user.id });
+      }
       return fail(r.status, `${r.description} (primary user ${r.primaryUserId})`);
     },
   },
@@ -136,7 +144,16 @@ export const STEP_RULES: Rules = {
     },
     async send(step, ids, core) {
       const r = await core.linkAccounts(resolveRef(ids, step.user), resolveRef(ids, step.primary));
-      if (r.status === 'OK') return done(!r.accountsAlreadyLinked, { primaryUserId: r.user.id });
+      if (r.status === 'OK') {
+        const user = userOf(r);
+        if (!user || !idsOf(ids, step.primary).includes(user.id) || !userHolds(user, idsOf(ids, step.user)))
+          foreign(
+            'POST',
+            '/recipe/accountlinking/user/link',
+            `it names no primary ${resolveRef(ids, step.primary)} holding ${resolveRef(ids, step.user)}`,
+          );
+        return done(!r.accountsAlreadyLinked, { primaryUserId: user.id });
+      }
       if (r.status === 'INPUT_USER_IS_NOT_A_PRIMARY_USER') return fail(r.status, 'the user to link to is not a primary user');
       // "Already linked to another primary" whose primary is ours (by its SuperTokens or external id): a link
       // our own earlier attempt made (cores before the 12.0.5 fix answer a repeated link this way).
@@ -168,7 +185,12 @@ export const STEP_RULES: Rules = {
         period: step.period,
         skew: step.skew,
       });
-      if (r.status === 'OK') return done(true, { deviceName: r.deviceName });
+      // Device names repeat across users: the device counts once listed under this user (issue 31).
+      if (r.status === 'OK') {
+        if (r.deviceName !== step.deviceName)
+          foreign('POST', '/recipe/totp/device/import', `it names the device "${String(r.deviceName)}"`);
+        return readBack(await STEP_RULES['import-totp'].find!(step, ids, core), 'POST', '/recipe/totp/device/import');
+      }
       return fail(r.status, `user ${userId} already has a TOTP device named "${step.deviceName}" with other settings`);
     },
   },
@@ -185,6 +207,10 @@ export const STEP_RULES: Rules = {
       const missing = Object.fromEntries(Object.entries(step.metadata).filter(([k, v]) => !(k in current) && v !== null));
       if (Object.keys(missing).length === 0) return done(false);
       await core.updateUserMetadata(userId, missing);
+      // Another user's answer may hold the same values: the keys count once read back (issue 31).
+      const after = (await core.getUserMetadata(userId)).metadata;
+      if (!Object.entries(missing).every(([k, v]) => k in after && sameJson(after[k], v)))
+        foreign('PUT', '/recipe/user/metadata', 'the metadata read back lacks what was sent');
       return done(true);
     },
   },
@@ -201,7 +227,10 @@ export const STEP_RULES: Rules = {
       const current = (await core.getUserMetadata(userId)).metadata;
       // Never over a waiting entry or over one already ended (a sign-in, a reset, an expiry since).
       if (LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current) return done(false);
-      await core.updateUserMetadata(userId, { [LEGACY_ENTRY_KEY]: step.entry });
+      const r = await core.updateUserMetadata(userId, { [LEGACY_ENTRY_KEY]: step.entry });
+      // The entry holds this login's own hash: an answer holding it is this request's.
+      if (!sameJson((r as { metadata?: Record<string, unknown> }).metadata?.[LEGACY_ENTRY_KEY], step.entry))
+        foreign('PUT', '/recipe/user/metadata', 'it holds no legacy entry for this login');
       return done(true);
     },
   },
@@ -226,6 +255,9 @@ export const STEP_RULES: Rules = {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;
       const r = await on.addUserRole(resolveRef(ids, step.user), step.role);
       if (r.status !== 'OK') return fail(r.status, `the core does not know the role ${step.role}`);
+      // The answer names no user: the role counts once read back (issue 31).
+      if (!(await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role))
+        foreign('PUT', '/recipe/user/role', `the user does not have the role ${step.role}`);
       return done(!r.didUserAlreadyHaveRole);
     },
   },
@@ -233,6 +265,12 @@ export const STEP_RULES: Rules = {
   // `run --sync`'s kinds (a user already in the core brought to a newer export): entries of this same rule.
   ...SYNC_RULES,
 };
+
+/** The answer was OK: the step counts when its effect is found in the core, else the answer was not this request's. */
+function readBack(found: Found, method: string, path: string): StepOutcome {
+  if (!found) foreign(method, path, 'the core does not hold what it answered OK to');
+  return done(true, found.ids);
+}
 
 /** The user a step adds to was there before the run (the run did not create its first login method). */
 function thereBefore(step: { user: StepRef }, ids: UserIds): boolean {

@@ -117,13 +117,47 @@ export interface SandboxApp {
   idle(): Promise<void>;
 }
 
-export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector): SandboxApp {
+/** The last answers (200, JSON) to writes per method and path, for the `replay` fault mode. */
+function createReplayBook() {
+  const KEEP = 16;
+  const book = new Map<string, Reply[]>();
+  /** Answers that are not their request's own (replayed or bare): never kept. */
+  const foreign = new WeakSet<Reply>();
+  const notOwn = (reply: Reply): Reply => {
+    foreign.add(reply);
+    return reply;
+  };
+  return {
+    notOwn,
+    keep(method: string, path: string, reply: Reply): void {
+      if (reply.status !== 200 || reply.kind !== 'json' || foreign.has(reply)) return;
+      const key = `${method} ${path}`;
+      const list = book.get(key) ?? book.set(key, []).get(key)!;
+      list.push({ kind: 'json', status: 200, body: reply.body });
+      if (list.length > KEEP) list.shift();
+    },
+    /** One of the earlier answers of this path; undefined when there was none (the request is then answered as usual). */
+    pick(method: string, path: string, r: number): Reply | undefined {
+      const list = book.get(`${method} ${path}`);
+      const earlier = list?.[Math.floor(r * list.length)];
+      return earlier ? notOwn({ ...earlier }) : undefined;
+    },
+  };
+}
+
+export interface AppHooks {
+  /** The store could not be written (a full disk, a size limit, a folder made read-only): the request answers 500. */
+  onStoreError?: (err: unknown) => void;
+}
+
+export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector, hooks: AppHooks = {}): SandboxApp {
   const routes = new Map(ROUTES.map((r) => [r.path, r]));
   const keys = config.apiKeys.map(digest);
   const keyAccepted = createKeyCheck(keys);
   const supported = new Set(CDI_VERSIONS);
   let inFlight = 0;
   let idleWaiters: Array<() => void> = [];
+  const replays = createReplayBook();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawUrl = req.url ?? '/';
@@ -154,8 +188,11 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
       await (reply.durable ?? store.settled());
     } catch (err) {
       reply = { kind: 'text', status: 500, body: `java.io.IOException: ${(err as Error).message}` };
+      hooks.onStoreError?.(err);
     }
     if (fault === 'after' && reply.status === 200) reply = { kind: 'text', status: 500, body: FAULT_BODY };
+    // A write answered as it was (200, applied) is one a later `replay` may answer with.
+    if (faults && req.method !== 'GET' && match) replays.keep(req.method ?? '', match.route.path, reply);
     send(res, reply);
   }
 
@@ -201,6 +238,10 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     }
     // The storage fails once the request has passed the checks that need none (key, version, tenant, method).
     if (fault === 'before' || fault === 'read') throw new HttpError(500, FAULT_BODY);
+    // A proxy's misbehaviour (faults.ts): an answer that is not this request's, and nothing applied.
+    if (fault === 'bareok') return replays.notOwn({ kind: 'json', status: 200, body: { status: 'OK' } });
+    const replayed = fault === 'replay' ? replays.pick(ctx.method, route.path, faults!.random()) : undefined;
+    if (replayed) return replayed;
     return handler(ctx);
   }
 

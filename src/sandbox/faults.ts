@@ -6,7 +6,10 @@
 // `unverified` makes a write that creates (or finds) a user and then marks its email verified in a second
 // transaction stop between the two (ThirdParty.java:171 then :180; Passwordless.java:462 then :471, :493-509);
 // `reads` answers a GET lookup 500 (the reference's most frequent 500 under load was GET /users/by-accountinfo).
-// SPEC = `before=0.05,after=0.05,partial=0.05,unverified=0.05,reads=0.05,seed=7` (docs/sandbox.md).
+// Two more rehearse a misbehaving proxy in front of a core rather than the core (issue 31): `replay` answers a
+// write with another request's earlier 200 body of the same path and applies nothing; `bareok` answers a write
+// `{"status":"OK"}` and applies nothing.
+// SPEC = `before=0.05,after=0.05,partial=0.05,unverified=0.05,replay=0.03,bareok=0.03,reads=0.05,seed=7` (docs/sandbox.md).
 import { UserError } from '../errors.js';
 import { createRng } from '../generators/rng.js';
 
@@ -15,13 +18,15 @@ export interface FaultConfig {
   before: number;
   partial: number;
   unverified: number;
+  replay: number;
+  bareok: number;
   reads: number;
   seed: number;
 }
 
 export const FAULTS_ENV = 'AUTH_MIGRATE_SANDBOX_FAULTS';
 
-const NAMES = ['before', 'after', 'partial', 'unverified', 'reads', 'seed'] as const;
+const NAMES = ['before', 'after', 'partial', 'unverified', 'replay', 'bareok', 'reads', 'seed'] as const;
 type Name = (typeof NAMES)[number];
 
 /**
@@ -35,11 +40,11 @@ export const FAULT_BODY =
   'Contention with a different database connection that shares the cache (database table is locked: app_id_to_user_id)';
 
 export const FAULT_SPEC_HELP =
-  'before=RATE, after=RATE, partial=RATE, unverified=RATE, reads=RATE or seed=N (e.g. after=0.05,reads=0.05,seed=7)';
+  'before=RATE, after=RATE, partial=RATE, unverified=RATE, replay=RATE, bareok=RATE, reads=RATE or seed=N (e.g. after=0.05,reads=0.05,seed=7)';
 
 export function parseFaults(spec: string | undefined): FaultConfig | undefined {
   if (spec === undefined || spec.trim() === '') return undefined;
-  const out: FaultConfig = { after: 0, before: 0, partial: 0, unverified: 0, reads: 0, seed: 1 };
+  const out: FaultConfig = { after: 0, before: 0, partial: 0, unverified: 0, replay: 0, bareok: 0, reads: 0, seed: 1 };
   for (const part of spec.split(',')) {
     const [name, value] = part.split('=').map((s) => s.trim());
     const n = Number(value);
@@ -49,13 +54,18 @@ export function parseFaults(spec: string | undefined): FaultConfig | undefined {
     if (name !== 'seed' && (n < 0 || n > 1)) throw new UserError(`sandbox faults: the ${name} rate must be between 0 and 1`, 2);
     out[name as Name] = n;
   }
-  if (out.before + out.after + out.partial + out.unverified > 1) {
-    throw new UserError('sandbox faults: before, after, partial and unverified share the writes: their rates add up to more than 1', 2);
+  if (writeRates(out) > 1) {
+    throw new UserError(
+      'sandbox faults: before, after, partial, unverified, replay and bareok share the writes: their rates add up to more than 1',
+      2,
+    );
   }
   return out;
 }
 
-export type FaultDecision = 'none' | 'before' | 'after' | 'partial' | 'unverified' | 'read';
+const writeRates = (c: FaultConfig): number => c.before + c.after + c.partial + c.unverified + c.replay + c.bareok;
+
+export type FaultDecision = 'none' | 'before' | 'after' | 'partial' | 'unverified' | 'replay' | 'bareok' | 'read';
 
 /** Never faulted: licence, tenant and app management, the test hooks, /hello and /apiversion. */
 const EXEMPT = /^\/(ee\/|recipe\/multitenancy\/|sandbox-test\/|hello$|apiversion$|$)/;
@@ -66,10 +76,12 @@ const VERIFIES_AFTER = new Set(['/recipe/signinup', CONSUME]);
 export interface FaultInjector {
   /** `route`: the matched route's path (without the app and tenant prefix). */
   decide(method: string, route: string): FaultDecision;
+  /** A number in [0, 1) from the same seeded draw (which earlier body a `replay` answers). */
+  random(): number;
 }
 
 export function createFaultInjector(config: FaultConfig | undefined): FaultInjector | undefined {
-  if (!config || config.after + config.before + config.partial + config.unverified + config.reads === 0) return undefined;
+  if (!config || writeRates(config) + config.reads === 0) return undefined;
   const random = createRng(config.seed).next; // seeded, so a faulty rehearsal can be replayed
   return {
     decide(method, route) {
@@ -86,7 +98,10 @@ export function createFaultInjector(config: FaultConfig | undefined): FaultInjec
       // Partial application is only defined for the operations that show it on the reference core.
       if (r < (edge += config.partial)) return route === CONSUME ? 'partial' : 'none';
       if (r < (edge += config.unverified)) return VERIFIES_AFTER.has(route) ? 'unverified' : 'none';
+      if (r < (edge += config.replay)) return 'replay';
+      if (r < (edge += config.bareok)) return 'bareok';
       return 'none';
     },
+    random,
   };
 }

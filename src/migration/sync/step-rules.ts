@@ -6,6 +6,7 @@ import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, t
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
 import type { Found, StepRule } from '../step-rules.js';
 import { done, fail, resolveRef, type StepOutcome } from '../step-ids.js';
+import { foreign, loginIn } from '../answer-checks.js';
 import type { SyncStep, SyncStepKind } from './steps.js';
 
 type SyncRules = { [K in SyncStepKind]: StepRule<Extract<SyncStep, { kind: K }>> };
@@ -26,9 +27,14 @@ async function loginOf(core: CoreClient, recipeUserId: string) {
   return r.user.loginMethods.find((m) => m.recipeUserId === recipeUserId);
 }
 
-/** A write counts once read back: the effect found just after the answer, else a failure naming what is still there. */
-function readBack(found: Found, still: string): StepOutcome {
-  return found ? done(true, found.ids) : fail('NOT_APPLIED', `the core answered OK but ${still}`);
+/**
+ * A write counts once read back: the effect found just after the answer. Not found: the OK was not this request's
+ * (a proxy's bare OK or replayed body, issue 31), so the attempt is unclear: the core is read again and the write
+ * sent again, and the user fails only once the budget is spent.
+ */
+function readBack(found: Found, still: string, method: string, path: string): StepOutcome {
+  if (!found) foreign(method, path, `the core answered OK but ${still}`);
+  return done(true, found.ids);
 }
 
 function refused(o: Record<string, unknown>, what: string): StepOutcome {
@@ -54,7 +60,10 @@ export const SYNC_RULES: SyncRules = {
         passwordHash: step.passwordHash,
         hashingAlgorithm: step.hashingAlgorithm,
       });
-      if (!r.didUserAlreadyExist)
+      // A hash cannot be read back: the answer must name the login whose hash was sent (issue 31).
+      const isOurs = (m: { recipeId: string; email?: string }) => m.recipeId === 'emailpassword' && m.email === email;
+      const { method } = loginIn(r, isOurs, { method: 'POST', path: '/recipe/user/passwordhash/import', sent: `with the email ${email}` });
+      if (!r.didUserAlreadyExist || method.recipeUserId !== step.recipeUserId)
         return fail('UNEXPECTED_NEW_USER', `the core created a new user for ${email} instead of updating ${step.recipeUserId}`);
       return done(true);
     },
@@ -74,7 +83,12 @@ export const SYNC_RULES: SyncRules = {
         body: { recipeUserId: step.recipeUserId, email: step.email },
       });
       if (status(o) !== 'OK') return refused(o, `the core refused to change the email of ${step.recipeUserId} to ${norm(step.email)}`);
-      return readBack(await SYNC_RULES['change-email'].find!(step, _ids, core), `login ${step.recipeUserId} still has another email`);
+      return readBack(
+        await SYNC_RULES['change-email'].find!(step, _ids, core),
+        `login ${step.recipeUserId} still has another email`,
+        'PUT',
+        '/recipe/user',
+      );
     },
   },
 
@@ -90,7 +104,12 @@ export const SYNC_RULES: SyncRules = {
         scope: 'app',
         body: { userId: resolveRef(ids, step.user), email: step.email },
       });
-      return readBack(await SYNC_RULES['unverify-email'].find!(step, ids, core), `${norm(step.email)} is still verified`);
+      return readBack(
+        await SYNC_RULES['unverify-email'].find!(step, ids, core),
+        `${norm(step.email)} is still verified`,
+        'POST',
+        '/recipe/user/email/verify/remove',
+      );
     },
   },
 
@@ -107,11 +126,17 @@ export const SYNC_RULES: SyncRules = {
         email: { id: step.email, isVerified: step.isVerified },
       });
       if (r.status !== 'OK') return fail(r.status, r.reason);
+      const isOurs = (m: { recipeId: string; thirdParty?: { id: string; userId: string } }) =>
+        m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId;
+      const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
+      loginIn(r, isOurs, { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
       if (r.createdNewUser)
         return fail('UNEXPECTED_NEW_USER', `the core created a new ${step.thirdPartyId} user instead of updating ${step.recipeUserId}`);
       return readBack(
         await SYNC_RULES['update-thirdparty'].find!(step, _ids, core),
         `the ${step.thirdPartyId} login reads back with another email`,
+        'POST',
+        '/recipe/signinup',
       );
     },
   },
@@ -124,7 +149,12 @@ export const SYNC_RULES: SyncRules = {
     // webserver/api/totp/RemoveTotpDeviceAPI.java: OK with didDeviceExist.
     async send(step, ids, core) {
       await core.removeTotpDevice(resolveRef(ids, step.user), step.deviceName);
-      return readBack(await SYNC_RULES['remove-totp-device'].find!(step, ids, core), `still lists the TOTP device "${step.deviceName}"`);
+      return readBack(
+        await SYNC_RULES['remove-totp-device'].find!(step, ids, core),
+        `still lists the TOTP device "${step.deviceName}"`,
+        'POST',
+        '/recipe/totp/device/remove',
+      );
     },
   },
 
@@ -141,7 +171,12 @@ export const SYNC_RULES: SyncRules = {
         scope: 'app',
         body: { userId: step.recipeUserId, removeAllLinkedAccounts: false },
       });
-      return readBack(await SYNC_RULES['remove-login'].find!(step, _ids, core), `still has the login ${step.recipeUserId}`);
+      return readBack(
+        await SYNC_RULES['remove-login'].find!(step, _ids, core),
+        `still has the login ${step.recipeUserId}`,
+        'POST',
+        '/user/remove',
+      );
     },
   },
 
@@ -156,7 +191,12 @@ export const SYNC_RULES: SyncRules = {
       const update: Record<string, unknown> = { ...step.set };
       for (const k of step.remove) update[k] = null;
       await core.updateUserMetadata(resolveRef(ids, step.user), update);
-      return readBack(await SYNC_RULES['set-metadata'].find!(step, ids, core), 'the metadata read back differs from the export');
+      return readBack(
+        await SYNC_RULES['set-metadata'].find!(step, ids, core),
+        'the metadata read back differs from the export',
+        'PUT',
+        '/recipe/user/metadata',
+      );
     },
   },
 
@@ -204,8 +244,14 @@ export const SYNC_RULES: SyncRules = {
         scope: 'tenant',
         body: { userId: resolveRef(ids, step.user), role: step.role },
       });
-      if (status(o) === 'UNKNOWN_ROLE_ERROR') return done(false); // no such role: the user cannot have it
-      return readBack(await SYNC_RULES['remove-role'].find!(step, ids, core), `the user still has the role ${step.role}`);
+      // No such role: the user cannot have it (read back all the same: the answer may be another request's).
+      if (status(o) === 'UNKNOWN_ROLE_ERROR' && (await SYNC_RULES['remove-role'].find!(step, ids, core))) return done(false);
+      return readBack(
+        await SYNC_RULES['remove-role'].find!(step, ids, core),
+        `the user still has the role ${step.role}`,
+        'POST',
+        '/recipe/user/role/remove',
+      );
     },
   },
 };

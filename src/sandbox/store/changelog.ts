@@ -3,7 +3,7 @@
 // Writes go one at a time, in order; a group's fdatasync may overlap the next group's write and fdatasync
 // (at most MAX_SYNCS at once), so a request does not wait for a whole earlier flush before its own starts.
 import { rename, type FileHandle } from 'node:fs/promises';
-import { openPrivate } from '../../files/private.js';
+import { openPrivate, writeWhole } from '../../files/private.js';
 
 interface Waiter {
   /** Resolve once this many appended lines are durable. */
@@ -106,7 +106,7 @@ export class ChangeLog {
     this.busy = true;
     this.groups++;
     const fh = this.fh;
-    fh.write(text).then(
+    writeWhole(fh, text).then(
       () => {
         this.bytes += Buffer.byteLength(text);
         // Everything written before this call is on disk when it returns, earlier groups' lines included.

@@ -2,7 +2,7 @@
 // fsyncs it and renames it over the old one, serialising record by record so a large store does not
 // block the event loop in one long JSON.stringify.
 import { open, rename, readFile, unlink } from 'node:fs/promises';
-import { openPrivate } from '../../files/private.js';
+import { openPrivate, writeWhole } from '../../files/private.js';
 import { dirname } from 'node:path';
 import { Low, type Adapter } from 'lowdb';
 import { UserError } from '../../errors.js';
@@ -105,7 +105,7 @@ class DurableSnapshotFile implements Adapter<SnapshotData> {
       let n = 0;
       const flush = async (): Promise<void> => {
         bytes += Buffer.byteLength(chunk);
-        await fh.write(chunk);
+        await writeWhole(fh, chunk);
         chunk = '';
       };
       for (let ci = 0; ci < COLLECTION_NAMES.length; ci++) {

@@ -13,7 +13,15 @@ import { LICENSE, TEXT_TYPE, client, errorText, startTestSandbox } from '../help
 type Api = ReturnType<typeof client>;
 const sandboxes: Record<string, RunningSandbox> = {};
 const apis: Record<string, Api> = {};
-const SPECS = { unverified: 'unverified=1', partial: 'partial=1', reads: 'reads=1', before: 'before=1', after: 'after=1' };
+const SPECS = {
+  unverified: 'unverified=1',
+  partial: 'partial=1',
+  reads: 'reads=1',
+  before: 'before=1',
+  after: 'after=1',
+  replay: 'replay=1',
+  bareok: 'bareok=1',
+};
 
 beforeAll(async () => {
   await Promise.all(
@@ -138,13 +146,44 @@ describe('before and after', () => {
   });
 });
 
+// Not the reference core's failures but a misbehaving proxy's in front of one (issue 31): the answer is not the
+// request's, and nothing is applied. A write with no earlier answer on its path has nothing to replay: answered as usual.
+describe('replay and bareok: an answer that is not the request own, nothing applied', () => {
+  it("replay: another request's earlier 200 body of the same path; this one not applied", async () => {
+    const api = apis.replay!;
+    const first = await api.post('/recipe/signup', { email: 'first@example.com', password: 'testPass123' });
+    expect(first.json).toMatchObject({ status: 'OK', user: { emails: ['first@example.com'] } });
+    const second = await api.post('/recipe/signup', { email: 'second@example.com', password: 'testPass123' });
+    expect([second.status, second.type]).toEqual([200, 'application/json; charset=UTF-8']);
+    expect(second.json).toEqual(first.json);
+    expect(await byEmail(api, 'second@example.com')).toEqual([]);
+    // Another path has its own earlier answers: its first write is answered as usual, and lookups never replayed.
+    expect((await tp(api, 'g-r', 'r-tp@example.com', false)).json).toMatchObject({ status: 'OK', createdNewUser: true });
+    expect(await byEmail(api, 'r-tp@example.com')).toHaveLength(1);
+    expect((await tp(api, 'g-r2', 'r-tp2@example.com', false)).json.user.thirdParty).toEqual([{ id: 'google', userId: 'g-r' }]);
+    expect(await byEmail(api, 'r-tp2@example.com')).toEqual([]);
+  });
+
+  it('bareok: {"status":"OK"} and nothing applied, on every write; lookups answered as usual', async () => {
+    const api = apis.bareok!;
+    const r = await api.post('/recipe/signup', { email: 'bare@example.com', password: 'testPass123' });
+    expect([r.status, r.json]).toEqual([200, { status: 'OK' }]);
+    expect(await byEmail(api, 'bare@example.com')).toEqual([]);
+    const code = await api.post('/recipe/signinup/code', { phoneNumber: '+14155550199' });
+    expect(code.json).toEqual({ status: 'OK' });
+    expect((await api.get('/users/count')).json).toMatchObject({ status: 'OK', count: 0 });
+  });
+});
+
 describe('the spec and the draw', () => {
   it('parses every mode and refuses unknown names, rates outside 0..1 and write rates over 1 in total', () => {
-    expect(parseFaults('before=0.1,after=0.2,partial=0.05,unverified=0.05,reads=0.3,seed=9')).toEqual({
+    expect(parseFaults('before=0.1,after=0.2,partial=0.05,unverified=0.05,replay=0.03,bareok=0.02,reads=0.3,seed=9')).toEqual({
       before: 0.1,
       after: 0.2,
       partial: 0.05,
       unverified: 0.05,
+      replay: 0.03,
+      bareok: 0.02,
       reads: 0.3,
       seed: 9,
     });
@@ -153,6 +192,7 @@ describe('the spec and the draw', () => {
     expect(() => parseFaults('reads=1.5')).toThrow(/between 0 and 1/);
     expect(() => parseFaults('reads=')).toThrow(/is not/);
     expect(() => parseFaults('before=0.6,after=0.6')).toThrow(/more than 1/);
+    expect(() => parseFaults('replay=0.6,bareok=0.6')).toThrow(/more than 1/);
   });
 
   it('is seeded: the same requests in the same order get the same faults; a spec without reads draws nothing for a GET', () => {
@@ -164,9 +204,14 @@ describe('the spec and the draw', () => {
       const f = createFaultInjector(parseFaults(spec))!;
       return requests.map(([m, p]) => f.decide(m, p));
     };
-    const all = 'before=0.1,after=0.1,partial=0.1,unverified=0.1,reads=0.2,seed=5';
+    const all = 'before=0.1,after=0.1,partial=0.1,unverified=0.1,replay=0.1,bareok=0.1,reads=0.2,seed=5';
     expect(draw(all)).toEqual(draw(all));
-    expect(new Set(draw(all))).toEqual(new Set(['none', 'before', 'after', 'partial', 'unverified', 'read']));
+    expect(new Set(draw(all))).toEqual(new Set(['none', 'before', 'after', 'partial', 'unverified', 'replay', 'bareok', 'read']));
+    // replay and bareok take the slices after the older modes: a spec of those alone faults the same writes.
+    const older = draw('before=0.1,after=0.1,seed=5');
+    expect(draw('before=0.1,after=0.1,replay=0.1,bareok=0.1,seed=5').map((d) => (d === 'replay' || d === 'bareok' ? 'none' : d))).toEqual(
+      older,
+    );
     expect(draw(all.replace('seed=5', 'seed=6'))).not.toEqual(draw(all));
     // Adding modes that never fire on writes leaves the writes' faults as they were (replays of older specs hold).
     const writesOnly = draw('before=0.1,after=0.1,seed=5').filter((_, i) => requests[i]![0] === 'POST');
