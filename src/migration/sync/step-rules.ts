@@ -212,7 +212,12 @@ export const SYNC_RULES: SyncRules = {
       if (!shape || !('entry' in shape)) return done(false);
       const previous: LegacyPrevious = { entry: shape.entry };
       await core.updateUserMetadata(step.recipeUserId, { [LEGACY_ENTRY_KEY]: step.entry, [LEGACY_PREVIOUS_KEY]: previous });
-      return readBack(await SYNC_RULES['replace-legacy-entry'].find!(step, ids, core), 'the old entry is still there');
+      return readBack(
+        await SYNC_RULES['replace-legacy-entry'].find!(step, ids, core),
+        'the old entry is still there',
+        'PUT',
+        '/recipe/user/metadata',
+      );
     },
   },
 
