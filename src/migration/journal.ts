@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { acquireLock } from '../files/lock.js';
-import { openPrivate } from '../files/private.js';
+import { openPrivate, writeWhole } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
@@ -295,7 +295,8 @@ async function openLockedJournal(
       lastStep = undefined;
       if (batch.length === 0) return;
       try {
-        await handle.write(batch.join('\n') + '\n');
+        // Whole or an error: at a file size limit a plain write stores part of a line and says nothing.
+        await writeWhole(handle, batch.join('\n') + '\n');
         await handle.datasync();
       } catch (err) {
         broken = err;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
-import { openPrivate } from '../files/private.js';
+import { openPrivate, writeWhole } from '../files/private.js';
 
 export interface RollbackLogEntry {
   user: string;
@@ -92,12 +92,12 @@ export async function openRollbackLog(path: string, loaded: LoadedLog): Promise<
     path,
     append(entry) {
       const line = JSON.stringify({ ...entry, at: new Date().toISOString() }) + '\n';
-      writing = writing.then(() => fh.write(line));
+      writing = writing.then(() => writeWhole(fh, line));
       return writing.then(() => undefined);
     },
     intend(user, what) {
       const line = JSON.stringify({ user, intent: what, at: new Date().toISOString() }) + '\n';
-      writing = writing.then(() => fh.write(line));
+      writing = writing.then(() => writeWhole(fh, line));
       // One sync for the intents written in this turn of the event loop.
       return (syncing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
         syncing = undefined;
