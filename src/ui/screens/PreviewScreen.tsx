@@ -84,7 +84,11 @@ export function PreviewScreen() {
   useKeys(
     DETAIL_KEYS,
     (c) => {
-      if (c === 'spotCheck') setPassword('');
+      if (c === 'spotCheck') {
+        // A new try clears the last result: an earlier "match" must never stand next to the password being typed.
+        if (detail) actions.showDetail(detail.key);
+        setPassword('');
+      }
       else if (password !== undefined) setPassword(undefined);
       else actions.showDetail(undefined);
     },

@@ -6,7 +6,7 @@ import { Field } from '../components/Field.js';
 import { PathInput } from '../components/PathInput.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useKeyClaim } from '../hooks/key-claim.js';
+import { useKeyClaim } from '../keys/keyboard.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import type { SignInEntry } from '../state/types.js';
