@@ -45,7 +45,7 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
         .map((f) => `${f.email} (${f.status})`)
         .join(', ');
       const more =
-        r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more (verify --credentials lists them all)` : '';
+        r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more` : '';
       return { ok: false, text, detail: `failed: ${shown}${more}` };
     }
     case 'file-error':
