@@ -60,7 +60,9 @@ function Wizard({ services, profile, initialState }: AppProps) {
   }, [actions, profile]);
   // Ctrl+C leaves through the same door as `q`: a running migration is stopped safely, the sandbox stopped.
   useKeystroke((input, key) => {
-    if (key.ctrl && input === 'c') void actions.quit();
+    if (!(key.ctrl && input === 'c')) return false;
+    void actions.quit();
+    return true;
   });
   return (
     <WizardContext.Provider value={{ state, actions, services, size }}>

@@ -16,6 +16,9 @@ const SAYINGS: Array<[RegExp, string]> = [
   [/;? ?`auth-migrate validate` says why/g, ''],
   [/ ?\(validate lists why\)/g, ''],
   [/`run` leaves it out/g, 'the run leaves it out'],
+  [/\(or use --via steps\)/g, '(or choose "write users via" steps on the plan screen)'],
+  [/ ?If the core runs its job less often, say so with --job-interval SECONDS\./g, ''],
+  [/the same command carries on/g, 'running again carries on'],
 ];
 
 /** `text` with the command line's flags said as the wizard's screens. */

@@ -50,6 +50,7 @@ export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus
         handlers.current.onChange(state.value);
       } else redraw();
       if (submit) handlers.current.onSubmit?.(state.value);
+      return submit;
     },
     { isActive: () => (focusNow ? focusNow() : focus), layer: 'text' },
   );

@@ -14,7 +14,9 @@ export function useKeys(
   useKeystroke(
     (input, key) => {
       const command = commandFor(input, key, commands, typeof textFocus === 'function' ? textFocus() : textFocus);
-      if (command) onCommand(command);
+      if (!command) return false;
+      onCommand(command);
+      return true;
     },
     { isActive: options.isActive ?? true },
   );

@@ -8,10 +8,14 @@ import { useInput, useStdin, type Key } from 'ink';
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { splitKeystrokes } from './split.js';
 
+/** One printable character (not a control key, not an escape sequence). */
+const isText = (k: string) => [...k].length === 1 && k >= ' ' && k !== '\u007f';
+
 /** How long a keystroke waits for the render of the one before it, at most. */
 const COMMIT_WAIT_MS = 1000;
 
-export type KeyHandler = (input: string, key: Key) => void;
+/** Returns true when the keystroke did something beyond typing into a field (a command, a submit). */
+export type KeyHandler = (input: string, key: Key) => boolean | void;
 
 interface Subscriber {
   handler: { current: KeyHandler };
@@ -38,6 +42,7 @@ function useKeyboardCore(): Keyboard {
     draining: false,
     replaying: false,
     drawn: undefined as (() => void) | undefined,
+    acted: false,
   });
   // Bumped with every keystroke handed out: React renders it in the same pass as whatever the handlers changed,
   // so its commit (the layout effect below) says the screen now stands where the keystroke left it.
@@ -82,12 +87,15 @@ function useKeyboardCore(): Keyboard {
           setTimeout(resolve, COMMIT_WAIT_MS).unref();
         });
         s.replaying = true;
+        s.acted = false;
         try {
           events.emit('input', next);
         } finally {
           s.replaying = false;
         }
-        await drawn;
+        // A character typed into a field changes no one's handlers (the field keeps its text in a ref): the next
+        // character goes on at once. Anything else (a command, a submit, a control key) waits for its render.
+        if (s.acted || !isText(next) || !isText(s.queue[0] ?? '')) await drawn;
       }
       s.draining = false;
     };
@@ -114,7 +122,7 @@ function useKeyboardCore(): Keyboard {
     const hearing = [...s.subscribers.filter((x) => x.layer === 'command'), ...s.subscribers.filter((x) => x.layer === 'text')].filter(
       (x) => x.active.current(),
     );
-    for (const x of hearing) if (s.subscribers.includes(x)) x.handler.current(input, key);
+    for (const x of hearing) if (s.subscribers.includes(x) && x.handler.current(input, key) === true) s.acted = true;
     setTick((t) => t + 1);
   }, []);
   useInput(deliver);
