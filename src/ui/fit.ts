@@ -63,21 +63,24 @@ export function scrollWindow(
   return { first: start, count: Math.max(1, count), hidden: heights.length - start - Math.max(1, count) };
 }
 
-/** `text` word-wrapped to rows of at most `width` columns (a word longer than a row is cut across rows). */
+/** `text` word-wrapped to rows of at most `width` columns, its indentation kept (a word longer than a row is cut). */
 export function wrapToRows(text: string, width: number): string[] {
   const w = Math.max(1, width);
+  const len = (x: string) => [...x].length;
   const rows: string[] = [];
   for (const paragraph of text.split('\n')) {
     let row = '';
+    let first = true;
     for (const word of paragraph.split(' ')) {
-      let rest = word;
-      if (row !== '' && [...row].length + 1 + [...rest].length <= w) {
-        row += ` ${rest}`;
+      const piece = first ? word : ` ${word}`;
+      first = false;
+      if (len(row) + len(piece) <= w) {
+        row += piece;
         continue;
       }
-      if (row !== '') rows.push(row);
-      row = '';
-      while ([...rest].length > w) {
+      if (row.trim() !== '') rows.push(row);
+      let rest = word;
+      while (len(rest) > w) {
         rows.push([...rest].slice(0, w).join(''));
         rest = [...rest].slice(w).join('');
       }

@@ -119,6 +119,7 @@ describe('splitKeystrokes', () => {
     expect(splitKeystrokes('a\r\nb\n')).toEqual(['a', '\r', 'b', '\r']);
     expect(splitKeystrokes('\u001b\r')).toEqual(['\u001b', '\r']);
     expect(splitKeystrokes('\u001bq')).toEqual(['\u001b', 'q']);
+    expect(splitKeystrokes('\u001b\u001b')).toEqual(['\u001b', '\u001b']);
     expect(splitKeystrokes('\u001b[D')).toEqual(['\u001b[D']);
     expect(splitKeystrokes('\u001b\u001b[A')).toEqual(['\u001b', '\u001b[A']);
     expect(splitKeystrokes('é✓')).toEqual(['é', '✓']);

@@ -92,3 +92,17 @@ describe('at 60x16', () => {
     }
   });
 });
+
+describe('wrapToRows and scrollWindow', () => {
+  it('wrap at words, keep indentation, cut a word longer than a row; the window keeps a line in view', async () => {
+    const { scrollWindow, wrapToRows } = await import('../../src/ui/fit.js');
+    expect(wrapToRows('  keep source ids  no', 80)).toEqual(['  keep source ids  no']);
+    expect(wrapToRows('      4 × POST /a', 80)).toEqual(['      4 × POST /a']);
+    expect(wrapToRows('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
+    expect(wrapToRows('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(scrollWindow([1, 1, 1], 5, 0)).toEqual({ first: 0, count: 3, hidden: 0 });
+    // Ten rows in five: four shown and a "more" row; following row 7 starts the window at 4.
+    expect(scrollWindow(Array(10).fill(1), 5, 0)).toEqual({ first: 0, count: 4, hidden: 6 });
+    expect(scrollWindow(Array(10).fill(1), 5, undefined, 7)).toEqual({ first: 4, count: 4, hidden: 2 });
+  });
+});

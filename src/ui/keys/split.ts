@@ -11,7 +11,8 @@ export function splitKeystrokes(data: string): string[] {
   // together, come as one "alt+key" event: the wizard has no alt keys, so that is escape, then the key.
   if (data.startsWith(ESC)) {
     const rest = [...data.slice(1)];
-    if (rest.length === 1 && rest[0] !== ESC && rest[0] !== '[' && rest[0] !== 'O') return [ESC, ...splitKeystrokes(rest[0]!)];
+    if (rest.length === 1 && rest[0] === ESC) return [ESC, ESC];
+    if (rest.length === 1 && rest[0] !== '[' && rest[0] !== 'O') return [ESC, ...splitKeystrokes(rest[0]!)];
     // Escape then an arrow comes as "alt+arrow" (two escapes): escape, then the arrow.
     if (rest.length > 2 && rest[0] === ESC && (rest[1] === '[' || rest[1] === 'O')) return [ESC, data.slice(1)];
     return [data];
