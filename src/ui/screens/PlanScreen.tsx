@@ -14,7 +14,20 @@ import { lossLine } from '../../operations/partial.js';
 import { inWizardWords } from '../wizard-words.js';
 import { formatCount as n } from '../../numbers.js';
 
-const KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'left', 'right', 'dryRun', 'run', 'allowPartial', 'back', 'sync', 'removeMissing'];
+const KEYS: Command[] = [
+  'up',
+  'down',
+  'pageUp',
+  'pageDown',
+  'left',
+  'right',
+  'dryRun',
+  'run',
+  'allowPartial',
+  'back',
+  'sync',
+  'removeMissing',
+];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
 const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', 'firebase_scrypt'];
 /** Default of the runner, shown when the profile does not set one. */
@@ -85,23 +98,20 @@ export function PlanScreen() {
       setScroll(undefined);
     } else if (c === 'pageUp' || c === 'pageDown') {
       setScroll(Math.max(0, view.first + (c === 'pageUp' ? -1 : 1) * Math.max(1, view.count - 1)));
-    }
-    else if (c === 'left' || c === 'right') {
+    } else if (c === 'left' || c === 'right') {
       actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
       // The plan depends on the id and algorithm options: plan again with the new values.
       if (OPTIONS[focus] !== 'concurrency') void actions.plan();
     } else if (c === 'dryRun' && plan.status === 'running') {
       setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
       actions.showDryRun();
-    }
-    else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
+    } else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
     else if (c === 'allowPartial') {
       if (plan.value.losses.length > 0) actions.allowPartial(!state.allowPartial);
     } else if (c === 'dryRun') {
       setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
       actions.showDryRun();
-    }
-    else if (c === 'run') {
+    } else if (c === 'run') {
       if (sync.on) {
         if (sync.preview.status === 'done') actions.run();
         else actions.notice('error', 'the sync is not ready yet (its preview is not done)');

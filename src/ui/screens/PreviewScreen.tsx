@@ -84,8 +84,7 @@ export function PreviewScreen() {
       else if (c === 'select' && rows[preview.cursor]) {
         setDetailFirst(0);
         actions.showDetail(rows[preview.cursor]!.key);
-      }
-      else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
+      } else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
       else if (c === 'search') setQuery(search?.query ?? '');
       else if (c === 'continue') {
         if (validation.status === 'failed') {
@@ -112,8 +111,7 @@ export function PreviewScreen() {
         // A new try clears the last result: an earlier "match" must never stand next to the password being typed.
         if (detail) actions.showDetail(detail.key);
         setPassword('');
-      }
-      else if (password !== undefined) setPassword(undefined);
+      } else if (password !== undefined) setPassword(undefined);
       else actions.showDetail(undefined);
     },
     { isActive: detail !== undefined, textFocus: password !== undefined },

@@ -64,7 +64,14 @@ function useExistingFiles(paths: string[], when: string): Set<string> | undefine
   const key = `${when}\n${paths.join('\n')}`;
   useEffect(() => {
     let live = true;
-    void Promise.all(paths.map((p) => access(p).then(() => p, () => undefined))).then((there) => {
+    void Promise.all(
+      paths.map((p) =>
+        access(p).then(
+          () => p,
+          () => undefined,
+        ),
+      ),
+    ).then((there) => {
       if (live) setFound(new Set(there.filter((p): p is string => p !== undefined)));
     });
     return () => {
@@ -85,7 +92,10 @@ export function ResultsScreen() {
   const fullyUndone = undone !== undefined && undone.summary !== undefined && undone.summary.failed === 0;
   const listed = o ? [o.paths?.journal, o.paths?.report, o.paths?.failures, o.resumeFile, o.paths?.signIn] : [];
   if (verify.status === 'done') listed.push(verify.value.totpChecksFile);
-  const present = useExistingFiles(listed.filter((p): p is string => p !== undefined), `${verify.status}:${String(undone !== undefined)}`);
+  const present = useExistingFiles(
+    listed.filter((p): p is string => p !== undefined),
+    `${verify.status}:${String(undone !== undefined)}`,
+  );
   const signingIn = state.signIn.open;
   useKeys(
     KEYS,
@@ -96,8 +106,7 @@ export function ResultsScreen() {
         if (fullyUndone) return actions.notice('info', 'the run is undone already: nothing of it is left in the core');
         setUndoPhase('checking');
         setUndoing(true);
-      }
-      else if (c === 'save') void actions.save();
+      } else if (c === 'save') void actions.save();
       else if (c === 'quit') void actions.quit();
       else actions.back();
     },
@@ -143,7 +152,12 @@ export function ResultsScreen() {
       {signingIn ? <SignInPanel /> : null}
       {o && !signingIn ? (
         <Box flexDirection="column" marginTop={1}>
-          {runFileLines(o, state.target.status === 'done' ? state.target.value.sandbox : undefined, verify, (p) => present?.has(p) ?? true).map((line, i) => (
+          {runFileLines(
+            o,
+            state.target.status === 'done' ? state.target.value.sandbox : undefined,
+            verify,
+            (p) => present?.has(p) ?? true,
+          ).map((line, i) => (
             <Text key={i} wrap="wrap">
               {line}
             </Text>

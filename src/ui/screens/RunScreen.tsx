@@ -51,9 +51,8 @@ export function RunScreen() {
         ))}
         {stagedVia ? (
           <Text wrap="wrap">
-            write users via bulk-staged: the users are uploaded to the core&apos;s bulk-import list, then the run waits for the
-            core&apos;s own job to take them in (it runs on the core&apos;s schedule; this screen shows its progress and when it
-            runs next)
+            write users via bulk-staged: the users are uploaded to the core&apos;s bulk-import list, then the run waits for the core&apos;s
+            own job to take them in (it runs on the core&apos;s schedule; this screen shows its progress and when it runs next)
           </Text>
         ) : null}
         <Text>y writes to it; esc goes back to the plan and writes nothing</Text>

@@ -44,8 +44,7 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
         .slice(0, FAILED_SHOWN)
         .map((f) => `${f.email} (${f.status})`)
         .join(', ');
-      const more =
-        r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more` : '';
+      const more = r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more` : '';
       return { ok: false, text, detail: `failed: ${shown}${more}` };
     }
     case 'file-error':

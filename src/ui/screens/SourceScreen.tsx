@@ -99,8 +99,7 @@ export function SourceScreen() {
         if (row.kind === 'hash' && hashText.trim()) void parseHash(hashText);
         if (row.kind === 'providers' && providers !== formatProviderMap(profile.providerMap)) saveProviders(providers);
         move(c === 'up' ? -1 : 1);
-      }
-      else if (c === 'back') actions.back();
+      } else if (c === 'back') actions.back();
       else if (c === 'select' && row.kind === 'continue') proceed();
       else if (c === 'select' && row.kind === 'file') move(1);
       else if (row.kind === 'file' && (c === 'left' || c === 'right')) {

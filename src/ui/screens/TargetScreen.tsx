@@ -75,11 +75,19 @@ export function TargetScreen() {
       : [
           ...pf.value.checks
             .filter((c) => !c.ok)
-            .map((c) => ({ key: `x${c.name}`, text: `${theme.symbols.fail} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`, style: theme.error })),
+            .map((c) => ({
+              key: `x${c.name}`,
+              text: `${theme.symbols.fail} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
+              style: theme.error,
+            })),
           ...pf.value.warnings.map((w, i) => ({ key: `w${i}`, text: `${theme.symbols.warn} ${inWizardWords(w)}`, style: theme.warning })),
           ...pf.value.checks
             .filter((c) => c.ok)
-            .map((c) => ({ key: `v${c.name}`, text: `${theme.symbols.ok} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`, style: theme.muted })),
+            .map((c) => ({
+              key: `v${c.name}`,
+              text: `${theme.symbols.ok} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
+              style: theme.muted,
+            })),
         ];
   // Pre-wrapped to the terminal's width, so a finding taller than the room scrolls row by row instead of being cut.
   const findings = items.flatMap((f) => wrapToRows(f.text, width).map((text, i) => ({ key: `${f.key}.${i}`, text, style: f.style })));
@@ -94,7 +102,7 @@ export function TargetScreen() {
     findingsFirst,
   );
   return (
-    <Frame title="target" help={view.hidden > 0 || view.first > 0 ? `${help} · pgup/dn more` : help}>
+    <Frame title="target" help={view.hidden > 0 || view.first > 0 ? `${help} · pgup/dn scroll` : help}>
       <Text {...(row === 'kind' ? theme.selected : {})}>
         {row === 'kind' ? theme.symbols.pointer : ' '} target {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
       </Text>
@@ -143,9 +151,7 @@ export function TargetScreen() {
         {target.status === 'failed' ? <Text {...theme.error}>{target.error}</Text> : null}
         {/* On a short terminal the connection's details fold into one line: the preflight's verdict needs the rows. */}
         {target.status === 'done' && short ? (
-          <Text wrap="truncate-end">
-            {target.value.sandbox ? `sandbox ${target.value.url}` : `core ${target.value.url}`}
-          </Text>
+          <Text wrap="truncate-end">{target.value.sandbox ? `sandbox ${target.value.url}` : `core ${target.value.url}`}</Text>
         ) : null}
         {target.status === 'done' && !short ? (
           <>
@@ -171,11 +177,7 @@ export function TargetScreen() {
                 {f.text}
               </Text>
             ))}
-            {view.hidden > 0 ? (
-              <Text {...theme.muted}>
-                ↓ {view.hidden} more (pgdn)
-              </Text>
-            ) : null}
+            {view.hidden > 0 ? <Text {...theme.muted}>↓ {view.hidden} more (pgdn)</Text> : null}
           </>
         ) : null}
       </Box>
