@@ -193,8 +193,8 @@ export function ResultsScreen() {
         {verify.status === 'done' ? (
           <>
             <Text {...(verify.value.exitCode ? theme.error : theme.ok)} wrap="wrap">
-              verify: {n(verify.value.counts.ok)}/{n(verify.value.counts.total)} users ok, {n(verify.value.notOk)} with problems,{' '}
-              {n(verify.value.counts.skipped)} skipped by the run
+              {undone ? 'before the undo, ' : ''}verify: {n(verify.value.counts.ok)}/{n(verify.value.counts.total)} users ok,{' '}
+              {n(verify.value.notOk)} with problems, {n(verify.value.counts.skipped)} skipped by the run
               {verify.value.totpCodesChecked ? ' (TOTP codes checked)' : ''}
             </Text>
             {verify.value.problems.slice(0, 3).map((v, i) => (
