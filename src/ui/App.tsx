@@ -1,7 +1,7 @@
 // The wizard's root: owns the state and the exit, and switches on the step. Screens do the rest.
-import { useInput } from 'ink';
 import { useEffect } from 'react';
 import { WizardContext } from './context.js';
+import { KeyboardProvider, useKeystroke } from './keys/keyboard.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { useWizardController } from './hooks/useWizardController.js';
 import { KeysScreen } from './screens/KeysScreen.js';
@@ -43,7 +43,15 @@ function Screen({ step }: { step: Step }) {
   }
 }
 
-export function App({ services, profile, initialState }: AppProps) {
+export function App(props: AppProps) {
+  return (
+    <KeyboardProvider>
+      <Wizard {...props} />
+    </KeyboardProvider>
+  );
+}
+
+function Wizard({ services, profile, initialState }: AppProps) {
   const { state, actions } = useWizardController(services, initialState);
   const size = useTerminalSize();
   useEffect(() => {
@@ -51,8 +59,10 @@ export function App({ services, profile, initialState }: AppProps) {
     if (profile) void actions.openProfile(profile);
   }, [actions, profile]);
   // Ctrl+C leaves through the same door as `q`: a running migration is stopped safely, the sandbox stopped.
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') void actions.quit();
+  useKeystroke((input, key) => {
+    if (!(key.ctrl && input === 'c')) return false;
+    void actions.quit();
+    return true;
   });
   return (
     <WizardContext.Provider value={{ state, actions, services, size }}>

@@ -6,13 +6,19 @@ const SAYINGS: Array<[RegExp, string]> = [
   [/--api-key( KEY)?( or AUTH_MIGRATE_API_KEY)?/g, 'the api key (keys screen)'],
   [/--signer-key( KEY)?( or AUTH_MIGRATE_SIGNER_KEY)?/g, 'the signer key (keys screen)'],
   [/(give |pass )?--hash-config FILE/g, 'paste the hash params (or their file path) on the source files screen'],
-  [/(,? or )?(run )?with --allow-partial/g, '$1a on the plan screen'],
-  [/--allow-partial/g, 'a on the plan screen'],
+  [/(,? or )?(run )?with --allow-partial/g, '$1press a on the plan screen'],
+  [/--allow-partial/g, "the plan screen's a key"],
   [/--keep-source-ids/g, 'keep source ids (plan screen)'],
   [/--unusable-hashes( [a-z-]+)?/g, 'unusable hashes (plan screen)'],
   [/--scrypt-algorithm-name/g, 'scrypt name (plan screen)'],
   [/--update-existing/g, 'update existing (plan screen)'],
   [/--disabled role:NAME/g, 'a role name kept in the profile'],
+  [/;? ?`auth-migrate validate` says why/g, ''],
+  [/ ?\(validate lists why\)/g, ''],
+  [/`run` leaves it out/g, 'the run leaves it out'],
+  [/\(or use --via steps\)/g, '(or choose "write users via" steps on the plan screen)'],
+  [/ ?If the core runs its job less often, say so with --job-interval SECONDS\./g, ''],
+  [/the same command carries on/g, 'running again carries on'],
 ];
 
 /** `text` with the command line's flags said as the wizard's screens. */

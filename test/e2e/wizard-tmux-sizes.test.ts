@@ -31,7 +31,9 @@ function footerWhole(screen: string, help: string, columns: number): boolean {
   const rows = rowsOf(screen);
   if (Math.max(...rows.map((r) => r.length)) > columns) return false;
   const last = (n: number) => rows.slice(-n).join(' ').replace(/\s+/g, ' ').trim();
-  return last(1) === help || last(2) === help || last(3) === help;
+  // A screen taller than the terminal scrolls, and says so at the end of its help.
+  const helps = [help, `${help} · pgup/dn scroll`];
+  return [1, 2, 3].some((n) => helps.includes(last(n)));
 }
 
 async function screenWith(help: string, columns: number, text: string | RegExp, what: string): Promise<string> {
@@ -93,12 +95,19 @@ describe.skipIf(!TMUX)('every screen at 60x16, 80x24 and 120x40 (tmux)', () => {
 
       await t.press('c');
       s = await screenWith(HELP.plan, columns, '6 users to migrate', 'the plan');
-      // Every option in view; moving to the last one keeps it in view, whole, while ←/→ would change it.
-      for (const label of ['concurrency', 'keep source ids', 'update existing', 'disabled users', 'unusable hashes', 'scrypt name'])
-        expect(s).toContain(label);
-      await t.press('Down', 'Down', 'Down', 'Down', 'Down', 'Down');
+      // Every option comes into view as ↓ moves to it (at 60x16 the plan scrolls); the last one stays in view, whole,
+      // while ←/→ would change it.
+      const seen = new Set<string>();
+      const labels = ['concurrency', 'keep source ids', 'update existing', 'disabled users', 'unusable hashes', 'scrypt name'];
+      for (const label of labels) if (s.includes(label)) seen.add(label);
+      for (let i = 0; i < 6; i += 1) {
+        await t.press('Down');
+        const now = await t.capture();
+        for (const label of labels) if (now.includes(`› ${label}`)) seen.add(label);
+      }
+      expect([...seen].sort()).toEqual([...labels].sort());
       s = await screenWith(HELP.plan, columns, '› write users via  steps:', 'the plan, last option focused');
-      expect(s).toContain('6 users to migrate');
+      if (rows >= 24) expect(s).toContain('6 users to migrate');
       expect(rowsOf(s)[0]).toMatch(/^auth-migrate · 6\/8 plan/);
 
       await t.press('r');

@@ -4,11 +4,16 @@ import { render } from 'ink-testing-library';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Input } from '../../src/ui/components/Input.js';
+import { KeyboardProvider } from '../../src/ui/keys/keyboard.js';
 import { waitFor } from './harness.js';
 
 function Field({ initial = '', mask, submitted }: { initial?: string; mask?: string; submitted: string[] }) {
   const [value, setValue] = useState(initial);
-  return <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} mask={mask} />;
+  return (
+    <KeyboardProvider>
+      <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} mask={mask} />
+    </KeyboardProvider>
+  );
 }
 
 const BACKSPACE = '\u007f';
@@ -70,7 +75,11 @@ describe('Input with keys read before a re-render', () => {
     function Completing() {
       const [value, setValue] = useState('/tmp/fi');
       complete = setValue;
-      return <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} />;
+      return (
+        <KeyboardProvider>
+          <Input value={value} onChange={setValue} onSubmit={(v) => submitted.push(v)} />
+        </KeyboardProvider>
+      );
     }
     const { stdin, lastFrame } = render(<Completing />);
     await new Promise((r) => setImmediate(r));
@@ -101,7 +110,8 @@ describe('keys read in the same chunk as the arrow that moved the focus', () => 
       const licence = 'l'.repeat(21);
       // One read: the api key, two arrows (to the licence key's field, past the row of where it is kept), the licence key.
       w.stdin.write(`${api}\u001b[B\u001b[B${licence}`);
-      const frame = await w.until('✓ 21 chars');
+      // Keys are applied one at a time now, so wait for the last one (the api key passes 21 chars on its way).
+      const frame = await w.until(/licence key\s+•+\s+✓ 21 chars/);
       expect(frame).toMatch(/api key\s+•+\s+✓ 24 chars/);
       expect(frame).toMatch(/licence key\s+•+\s+✓ 21 chars/);
       // And an arrow then text again in one read: back up to the api key, two more characters at its end.
@@ -133,7 +143,8 @@ describe('keys read in the same chunk as the arrow that moved the focus', () => 
       w.stdin.write('\u001b[B');
       w.stdin.write('\u001b[B');
       for (const ch of 'l'.repeat(21)) w.stdin.write(ch);
-      const frame = await w.until('✓ 21 chars');
+      // Keys are applied one at a time now, so wait for the last one (the api key passes 21 chars on its way).
+      const frame = await w.until(/licence key\s+•+\s+✓ 21 chars/);
       expect(frame).toMatch(/api key\s+•+\s+✓ 24 chars/);
       expect(frame).toMatch(/licence key\s+•+\s+✓ 21 chars/);
       // Up, Up and two characters, read one by one: they end the api key.

@@ -39,15 +39,15 @@ describe('whole classes of users lost, in the wizard', () => {
       const flat = () => w.frame().replace(/\s+/g, ' ');
       expect(flat()).toContain('2 users would lose their social and SSO logins (auth.identities)');
       expect(flat()).toContain(`give ${join(dir, 'identities.csv')} with the users file`);
-      expect(flat()).toContain('a on the plan screen');
+      expect(flat()).toContain('press a on the plan screen');
       expect(flat()).not.toContain('--allow-partial');
-      expect(flat()).toContain('the run is refused until this is fixed; a: go on without them');
+      expect(flat()).toContain('the run is refused until this is fixed; press a to go on without them');
       expect(frame).toContain('a go on without them');
       await w.press('r');
       frame = await w.until('whole classes of users would be lost');
       expect(frame).toContain('6/8 plan');
       await w.press('a');
-      await w.until('going on without them (a again');
+      await w.until('going on without them (press a again');
     } finally {
       w.unmount();
     }
@@ -61,7 +61,7 @@ describe('whole classes of users lost, in the wizard', () => {
       'paste the hash params (or their file path) on the source files screen (the "Password hash parameters" of the Firebase console)',
     );
     expect(inWizardWords('give x.csv with the users file, or run with --allow-partial to go on without them')).toBe(
-      'give x.csv with the users file, or a on the plan screen to go on without them',
+      'give x.csv with the users file, or press a on the plan screen to go on without them',
     );
   });
 

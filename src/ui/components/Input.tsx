@@ -4,10 +4,10 @@
 // moment an arrow is read (useSyncState), and every field of the screen listens and takes a key only when
 // `focusNow()` says it is the focused one. So text typed right after an arrow, in the same read or the next one,
 // lands in the field the arrow moved to, even before React has drawn the move; the key that made a move is
-// claimed by it (key-claim.ts) and taken by no field.
-import { Text, useInput, type Key } from 'ink';
+// claimed by it (keys/keyboard.tsx) and taken by no field.
+import { Text, type Key } from 'ink';
 import { useReducer, useRef } from 'react';
-import { useKeyClaim } from '../hooks/key-claim.js';
+import { useKeyClaim, useKeystroke } from '../keys/keyboard.js';
 import { editText, isFieldKey, type TextState } from './text-edit.js';
 
 export interface InputProps {
@@ -38,7 +38,7 @@ export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const { claimed } = useKeyClaim();
 
-  useInput(
+  useKeystroke(
     (input: string, key: Key) => {
       if (isFieldKey(input, key) || claimed()) return;
       const now = handlers.current.focusNow;
@@ -50,8 +50,9 @@ export function Input({ value, onChange, onSubmit, mask, placeholder = '', focus
         handlers.current.onChange(state.value);
       } else redraw();
       if (submit) handlers.current.onSubmit?.(state.value);
+      return submit;
     },
-    { isActive: focusNow !== undefined || focus },
+    { isActive: () => (focusNow ? focusNow() : focus), layer: 'text' },
   );
 
   const { value: text, cursor } = edit.current;

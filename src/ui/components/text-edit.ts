@@ -14,6 +14,11 @@ export interface EditResult {
   submit: boolean;
 }
 
+/** More `{` than `}` so far: a pasted block is still coming. */
+function unclosed(value: string): boolean {
+  return (value.match(/\{/g) ?? []).length > (value.match(/\}/g) ?? []).length;
+}
+
 /** Keys that belong to the screen (moving between fields, leaving), never to the text. */
 export function isFieldKey(input: string, key: Key): boolean {
   return key.upArrow || key.downArrow || key.tab || key.escape || key.pageUp || key.pageDown || (key.ctrl && input === 'c');
@@ -28,7 +33,14 @@ export function isFieldKey(input: string, key: Key): boolean {
 export function editText(state: TextState, input: string, key: Key, joinLines = false): EditResult {
   let { value, cursor } = state;
   cursor = Math.max(0, Math.min(cursor, value.length));
-  if (key.return && (input === '\r' || input === '\n' || input === '')) return { state: { value, cursor }, submit: true };
+  if (key.return && (input === '\r' || input === '\n' || input === '')) {
+    // A paste arrives a keystroke at a time: inside an open brace an Enter is a line of the block, one space.
+    if (joinLines && unclosed(value)) {
+      if (value[cursor - 1] === ' ') return { state: { value, cursor }, submit: false };
+      return { state: { value: value.slice(0, cursor) + ' ' + value.slice(cursor), cursor: cursor + 1 }, submit: false };
+    }
+    return { state: { value, cursor }, submit: true };
+  }
   if (key.leftArrow) return { state: { value, cursor: Math.max(0, cursor - 1) }, submit: false };
   if (key.rightArrow) return { state: { value, cursor: Math.min(value.length, cursor + 1) }, submit: false };
   if (key.home || (key.ctrl && input === 'a')) return { state: { value, cursor: 0 }, submit: false };

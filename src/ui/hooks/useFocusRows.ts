@@ -1,8 +1,8 @@
 // A screen's focused row, kept in a ref that moves the moment an arrow is read: fields and key handlers ask
 // `rowNow()` at each key, so keys typed right after an arrow follow it even before React draws the move. A move
-// claims the key that made it (key-claim.ts): the enter that moved into a field does not also submit it.
+// claims the key that made it (keys/keyboard.tsx): the enter that moved into a field does not also submit it.
 import { useRef } from 'react';
-import { useKeyClaim } from './key-claim.js';
+import { useKeyClaim } from '../keys/keyboard.js';
 import { useSyncState } from './useSyncState.js';
 
 export interface FocusRows<R> {

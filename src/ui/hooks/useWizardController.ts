@@ -94,7 +94,7 @@ export function migrationInput(state: WizardState): MigrationInput {
 export function useWizardController(services: WizardServices, initial?: WizardState): { state: WizardState; actions: WizardActions } {
   const [state, dispatch] = useReducer(reducer, initial ?? initialState());
   const { exit } = useApp();
-  // Async actions read the latest state through this ref; it is written during render, never by an effect.
+  // Async actions read the latest state through this ref: moved by every action (see `d`) and set at each render.
   const latest = useRef(state);
   latest.current = state;
   const sandbox = useRef<SandboxHandle | undefined>(undefined);
@@ -102,7 +102,12 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
   const answer = useRef<((ok: boolean) => void) | undefined>(undefined);
 
   const actions = useMemo<WizardActions>(() => {
-    const d = (a: Action) => dispatch(a);
+    // The ref moves with each action at once (the reducer is pure), so an action that follows another in the same
+    // handler (change an option, then plan) reads the state the first one made, not the last render's.
+    const d = (a: Action) => {
+      latest.current = reducer(latest.current, a);
+      dispatch(a);
+    };
     const attempt = async (fn: () => Promise<void>) => {
       try {
         await fn();
@@ -138,6 +143,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       return t.status === 'done' ? t.value : undefined;
     };
     const sync = syncActions(services, d, latest, target, migrationInput);
+    let planning = 0;
     return {
       toggleSync: sync.toggleSync,
       toggleRemoveMissing: sync.toggleRemoveMissing,
@@ -236,12 +242,16 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       plan: async () => {
         const t = target();
         if (!t) return;
+        // Options stepped quickly start plans that overlap: only the newest one's answer is the plan.
+        const mine = ++planning;
         d({ type: 'plan-started' });
         try {
-          d({ type: 'plan-ready', plan: await services.plan(migrationInput(latest.current), t) });
+          const plan = await services.plan(migrationInput(latest.current), t);
+          if (mine !== planning) return;
+          d({ type: 'plan-ready', plan });
           await sync.offer(); // a profile that ran into this core before is offered a sync
         } catch (err) {
-          d({ type: 'plan-failed', error: message(err) });
+          if (mine === planning) d({ type: 'plan-failed', error: message(err) });
         }
       },
       showDryRun: () => d({ type: 'dry-run-shown' }),

@@ -1,5 +1,5 @@
 // Step 6: what will be called for how many users, the run options (kept in the profile); dry run, or run.
-import { linesThatFit, wordWrappedRows, wrappedRows } from '../fit.js';
+import { scrollWindow, wordWrappedRows, wrapToRows } from '../fit.js';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { Profile } from '../../profiles/index.js';
@@ -9,12 +9,25 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
-import { SyncPlan } from './SyncLines.js';
+import { SyncPlan, syncPlanLines } from './SyncLines.js';
 import { lossLine } from '../../operations/partial.js';
 import { inWizardWords } from '../wizard-words.js';
 import { formatCount as n } from '../../numbers.js';
 
-const KEYS: Command[] = ['up', 'down', 'left', 'right', 'dryRun', 'run', 'allowPartial', 'back', 'sync', 'removeMissing'];
+const KEYS: Command[] = [
+  'up',
+  'down',
+  'pageUp',
+  'pageDown',
+  'left',
+  'right',
+  'dryRun',
+  'run',
+  'allowPartial',
+  'back',
+  'sync',
+  'removeMissing',
+];
 /** undefined: the preflight learns the name the target takes (as `run` does without --scrypt-algorithm-name). */
 const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', 'firebase_scrypt'];
 /** Default of the runner, shown when the profile does not set one. */
@@ -67,6 +80,10 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
 export function PlanScreen() {
   const { state, actions, size } = useWizard();
   const [focus, setFocus] = useState(0);
+  // The first row shown when the plan is taller than the screen (its top at first, so a refusal is read whole):
+  // undefined follows the focused option (↑/↓); pgup/pgdn
+  // and the dry run (`d` scrolls to it) set it.
+  const [scroll, setScroll] = useState<number | undefined>(0);
   const plan = state.plan;
   const profile = state.profile!;
   const sync = state.sync;
@@ -76,22 +93,31 @@ export function PlanScreen() {
       if (sync.offer) actions.toggleSync();
     } else if (c === 'removeMissing') {
       if (sync.on) actions.toggleRemoveMissing();
-    } else if (c === 'up' || c === 'down') setFocus((f) => Math.max(0, Math.min(OPTIONS.length - 1, f + (c === 'up' ? -1 : 1))));
-    else if (c === 'left' || c === 'right') {
+    } else if (c === 'up' || c === 'down') {
+      setFocus((f) => Math.max(0, Math.min(OPTIONS.length - 1, f + (c === 'up' ? -1 : 1))));
+      setScroll(undefined);
+    } else if (c === 'pageUp' || c === 'pageDown') {
+      setScroll(Math.max(0, view.first + (c === 'pageUp' ? -1 : 1) * Math.max(1, view.count - 1)));
+    } else if (c === 'left' || c === 'right') {
       actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
       // The plan depends on the id and algorithm options: plan again with the new values.
       if (OPTIONS[focus] !== 'concurrency') void actions.plan();
+    } else if (c === 'dryRun' && plan.status === 'running') {
+      setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
+      actions.showDryRun();
     } else if (plan.status !== 'done') actions.notice('error', 'the plan is not ready yet');
     else if (c === 'allowPartial') {
       if (plan.value.losses.length > 0) actions.allowPartial(!state.allowPartial);
-    } else if (c === 'dryRun') actions.showDryRun();
-    else if (c === 'run') {
+    } else if (c === 'dryRun') {
+      setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
+      actions.showDryRun();
+    } else if (c === 'run') {
       if (sync.on) {
         if (sync.preview.status === 'done') actions.run();
         else actions.notice('error', 'the sync is not ready yet (its preview is not done)');
       } else if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
       else if (plan.value.losses.length > 0 && !state.allowPartial)
-        actions.notice('error', 'whole classes of users would be lost (above): fix it, or a to go on without them');
+        actions.notice('error', 'whole classes of users would be lost (above): fix it, or press a to go on without them');
       else actions.run();
     }
   });
@@ -108,7 +134,7 @@ export function PlanScreen() {
         ? 'skip: users disabled in the source are left out'
         : profile.disabled === 'import'
           ? 'import: they are migrated and could sign in'
-          : `give them the role ${profile.disabled!.slice(5)} (the app refuses them); another name: run --disabled role:NAME`,
+          : `give them the role ${profile.disabled!.slice(5)} (the app refuses them)`,
     unusableHashes:
       profile.unusableHashes === 'without-password'
         ? 'import the rest of those users; hashes listed for first sign-in'
@@ -147,8 +173,8 @@ export function PlanScreen() {
       : [
           ...losses.map((l) => `${theme.symbols.warn} ${lossLine(l)}; ${inWizardWords(l.fix)}`),
           state.allowPartial
-            ? 'going on without them (a again: refuse the run until it is fixed)'
-            : 'the run is refused until this is fixed; a: go on without them',
+            ? 'going on without them (press a again to refuse the run until it is fixed)'
+            : 'the run is refused until this is fixed; press a to go on without them',
         ];
   const syncHelp = sync.on
     ? helpLine(['run', 'removeMissing', 'dryRun', 'sync', 'back'], { dryRun: 'steps', run: 'sync', sync: 'run instead' })
@@ -163,58 +189,58 @@ export function PlanScreen() {
   const help = syncHelp
     ? `${syncHelp} · ↑/↓ option · ←/→ change`
     : `↑/↓ option · ←/→ change · ${helpLine(commands, { dryRun: 'dry run', run: 'run the migration' })}`;
-  const above = (sync.on ? [] : [summaryLine, ...lossLines]).reduce((n, l) => n + wrappedRows(l, width), 0);
-  // A sync's delta needs the rows: on a small terminal only the focused option is shown (↑/↓ still move).
+  // The plan as lines, in order: the summary, the classes of users lost (the whole refusal), the options, then the
+  // calls or the dry run. The frame shows the window of them that fits its rows; pgup/pgdn scroll it, ↑/↓ keep the
+  // focused option in it, and `d` scrolls to the dry run.
+  type Line = { key: string; text: string; style?: Record<string, unknown> };
+  const lines: Line[] = [];
+  if (plan.status === 'running') lines.push({ key: 'running', text: 'planning every valid record…', style: theme.muted });
+  if (plan.status === 'failed') lines.push({ key: 'failed', text: plan.error, style: theme.error });
+  if (plan.status === 'done' && !sync.on) lines.push({ key: 'summary', text: summaryLine });
+  lossLines.forEach((text, i) => lines.push({ key: `loss${i}`, text, style: theme.warning }));
+  const optionAt = lines.length;
   const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
-  // Room for the options wrapped whole (title, margins, notice, key help and two call lines aside); when there is
-  // not, the focused option wraps and the others take one row each, so the option ←/→ changes stays in view.
-  const room = size.rows - 1 - 6 - wordWrappedRows(help, width) - above;
-  const wrappedOptions = shownOptions.reduce((n, i) => n + wrappedRows(optionLines[i]!, width), 0);
-  const wrapAll = wrappedOptions <= room;
-  const optionRows = wrapAll ? wrappedOptions : shownOptions.length + 1;
-  const sampleRows = Math.max(2, size.rows - 1 - above - optionRows - 2 - 8);
-  const syncRows = Math.max(1, size.rows - 1 - optionRows - 6);
+  shownOptions.forEach((i) => lines.push({ key: OPTIONS[i]!, text: optionLines[i]!, style: i === focus ? theme.selected : {} }));
+  const dryRunAt = lines.length;
+  if (plan.status === 'done' && !sync.on) {
+    callLines.forEach((text, i) => lines.push({ key: `call${i}`, text }));
+    if (state.dryRun) {
+      lines.push({ key: 'dry', text: 'dry run: nothing was written (d again shows the calls)', style: theme.title });
+      plan.value.sample.forEach((text, i) => lines.push({ key: `sample${i}`, text, style: theme.muted }));
+    }
+    if (sync.offer) syncPlanLines(sync, false).lines.forEach((text, i) => lines.push({ key: `offer${i}`, text, style: theme.muted }));
+  }
+  const noticeRows = state.notice ? wordWrappedRows(inWizardWords(state.notice.text), width) : 1;
+  const helpOf = (scrolls: boolean) => (scrolls ? `${help} · pgup/dn scroll` : help);
+  const bodyRowsFor = (h: string) => size.rows - 1 - 2 - noticeRows - wordWrappedRows(h, width);
+  // Pre-wrapped to the width, so a refusal taller than the room scrolls row by row instead of being cut.
+  const rowsOfLine = lines.map((l) => wrapToRows(l.text, width));
+  const rowLines = lines.flatMap((l, i) => rowsOfLine[i]!.map((text, j) => ({ key: `${l.key}.${j}`, text, style: l.style })));
+  const rowAt = (line: number) => rowsOfLine.slice(0, line).reduce((n, r) => n + r.length, 0);
+  const heights = rowLines.map(() => 1);
+  const syncRows = sync.on ? Math.max(1, bodyRowsFor(help) - heights.reduce((a, b) => a + b, 0) - 1) : 0;
+  const overflows = heights.reduce((a, b) => a + b, 0) + (sync.on ? syncRows + 1 : 0) > bodyRowsFor(help);
+  const shownHelp = helpOf(overflows && !sync.on);
+  const view = sync.on
+    ? { first: 0, count: lines.length, hidden: 0 }
+    : scrollWindow(heights, bodyRowsFor(shownHelp), scroll, rowAt(optionAt + shownOptions.indexOf(focus)));
   return (
-    <Frame title="plan" help={help}>
-      {/* What the plan comes to first, then the options, then the calls (and the dry run) in what is left. */}
-      {plan.status === 'running' ? <Text {...theme.muted}>planning every valid record…</Text> : null}
-      {plan.status === 'failed' ? <Text {...theme.error}>{plan.error}</Text> : null}
-      {plan.status === 'done' && !sync.on ? <Text wrap="wrap">{summaryLine}</Text> : null}
-      {lossLines.map((line) => (
-        <Text key={line} {...theme.warning} wrap="wrap">
-          {line}
+    <Frame title="plan" help={shownHelp}>
+      {rowLines.slice(view.first, view.first + view.count).map((l) => (
+        <Text key={l.key} {...(l.style ?? {})} wrap="truncate-end">
+          {l.text}
         </Text>
       ))}
-      <Box flexDirection="column" marginTop={sync.on ? 0 : 1}>
-        {shownOptions.map((i) => (
-          <Text key={OPTIONS[i]} {...(i === focus ? theme.selected : {})} wrap={wrapAll || i === focus ? 'wrap' : 'truncate-end'}>
-            {optionLines[i]}
-          </Text>
-        ))}
-      </Box>
-      <Box flexDirection="column" marginTop={1}>
-        {sync.on ? <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} /> : null}
-        {plan.status === 'done' && !sync.on ? (
-          <>
-            {callLines.map((line) => (
-              <Text key={line} wrap="wrap">
-                {line}
-              </Text>
-            ))}
-            {state.dryRun ? (
-              <Box flexDirection="column" marginTop={1}>
-                <Text {...theme.title}>dry run: nothing was written (d again shows the calls)</Text>
-                {linesThatFit(plan.value.sample, sampleRows, width).map((line, i) => (
-                  <Text key={i} {...theme.muted} wrap="wrap">
-                    {line}
-                  </Text>
-                ))}
-              </Box>
-            ) : null}
-            {sync.offer ? <SyncPlan sync={sync} steps={false} rows={2} width={width} /> : null}
-          </>
-        ) : null}
-      </Box>
+      {view.hidden > 0 ? (
+        <Text {...theme.muted}>
+          ↓ {view.hidden} more line{view.hidden === 1 ? '' : 's'} (pgdn)
+        </Text>
+      ) : null}
+      {sync.on ? (
+        <Box flexDirection="column" marginTop={1}>
+          <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} />
+        </Box>
+      ) : null}
     </Frame>
   );
 }

@@ -8,16 +8,19 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { detailLines, tableCells } from '../records-view.js';
-import { wordWrappedRows } from '../fit.js';
+import { linesThatFit, wordWrappedRows } from '../fit.js';
 import { formatCount } from '../../numbers.js';
 import { visibleRows } from '../state/reducer.js';
 import type { PreviewFilter } from '../state/types.js';
 import { theme } from '../theme.js';
-import { SummaryLines } from './SummaryLines.js';
+import { SummaryLines, summaryLines } from './SummaryLines.js';
+import { inWizardWords } from '../wizard-words.js';
 import { LineProblems } from './LineProblems.js';
 
 const TABLE_KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'select', 'filter', 'search', 'continue', 'back'];
-const DETAIL_KEYS: Command[] = ['spotCheck', 'back'];
+const DETAIL_KEYS: Command[] = ['up', 'down', 'spotCheck', 'back'];
+/** The table keeps at least this many rows (or all there are): the summary above it folds first. */
+const MIN_TABLE_ROWS = 5;
 const FILTERS: PreviewFilter[] = ['all', 'errors', 'warnings', 'lines'];
 
 function cut(text: string, width: number): string {
@@ -43,16 +46,33 @@ export function PreviewScreen() {
         : search
           ? `↑/↓ pgup/dn · enter details · f filter (${preview.filter}) · / search · esc all records`
           : `↑/↓ pgup/dn · enter details · f filter (${preview.filter}) · / search · c continue · esc back`;
-  // The table gets the rows the rest leaves, the key help's second row (narrow terminals) included.
-  // One more row for the search (or the note that the table keeps only the first records).
-  const noteRows = query !== undefined || search || preview.seen > preview.rows.length ? 1 : 0;
-  const pageSize = Math.max(3, size.rows - 11 - noteRows - wordWrappedRows(help, Math.max(40, size.columns)));
+  // Each part gets its rows from the terminal's: the frame's title and key help, a notice (one row kept for it), the
+  // search or note line, then the table. When the table would get fewer than MIN_TABLE_ROWS rows the summary folds to
+  // the lines that matter (the counts, a file that could not be read).
+  const width = Math.max(40, size.columns);
+  const noticeRows = state.notice ? wordWrappedRows(inWizardWords(state.notice.text), width) : 1;
+  const bodyRows = size.rows - 1 - 2 - noticeRows - wordWrappedRows(help, width);
+  const note =
+    search && search.status !== 'running'
+      ? undefined
+      : !search && preview.seen > preview.rows.length
+        ? `the table keeps the first ${formatCount(preview.rows.length)} of ${formatCount(preview.seen)} records; / searches them all`
+        : undefined;
+  const noteRows = query !== undefined || search ? 2 : note ? wordWrappedRows(note, width) : 0;
+  const allSummary = summaryLines(state);
+  const rowsOf = (lines: typeof allSummary) => lines.reduce((n, l) => n + wordWrappedRows(l.text, width), 0);
+  const tableRoom = (summaryRows: number) => bodyRows - summaryRows - noteRows - 2;
+  const folded = tableRoom(rowsOf(allSummary)) < Math.min(MIN_TABLE_ROWS, Math.max(1, rows.length));
+  const summaryRows = rowsOf(folded ? allSummary.filter((l) => l.keep) : allSummary);
+  const pageSize = Math.max(1, tableRoom(summaryRows));
   const lineProblems = validation.status === 'done' ? validation.value.lineProblems : [];
   // The `lines` filter is offered only when some line could not be read as a user.
   const filters = lineProblems.length > 0 ? FILTERS : FILTERS.filter((f) => f !== 'lines');
   const [lineFirst, setLineFirst] = useState(0);
-  // In the lines view the table's rows hold the wrapped problems (title, summary, notice and footer take the rest).
-  const lineRows = Math.max(4, size.rows - 10);
+  // In the lines view the table's rows hold the wrapped problems.
+  const lineRows = Math.max(3, pageSize + 1);
+  // The record's details scroll (↑/↓) when they are taller than the rows left by the password field and its result.
+  const [detailFirst, setDetailFirst] = useState(0);
 
   useKeys(
     TABLE_KEYS,
@@ -61,8 +81,10 @@ export function PreviewScreen() {
         setLineFirst((f) => Math.max(0, Math.min(lineProblems.length - 1, f + (c === 'up' ? -1 : 1))));
       } else if (c === 'up' || c === 'down') actions.dispatchMove(c === 'up' ? -1 : 1);
       else if (c === 'pageUp' || c === 'pageDown') actions.dispatchMove(c === 'pageUp' ? -1 : 1, pageSize);
-      else if (c === 'select' && rows[preview.cursor]) actions.showDetail(rows[preview.cursor]!.key);
-      else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
+      else if (c === 'select' && rows[preview.cursor]) {
+        setDetailFirst(0);
+        actions.showDetail(rows[preview.cursor]!.key);
+      } else if (c === 'filter') actions.setFilter(filters[(filters.indexOf(preview.filter) + 1) % filters.length]!);
       else if (c === 'search') setQuery(search?.query ?? '');
       else if (c === 'continue') {
         if (validation.status === 'failed') {
@@ -84,8 +106,12 @@ export function PreviewScreen() {
   useKeys(
     DETAIL_KEYS,
     (c) => {
-      if (c === 'spotCheck') setPassword('');
-      else if (password !== undefined) setPassword(undefined);
+      if (c === 'up' || c === 'down') setDetailFirst((f) => Math.max(0, f + (c === 'up' ? -1 : 1)));
+      else if (c === 'spotCheck') {
+        // A new try clears the last result: an earlier "match" must never stand next to the password being typed.
+        if (detail) actions.showDetail(detail.key);
+        setPassword('');
+      } else if (password !== undefined) setPassword(undefined);
       else actions.showDetail(undefined);
     },
     { isActive: detail !== undefined, textFocus: password !== undefined },
@@ -93,22 +119,28 @@ export function PreviewScreen() {
 
   if (detail) {
     const spot = preview.spotCheck;
+    const detailAll = detailLines(detail).map(inWizardWords);
+    // Rows for the lines: the password field and the spot-check's result (two rows) and a "more" line aside.
+    const detailRoom = bodyRows - (password !== undefined ? 1 : 0) - 2 - 1;
+    const detailStart = Math.min(detailFirst, Math.max(0, detailAll.length - 1));
+    const detailShown = linesThatFit(detailAll.slice(detailStart), Math.max(1, detailRoom), width);
     return (
       <Frame
         title="preview: one record"
         help={
           password !== undefined
             ? 'type the password, enter checks it · esc cancel'
-            : helpLine(DETAIL_KEYS, { spotCheck: 'spot-check a password' })
+            : helpLine(DETAIL_KEYS, { up: 'scroll', spotCheck: 'spot-check a password' })
         }
       >
-        {detailLines(detail)
-          .slice(0, size.rows - 9)
-          .map((line, i) => (
-            <Text key={i} wrap="wrap" {...(line.startsWith('error') ? theme.error : line.startsWith('warning') ? theme.warning : {})}>
-              {line}
-            </Text>
-          ))}
+        {detailShown.map((line, i) => (
+          <Text key={i} wrap="wrap" {...(line.startsWith('error') ? theme.error : line.startsWith('warning') ? theme.warning : {})}>
+            {line}
+          </Text>
+        ))}
+        {detailShown.length < detailAll.length - detailStart ? (
+          <Text {...theme.muted}>↓ {detailAll.length - detailStart - detailShown.length} more line(s)</Text>
+        ) : null}
         {password !== undefined ? (
           <Field
             label="password"
@@ -140,7 +172,7 @@ export function PreviewScreen() {
   const rest = Math.max(0, w - widths.id - widths.email - widths.first - widths.algorithm - widths.factors - 5);
   return (
     <Frame title="preview" help={help}>
-      <SummaryLines />
+      <SummaryLines folded={folded} />
       {query !== undefined ? (
         <Field
           label="search"
@@ -162,9 +194,9 @@ export function PreviewScreen() {
               ? `the search failed: ${search.error}`
               : `"${search.query}": ${search.rows.length === 0 ? 'no record' : formatCount(search.rows.length)}${search.more ? ' shown, more match (search closer)' : ' found'} in every record · esc shows all`}
         </Text>
-      ) : preview.seen > preview.rows.length ? (
+      ) : note ? (
         <Text {...theme.muted} wrap="wrap">
-          the table keeps the first {formatCount(preview.rows.length)} of {formatCount(preview.seen)} records; / searches them all
+          {note}
         </Text>
       ) : null}
       {preview.filter === 'lines' ? (
@@ -173,7 +205,7 @@ export function PreviewScreen() {
             problems={lineProblems}
             first={lineFirst}
             rows={lineRows}
-            width={Math.max(40, size.columns)}
+            width={width}
             omitted={validation.status === 'done' ? (validation.value.problemsOmitted ?? 0) : 0}
           />
         </Box>

@@ -5,7 +5,7 @@ import { describeTarget } from '../../profiles/index.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useKeyClaim } from '../hooks/key-claim.js';
+import { useKeyClaim } from '../keys/keyboard.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';

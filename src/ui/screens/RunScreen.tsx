@@ -5,7 +5,8 @@ import { confirmationLines } from '../../operations/confirm.js';
 import { Frame } from '../components/Frame.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { useWizard } from '../context.js';
-import { linesThatFit, wrappedRows } from '../fit.js';
+import { wordWrappedRows } from '../fit.js';
+import { inWizardWords } from '../wizard-words.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import type { RunState } from '../state/types.js';
@@ -35,6 +36,7 @@ export function RunScreen() {
   useKeys(KEYS, (c) => (c === 'pause' ? actions.togglePause() : actions.stopRun()), { isActive: !confirming });
   useKeys(CONFIRM_KEYS, (c) => actions.answerConfirm(c === 'yes'), { isActive: confirming });
   const width = Math.max(40, size.columns);
+  const stagedVia = state.profile?.via === 'bulk-staged';
   if (confirming) {
     const lines = confirmationLines(run.confirm!);
     return (
@@ -47,6 +49,12 @@ export function RunScreen() {
             {line}
           </Text>
         ))}
+        {stagedVia ? (
+          <Text wrap="wrap">
+            write users via bulk-staged: the users are uploaded to the core&apos;s bulk-import list, then the run waits for the core&apos;s
+            own job to take them in (it runs on the core&apos;s schedule; this screen shows its progress and when it runs next)
+          </Text>
+        ) : null}
         <Text>y writes to it; esc goes back to the plan and writes nothing</Text>
       </Frame>
     );
@@ -68,13 +76,18 @@ export function RunScreen() {
   const where = f ? [`into ${f.url} (app ${f.app}, tenant ${f.tenant})`, `run folder ${f.folder ?? f.journal}`] : [];
   const fixed = [status, '', `${run.done}/${run.total} users · ${rate.toFixed(1)}/s · elapsed ${formatDuration(elapsed)}`, countsLine(run)];
   // Title, margin, notice and footer take four rows; what is left goes to the folder, then failures and skips.
-  let rows = Math.max(1, size.rows - 1 - 4) - fixed.reduce((n, l) => n + wrappedRows(l, width), 0);
+  let rows = Math.max(1, size.rows - 1 - 4) - fixed.reduce((n, l) => n + wordWrappedRows(l, width), 0);
   const fit = (lines: string[]) => {
-    const shown = linesThatFit(lines, Math.max(0, rows), width);
-    rows -= shown.reduce((n, l) => n + wrappedRows(l, width), 0);
+    // Measured as Ink wraps (at words), so no line is drawn past the rows the frame has.
+    const shown: string[] = [];
+    for (const l of lines) {
+      if (wordWrappedRows(l, width) > rows) break;
+      shown.push(l);
+      rows -= wordWrappedRows(l, width);
+    }
     return shown;
   };
-  const whereLines = fit([...where, ...(run.staged ? [run.staged] : [])]);
+  const whereLines = fit([...where, ...(run.staged ? [inWizardWords(run.staged)] : [])]);
   const failures = fit(run.latestFailures.length > 0 ? ['latest failures', ...run.latestFailures.slice(-3)] : []);
   const skips = fit(run.latestSkips.length > 0 ? ['latest skipped, with why', ...run.latestSkips.slice(-2)] : []);
   return (

@@ -6,7 +6,7 @@ import { Field } from '../components/Field.js';
 import { PathInput } from '../components/PathInput.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useKeyClaim } from '../hooks/key-claim.js';
+import { useKeyClaim } from '../keys/keyboard.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import type { SignInEntry } from '../state/types.js';
@@ -44,8 +44,7 @@ export function describeEntry(entry: SignInEntry): { ok: boolean; text: string; 
         .slice(0, FAILED_SHOWN)
         .map((f) => `${f.email} (${f.status})`)
         .join(', ');
-      const more =
-        r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more (verify --credentials lists them all)` : '';
+      const more = r.failed.length > FAILED_SHOWN ? `, and ${r.failed.length - FAILED_SHOWN} more` : '';
       return { ok: false, text, detail: `failed: ${shown}${more}` };
     }
     case 'file-error':

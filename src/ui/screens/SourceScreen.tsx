@@ -84,6 +84,7 @@ export function SourceScreen() {
     actions.notice('info', Object.keys(map).length > 0 ? `provider map: ${formatProviderMap(map)}` : 'default provider map');
   };
   const proceed = () => {
+    if (path.trim()) return actions.notice('error', `${path.trim()} is typed in "add file" but not added: enter there adds it`);
     if (profile.sources.length === 0) return actions.notice('error', 'add at least one export file first');
     actions.go('preview');
     void actions.validate();
@@ -93,9 +94,12 @@ export function SourceScreen() {
     KEYS,
     (c) => {
       const row = rowNow();
-      if (c === 'up') move(-1);
-      else if (c === 'down') move(1);
-      else if (c === 'back') actions.back();
+      if (c === 'up' || c === 'down') {
+        // Text typed into a field and left without enter is taken as entered, never dropped.
+        if (row.kind === 'hash' && hashText.trim()) void parseHash(hashText);
+        if (row.kind === 'providers' && providers !== formatProviderMap(profile.providerMap)) saveProviders(providers);
+        move(c === 'up' ? -1 : 1);
+      } else if (c === 'back') actions.back();
       else if (c === 'select' && row.kind === 'continue') proceed();
       else if (c === 'select' && row.kind === 'file') move(1);
       else if (row.kind === 'file' && (c === 'left' || c === 'right')) {

@@ -1,6 +1,8 @@
 // Step 5: where the users go: the sandbox (spawned here; its URL and store shown) or a remote core, then the
 // preflight (/hello, /apiversion, the api key, /ee/featureflag) with its warnings shown before any write.
 import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { scrollWindow, wordWrappedRows, wrapToRows } from '../fit.js';
 import type { ProfileTarget } from '../../profiles/index.js';
 import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
@@ -12,10 +14,10 @@ import { theme } from '../theme.js';
 import { inWizardWords } from '../wizard-words.js';
 
 type Row = 'kind' | 'store' | 'url' | 'tenant' | 'app' | 'connect';
-const KEYS: Command[] = ['up', 'down', 'left', 'right', 'select', 'continue', 'back'];
+const KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'left', 'right', 'select', 'continue', 'back'];
 
 export function TargetScreen() {
-  const { state, actions } = useWizard();
+  const { state, actions, size } = useWizard();
   const profile = state.profile!;
   const t = profile.target;
   const rows: Row[] = t.kind === 'sandbox' ? ['kind', 'store', 'connect'] : ['kind', 'url', 'tenant', 'app', 'connect'];
@@ -33,6 +35,8 @@ export function TargetScreen() {
     );
   };
   const pf = state.preflight;
+  // The preflight's findings scroll (pgup/pgdn) when they are taller than the rows below the fields.
+  const [findingsFirst, setFindingsFirst] = useState(0);
 
   useKeys(
     KEYS,
@@ -40,6 +44,8 @@ export function TargetScreen() {
       const row = rowNow();
       if (c === 'up') move(-1);
       else if (c === 'down') move(1);
+      else if (c === 'pageUp' || c === 'pageDown')
+        setFindingsFirst(Math.max(0, Math.min(findings.length - 1, view.first + (c === 'pageUp' ? -1 : 1) * Math.max(1, view.count - 1))));
       else if (c === 'back') actions.back();
       else if ((c === 'left' || c === 'right') && row === 'kind') {
         setTarget(t.kind === 'sandbox' ? { ...remote, kind: 'remote' } : { kind: 'sandbox' });
@@ -61,16 +67,42 @@ export function TargetScreen() {
   );
 
   const target = state.target;
-  const checkLine = (c: { name: string; ok: boolean; detail: string }) => (
-    <Text key={c.name} wrap="wrap">
-      <Text {...(c.ok ? theme.ok : theme.error)}>
-        {c.ok ? theme.symbols.ok : theme.symbols.fail} {c.name.padEnd(11)}
-      </Text>
-      <Text {...theme.muted}>{inWizardWords(c.detail)}</Text>
-    </Text>
+  const short = size.rows < 24;
+  const width = Math.max(40, size.columns);
+  const items: { key: string; text: string; style: Record<string, unknown> }[] =
+    pf.status !== 'done'
+      ? []
+      : [
+          ...pf.value.checks
+            .filter((c) => !c.ok)
+            .map((c) => ({
+              key: `x${c.name}`,
+              text: `${theme.symbols.fail} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
+              style: theme.error,
+            })),
+          ...pf.value.warnings.map((w, i) => ({ key: `w${i}`, text: `${theme.symbols.warn} ${inWizardWords(w)}`, style: theme.warning })),
+          ...pf.value.checks
+            .filter((c) => c.ok)
+            .map((c) => ({
+              key: `v${c.name}`,
+              text: `${theme.symbols.ok} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
+              style: theme.muted,
+            })),
+        ];
+  // Pre-wrapped to the terminal's width, so a finding taller than the room scrolls row by row instead of being cut.
+  const findings = items.flatMap((f) => wrapToRows(f.text, width).map((text, i) => ({ key: `${f.key}.${i}`, text, style: f.style })));
+  const help = `←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`;
+  const noticeRows = state.notice ? wordWrappedRows(inWizardWords(state.notice.text), width) : 1;
+  // Title, fields, the connect row, a margin, the connection line and the verdict come before the findings.
+  const above = 2 + rows.length + 1 + (short ? 1 : 3) + 1;
+  const room = size.rows - 1 - above - noticeRows - wordWrappedRows(help, width);
+  const view = scrollWindow(
+    findings.map(() => 1),
+    Math.max(1, room),
+    findingsFirst,
   );
   return (
-    <Frame title="target" help={`←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`}>
+    <Frame title="target" help={view.hidden > 0 || view.first > 0 ? `${help} · pgup/dn scroll` : help}>
       <Text {...(row === 'kind' ? theme.selected : {})}>
         {row === 'kind' ? theme.symbols.pointer : ' '} target {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
       </Text>
@@ -117,7 +149,11 @@ export function TargetScreen() {
           <Text {...theme.muted}>{t.kind === 'sandbox' ? 'starting the sandbox core…' : 'connecting…'}</Text>
         ) : null}
         {target.status === 'failed' ? <Text {...theme.error}>{target.error}</Text> : null}
-        {target.status === 'done' ? (
+        {/* On a short terminal the connection's details fold into one line: the preflight's verdict needs the rows. */}
+        {target.status === 'done' && short ? (
+          <Text wrap="truncate-end">{target.value.sandbox ? `sandbox ${target.value.url}` : `core ${target.value.url}`}</Text>
+        ) : null}
+        {target.status === 'done' && !short ? (
           <>
             <Text wrap="wrap">url {target.value.url}</Text>
             {target.value.sandbox ? (
@@ -132,18 +168,16 @@ export function TargetScreen() {
         {pf.status === 'failed' ? <Text {...theme.error}>preflight failed: {pf.error}</Text> : null}
         {pf.status === 'done' ? (
           <>
-            {/* The verdict first: on a short terminal the checks below it are what gets cut. */}
+            {/* The verdict first, then what failed and the warnings, then what passed: each whole, scrolled. */}
             <Text {...(pf.value.ok ? theme.ok : theme.error)} wrap="wrap">
               {pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem named below'}
             </Text>
-            {/* What failed and the warnings before what passed, for the same reason. */}
-            {pf.value.checks.filter((c) => !c.ok).map(checkLine)}
-            {pf.value.warnings.map((w, i) => (
-              <Text key={i} {...theme.warning} wrap="wrap">
-                {theme.symbols.warn} {inWizardWords(w)}
+            {findings.slice(view.first, view.first + view.count).map((f) => (
+              <Text key={f.key} {...f.style} wrap="truncate-end">
+                {f.text}
               </Text>
             ))}
-            {pf.value.checks.filter((c) => c.ok).map(checkLine)}
+            {view.hidden > 0 ? <Text {...theme.muted}>↓ {view.hidden} more (pgdn)</Text> : null}
           </>
         ) : null}
       </Box>

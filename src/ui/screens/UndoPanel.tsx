@@ -18,11 +18,30 @@ type Phase =
   | { kind: 'done'; outcome: RollbackOutcome }
   | { kind: 'error'; message: string };
 
-export const UNDO_HELP = 'y undo it · esc cancel';
+export type UndoPhase = Phase['kind'];
 
-export function UndoPanel({ onClose }: { onClose: () => void }) {
+/** The key help of each phase: `y` only while the question waits for it. */
+export function undoHelp(phase: UndoPhase): string {
+  if (phase === 'confirm') return 'y undo it · esc cancel';
+  if (phase === 'checking' || phase === 'undoing') return 'wait: the users are being checked or removed';
+  return 'esc back to the results';
+}
+
+export function UndoPanel({
+  onClose,
+  onPhase,
+}: {
+  onClose: () => void;
+  /** The phase as it changes (the results screen's key help), with the outcome once done. */
+  onPhase?: (phase: UndoPhase, outcome?: RollbackOutcome) => void;
+}) {
   const { actions, size } = useWizard();
   const [phase, setPhase] = useState<Phase>({ kind: 'checking', done: 0, total: 0 });
+  const onPhaseRef = useRef(onPhase);
+  onPhaseRef.current = onPhase;
+  useEffect(() => {
+    onPhaseRef.current?.(phase.kind, phase.kind === 'done' ? phase.outcome : undefined);
+  }, [phase]);
   const answer = useRef<((ok: boolean) => void) | undefined>(undefined);
   useEffect(() => {
     let live = true;
@@ -76,8 +95,8 @@ export function UndoPanel({ onClose }: { onClose: () => void }) {
       {phase.kind === 'done' ? (
         <>
           <Text {...(phase.outcome.exitCode ? theme.error : theme.ok)} wrap="wrap">
-            undone: {phase.outcome.summary!.removed + phase.outcome.summary!.undone} users, {phase.outcome.summary!.failed} failed (u again
-            goes on)
+            undone: {phase.outcome.summary!.removed + phase.outcome.summary!.undone} users, {phase.outcome.summary!.failed} failed
+            {phase.outcome.summary!.failed > 0 ? ' (u again goes on)' : ''}
             {phase.outcome.decisions.kept > 0 ? `, ${phase.outcome.decisions.kept} changed since kept` : ''}; the journal is retired: the
             next run starts afresh
           </Text>

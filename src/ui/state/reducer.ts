@@ -149,7 +149,7 @@ export function reducer(state: WizardState, action: Action): WizardState {
     case 'preflight-failed':
       return { ...state, preflight: { status: 'failed', error: action.error } };
     case 'plan-started':
-      return { ...state, plan: { status: 'running' }, dryRun: false };
+      return { ...state, plan: { status: 'running' } };
     case 'plan-ready':
       return { ...state, plan: { status: 'done', value: action.plan } };
     case 'plan-failed':
