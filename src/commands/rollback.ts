@@ -10,9 +10,11 @@ import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import type { RollbackDecisions } from '../migration/rollback.js';
-import { rollbackMigration } from '../operations/rollback.js';
-import { connectTarget, resolveSecrets, resolveTarget } from '../operations/target.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { rollbackMigration, targetOfJournal } from '../operations/rollback.js';
+import { locateJournal } from '../migration/rollback-retire.js';
+import { readJournalHead } from '../migration/sync/base.js';
+import { connectTarget, resolveSecrets, resolveTarget, type Target } from '../operations/target.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { commonLines } from './run-lines.js';
 import { TARGET_OPTIONS } from './target-options.js';
 
@@ -28,8 +30,9 @@ Target:   the run's own, read from the journal; or --core URL | --sandbox --stor
           --profile NAME, which must be the run's
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)  --license-key KEY
 Confirm:  before a real core (--core, or the journal's) is emptied, the core (URL, app, tenant), the users it holds
-          now and what will be removed are printed, and in a terminal you type the core's host to go on; --yes
-          goes on without asking (scripts; without a terminal nothing is asked). The sandbox is never asked about.
+          now and what would be removed are printed, and in a terminal you type the core's host to go on; --yes
+          goes on without asking (scripts). Without a terminal (cron, CI, < /dev/null) a rollback of a real core
+          is refused (exit 2, nothing removed) unless --yes is given. The sandbox is never asked about.
 Output:   --dry-run (the same decisions, nothing changed)  --json (one summary on stdout)
           --force (also take the run's own logins, devices and mapping off users changed since; what others
           added stays)  --concurrency N (users at once, default 8)
@@ -79,6 +82,11 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   const named = given ? await resolveTarget(values, io.env, process.cwd()) : undefined;
   // The keys: as given, else from the environment (the target may be the journal's own).
   const keys = named?.secrets ?? resolveSecrets(values, io.env);
+  if (!values['dry-run']) {
+    // No terminal to ask on and no --yes: a real core (given, or the journal's) is refused before it is contacted.
+    const target = named?.target ?? (await journalTarget(resolve(values.journal)));
+    if (target) refuseWithoutYes('rollback', target, values.yes === true, io.stdin ?? process.stdin);
+  }
   const progress = renderer(err);
   const printDecision = (u: UserDecision): void => {
     if (u.kind === 'remove' || u.kind === 'undo') for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
@@ -148,4 +156,17 @@ function renderer(err: (line: string) => void): (e: RollbackEvent) => void {
     const what = e.phase === 'checking' ? 'checked' : 'undone';
     err(`rollback: ${n(e.done)} of ${n(e.total)} users ${what} (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
   };
+}
+
+/** The target a journal names (its run's), when it can be read; the operation reads it again under the lock. */
+async function journalTarget(path: string): Promise<Target | undefined> {
+  const where = locateJournal(path);
+  const head = where ? await readJournalHead(where.journal) : undefined;
+  if (!head) return undefined;
+  try {
+    const t = targetOfJournal(head.identity.target);
+    return t.core !== undefined ? { kind: 'remote', url: t.core } : { kind: 'sandbox', store: t.store! };
+  } catch {
+    return undefined;
+  }
 }

@@ -21,7 +21,8 @@ Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (better: AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY; never in a saved command)
 Confirm:    before a real core (--core) is written, the target (URL, app, tenant), the users it holds now and
             what the run writes are printed, and in a terminal you type the core's host to go on; --yes goes on
-            without asking (scripts; without a terminal nothing is asked). The sandbox is never asked about.
+            without asking (scripts). Without a terminal (cron, CI, < /dev/null) a run into a real core is refused
+            (exit 2, nothing written) unless --yes is given. The sandbox is never asked about.
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
             --unusable-hashes skip|without-password|migrate-at-sign-in (see Migration)
             A run that would lose a whole class of users for one missing setting (scrypt hashes without

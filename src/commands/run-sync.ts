@@ -10,7 +10,7 @@ import { rerunCommand, rerunText } from '../operations/rerun.js';
 import type { PlanSettings, RunSettings } from '../operations/settings.js';
 import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
 import { connectTarget, describeTarget } from '../operations/target.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { createRunLines } from './run-lines.js';
 
 export interface SyncCommandInput {
@@ -74,6 +74,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
     return 0;
   }
   if (!run) throw new UsageError('say which core to bring up to date: --core URL or --sandbox --store FILE');
+  refuseWithoutYes('sync', run.target, values.yes === true, io.stdin ?? process.stdin);
 
   // Until the first write a signal ends the command at once; from the run folder on it stops the sync safely.
   let signals: SignalGuard = exitOnSignals(err, rerunCommand('run', c.argv, { exports: [] }).command);

@@ -13,7 +13,7 @@ import { isSliced } from '../migration/slice.js';
 import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { DRY_RUN_SAMPLE, RUN_HELP } from './run-help.js';
 import { commonLines, createRunLines } from './run-lines.js';
 import { SOURCE_OPTIONS, TARGET_OPTIONS } from './target-options.js';
@@ -80,6 +80,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   let settings;
   try {
     settings = await resolveRunSettings(flags, o);
+    // No terminal to ask on and no --yes: a real core is refused before anything is read or sent.
+    refuseWithoutYes('run', settings.target, values.yes === true, io.stdin ?? process.stdin);
   } catch (e) {
     signals.remove();
     throw e;

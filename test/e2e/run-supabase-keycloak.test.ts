@@ -63,6 +63,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...HASH_CONFIG,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--journal',
         'sb.ndjson',
@@ -103,6 +104,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...HASH_CONFIG,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--journal',
         'sb2.ndjson',
@@ -119,7 +121,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
 
   it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2 users wait for --unusable-hashes', async () => {
     const run = await cli(
-      ['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--keep-source-ids', '--journal', 'kc.ndjson', '--json'],
+      ['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--yes', '--keep-source-ids', '--journal', 'kc.ndjson', '--json'],
       dir,
       ENV,
     );
@@ -158,6 +160,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...KEYCLOAK_SPLIT,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--unusable-hashes',
         'without-password',

@@ -40,6 +40,7 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
         'users.ndjson',
         '--core',
         t!.url,
+        '--yes',
         '--journal',
         journal,
         '--unusable-hashes',
