@@ -57,8 +57,8 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 function describeDecisions(d: RollbackDecisions): string {
   return (
-    `${n(d.removed)} users to remove, ${n(d.undone)} users there before to undo the run's additions on, ` +
-    `${n(d.kept)} kept (changed since the run), ${n(d.gone)} gone already${d.doneBefore ? ` (${n(d.doneBefore)} by an earlier rollback)` : ''}; ` +
+    `would remove ${n(d.removed)} users, would undo the run's additions on ${n(d.undone)} users there before, ` +
+    `would keep ${n(d.kept)} (changed since the run), ${n(d.gone)} gone already${d.doneBefore ? ` (${n(d.doneBefore)} by an earlier rollback)` : ''}; ` +
     `${n(d.actions)} actions`
   );
 }
@@ -153,8 +153,14 @@ function renderer(err: (line: string) => void): (e: RollbackEvent) => void {
     const now = Date.now();
     if (e.done < e.total && now - last < 1000) return;
     last = now;
-    const what = e.phase === 'checking' ? 'checked' : 'undone';
-    err(`rollback: ${n(e.done)} of ${n(e.total)} users ${what} (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
+    // The check only reads: its counts are what the undo would do (nothing is removed before the question).
+    if (e.phase === 'checking')
+      err(
+        `rollback: ${n(e.done)} of ${n(e.total)} users checked: would remove ${n(e.removed)}` +
+          `${e.undone ? `, would take the run's additions off ${n(e.undone)}` : ''}, would keep ${n(e.kept)}` +
+          `${e.failed ? `, ${n(e.failed)} could not be read` : ''}; nothing removed yet`,
+      );
+    else err(`rollback: ${n(e.done)} of ${n(e.total)} users undone (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
   };
 }
 

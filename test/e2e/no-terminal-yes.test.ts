@@ -95,7 +95,7 @@ describe('without a terminal, a real core is not written without --yes', () => {
     expect(undo.stderr).toContain(`about to remove from the core ${core.url} (app public, tenant public)`);
     expect(await coreState()).not.toBe(afterSync);
     expect(await allUsers(client(core.url))).toHaveLength(4);
-  });
+  }, 240_000);
 
   it('the --sandbox target is a rehearsal: it never asks, with or without a terminal', async () => {
     const here = mkdtempSync(join(dir, 'sandbox-'));

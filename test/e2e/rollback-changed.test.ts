@@ -103,7 +103,7 @@ describe.each([
     expect(dry.stdout).toMatch(new RegExp(`user ${p}a: kept, changed since the run: a github login was added since`));
     expect(dry.stdout).toMatch(new RegExp(`user ${p}b: kept, changed since the run: TOTP device "laptop" was added since`));
     expect(dry.stdout).toMatch(new RegExp(`user ${p}c: kept, changed since the run: the email \\(or phone\\) of an emailpassword login`));
-    expect(dry.stdout).toContain("dry run: 3 users to remove, 0 users there before to undo the run's additions on, 3 kept");
+    expect(dry.stdout).toContain("dry run: would remove 3 users, would undo the run's additions on 0 users there before, would keep 3");
     expect(dry.stdout).not.toMatch(new RegExp(`user ${p}pre:`));
 
     // Without a target: the run's own, from the journal.
