@@ -4,6 +4,7 @@
 import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { drained } from '../migration/report.js';
+import { skippedLines } from '../operations/skipped.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { readJournalHead } from '../migration/sync/base.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
@@ -126,6 +127,7 @@ function report(o: SyncOutcome, c: SyncCommandInput): number {
   const t = o.totals;
   err('changes made (each read back from the core):');
   for (const [kind, count] of Object.entries(o.applied)) if (count) err(`  ${kind}: ${n(count)}`);
+  if (o.skipped) skippedLines(t.skipped, o.skipped, o.paths?.report).forEach(err);
   if (o.paths) {
     err(`journal ${o.paths.journal}`);
     err(`report ${o.paths.report}`);

@@ -13,6 +13,7 @@ import { isSliced } from '../migration/slice.js';
 import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
+import { skippedLines } from '../operations/skipped.js';
 import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { DRY_RUN_SAMPLE, RUN_HELP } from './run-help.js';
 import { commonLines, createRunLines } from './run-lines.js';
@@ -113,6 +114,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
 function printFiles(o: RunOutcome, err: (line: string) => void): void {
   const t = o.totals;
+  if (o.skipped) skippedLines(t.skipped, o.skipped, o.paths?.report).forEach(err);
   if (o.folder) err(`run folder ${o.folder}`);
   if (o.paths) {
     err(`journal ${o.paths.journal}`);
@@ -143,6 +145,7 @@ function jsonSummary(o: RunOutcome): Record<string, unknown> {
     alreadyPresent: t.alreadyPresent,
     failed: t.failed,
     skipped: t.skipped,
+    ...(o.skipped && t.skipped > 0 ? { skippedUsers: o.skipped.first, skippedByReason: o.skipped.byStatus } : {}),
     resumed: t.resumed,
     replaced: t.replaced ?? 0,
     unreadable: o.unreadable,

@@ -34,8 +34,9 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         const r = e.result;
         if (r.outcome !== 'ok' && !o.json && listed < MAX_LINES) {
           listed += 1;
-          const what = r.outcome === 'skipped' ? 'skipped (the run leaves it out)' : r.outcome;
-          sink.write(`${what}: ${r.id}: ${r.differences.join('; ')}`);
+          if (r.outcome === 'skipped')
+            sink.write(`not migrated (the run leaves it out): ${r.id}${r.email ? ` (${r.email})` : ''}: ${r.differences.join('; ')}`);
+          else sink.write(`${r.outcome}: ${r.id}: ${r.differences.join('; ')}`);
         }
         if (e.at - lastProgress >= interval) {
           lastProgress = e.at;
@@ -52,7 +53,9 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         sink.write(
           e.check.status === 'NOT_IN_SOURCE'
             ? `credentials line ${e.line}: ${e.check.email} is not a user of the source files (not tried)`
-            : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
+            : e.check.status === 'NOT_MIGRATED'
+              ? `credentials line ${e.line}: ${e.check.email} did not sign in: not migrated: ${e.check.reason ?? 'the run leaves it out'}`
+              : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
         );
         return;
       case 'verify-finished': {
@@ -61,6 +64,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
           `verified ${n(c.total)} users in ${n(e.durationMs)} ms: ok ${n(c.ok)}, missing ${n(c.missing)}, mismatch ${n(c.mismatch)}, skipped ${n(c.skipped)}` +
             (c.skipped > 0 ? ' (left out by the run: not a failure)' : '') +
             (e.credentials.checked > 0 ? `; credentials ${e.credentials.ok}/${e.credentials.checked} signed in` : '') +
+            (e.credentials.notMigrated ? ` (${e.credentials.notMigrated} not migrated: left out by the run)` : '') +
             (e.totpCodesChecked ? '; TOTP codes checked' : ''),
         );
         return;

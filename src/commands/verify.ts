@@ -85,7 +85,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
         credentials: {
           checked: outcome.credentials.length,
           ok: outcome.credentials.length - failed.length,
-          failed: failed.map((c) => ({ email: c.email, status: c.status })),
+          failed: failed.map((c) => ({ email: c.email, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })),
         },
         problems: outcome.problems,
         ...(outcome.notOk > outcome.problems.length ? { problemsOmitted: outcome.notOk - outcome.problems.length } : {}),

@@ -18,6 +18,7 @@ import { classLosses, partialRefusal } from './partial.js';
 import { finishedUsers, runEffects, signInCountsOf, writeRerunFile, type SignInCounts } from './run-parts.js';
 import { rerunCommand, type Rerun } from './rerun.js';
 import type { RunSettings } from './settings.js';
+import { skippedCollector, type SkippedSummary } from './skipped.js';
 import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 import { describeTarget, type ConnectOptions, type Connection } from './target.js';
 
@@ -52,6 +53,8 @@ export interface RunOutcome {
   sandboxStore?: string;
   /** After a migrate-at-sign-in run: what `auth-migrate signin-status` counts. */
   signInStatus?: SignInCounts;
+  /** The users left out (skipped): the first few named with why, all counted per reason (the report names each). */
+  skipped?: SkippedSummary;
   exitCode: number;
 }
 
@@ -134,7 +137,8 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         fromJournal,
         gitTree,
       });
-      const summary = await migrate(conn, journal, plan, total, report);
+      const skipped = skippedCollector();
+      const summary = await migrate(conn, journal, plan, total, report, skipped.add);
       const stopped = summary.stopped;
       ended = stopped === 'fatal' ? 'fatal' : stopped ? 'stopped' : 'finished';
       const paths = pathsMade(pathsBesideJournal(choice.journal));
@@ -148,6 +152,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         paths,
         rerun,
         ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
+        skipped: skipped.summary(),
         exitCode: 0,
       };
       if (stopped) outcome.resumeFile = await writeRerunFile(choice.journal, rerun);
@@ -167,7 +172,14 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     }
   })();
 
-  async function migrate(conn: Connection, journal: Journal, plan: RunSettings['plan'], total: number, report: PreparedRun['report']) {
+  async function migrate(
+    conn: Connection,
+    journal: Journal,
+    plan: RunSettings['plan'],
+    total: number,
+    report: PreparedRun['report'],
+    onSkipped: (result: UserResult, record: MigrationInput['record']) => void,
+  ) {
     const runFiles = openRunFiles(pathsBesideJournal(journal.path), plan);
     const records = () => sliceRecords(streamValidatedRecords(settings.files, settings.read, report), settings.slice);
     const migration = control.attach(
@@ -185,6 +197,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         concurrency: settings.concurrency,
         onEvent: emit,
         onUserResult: async (result: UserResult, input: MigrationInput) => {
+          onSkipped(result, input.record);
           await runFiles.write(result, input);
           await shell.drained?.();
         },

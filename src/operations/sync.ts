@@ -17,6 +17,7 @@ import { runExitCode, type RunOutcome, type RunShell } from './run.js';
 import { writeRerunFile } from './run-parts.js';
 import { rerunCommand } from './rerun.js';
 import type { RunSettings } from './settings.js';
+import { skippedCollector } from './skipped.js';
 import { describeTarget } from './target.js';
 import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 
@@ -167,6 +168,7 @@ export function startSync(
       });
       const paths = pathsBesideJournal(p.journal);
       const runFiles = openRunFiles(paths, plan);
+      const skipped = skippedCollector();
       const migration = control.attach(
         startMigration({
           inputs: p.inputs(),
@@ -184,6 +186,7 @@ export function startSync(
             const id = result.id;
             if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
               p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
+            skipped.add(result, input.record);
             await runFiles.write(result, input);
             await shell.drained?.();
           },
@@ -208,6 +211,7 @@ export function startSync(
         paths: pathsMade(paths),
         ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
         applied: Object.fromEntries(p.work.applied),
+        skipped: skipped.summary(),
         exitCode: 0,
       };
       if (summary.stopped) outcome.resumeFile = await writeRerunFile(p.journal, rerun);
