@@ -26,8 +26,9 @@ Confirm:    before a real core (--core) is written, the target (URL, app, tenant
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
             --unusable-hashes skip|without-password|migrate-at-sign-in (see Migration)
             A run that would lose a whole class of users for one missing setting (scrypt hashes without
-            --hash-config, a Supabase users file without its identities or mfa_factors file) is refused before
-            any write, with the fix; --allow-partial goes on without them, knowingly.
+            --hash-config, a Supabase users file without its identities or mfa_factors file, hashes the core
+            cannot take with no --unusable-hashes chosen) is refused before any write, with the fix;
+            --allow-partial goes on without them, knowingly.
 Files:      each run writes its journal, report, failures file and resume command into one folder named for
             the profile (or the sources' format) and the UTC time, e.g. ./clerk-2026-11-23T09-35-08Z/, printed at
             start; --out DIR puts that folder under DIR instead of the current folder. Inside a git work tree the
@@ -42,7 +43,8 @@ Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY}; fewer at once while
             or blocked in the source: left out by default, reported as skipped; import migrates them anyway;
             role:NAME migrates them with the role NAME, so the app can refuse them)
             --unusable-hashes skip|without-password|migrate-at-sign-in (users whose password hash the core cannot
-            take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password
+            take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: skip leaves them out; given none, a
+            run with such users is refused before any write, as a missing setting is; without-password
             imports the rest of them; migrate-at-sign-in imports them whole with an unusable password and keeps the
             hash in the core for the app's sign-in part, auth-migrate/signin). Such users are listed, with their hash,
             in signin-migration.ndjson of the run folder (0600); auth-migrate signin-status follows them (docs/migration.md 6a)

@@ -95,7 +95,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
       return { ...base, stopped: 'refused', refusal, rerun: again, exitCode: 2 };
     };
 
-    const losses = classLosses(report);
+    const losses = classLosses(report, settings.read);
     if (losses.length > 0) emit({ type: 'partial', losses, allowed: settings.allowPartial });
     const partial = partialRefusal(losses, settings.allowPartial);
     if (partial) return refuse(partial);

@@ -47,7 +47,7 @@ describe('fatal answers', () => {
     expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
     // The command to run again never holds a key nor a reference to one: it says which variable to export.
     expect(r.stderr).toMatch(
-      /run again: export AUTH_MIGRATE_API_KEY .*then: auth-migrate run users\.ndjson --core \S+ --journal j\.ndjson --json$/m,
+      /run again: export AUTH_MIGRATE_API_KEY .*then: auth-migrate run users\.ndjson --core \S+ --yes --journal j\.ndjson --json$/m,
     );
     expect(r.stderr).not.toMatch(/run again:.*--api-key/);
     // Refused before any write: no journal is left behind (a rerun starts clean).
