@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
@@ -68,7 +69,7 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate rollback --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'rollback');
   }
   if (values.help) {
     io.stdout.write(ROLLBACK_HELP);

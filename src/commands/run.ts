@@ -3,6 +3,7 @@
 // 0 all ok, 1 some failed or skipped, 2 refused or fatal, 130 stopped.
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { planRun } from '../operations/plan.js';
@@ -56,7 +57,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate run --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'run');
   }
 }
 

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { parseCredentials } from '../migration/verify.js';
 import { resolveRunSettings } from '../operations/settings.js';
@@ -58,7 +59,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate verify --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'verify');
   }
   const { values, positionals } = parsed;
   if (values.help) {
