@@ -2,6 +2,7 @@
 // a whole class of users, connect and preflight the target, ask before a real core is written, choose the run
 // folder, then migrate (steps, bulk or staged) with the journal, report and failures files, and say how it ended.
 // The shells give it their settings, a way to connect, a confirm() and a listener; they decide nothing of this.
+import { dirname } from 'node:path';
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal, type RunIdentity } from '../migration/journal.js';
@@ -118,7 +119,9 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
       const effects = () => runEffects(settings, report.summary.valid, fromJournal);
       const declined = await askBeforeWriting('run', settings, conn, effects, shell, emit, control);
       if (declined) return refuse(declined);
-      const gitTree = gitWorkTreeOf(settings.output.out);
+      // The work tree of where the files go: the run folder's parent, or the folder of an explicit --journal (which
+      // may be outside the tree the command was started in, e.g. under /tmp).
+      const gitTree = gitWorkTreeOf(choice.folder ? settings.output.out : dirname(choice.journal));
       if (!journal) {
         await ensureRunFolder(choice.journal);
         if (choice.folder && gitTree) await ignoreInGit(choice.folder);
