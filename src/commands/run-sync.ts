@@ -92,6 +92,16 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
           if (e.preview.hasWork && !values['json-events']) err(AUTHORITY);
           return;
         }
+        if (e.type === 'finished' && !values['json-events']) {
+          // A sync changes users: "imported" would misname a removal or an update (the changes per kind follow).
+          const t = e.totals;
+          const written = t.imported;
+          err(
+            `${e.stopped ? 'stopped' : 'finished'}: ${n(written)} user${written === 1 ? '' : 's'} written (added, changed or removed), ` +
+              `${n(t.alreadyPresent)} already as the export says, failed ${n(t.failed)}, skipped ${n(t.skipped)}`,
+          );
+          return;
+        }
         if (e.type === 'run-folder') {
           signals.remove();
           signals = stopOnSignals(err, () => sync.stop());

@@ -88,6 +88,12 @@ export async function previewSync(req: SyncRequest, show = 5): Promise<SyncPrevi
   };
 }
 
+/** What a sync will write, in one line of the confirmation (the delta's lines above it say who). */
+export function syncEffect(d: PreparedSync['delta'], removeMissing: boolean): string {
+  const parts = [`${d.new} new`, `${d.changed} changed`, ...(removeMissing && d.gone ? [`up to ${d.gone} gone removed`] : [])];
+  return `writes the changes listed above (${parts.join(', ')} users; the old system wins, as said above)`;
+}
+
 export type SyncOperationEvent =
   | CommonEvent
   | Extract<RunOperationEvent, { type: 'run-folder' }>
@@ -146,7 +152,8 @@ export function startSync(
       const { plan } = checked;
       const wrong = await checkBaseAgainstCore(conn.client, p, (id) => userIdOf(p.work.histories.get(id) ?? new Map()));
       if (wrong) return refuse(new Refusal('preflight', wrong.message, 'point at the core the earlier run migrated into'));
-      const effects = () => [...shown.deltaLines.slice(0, 1), AUTHORITY];
+      // The delta and the authority line were shown just before (sync-delta): the question names what they come to.
+      const effects = () => [syncEffect(p.delta, o.removeMissing)];
       const declined = await askBeforeWriting('sync', settings, conn, effects, shell, emit, control);
       if (declined) return refuse(declined);
       await ensureRunFolder(p.journal);
