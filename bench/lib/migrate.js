@@ -27,6 +27,8 @@ export async function runMigration({ file, url, apiKey, concurrency, cpuProfDir,
         file,
         '--core',
         url,
+        // A run writes into a core reached by URL: without a terminal it needs --yes (verify reads only).
+        ...(command === 'run' ? ['--yes'] : []),
         '--concurrency',
         String(concurrency),
         '--journal',

@@ -144,7 +144,7 @@ function cutAtFinishedUsers(text, users) {
 
 /** Run `run` on the cut journal and stop it at its first user not resumed from the journal. */
 async function resumeUntilFirstNew(file, url, journal, concurrency) {
-  const args = [BIN, 'run', file, '--core', url, '--concurrency', String(concurrency), '--journal', journal, '--json-events'];
+  const args = [BIN, 'run', file, '--core', url, '--yes', '--concurrency', String(concurrency), '--journal', journal, '--json-events'];
   const started = performance.now();
   const child = track(
     spawn(process.execPath, args, { env: { ...process.env, AUTH_MIGRATE_API_KEY: BENCH_API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] }),

@@ -6,13 +6,16 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import type { RollbackDecisions } from '../migration/rollback.js';
-import { rollbackMigration } from '../operations/rollback.js';
-import { connectTarget, resolveSecrets, resolveTarget } from '../operations/target.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { rollbackMigration, targetOfJournal } from '../operations/rollback.js';
+import { locateJournal } from '../migration/rollback-retire.js';
+import { readJournalHead } from '../migration/sync/base.js';
+import { connectTarget, resolveSecrets, resolveTarget, type Target } from '../operations/target.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { commonLines } from './run-lines.js';
 import { TARGET_OPTIONS } from './target-options.js';
 
@@ -28,8 +31,9 @@ Target:   the run's own, read from the journal; or --core URL | --sandbox --stor
           --profile NAME, which must be the run's
 Keys:     --api-key KEY (or AUTH_MIGRATE_API_KEY)  --license-key KEY
 Confirm:  before a real core (--core, or the journal's) is emptied, the core (URL, app, tenant), the users it holds
-          now and what will be removed are printed, and in a terminal you type the core's host to go on; --yes
-          goes on without asking (scripts; without a terminal nothing is asked). The sandbox is never asked about.
+          now and what would be removed are printed, and in a terminal you type the core's host to go on; --yes
+          goes on without asking (scripts). Without a terminal (cron, CI, < /dev/null) a rollback of a real core
+          is refused (exit 2, nothing removed) unless --yes is given. The sandbox is never asked about.
 Output:   --dry-run (the same decisions, nothing changed)  --json (one summary on stdout)
           --force (also take the run's own logins, devices and mapping off users changed since; what others
           added stays)  --concurrency N (users at once, default 8)
@@ -54,8 +58,8 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 function describeDecisions(d: RollbackDecisions): string {
   return (
-    `${n(d.removed)} users to remove, ${n(d.undone)} users there before to undo the run's additions on, ` +
-    `${n(d.kept)} kept (changed since the run), ${n(d.gone)} gone already${d.doneBefore ? ` (${n(d.doneBefore)} by an earlier rollback)` : ''}; ` +
+    `would remove ${n(d.removed)} users, would undo the run's additions on ${n(d.undone)} users there before, ` +
+    `would keep ${n(d.kept)} (changed since the run), ${n(d.gone)} gone already${d.doneBefore ? ` (${n(d.doneBefore)} by an earlier rollback)` : ''}; ` +
     `${n(d.actions)} actions`
   );
 }
@@ -65,7 +69,7 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate rollback --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'rollback');
   }
   if (values.help) {
     io.stdout.write(ROLLBACK_HELP);
@@ -79,6 +83,11 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   const named = given ? await resolveTarget(values, io.env, process.cwd()) : undefined;
   // The keys: as given, else from the environment (the target may be the journal's own).
   const keys = named?.secrets ?? resolveSecrets(values, io.env);
+  if (!values['dry-run']) {
+    // No terminal to ask on and no --yes: a real core (given, or the journal's) is refused before it is contacted.
+    const target = named?.target ?? (await journalTarget(resolve(values.journal)));
+    if (target) refuseWithoutYes('rollback', target, values.yes === true, io.stdin ?? process.stdin);
+  }
   const progress = renderer(err);
   const printDecision = (u: UserDecision): void => {
     if (u.kind === 'remove' || u.kind === 'undo') for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
@@ -145,7 +154,26 @@ function renderer(err: (line: string) => void): (e: RollbackEvent) => void {
     const now = Date.now();
     if (e.done < e.total && now - last < 1000) return;
     last = now;
-    const what = e.phase === 'checking' ? 'checked' : 'undone';
-    err(`rollback: ${n(e.done)} of ${n(e.total)} users ${what} (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
+    // The check only reads: its counts are what the undo would do (nothing is removed before the question).
+    if (e.phase === 'checking')
+      err(
+        `rollback: ${n(e.done)} of ${n(e.total)} users checked: would remove ${n(e.removed)}` +
+          `${e.undone ? `, would take the run's additions off ${n(e.undone)}` : ''}, would keep ${n(e.kept)}` +
+          `${e.failed ? `, ${n(e.failed)} could not be read` : ''}; nothing removed yet`,
+      );
+    else err(`rollback: ${n(e.done)} of ${n(e.total)} users undone (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
   };
+}
+
+/** The target a journal names (its run's), when it can be read; the operation reads it again under the lock. */
+async function journalTarget(path: string): Promise<Target | undefined> {
+  const where = locateJournal(path);
+  const head = where ? await readJournalHead(where.journal) : undefined;
+  if (!head) return undefined;
+  try {
+    const t = targetOfJournal(head.identity.target);
+    return t.core !== undefined ? { kind: 'remote', url: t.core } : { kind: 'sandbox', store: t.store! };
+  } catch {
+    return undefined;
+  }
 }

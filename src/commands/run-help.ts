@@ -21,12 +21,14 @@ Keys:       --api-key KEY  --license-key KEY  --signer-key B64
             (better: AUTH_MIGRATE_API_KEY, AUTH_MIGRATE_LICENSE_KEY, AUTH_MIGRATE_SIGNER_KEY; never in a saved command)
 Confirm:    before a real core (--core) is written, the target (URL, app, tenant), the users it holds now and
             what the run writes are printed, and in a terminal you type the core's host to go on; --yes goes on
-            without asking (scripts; without a terminal nothing is asked). The sandbox is never asked about.
+            without asking (scripts). Without a terminal (cron, CI, < /dev/null) a run into a real core is refused
+            (exit 2, nothing written) unless --yes is given. The sandbox is never asked about.
 Sources:    --format canonical|firebase|firebase-csv|auth0|clerk|supabase|keycloak|cognito|totp  --hash-config FILE  --provider-map FILE
             --unusable-hashes skip|without-password|migrate-at-sign-in (see Migration)
             A run that would lose a whole class of users for one missing setting (scrypt hashes without
-            --hash-config, a Supabase users file without its identities or mfa_factors file) is refused before
-            any write, with the fix; --allow-partial goes on without them, knowingly.
+            --hash-config, a Supabase users file without its identities or mfa_factors file, hashes the core
+            cannot take with no --unusable-hashes chosen) is refused before any write, with the fix;
+            --allow-partial goes on without them, knowingly.
 Files:      each run writes its journal, report, failures file and resume command into one folder named for
             the profile (or the sources' format) and the UTC time, e.g. ./clerk-2026-11-23T09-35-08Z/, printed at
             start; --out DIR puts that folder under DIR instead of the current folder. Inside a git work tree the
@@ -41,7 +43,8 @@ Migration:  --concurrency N (default ${DEFAULT_CONCURRENCY}; fewer at once while
             or blocked in the source: left out by default, reported as skipped; import migrates them anyway;
             role:NAME migrates them with the role NAME, so the app can refuse them)
             --unusable-hashes skip|without-password|migrate-at-sign-in (users whose password hash the core cannot
-            take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: left out by default; without-password
+            take, md5, sha-*, pbkdf2, Firebase HMAC, Django bcrypt_sha256...: skip leaves them out; given none, a
+            run with such users is refused before any write, as a missing setting is; without-password
             imports the rest of them; migrate-at-sign-in imports them whole with a placeholder password and keeps the
             hash, signed with AUTH_MIGRATE_SIGNIN_SECRET (required, environment only), in the core for the app's
             sign-in part, the package auth-migrate-signin). Such users are listed, with their hash,

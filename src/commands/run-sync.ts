@@ -4,13 +4,14 @@
 import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
 import { drained } from '../migration/report.js';
+import { skippedLines } from '../operations/skipped.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { readJournalHead } from '../migration/sync/base.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
 import type { PlanSettings, RunSettings } from '../operations/settings.js';
 import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
 import { connectTarget, describeTarget } from '../operations/target.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { createRunLines } from './run-lines.js';
 
 export interface SyncCommandInput {
@@ -74,6 +75,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
     return 0;
   }
   if (!run) throw new UsageError('say which core to bring up to date: --core URL or --sandbox --store FILE');
+  refuseWithoutYes('sync', run.target, values.yes === true, io.stdin ?? process.stdin);
 
   // Until the first write a signal ends the command at once; from the run folder on it stops the sync safely.
   let signals: SignalGuard = exitOnSignals(err, rerunCommand('run', c.argv, { exports: [] }).command);
@@ -88,6 +90,16 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
           if (values['json-events']) err(JSON.stringify(e));
           else for (const line of previewLines(e.preview)) err(line);
           if (e.preview.hasWork && !values['json-events']) err(AUTHORITY);
+          return;
+        }
+        if (e.type === 'finished' && !values['json-events']) {
+          // A sync changes users: "imported" would misname a removal or an update (the changes per kind follow).
+          const t = e.totals;
+          const written = t.imported;
+          err(
+            `${e.stopped ? 'stopped' : 'finished'}: ${n(written)} user${written === 1 ? '' : 's'} written (added, changed or removed), ` +
+              `${n(t.alreadyPresent)} already as the export says, failed ${n(t.failed)}, skipped ${n(t.skipped)}`,
+          );
           return;
         }
         if (e.type === 'run-folder') {
@@ -125,6 +137,7 @@ function report(o: SyncOutcome, c: SyncCommandInput): number {
   const t = o.totals;
   err('changes made (each read back from the core):');
   for (const [kind, count] of Object.entries(o.applied)) if (count) err(`  ${kind}: ${n(count)}`);
+  if (o.skipped) skippedLines(t.skipped, o.skipped, o.paths?.report).forEach(err);
   if (o.paths) {
     err(`journal ${o.paths.journal}`);
     err(`report ${o.paths.report}`);

@@ -3,6 +3,7 @@
 // 0 all ok, 1 some failed or skipped, 2 refused or fatal, 130 stopped.
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { planRun } from '../operations/plan.js';
@@ -13,7 +14,8 @@ import { isSliced } from '../migration/slice.js';
 import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
-import { terminalConfirm } from './confirm-prompt.js';
+import { skippedLines } from '../operations/skipped.js';
+import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
 import { DRY_RUN_SAMPLE, RUN_HELP } from './run-help.js';
 import { commonLines, createRunLines } from './run-lines.js';
 import { SOURCE_OPTIONS, TARGET_OPTIONS } from './target-options.js';
@@ -55,7 +57,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate run --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'run');
   }
 }
 
@@ -80,6 +82,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   let settings;
   try {
     settings = await resolveRunSettings(flags, o);
+    // No terminal to ask on and no --yes: a real core is refused before anything is read or sent.
+    refuseWithoutYes('run', settings.target, values.yes === true, io.stdin ?? process.stdin);
   } catch (e) {
     signals.remove();
     throw e;
@@ -111,6 +115,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
 function printFiles(o: RunOutcome, err: (line: string) => void): void {
   const t = o.totals;
+  if (o.skipped) skippedLines(t.skipped, o.skipped, o.paths?.report).forEach(err);
   if (o.folder) err(`run folder ${o.folder}`);
   if (o.paths) {
     err(`journal ${o.paths.journal}`);
@@ -141,6 +146,7 @@ function jsonSummary(o: RunOutcome): Record<string, unknown> {
     alreadyPresent: t.alreadyPresent,
     failed: t.failed,
     skipped: t.skipped,
+    ...(o.skipped && t.skipped > 0 ? { skippedUsers: o.skipped.first, skippedByReason: o.skipped.byStatus } : {}),
     resumed: t.resumed,
     replaced: t.replaced ?? 0,
     unreadable: o.unreadable,

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError, UserError } from '../errors.js';
 import { pathsBesideJournal } from '../migration/report.js';
 import { readJournalHead } from '../migration/sync/base.js';
@@ -57,7 +58,7 @@ export async function signInStatusCommand(argv: string[], io: CommandIO): Promis
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate signin-status --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'signin-status');
   }
   const { values, positionals } = parsed;
   if (values.help) {

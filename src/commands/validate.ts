@@ -2,6 +2,7 @@
 // Exit 0 when every record is valid, 1 when some are not (or a spot-check fails), 2 for bad usage or input.
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { loadProfile, type LoadedProfile } from '../profiles/index.js';
 import { normaliseEmail } from '../records/normalise.js';
@@ -63,7 +64,7 @@ function parse(argv: string[]) {
   try {
     return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate validate --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'validate');
   }
 }
 

@@ -34,8 +34,12 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         const r = e.result;
         if (r.outcome !== 'ok' && !o.json && listed < MAX_LINES) {
           listed += 1;
-          const what = r.outcome === 'skipped' ? 'skipped (the run leaves it out)' : r.outcome;
-          sink.write(`${what}: ${r.id}: ${r.differences.join('; ')}${r.waiting ? `; waiting for first sign-in (${r.waiting})` : ''}`);
+          if (r.outcome === 'skipped')
+            sink.write(`not migrated (the run leaves it out): ${r.id}${r.email ? ` (${r.email})` : ''}: ${r.differences.join('; ')}`);
+          else
+            sink.write(
+              `${r.outcome}: ${r.id}: ${r.differences.join('; ')}${r.waiting ? `; waiting for first sign-in (${r.waiting})` : ''}`,
+            );
         } else if (r.waiting !== undefined && !o.json && listed < MAX_LINES) {
           listed += 1;
           sink.write(`ok: ${r.id}: waiting for first sign-in (${r.waiting})`);
@@ -55,9 +59,11 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
         sink.write(
           e.check.status === 'NOT_IN_SOURCE'
             ? `credentials line ${e.line}: ${e.check.email} is not a user of the source files (not tried)`
-            : e.check.status === 'WRONG_LEGACY_PASSWORD' || e.check.status === 'LEGACY_UNCHECKABLE'
-              ? `credentials line ${e.line}: ${e.check.email} is waiting for first sign-in and the password ${e.check.status === 'WRONG_LEGACY_PASSWORD' ? 'does not match its legacy hash' : 'cannot be checked here (the app has what its hash needs)'}`
-              : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
+            : e.check.status === 'NOT_MIGRATED'
+              ? `credentials line ${e.line}: ${e.check.email} did not sign in: not migrated: ${e.check.reason ?? 'the run leaves it out'}`
+              : e.check.status === 'WRONG_LEGACY_PASSWORD' || e.check.status === 'LEGACY_UNCHECKABLE'
+                ? `credentials line ${e.line}: ${e.check.email} is waiting for first sign-in and the password ${e.check.status === 'WRONG_LEGACY_PASSWORD' ? 'does not match its legacy hash' : 'cannot be checked here (the app has what its hash needs)'}`
+                : `credentials line ${e.line}: ${e.check.email} did not sign in (${e.check.status})`,
         );
         return;
       case 'verify-finished': {
@@ -67,6 +73,7 @@ export function createVerifyLines(stderr: NodeJS.WritableStream, o: { json: bool
             (c.skipped > 0 ? ' (left out by the run: not a failure)' : '') +
             (e.waiting ? `; waiting for first sign-in ${waitingText(e.waiting)}` : '') +
             (e.credentials.checked > 0 ? `; credentials ${e.credentials.ok}/${e.credentials.checked} signed in` : '') +
+            (e.credentials.notMigrated ? ` (${e.credentials.notMigrated} not migrated: left out by the run)` : '') +
             (e.totpCodesChecked ? '; TOTP codes checked' : ''),
         );
         return;

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
+import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { parseCredentials } from '../migration/verify.js';
 import { resolveRunSettings } from '../operations/settings.js';
@@ -58,7 +59,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. See \`auth-migrate verify --help\`.`);
+    throw flagUsageError(err, OPTIONS, 'verify');
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -85,7 +86,7 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
         credentials: {
           checked: outcome.credentials.length,
           ok: outcome.credentials.length - failed.length,
-          failed: failed.map((c) => ({ email: c.email, status: c.status })),
+          failed: failed.map((c) => ({ email: c.email, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })),
         },
         problems: outcome.problems,
         ...(outcome.notOk > outcome.problems.length ? { problemsOmitted: outcome.notOk - outcome.problems.length } : {}),

@@ -44,6 +44,8 @@ export interface ReportLine {
   id: string;
   outcome: UserResult['outcome'];
   source: string;
+  /** For a user skipped or failed: the email it has in the source, so the report names it (ids alone say little). */
+  email?: string;
   step?: string;
   status?: string;
   message?: string;
@@ -143,6 +145,8 @@ export function openRunFiles(paths: RunPaths, plan?: PlanOptions): RunFiles {
   return {
     async write(result, input) {
       const line: ReportLine = { id: result.id, outcome: result.outcome, source: describeOrigin(input.origin) };
+      if ((result.outcome === 'skipped' || result.outcome === 'failed') && input.record.email !== undefined)
+        line.email = input.record.email;
       if (result.step !== undefined) line.step = result.step;
       if (result.status !== undefined) line.status = result.status;
       if (result.message !== undefined) line.message = result.message;

@@ -20,10 +20,12 @@ export interface UserVerification {
   outcome: VerifyOutcome;
   /** The core's user id when found. */
   userId?: string;
-  /** What differs from the plan, one phrase each (no secrets). */
+  /** What differs from the plan, one phrase each (no secrets); for a user the run leaves out, why. */
   differences: string[];
   /** Migrated at first sign-in and not signed in yet: the algorithm of its legacy entry. */
   waiting?: string;
+  /** A user the run leaves out (skipped): the email it has in the source, so the lines name it. */
+  email?: string;
 }
 
 export interface VerifyUserOptions {
@@ -82,18 +84,19 @@ async function findUser(
 
 export async function verifyUser(input: MigrationInput, core: CoreClient, options: VerifyUserOptions = {}): Promise<UserVerification> {
   const id = input.record.id;
+  const email = input.record.email !== undefined ? { email: input.record.email } : {};
   if (!input.valid) {
     const first = input.problems.find((p) => p.severity === 'error');
-    return { id, outcome: 'skipped', differences: [first ? formatProblem(first) : 'invalid record'] };
+    return { id, outcome: 'skipped', differences: [first ? formatProblem(first) : 'invalid record'], ...email };
   }
   // Left out by the run's settings (a disabled user): not expected in the core, so not checked.
   const out = leftOut(input.record, options.plan ?? {});
-  if (out) return { id, outcome: 'skipped', differences: [out.message] };
+  if (out) return { id, outcome: 'skipped', differences: [out.message], ...email };
   let steps: Step[];
   try {
     steps = planUserSteps(input.record, options.plan);
   } catch (err) {
-    if (err instanceof PlanError) return { id, outcome: 'skipped', differences: [err.message] };
+    if (err instanceof PlanError) return { id, outcome: 'skipped', differences: [err.message], ...email };
     throw err;
   }
   const first = steps[0]!;
@@ -221,7 +224,10 @@ async function tryCode(
 export interface CredentialCheck {
   email: string;
   ok: boolean;
+  /** The core's sign-in status; NOT_IN_SOURCE and NOT_MIGRATED when no sign-in was tried. */
   status: string;
+  /** NOT_MIGRATED: why the run leaves this user out (disabled in the source...): never "wrong credentials". */
+  reason?: string;
 }
 
 /** `email,password` lines (the password may contain commas); blank lines and `#` comments are skipped. */

@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import type { RunEvent } from '../migration/events.js';
 import type { ValidationSummary } from '../records/validate.js';
 import type { Confirmation } from './confirm.js';
-import type { DroppedClass as ClassLoss } from '../sources/findings.js';
+import type { ClassLoss } from './partial.js';
 
 export type RefusalCode = 'partial' | 'preflight' | 'not-confirmed' | 'nothing-to-do' | 'no-journal';
 

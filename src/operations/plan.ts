@@ -44,7 +44,7 @@ export async function planRun(settings: PlanSettings, write: (line: string) => v
   const prepared = o.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   if (!o.prepared) collectGarbage();
   o.onEvent?.({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });
-  const losses = classLosses(prepared.report);
+  const losses = classLosses(prepared.report, settings.read);
   if (losses.length > 0) o.onEvent?.({ type: 'partial', losses, allowed: settings.allowPartial });
   const inputs = sliceRecords(streamValidatedRecords(settings.files, settings.read, prepared.report), settings.slice);
   const summary =

@@ -62,12 +62,12 @@ function targetOf(values: TargetOptionValues): Target {
   return values.core !== undefined ? { kind: 'remote', url: values.core, ...scope } : { kind: 'sandbox', store: values.store!, ...scope };
 }
 
-/** What an undo removes, in the confirmation's words. */
+/** What an undo would remove and keep, in the confirmation's words (asked before anything is removed). */
 export function rollbackEffects(d: RollbackDecisions): string[] {
   return [
-    `removes ${d.removed} users the run created (each login, device and mapping it gave them, read back gone)`,
-    ...(d.undone > 0 ? [`takes the run's additions off ${d.undone} users that were there before (they stay)`] : []),
-    ...(d.kept > 0 ? [`keeps ${d.kept} users changed since the run (a login, device or email added)`] : []),
+    `would remove ${d.removed} users the run created (each login, device and mapping it gave them, read back gone)`,
+    ...(d.undone > 0 ? [`would take the run's additions off ${d.undone} users that were there before (they stay)`] : []),
+    `would keep ${d.kept} users changed since the run (a login, device or email added)${d.gone > 0 ? `; ${d.gone} are gone already` : ''}`,
   ];
 }
 

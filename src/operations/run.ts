@@ -2,6 +2,7 @@
 // a whole class of users, connect and preflight the target, ask before a real core is written, choose the run
 // folder, then migrate (steps, bulk or staged) with the journal, report and failures files, and say how it ended.
 // The shells give it their settings, a way to connect, a confirm() and a listener; they decide nothing of this.
+import { dirname } from 'node:path';
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals, type UserResult } from '../migration/events.js';
 import { openJournal, type Journal, type RunIdentity } from '../migration/journal.js';
@@ -18,6 +19,7 @@ import { classLosses, partialRefusal } from './partial.js';
 import { finishedUsers, runEffects, signInCountsOf, writeRerunFile, type SignInCounts } from './run-parts.js';
 import { rerunCommand, type Rerun } from './rerun.js';
 import type { RunSettings } from './settings.js';
+import { skippedCollector, type SkippedSummary } from './skipped.js';
 import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 import { describeTarget, type ConnectOptions, type Connection } from './target.js';
 
@@ -52,6 +54,8 @@ export interface RunOutcome {
   sandboxStore?: string;
   /** After a migrate-at-sign-in run: what `auth-migrate signin-status` counts. */
   signInStatus?: SignInCounts;
+  /** The users left out (skipped): the first few named with why, all counted per reason (the report names each). */
+  skipped?: SkippedSummary;
   exitCode: number;
 }
 
@@ -92,7 +96,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
       return { ...base, stopped: 'refused', refusal, rerun: again, exitCode: 2 };
     };
 
-    const losses = classLosses(report);
+    const losses = classLosses(report, settings.read);
     if (losses.length > 0) emit({ type: 'partial', losses, allowed: settings.allowPartial });
     const partial = partialRefusal(losses, settings.allowPartial);
     if (partial) return refuse(partial);
@@ -115,7 +119,9 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
       const effects = () => runEffects(settings, report.summary.valid, fromJournal);
       const declined = await askBeforeWriting('run', settings, conn, effects, shell, emit, control);
       if (declined) return refuse(declined);
-      const gitTree = gitWorkTreeOf(settings.output.out);
+      // The work tree of where the files go: the run folder's parent, or the folder of an explicit --journal (which
+      // may be outside the tree the command was started in, e.g. under /tmp).
+      const gitTree = gitWorkTreeOf(choice.folder ? settings.output.out : dirname(choice.journal));
       if (!journal) {
         await ensureRunFolder(choice.journal);
         if (choice.folder && gitTree) await ignoreInGit(choice.folder);
@@ -134,7 +140,8 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         fromJournal,
         gitTree,
       });
-      const summary = await migrate(conn, journal, plan, total, report);
+      const skipped = skippedCollector();
+      const summary = await migrate(conn, journal, plan, total, report, skipped.add);
       const stopped = summary.stopped;
       ended = stopped === 'fatal' ? 'fatal' : stopped ? 'stopped' : 'finished';
       const paths = pathsMade(pathsBesideJournal(choice.journal));
@@ -148,6 +155,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         paths,
         rerun,
         ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
+        skipped: skipped.summary(),
         exitCode: 0,
       };
       if (stopped) outcome.resumeFile = await writeRerunFile(choice.journal, rerun);
@@ -167,7 +175,14 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
     }
   })();
 
-  async function migrate(conn: Connection, journal: Journal, plan: RunSettings['plan'], total: number, report: PreparedRun['report']) {
+  async function migrate(
+    conn: Connection,
+    journal: Journal,
+    plan: RunSettings['plan'],
+    total: number,
+    report: PreparedRun['report'],
+    onSkipped: (result: UserResult, record: MigrationInput['record']) => void,
+  ) {
     const runFiles = openRunFiles(pathsBesideJournal(journal.path), plan);
     const records = () => sliceRecords(streamValidatedRecords(settings.files, settings.read, report), settings.slice);
     const migration = control.attach(
@@ -185,6 +200,7 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
         concurrency: settings.concurrency,
         onEvent: emit,
         onUserResult: async (result: UserResult, input: MigrationInput) => {
+          onSkipped(result, input.record);
           await runFiles.write(result, input);
           await shell.drained?.();
         },

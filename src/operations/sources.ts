@@ -101,7 +101,10 @@ export async function resolveSourceOptions(
   profile?: LoadedProfile,
 ): Promise<ReadOptions & ValidateOptions> {
   const options: ReadOptions & ValidateOptions = await sourceReadOptions(values, profile?.profile, undefined);
-  options.unusableHashes = parseUnusableHashPolicy(values['unusable-hashes'] ?? profile?.profile.unusableHashes);
+  // Left undefined when neither the flags nor the profile choose (it means skip): a run refuses to leave every such
+  // user out for a setting nobody chose (operations/partial.ts), as it refuses a missing hash config.
+  const unusable = values['unusable-hashes'] ?? profile?.profile.unusableHashes;
+  if (unusable !== undefined) options.unusableHashes = parseUnusableHashPolicy(unusable);
   const candidates: Array<[string | undefined, string]> = [
     [values['signer-key'], '--signer-key'],
     [env[SECRET_ENV['signer-key']], SECRET_ENV['signer-key']],

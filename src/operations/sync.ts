@@ -17,6 +17,7 @@ import { runExitCode, type RunOutcome, type RunShell } from './run.js';
 import { writeRerunFile } from './run-parts.js';
 import { rerunCommand } from './rerun.js';
 import type { RunSettings } from './settings.js';
+import { skippedCollector } from './skipped.js';
 import { describeTarget } from './target.js';
 import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
 
@@ -87,6 +88,12 @@ export async function previewSync(req: SyncRequest, show = 5): Promise<SyncPrevi
   };
 }
 
+/** What a sync will write, in one line of the confirmation (the delta's lines above it say who). */
+export function syncEffect(d: PreparedSync['delta'], removeMissing: boolean): string {
+  const parts = [`${d.new} new`, `${d.changed} changed`, ...(removeMissing && d.gone ? [`up to ${d.gone} gone removed`] : [])];
+  return `writes the changes listed above (${parts.join(', ')} users; the old system wins, as said above)`;
+}
+
 export type SyncOperationEvent =
   | CommonEvent
   | Extract<RunOperationEvent, { type: 'run-folder' }>
@@ -145,7 +152,8 @@ export function startSync(
       const { plan } = checked;
       const wrong = await checkBaseAgainstCore(conn.client, p, (id) => userIdOf(p.work.histories.get(id) ?? new Map()));
       if (wrong) return refuse(new Refusal('preflight', wrong.message, 'point at the core the earlier run migrated into'));
-      const effects = () => [...shown.deltaLines.slice(0, 1), AUTHORITY];
+      // The delta and the authority line were shown just before (sync-delta): the question names what they come to.
+      const effects = () => [syncEffect(p.delta, o.removeMissing)];
       const declined = await askBeforeWriting('sync', settings, conn, effects, shell, emit, control);
       if (declined) return refuse(declined);
       await ensureRunFolder(p.journal);
@@ -167,6 +175,7 @@ export function startSync(
       });
       const paths = pathsBesideJournal(p.journal);
       const runFiles = openRunFiles(paths, plan);
+      const skipped = skippedCollector();
       const migration = control.attach(
         startMigration({
           inputs: p.inputs(),
@@ -184,6 +193,7 @@ export function startSync(
             const id = result.id;
             if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
               p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
+            skipped.add(result, input.record);
             await runFiles.write(result, input);
             await shell.drained?.();
           },
@@ -208,6 +218,7 @@ export function startSync(
         paths: pathsMade(paths),
         ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
         applied: Object.fromEntries(p.work.applied),
+        skipped: skipped.summary(),
         exitCode: 0,
       };
       if (summary.stopped) outcome.resumeFile = await writeRerunFile(p.journal, rerun);

@@ -38,7 +38,8 @@ export type VerifyEvent =
       counts: VerifyCounts;
       durationMs: number;
       totpCodesChecked: boolean;
-      credentials: { checked: number; ok: number };
+      /** notMigrated: refused for users the run leaves out (expected: not a failure). */
+      credentials: { checked: number; ok: number; notMigrated?: number };
       /** Users migrated at first sign-in still waiting for it, per algorithm (absent when none). */
       waiting?: Record<string, number>;
     };
@@ -112,12 +113,15 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
     // Credentials whose email no source record has are said so instead of tried (a real core counts refusals).
     const wanted = new Set((o.credentials ?? []).map((c) => c.email.trim().toLowerCase()));
     const inSource = new Set<string>();
+    // Users of the credentials the run leaves out (disabled in the source...): said so, with why, not tried.
+    const notMigrated = new Map<string, string>();
     const inputs = sliceRecords(streamValidatedRecords(settings.files, settings.read, prepared.report), settings.slice);
     await forEachPooled(inputs, settings.concurrency, async (input) => {
       const email = input.record.email?.trim().toLowerCase();
       if (email !== undefined && wanted.has(email)) inSource.add(email);
       const options = { plan: settings.plan, journal, checkTotpCodes: totpCodesChecked, totpLog, checkExtraDevices: true, lookup };
       const result = await verifyUser(input, conn.client, options);
+      if (email !== undefined && wanted.has(email) && result.outcome === 'skipped') notMigrated.set(email, result.differences.join('; '));
       counts.total += 1;
       counts[result.outcome] += 1;
       if (result.waiting !== undefined) waiting[result.waiting] = (waiting[result.waiting] ?? 0) + 1;
@@ -128,9 +132,13 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
       emit({ type: 'verify-user', result, counts: { ...counts }, at: Date.now() });
     });
     for (const c of o.credentials ?? []) {
-      const check = inSource.has(c.email.trim().toLowerCase())
+      const key = c.email.trim().toLowerCase();
+      const why = notMigrated.get(key);
+      let check: CredentialCheck = inSource.has(key)
         ? await checkCredential(conn.client, c.email, c.password)
         : { email: c.email, ok: false, status: 'NOT_IN_SOURCE' };
+      // Refused for a user the run never migrated: that is why, not "wrong credentials".
+      if (!check.ok && why !== undefined) check = { email: c.email, ok: false, status: 'NOT_MIGRATED', reason: why };
       credentials.push(check);
       emit({ type: 'credential', line: c.line, check });
     }
@@ -138,8 +146,10 @@ export async function verifyMigration(settings: RunSettings, shell: VerifyShell,
     await conn.close();
   }
   const durationMs = Date.now() - started;
-  const refused = credentials.filter((c) => !c.ok).length;
-  const signedIn = { checked: credentials.length, ok: credentials.length - refused };
+  // A user the run leaves out is expected not to sign in: counted apart, not a failure (as its skip is not).
+  const notMigratedCount = credentials.filter((c) => c.status === 'NOT_MIGRATED').length;
+  const refused = credentials.filter((c) => !c.ok).length - notMigratedCount;
+  const signedIn = { checked: credentials.length, ok: credentials.length - refused - notMigratedCount, notMigrated: notMigratedCount };
   const anyWaiting = Object.keys(waiting).length > 0;
   emit({ type: 'verify-finished', counts, durationMs, totpCodesChecked, credentials: signedIn, ...(anyWaiting ? { waiting } : {}) });
   return {

@@ -101,7 +101,7 @@ export function migration(dir: string, name: string, users: CanonicalUser[]): Mi
     dir,
     file,
     journal,
-    run: (args = []) => cli(['run', file, '--core', CORE_URL!, '--journal', journal, '--json', ...args], dir, env),
+    run: (args = []) => cli(['run', file, '--core', CORE_URL!, '--yes', '--journal', journal, '--json', ...args], dir, env),
     async verify() {
       const v = await cli(['verify', file, '--core', CORE_URL!, '--journal', journal, '--json'], dir, env);
       const summary = summaryOf(v.stdout);

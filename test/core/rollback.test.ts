@@ -45,8 +45,8 @@ const linking = () => features.includes('account_linking');
 const totp = () => features.includes('mfa');
 const prefix = () => runPrefix('rb');
 const byEmail = async (email: string): Promise<CoreUser | undefined> => (await core.listUsersByAccountInfo({ email })).users[0];
-const run = (args: string[]) => cli(['run', ...args, '--core', URL_!, '--json'], dir, env);
-const rollback = (args: string[]) => cli(['rollback', ...args, '--json'], dir, env);
+const run = (args: string[]) => cli(['run', ...args, '--core', URL_!, '--yes', '--json'], dir, env);
+const rollback = (args: string[]) => cli(['rollback', ...args, '--yes', '--json'], dir, env);
 
 /** What a user that was there before looks like, to compare before and after. */
 async function snapshot(users: CoreUser[]): Promise<string> {

@@ -49,7 +49,7 @@ describe.skipIf(!URL_)('run --sync against a real core', () => {
     const sets = buildSyncSets(sizes, `sy${randomBytes(3).toString('hex')}`);
     writeNdjson(join(dir, 'export-1.ndjson'), sets.base);
     writeNdjson(join(dir, 'export-2.ndjson'), sets.newer);
-    const common = ['--core', proxy.url, '--disabled', 'role:disabled', '--json'];
+    const common = ['--core', proxy.url, '--yes', '--disabled', 'role:disabled', '--json'];
     const first = await cli(['run', 'export-1.ndjson', ...common], dir, env);
     expect(first.exitCode, first.stderr.slice(-2000)).toBe(0);
 

@@ -79,13 +79,13 @@ describe('one run per journal', () => {
     expect(identityId(identity)).toHaveLength(12);
     const held = await openJournal(journalPath, identity);
     try {
-      const r = await cli(['run', 'users.ndjson', '--core', sb.url, '--journal', journalPath, '--json'], dir);
+      const r = await cli(['run', 'users.ndjson', '--core', sb.url, '--yes', '--journal', journalPath, '--json'], dir);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain(`the journal ${journalPath} is in use by auth-migrate run (pid ${process.pid}`);
     } finally {
       await held.close();
     }
-    const ok = await cli(['run', 'users.ndjson', '--core', sb.url, '--journal', journalPath, '--json'], dir);
+    const ok = await cli(['run', 'users.ndjson', '--core', sb.url, '--yes', '--journal', journalPath, '--json'], dir);
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(summaryOf(ok.stdout)).toMatchObject({ imported: 3 });
     expect(mode(journalPath)).toBe(0o600);
@@ -101,7 +101,7 @@ describe('output files are never written through a link', () => {
       writeFileSync(target, 'do not touch\n');
       chmodSync(target, 0o644);
       symlinkSync(target, join(dir, 'linked.report.ndjson'));
-      const r = await cli(['run', 'users.ndjson', '--core', sb.url, '--journal', 'linked.journal.ndjson', '--json'], dir);
+      const r = await cli(['run', 'users.ndjson', '--core', sb.url, '--yes', '--journal', 'linked.journal.ndjson', '--json'], dir);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/refusing to write .*linked\.report\.ndjson: it is a symbolic link/);
       expect(readFileSync(target, 'utf8')).toBe('do not touch\n');

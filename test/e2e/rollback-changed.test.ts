@@ -79,7 +79,7 @@ describe.each([
     const before = await snapshot([other.user, pre.user]);
     writeNdjson(join(dir, `${p}.ndjson`), exportOf(p));
     const journal = `${p}.journal.ndjson`;
-    const run = await cli(['run', `${p}.ndjson`, '--core', sandbox.url, '--via', via, '--journal', journal, '--json'], dir);
+    const run = await cli(['run', `${p}.ndjson`, '--core', sandbox.url, '--yes', '--via', via, '--journal', journal, '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(summaryOf(run.stdout)).toMatchObject({ imported: 6, alreadyPresent: 1, failed: 0 });
 
@@ -103,11 +103,11 @@ describe.each([
     expect(dry.stdout).toMatch(new RegExp(`user ${p}a: kept, changed since the run: a github login was added since`));
     expect(dry.stdout).toMatch(new RegExp(`user ${p}b: kept, changed since the run: TOTP device "laptop" was added since`));
     expect(dry.stdout).toMatch(new RegExp(`user ${p}c: kept, changed since the run: the email \\(or phone\\) of an emailpassword login`));
-    expect(dry.stdout).toContain("dry run: 3 users to remove, 0 users there before to undo the run's additions on, 3 kept");
+    expect(dry.stdout).toContain("dry run: would remove 3 users, would undo the run's additions on 0 users there before, would keep 3");
     expect(dry.stdout).not.toMatch(new RegExp(`user ${p}pre:`));
 
     // Without a target: the run's own, from the journal.
-    const r = await cli(['rollback', '--journal', journal, '--json'], dir);
+    const r = await cli(['rollback', '--journal', journal, '--yes', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain("(the run's, from its journal)");
     expect(summaryOf(r.stdout)).toMatchObject({ removed: 3, kept: 3, failed: 0 });
@@ -128,7 +128,7 @@ describe.each([
 
     // --force: the run's own logins, devices and mapping go from the changed users; the GitHub login the app
     // linked stays, as does nothing else of the run's.
-    const forced = await cli(['rollback', '--journal', journal, '--force', '--json'], dir);
+    const forced = await cli(['rollback', '--journal', journal, '--yes', '--force', '--json'], dir);
     expect(forced.exitCode, forced.stderr).toBe(0);
     expect(summaryOf(forced.stdout)).toMatchObject({ removed: 3, kept: 0, failed: 0 });
     const ghNow = (await core.listUsersByAccountInfo({ thirdPartyId: 'github', thirdPartyUserId: `gh-${p}a` })).users;

@@ -53,10 +53,10 @@ describe.each([
 ])('rollback reads removals back %s', (_, n, p) => {
   it('and lists each user an OK left in place as failed, exit 1; the same command then removes them', async () => {
     writeNdjson(join(dir, `${p}.ndjson`), generateUsers(n, { prefix: p, simple: true }).users);
-    const run = await cli(['run', `${p}.ndjson`, '--core', proxyUrl, '--journal', `${p}.ndjson.journal`, '--json'], dir);
+    const run = await cli(['run', `${p}.ndjson`, '--core', proxyUrl, '--yes', '--journal', `${p}.ndjson.journal`, '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     [hollowEvery, removals, hollowed] = [3, 0, 0];
-    const r = await cli(['rollback', '--journal', `${p}.ndjson.journal`, '--json'], dir);
+    const r = await cli(['rollback', '--journal', `${p}.ndjson.journal`, '--yes', '--json'], dir);
     hollowEvery = 0;
     expect(r.exitCode, r.stderr).toBe(1);
     expect(hollowed).toBe(Math.floor(n / 3));
@@ -64,7 +64,7 @@ describe.each([
     expect(r.stderr).toMatch(/failed: user \S+: .*(still there|still lists)/);
     expect((await allUsers(client(sandbox.url))).length).toBe(hollowed);
 
-    const again = await cli(['rollback', '--journal', `${p}.ndjson.journal`, '--json'], dir);
+    const again = await cli(['rollback', '--journal', `${p}.ndjson.journal`, '--yes', '--json'], dir);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ removed: hollowed, failed: 0 });
     expect(await allUsers(client(sandbox.url))).toEqual([]);

@@ -39,10 +39,13 @@ describe('rollback', () => {
       { id: 'u1', email: 'u1@example.test', password: { hash: BCRYPT } },
       { id: 'u2', email: 'u2@example.test', password: { hash: BCRYPT }, totp: [{ secret: 'JBSWY3DPEHPK3PXP', deviceName: 'phone' }] },
     ]);
-    const run = await cli(['run', 'users.ndjson', '--core', core.url, '--keep-source-ids', '--journal', 'j.ndjson', '--json'], dir);
+    const run = await cli(
+      ['run', 'users.ndjson', '--core', core.url, '--yes', '--keep-source-ids', '--journal', 'j.ndjson', '--json'],
+      dir,
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect((await c.getUserIdMapping('u1', 'EXTERNAL')).status).toBe('OK');
-    const r = await cli(['rollback', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ removed: 2, failed: 0 });
     expect((await allUsers(c)).map((u) => u.id)).toEqual([before.user.id]);
@@ -57,10 +60,10 @@ describe('rollback', () => {
     writeNdjson(join(dir, 'users.ndjson'), [
       { id: 'p1', email: 'present@example.test', emailVerified: true, externalUserId: 'ext-p1', password: { hash: BCRYPT } },
     ]);
-    const run = await cli(['run', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--json'], dir);
+    const run = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     expect((await c.getUserIdMapping('ext-p1', 'EXTERNAL')).status).toBe('OK');
-    const r = await cli(['rollback', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ undone: 1, failed: 0 });
     expect(r.stderr).toContain('not undone: user p1: verify-email:password: the email stays verified');
@@ -75,7 +78,7 @@ describe('rollback', () => {
     const first = await startCore('first.json');
     const port = Number(new URL(first.url).port);
     writeNdjson(join(dir, 'users.ndjson'), generateUsers(20, { prefix: 'a', simple: true }).users);
-    const run = await cli(['run', 'users.ndjson', '--core', first.url, '--journal', 'j.ndjson', '--json'], dir);
+    const run = await cli(['run', 'users.ndjson', '--core', first.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     await first.stop();
 
@@ -83,7 +86,7 @@ describe('rollback', () => {
     const other = await startCore('other.json', port);
     const oc = client(other.url);
     for (let i = 0; i < 30; i++) await oc.importPasswordHash({ email: `other${i}@example.test`, passwordHash: BCRYPT });
-    const r = await cli(['rollback', '--journal', 'j.ndjson'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes'], dir);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(
       /the core holds none of the 20 users the journal .* it was reset, or this is another core .* Nothing was removed/,
@@ -95,7 +98,7 @@ describe('rollback', () => {
 
     // An empty core there: the same refusal (it used to report "20 actions done", exit 0).
     const empty = await startCore('empty.json', port);
-    const e = await cli(['rollback', '--journal', 'j.ndjson'], dir);
+    const e = await cli(['rollback', '--journal', 'j.ndjson', '--yes'], dir);
     expect(e.exitCode).toBe(2);
     expect(e.stderr).toContain('the core holds none of the 20 users');
     expect(existsSync(join(dir, 'j.ndjson'))).toBe(true); // not retired: nothing was undone
@@ -103,7 +106,7 @@ describe('rollback', () => {
 
     // The right core again: undone.
     const back = await startCore('first.json', port);
-    const ok = await cli(['rollback', '--journal', 'j.ndjson', '--json'], dir);
+    const ok = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--json'], dir);
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(summaryOf(ok.stdout)).toMatchObject({ removed: 20, failed: 0 });
     expect(await count(back.url)).toBe(0);
@@ -112,17 +115,17 @@ describe('rollback', () => {
   it('recovers a torn last line of its log, names a damaged line before others, and asks about users in an upload when a staged run stopped', async () => {
     const core = await startCore();
     writeNdjson(join(dir, 'users.ndjson'), generateUsers(6, { prefix: 't', simple: true }).users);
-    const run = await cli(['run', 'users.ndjson', '--core', core.url, '--journal', 'j.ndjson', '--json'], dir);
+    const run = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     // A --via bulk-staged write-ahead line with nothing after it: that user cannot be found from the journal alone.
     appendFileSync(join(dir, 'j.ndjson'), '{"user":"t-upload","staged":1700000000000}\n');
-    const unsettled = await cli(['rollback', '--journal', 'j.ndjson'], dir);
+    const unsettled = await cli(['rollback', '--journal', 'j.ndjson', '--yes'], dir);
     expect(unsettled.exitCode).toBe(2);
     expect(unsettled.stderr).toContain('names 1 users (t-upload) that were in an upload');
     // A rollback killed while writing its log.
     const log = join(dir, 'j.ndjson.rollback.ndjson');
     writeFileSync(log, `{"user":"t0","done":"removed","at":"2026-11-25T00:00:00.000Z"}\n{"user":"t1","do`);
-    const r = await cli(['rollback', '--journal', 'j.ndjson', '--json', '--force'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--json', '--force'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('not undone: user t-upload: in an upload to the staging list when the run stopped');
     expect(r.stderr).not.toMatch(/SyntaxError|at JSON\.parse/);
@@ -150,7 +153,7 @@ describe('rollback', () => {
 
     // A damaged line with lines after it: a clear refusal naming it.
     writeFileSync(moved, `{"user":"t0","do\n{"user":"t1","done":"removed","at":"x"}\n`);
-    const bad = await cli(['rollback', '--journal', 'j.ndjson'], dir);
+    const bad = await cli(['rollback', '--journal', 'j.ndjson', '--yes'], dir);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`${moved}:1 is damaged and is not the last line`);
     expect(bad.stderr).not.toMatch(/SyntaxError/);

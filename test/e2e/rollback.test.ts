@@ -56,7 +56,7 @@ describe('rollback', () => {
       totp: [{ secret: 'JBSWY3DPEHPK3PXP', deviceName: 'added' }],
     });
     writeNdjson(join(dir, 'users.ndjson'), set.users);
-    const run = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    const run = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(summaryOf(run.stdout)).toMatchObject({ total: 61, failed: 0 });
     const during = await core.getUserById(pre.user.id);
@@ -70,7 +70,7 @@ describe('rollback', () => {
     expect(dry.stdout).not.toMatch(new RegExp(`remove (an? \\S+ login|user) ${pre.user.id}`));
     expect(await coreState()).not.toBe(before); // the dry run changed nothing
 
-    const r = await cli(['rollback', '--journal', 'j.ndjson', '--core', sandbox.url, '--json'], dir);
+    const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--core', sandbox.url, '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ removed: 60, undone: 1, kept: 0, failed: 0 });
     expect(await coreState()).toBe(before);
@@ -78,7 +78,7 @@ describe('rollback', () => {
     expect((await core.signIn('pre1@example.test', 'U*U')).status).toBe('OK');
 
     // Resumable: the same command finds everything done.
-    const again = await cli(['rollback', '--journal', 'j.ndjson', '--core', sandbox.url, '--json'], dir);
+    const again = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--core', sandbox.url, '--json'], dir);
     expect(summaryOf(again.stdout)).toMatchObject({ removed: 0, undone: 0, failed: 0, doneBefore: 61 });
   });
 
@@ -86,13 +86,13 @@ describe('rollback', () => {
     const path = join(dir, 'busy.journal.ndjson');
     const held = await openJournal(path, { sources: [join(dir, 'users.ndjson')], target: `${sandbox.url} tenant=public app=public` });
     try {
-      const r = await cli(['rollback', '--journal', path, '--core', sandbox.url], dir);
+      const r = await cli(['rollback', '--journal', path, '--yes', '--core', sandbox.url], dir);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain(`the journal ${path} is in use by auth-migrate run`);
     } finally {
       await held.close();
     }
-    const other = await cli(['rollback', '--journal', path, '--core', 'http://127.0.0.1:9'], dir);
+    const other = await cli(['rollback', '--journal', path, '--yes', '--core', 'http://127.0.0.1:9'], dir);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toMatch(/belongs to a run into .*, not http:\/\/127\.0\.0\.1:9/);
   });

@@ -67,9 +67,9 @@ const outcomes: Record<string, Outcome> = {};
 async function runVia(via: string): Promise<Outcome> {
   const sandbox = await startSandbox({ store: join(dir, `${via}.json`), licenseKey: LICENSE, bulkImportIntervalSec: 1 });
   try {
-    const first = await cli(['run', 'seed.ndjson', '--core', sandbox.url, '--journal', `${via}-seed.ndjson`, '--json'], dir, env);
+    const first = await cli(['run', 'seed.ndjson', '--core', sandbox.url, '--yes', '--journal', `${via}-seed.ndjson`, '--json'], dir, env);
     expect(first.exitCode, first.stderr).toBe(0);
-    const args = ['run', 'users.ndjson', '--core', sandbox.url, '--via', via, '--journal', `${via}.ndjson`, '--json'];
+    const args = ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--via', via, '--journal', `${via}.ndjson`, '--json'];
     const r = await cli([...args, '--disabled', 'role:blocked', '--unusable-hashes', 'without-password', '--job-interval', '1'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);
     const summary = summaryOf(r.stdout);

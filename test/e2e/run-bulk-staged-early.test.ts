@@ -123,7 +123,7 @@ describe('run --via bulk-staged, read back while the job works', () => {
     expect(s.alreadyPresent).toBeGreaterThanOrEqual(before); // finished by the killed run: not settled again
     await expectExact(url, users);
 
-    const undo = await cli(['rollback', '--journal', 'j.ndjson', '--core', url, '--json'], dir);
+    const undo = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--core', url, '--json'], dir);
     expect(undo.exitCode, undo.stdout + undo.stderr).toBe(0);
     expect(await allUsers(client(url))).toEqual([]);
   });

@@ -98,7 +98,7 @@ describe('run --via bulk-staged, killed and run again', () => {
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
     expect(summaryOf(v.stdout)).toMatchObject({ ok: 30, missing: 0, mismatch: 0 });
 
-    const undo = await cli(['rollback', '--journal', 'j.ndjson', '--core', core.url, '--json'], dir);
+    const undo = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--core', core.url, '--json'], dir);
     expect(undo.exitCode, undo.stdout + undo.stderr).toBe(0);
     expect(await allUsers(client(core.url))).toEqual([]);
   });

@@ -44,7 +44,7 @@ describe('run --via bulk-staged into a core many times larger than the run', () 
     });
     const before = dated(generateUsers(66, { prefix: 'a' }).users, JOINED);
     writeNdjson(join(dir, 'before.ndjson'), before);
-    const first = await cli(['run', 'before.ndjson', '--core', sandbox.url, '--journal', 'j1.ndjson', ...staged()], dir);
+    const first = await cli(['run', 'before.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j1.ndjson', ...staged()], dir);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(summaryOf(first.stdout)).toMatchObject({ imported: 66, failed: 0 });
     // A first run into a small core reads it (one page): it is not looked up user by user.
@@ -57,7 +57,7 @@ describe('run --via bulk-staged into a core many times larger than the run', () 
     const later: CanonicalUser[] = [...fresh, byEmail, { ...byExternal, id: 'moved', email: 'moved@example.test' }];
     writeNdjson(join(dir, 'later.ndjson'), later);
     proxy = await startFaultProxy({ target: sandbox.url });
-    const r = await cli(['run', 'later.ndjson', '--core', proxy.url, '--journal', 'j2.ndjson', ...staged()], dir);
+    const r = await cli(['run', 'later.ndjson', '--core', proxy.url, '--yes', '--journal', 'j2.ndjson', ...staged()], dir);
     // Held users went to the per-user steps as with a listing: one is there; the other's external id is held by a
     // user without its new email, which the steps leave as the core has it (changed since the export).
     expect(summaryOf(r.stdout), r.stderr).toMatchObject({ total: 6, imported: 4, alreadyPresent: 2, failed: 0 });

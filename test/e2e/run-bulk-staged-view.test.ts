@@ -38,7 +38,19 @@ const progress = (stderr: string) =>
 describe('the bulk-import job as the run shows it', () => {
   it('a job every 300 s: the next run within the interval, no rate and no ETA before it runs', async () => {
     sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, bulkImportIntervalSec: 300 });
-    const args = ['run', 'users.ndjson', '--core', sandbox.url, '--via', 'bulk-staged', '--job-interval', '300', '--journal', 'j.ndjson'];
+    const args = [
+      'run',
+      'users.ndjson',
+      '--core',
+      sandbox.url,
+      '--yes',
+      '--via',
+      'bulk-staged',
+      '--job-interval',
+      '300',
+      '--journal',
+      'j.ndjson',
+    ];
     const child = execa(process.execPath, [BIN, ...args, '--json-events'], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false });
     let stderr = '';
     child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));

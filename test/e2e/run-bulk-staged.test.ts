@@ -77,6 +77,7 @@ describe('run --via bulk-staged', () => {
       'users.ndjson',
       '--core',
       proxy.url,
+      '--yes',
       '--via',
       'bulk-staged',
       '--batch-size',
@@ -139,7 +140,10 @@ describe('run --via bulk-staged', () => {
     ];
     writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
     const core = await startCore();
-    const r = await cli(['run', 'users.ndjson', '--core', core.url, '--via', 'bulk-staged', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', core.url, '--yes', '--via', 'bulk-staged', '--journal', 'j.ndjson', '--json'],
+      dir,
+    );
     expect(r.exitCode).toBe(1);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ imported: 3, failed: 1 });
@@ -166,7 +170,7 @@ describe('run --via bulk-staged', () => {
     writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
     let core = await startCore(3600);
     const args = ['run', 'users.ndjson', '--via', 'bulk-staged', '--job-interval', '3600', '--journal', 'j.ndjson', '--json'];
-    const child = execa(process.execPath, [BIN, ...args, '--core', core.url], {
+    const child = execa(process.execPath, [BIN, ...args, '--core', core.url, '--yes'], {
       cwd: dir,
       reject: false,
       env: cleanEnv(),
@@ -226,7 +230,7 @@ describe('run --via bulk-staged', () => {
     writeNdjson(join(dir, 'users.ndjson'), withJoinDates(set.users));
     let core = await startCore(3600);
     const args = ['run', 'users.ndjson', '--via', 'bulk-staged', '--job-interval', '3600', '--journal', 'j.ndjson', '--json'];
-    const child = execa(process.execPath, [BIN, ...args, '--core', core.url], {
+    const child = execa(process.execPath, [BIN, ...args, '--core', core.url, '--yes'], {
       cwd: dir,
       reject: false,
       env: cleanEnv(),
@@ -242,7 +246,7 @@ describe('run --via bulk-staged', () => {
     // The same core (store and port) with its job running now.
     await core.stop();
     core = await startCore(1, core.port);
-    const second = await cli([...args, '--core', core.url], dir);
+    const second = await cli([...args, '--core', core.url, '--yes'], dir);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(summaryOf(second.stdout)).toMatchObject({ imported: 30, failed: 0 });
   });

@@ -73,7 +73,7 @@ describe('run --via bulk', () => {
       for (const d of u.totp ?? []) expect(dry.stdout).not.toContain(d.secret);
     }
 
-    const first = await cli(['run', 'users.ndjson', '--core', core.url, '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
+    const first = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(summaryOf(first.stdout)).toMatchObject({ total: 40, imported: 40, failed: 0 });
 
@@ -115,7 +115,7 @@ describe('run --via bulk', () => {
     expect(problems[0]!.differences.join(' ')).toMatch(/joined at \S+, the source says \S+/);
     writeNdjson(join(dir, 'users.ndjson'), users);
 
-    const again = await cli(['run', 'users.ndjson', '--core', core.url, '--via', 'bulk', '--journal', 'j2.ndjson', '--json'], dir);
+    const again = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--via', 'bulk', '--journal', 'j2.ndjson', '--json'], dir);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 40, failed: 0 });
     expect((await allUsers(c)).length).toBe(40);
@@ -132,7 +132,7 @@ describe('run --via bulk', () => {
       seed: 7,
       faults: ['reset-after-forward', 'garbage-after-forward', '503'],
     });
-    const r = await cli(['run', 'users.ndjson', '--core', proxy.url, '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', proxy.url, '--yes', '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ failed: 0 });
@@ -146,7 +146,7 @@ describe('run --via bulk', () => {
     writeNdjson(join(dir, 'users.ndjson'), withJoinDates(set.users));
     const core = await startCore();
     proxy = await startFaultProxy({ target: core.url, latencyMs: 8 });
-    const args = ['users.ndjson', '--core', proxy.url, '--via', 'bulk', '--journal', 'j.ndjson', '--concurrency', '4', '--json'];
+    const args = ['users.ndjson', '--core', proxy.url, '--yes', '--via', 'bulk', '--journal', 'j.ndjson', '--concurrency', '4', '--json'];
     const child = execa(process.execPath, [BIN, 'run', ...args], { cwd: dir, reject: false, env: cleanEnv(), extendEnv: false });
     await waitFor(() => {
       if (child.exitCode !== null) throw new Error('run ended before the kill');
@@ -189,9 +189,9 @@ describe('run --via bulk', () => {
     const oldUrl = `http://127.0.0.1:${(old.address() as AddressInfo).port}`;
     expect(await bulkImportOffered(client(oldUrl))).toBe('HTTP 404 Not found');
     old.close();
-    const r0 = await cli(['run', 'first.ndjson', '--core', core.url, '--via', 'bulk', '--journal', 'j0.ndjson', '--json'], dir);
+    const r0 = await cli(['run', 'first.ndjson', '--core', core.url, '--yes', '--via', 'bulk', '--journal', 'j0.ndjson', '--json'], dir);
     expect(r0.exitCode, r0.stderr).toBe(0);
-    const r = await cli(['run', 'users.ndjson', '--core', core.url, '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode).toBe(1);
     const s = summaryOf(r.stdout);
     expect(s).toMatchObject({ imported: 1, failed: 1 });

@@ -1,7 +1,7 @@
 // Issue 23 items 1 and 2, headless: a run that would drop a whole class of users for one missing setting is refused
 // before anything is made (the fix named, --allow-partial goes on); a real core is written only once confirmed: in a
-// terminal the operator types the core's host (tmux), --yes skips the question, without a terminal nothing is asked
-// and the lines still say which core was written. The undo (rollback) asks the same way.
+// terminal the operator types the core's host (tmux), --yes skips the question; without a terminal the run is
+// refused unless --yes is given (test/e2e/no-terminal-yes.test.ts), and the lines still say which core was written. The undo (rollback) asks the same way.
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,10 +67,15 @@ describe('a run that would drop a whole class of users', () => {
 });
 
 describe('confirmation before a real core is written', () => {
-  it('without a terminal nothing is asked, and the lines name the core, its users and what is written', async () => {
+  it('without a terminal: refused without --yes; with it nothing is asked, and the lines name the core, its users and what is written', async () => {
     const here = mkdtempSync(join(dir, 'notty-'));
     copyFileSync(join(dir, 'users.ndjson'), join(here, 'users.ndjson'));
-    const r = await cli(['run', 'users.ndjson', '--core', core.url], here);
+    const refused = await cli(['run', 'users.ndjson', '--core', core.url], here);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`pass --yes to write into the core ${core.url}`);
+    expect(await allUsers(client(core.url))).toHaveLength(0);
+    expect(runFolders(here)).toEqual([]);
+    const r = await cli(['run', 'users.ndjson', '--core', core.url, '--yes'], here);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(`about to write into the core ${core.url} (app public, tenant public)`);
     expect(r.stderr).toContain('users there now: 0');
@@ -78,7 +83,7 @@ describe('confirmation before a real core is written', () => {
     expect(await allUsers(client(core.url))).toHaveLength(4);
     // The undo, without a terminal either: it uses the core the journal records and says so.
     const journal = join(here, runFolders(here)[0]!, 'journal.ndjson');
-    const undo = await cli(['rollback', '--journal', journal], here);
+    const undo = await cli(['rollback', '--journal', journal, '--yes'], here);
     expect(undo.exitCode, undo.stderr).toBe(0);
     expect(undo.stderr).toContain(`about to remove from the core ${core.url} (app public, tenant public)`);
     expect(undo.stderr).toContain('users there now: 4');

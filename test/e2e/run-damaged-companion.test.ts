@@ -53,6 +53,7 @@ describe('a damaged companion row', () => {
       join(FIXTURES, 'firebase/hash-config.txt'),
       '--core',
       sandbox.url,
+      '--yes',
       '--keep-source-ids',
       '--disabled',
       'import',

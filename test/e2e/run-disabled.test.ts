@@ -34,13 +34,16 @@ describe('disabled users', () => {
   it('are left out by default, reported as skipped with the reason; --disabled import migrates them', async () => {
     const dry = await cli(['run', 'users.ndjson', '--dry-run'], dir);
     expect(dry.stdout).toMatch(/user off: skipped \(disabled or blocked in the source/);
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode).toBe(1);
     expect(summaryOf(r.stdout)).toMatchObject({ imported: 1, skipped: 1 });
     expect(await emails()).toEqual(['on@example.test']);
     const report = readFileSync(join(dir, 'j.report.ndjson'), 'utf8');
     expect(report).toMatch(/"id":"off","outcome":"skipped".*"status":"DISABLED"/);
-    const all = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j2.ndjson', '--disabled', 'import', '--json'], dir);
+    const all = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j2.ndjson', '--disabled', 'import', '--json'],
+      dir,
+    );
     expect(all.exitCode, all.stderr).toBe(0);
     expect(await emails()).toEqual(['off@example.test', 'on@example.test']);
     expect((await cli(['run', 'users.ndjson', '--dry-run', '--disabled', 'maybe'], dir)).stderr).toContain('--disabled must be skip');
@@ -48,7 +51,7 @@ describe('disabled users', () => {
 
   it('--disabled role:NAME migrates them with that role (created once), so the app can refuse them; verify checks it', async () => {
     const r = await cli(
-      ['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j3.ndjson', '--disabled', 'role:blocked', '--json'],
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j3.ndjson', '--disabled', 'role:blocked', '--json'],
       dir,
     );
     expect(r.exitCode, r.stderr).toBe(0);

@@ -67,7 +67,7 @@ describe('verified emails', () => {
   });
 
   it('run carries them over; GET /user/id shows verified accordingly; reruns are already present', async () => {
-    const first = await cli(['run', 'users.ndjson', ...target(), '--json'], dir, env);
+    const first = await cli(['run', 'users.ndjson', ...target(), '--yes', '--json'], dir, env);
     expect(first.exitCode, first.stderr).toBe(0);
     const s = summaryOf(first.stdout);
     expect(s).toMatchObject({ total: 5, imported: 5, failed: 0 });
@@ -100,7 +100,7 @@ describe('verified emails', () => {
     expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
     expect(summaryOf(verify.stdout)).toMatchObject({ total: 5, ok: 5, mismatch: 0 });
 
-    const fresh = await cli(['run', 'users.ndjson', ...target(), '--journal', 'fresh.journal.ndjson', '--json'], dir, env);
+    const fresh = await cli(['run', 'users.ndjson', ...target(), '--yes', '--journal', 'fresh.journal.ndjson', '--json'], dir, env);
     expect(fresh.exitCode, fresh.stderr).toBe(0);
     expect(summaryOf(fresh.stdout)).toMatchObject({ total: 5, imported: 0, alreadyPresent: 5, failed: 0 });
     const again = readFileSync(join(dir, 'fresh.journal.ndjson'), 'utf8')
@@ -138,7 +138,7 @@ describe('verified emails', () => {
     ]);
 
     // A run with a fresh journal puts v1's verification back (created again), and leaves the rest as they are.
-    const fix = await cli(['run', 'users.ndjson', ...target(), '--journal', 'fix.journal.ndjson', '--json'], dir, env);
+    const fix = await cli(['run', 'users.ndjson', ...target(), '--yes', '--journal', 'fix.journal.ndjson', '--json'], dir, env);
     expect(fix.exitCode, fix.stderr).toBe(0);
     expect(summaryOf(fix.stdout)).toMatchObject({ imported: 1, alreadyPresent: 4 });
     expect(methodOf(await userByEmail('verified@example.test'), 'emailpassword').verified).toBe(true);

@@ -37,14 +37,17 @@ describe('fatal answers', () => {
     writeNdjson(join(dir, 'users.ndjson'), [{ id: 'a', email: 'a@example.test', password: { hash: HASH } }]);
     sandbox = await startSandbox({ store: join(dir, 'store.json'), apiKeys: [API_KEY] });
     const wrong = 'wrong-api-key-0123456789abcdef';
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--api-key', wrong, '--journal', 'j.ndjson', '--json'],
+      dir,
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/auth-migrate: nothing was written: the core at .* refused the api-key \(HTTP 401 Invalid API key\)/);
     expect(r.stderr + r.stdout).not.toContain(wrong);
     expect(summaryOf(r.stdout)).toMatchObject({ stopped: 'fatal', imported: 0 });
     // The command to run again never holds a key nor a reference to one: it says which variable to export.
     expect(r.stderr).toMatch(
-      /run again: export AUTH_MIGRATE_API_KEY .*then: auth-migrate run users\.ndjson --core \S+ --journal j\.ndjson --json$/m,
+      /run again: export AUTH_MIGRATE_API_KEY .*then: auth-migrate run users\.ndjson --core \S+ --yes --journal j\.ndjson --json$/m,
     );
     expect(r.stderr).not.toMatch(/run again:.*--api-key/);
     // Refused before any write: no journal is left behind (a rerun starts clean).
@@ -54,7 +57,7 @@ describe('fatal answers', () => {
 
     // Without the preflight, the first write meets the 401 and the run stops just the same.
     const direct = await cli(
-      ['run', 'users.ndjson', '--core', sandbox.url, '--api-key', wrong, '--journal', 'j.ndjson', '--skip-preflight'],
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--api-key', wrong, '--journal', 'j.ndjson', '--skip-preflight'],
       dir,
     );
     expect(direct.exitCode).toBe(2);
@@ -74,7 +77,7 @@ describe('fatal answers', () => {
     writeNdjson(join(dir, 'users.ndjson'), users);
     sandbox = await startSandbox({ store: join(dir, 'store.json') });
     // The preflight sees that this plan imports TOTP devices and that the core has no MFA licence.
-    const refused = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    const refused = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/auth-migrate: nothing was written: the core has no licence for MFA/);
     expect(existsSync(join(dir, 'j.ndjson'))).toBe(false);
@@ -82,7 +85,7 @@ describe('fatal answers', () => {
 
     // Without the preflight the 402 comes mid-run, from the TOTP import itself.
     const r = await cli(
-      ['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--skip-preflight', '--json'],
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--concurrency', '1', '--skip-preflight', '--json'],
       dir,
     );
     expect(r.exitCode).toBe(2);
@@ -103,7 +106,10 @@ describe('fatal answers', () => {
     await sandbox.stop();
     sandbox = await startSandbox({ store: join(dir, 'store.json'), port, licenseKey: 'now-licensed-0123456789' });
     core = client(sandbox.url);
-    const again = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--concurrency', '1', '--json'], dir);
+    const again = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--concurrency', '1', '--json'],
+      dir,
+    );
     expect(again.exitCode, again.stderr).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ total: 4, imported: 2, alreadyPresent: 2, resumed: 2, failed: 0 });
     expect((await core.listTotpDevices('ext-t3')).devices.map((d) => d.name)).toEqual(['TOTP Device 0']);
@@ -113,7 +119,7 @@ describe('fatal answers', () => {
   it('an unknown tenant is fatal before any user is written', async () => {
     writeNdjson(join(dir, 'users.ndjson'), [{ id: 'a', email: 'a@example.test', password: { hash: HASH } }]);
     sandbox = await startSandbox({ store: join(dir, 'store.json') });
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--tenant', 'nope', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--tenant', 'nope', '--json'], dir);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/auth-migrate: nothing was written: the core at .* has no app "public" with tenant "nope"/);
   });
@@ -122,10 +128,10 @@ describe('fatal answers', () => {
     const noTarget = await cli(['run', 'users.ndjson'], dir);
     expect(noTarget.exitCode).toBe(2);
     expect(noTarget.stderr).toMatch(/--core URL .* or --sandbox/);
-    const missing = await cli(['run', 'missing.ndjson', '--core', 'http://127.0.0.1:9'], dir);
+    const missing = await cli(['run', 'missing.ndjson', '--core', 'http://127.0.0.1:9', '--yes'], dir);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/^auth-migrate: .*missing\.ndjson/m);
-    const both = await cli(['run', 'x.ndjson', '--core', 'http://127.0.0.1:9', '--sandbox'], dir);
+    const both = await cli(['run', 'x.ndjson', '--core', 'http://127.0.0.1:9', '--yes', '--sandbox'], dir);
     expect(both.exitCode).toBe(2);
     const algo = await cli(['run', 'x.ndjson', '--sandbox', '--scrypt-algorithm-name', 'md5'], dir);
     expect(algo.exitCode).toBe(2);

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('every fault mode at 5%, concurrency 64', () => {
   it(`${USERS} mixed users end exact, verify all ok`, { timeout: 300_000 }, async () => {
     const r = await cli(
-      ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '64', '--journal', 'j.ndjson', '--json', '--json-events'],
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--concurrency', '64', '--journal', 'j.ndjson', '--json', '--json-events'],
       dir,
     );
     expect(
@@ -64,7 +64,7 @@ describe('every fault mode at 5%, concurrency 64', () => {
     'a rollback of them, under the same faults, is exact: every user removed and read back, none failed',
     { timeout: 300_000 },
     async () => {
-      const r = await cli(['rollback', '--journal', 'j.ndjson', '--concurrency', '16', '--json'], dir);
+      const r = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--concurrency', '16', '--json'], dir);
       expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
       expect(summaryOf(r.stdout)).toMatchObject({ removed: USERS, kept: 0, failed: 0 });
       // Read back through a retrying client: the sandbox still fails 5% of lookups.

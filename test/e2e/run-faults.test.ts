@@ -30,7 +30,19 @@ async function rehearse(faults: string, name: string, minFaults = 20): Promise<R
   const sandbox = await startSandbox({ store: join(dir, `${name}.json`), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY, faults });
   try {
     const r = await cli(
-      ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', `${name}.journal`, '--json', '--json-events'],
+      [
+        'run',
+        'users.ndjson',
+        '--core',
+        sandbox.url,
+        '--yes',
+        '--concurrency',
+        '16',
+        '--journal',
+        `${name}.journal`,
+        '--json',
+        '--json-events',
+      ],
       dir,
     );
     expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
@@ -85,7 +97,7 @@ describe('exactly once under the reference core failure modes', () => {
       const sandbox = await rehearse('after=0.05,before=0.05,partial=0.05,seed=14', 'mixed');
       try {
         const again = await cli(
-          ['run', 'users.ndjson', '--core', sandbox.url, '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'],
+          ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--concurrency', '16', '--journal', 'mixed-2.journal', '--json'],
           dir,
         );
         expect(again.exitCode, again.stderr.slice(-2000)).toBe(0);

@@ -26,7 +26,7 @@ describe('a rerun after users changed their password', () => {
   it('keeps the new password by default; --update-existing puts the export hash back, as asked', async () => {
     const oldHash = bcrypt.hashSync('old-Password1', 4);
     writeFileSync(join(dir, 'pw.ndjson'), JSON.stringify({ id: 'pw1', email: 'changer@example.test', password: { hash: oldHash } }) + '\n');
-    const first = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-1.journal.ndjson', '--json'], dir);
+    const first = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--yes', '--journal', 'pw-1.journal.ndjson', '--json'], dir);
     expect(summaryOf(first.stdout)).toMatchObject({ imported: 1 });
     const core = client(sandbox.url);
     const signedIn = await core.signIn('changer@example.test', 'old-Password1');
@@ -41,14 +41,14 @@ describe('a rerun after users changed their password', () => {
     });
     expect(JSON.parse(changed.text)).toEqual({ status: 'OK' });
     // A delta run with a new journal: found first, left unchanged.
-    const rerun = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-2.journal.ndjson', '--json'], dir);
+    const rerun = await cli(['run', 'pw.ndjson', '--core', sandbox.url, '--yes', '--journal', 'pw-2.journal.ndjson', '--json'], dir);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     expect(summaryOf(rerun.stdout)).toMatchObject({ imported: 0, alreadyPresent: 1 });
     expect((await core.signIn('changer@example.test', 'new-Password2')).status).toBe('OK');
     expect((await core.signIn('changer@example.test', 'old-Password1')).status).toBe('WRONG_CREDENTIALS_ERROR');
     // Asked for: the export's hash replaces the current one.
     const update = await cli(
-      ['run', 'pw.ndjson', '--core', sandbox.url, '--journal', 'pw-3.journal.ndjson', '--update-existing', '--json'],
+      ['run', 'pw.ndjson', '--core', sandbox.url, '--yes', '--journal', 'pw-3.journal.ndjson', '--update-existing', '--json'],
       dir,
     );
     expect(update.exitCode, update.stderr).toBe(0);
@@ -65,7 +65,7 @@ describe('a 200 that is not JSON, after the core applied the write', () => {
       const set = generateUsers(600, { prefix: 'gb' });
       writeNdjson(join(dir, 'garbled.ndjson'), set.users);
       const r = await cli(
-        ['run', 'garbled.ndjson', '--core', proxy.url, '--concurrency', '12', '--journal', 'garbled.journal.ndjson', '--json'],
+        ['run', 'garbled.ndjson', '--core', proxy.url, '--yes', '--concurrency', '12', '--journal', 'garbled.journal.ndjson', '--json'],
         dir,
       );
       expect(r.exitCode, r.stderr.slice(-1500)).toBe(0);

@@ -62,7 +62,7 @@ describe('lost answers under sandbox faults', () => {
   it("journals what the run made as 'created' and what was there before as 'already'; the rollback leaves exactly the users there before, as they were", async () => {
     const url = sandbox!.url;
     const r = await cli(
-      ['run', 'users.ndjson', '--core', url, '--journal', 'j.ndjson', '--concurrency', '8', '--json', '--json-events'],
+      ['run', 'users.ndjson', '--core', url, '--yes', '--journal', 'j.ndjson', '--concurrency', '8', '--json', '--json-events'],
       dir,
     );
     const plain = r.stderr
@@ -95,7 +95,7 @@ describe('lost answers under sandbox faults', () => {
     }
     expect(wrong).toEqual([]);
 
-    const back = await cli(['rollback', '--journal', 'j.ndjson', '--json'], dir);
+    const back = await cli(['rollback', '--journal', 'j.ndjson', '--yes', '--json'], dir);
     expect(back.exitCode, back.stderr.slice(-2000)).toBe(0);
     expect(summaryOf(back.stdout)).toMatchObject({ removed: NEW, undone: OLD, kept: 0, failed: 0 });
 

@@ -86,7 +86,7 @@ afterAll(async () => {
 
 describe('a core that answers a repeated link as "already linked to another primary" with our external id', () => {
   it('every user ends linked to its own primary, with its TOTP device, and none failed', async () => {
-    const r = await cli(['run', 'users.ndjson', '--core', proxyUrl, '--concurrency', '8', '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', proxyUrl, '--yes', '--concurrency', '8', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode, r.stderr.slice(-1500)).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ total: USERS, imported: USERS, failed: 0 });
     expect(seen.lost).toBe(USERS);

@@ -56,7 +56,7 @@ describe('phone numbers', () => {
   });
 
   it('run stores them as the reference core would, and verify compares in that form', async () => {
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ total: 3, imported: 3, failed: 0 });
     const phones = (await allUsers(client(sandbox.url))).flatMap((u) => u.phoneNumbers).sort();

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('metadata and roles', () => {
   it('reach the core under the external id; a rerun changes nothing; verify finds hand-made differences', async () => {
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     const core = client(sandbox.url);
     expect((await core.getUserMetadata('ext-m1')).metadata).toEqual({ displayName: 'Ada', plan: { tier: 'gold' } });
@@ -47,7 +47,7 @@ describe('metadata and roles', () => {
     expect((await core.getUserRoles(m2)).roles).toEqual(['editor']);
     // The user changes a key in the new system; a delta run adds nothing and keeps it.
     await core.updateUserMetadata('ext-m1', { displayName: 'Ada L.' });
-    const again = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j2.ndjson', '--json'], dir);
+    const again = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j2.ndjson', '--json'], dir);
     expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, alreadyPresent: 2 });
     expect((await core.getUserMetadata('ext-m1')).metadata.displayName).toBe('Ada L.');
     // verify reports the changed key and a role taken away by hand (values are not printed).

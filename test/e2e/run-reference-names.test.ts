@@ -32,7 +32,10 @@ afterAll(async () => {
 
 describe('a core that knows the scrypt variant only as firebase_scrypt', () => {
   it('run with default flags learns the name in the preflight and imports every scrypt user; they sign in', async () => {
-    const r = await cli(['run', EXPORT, '--hash-config', HASH_CONFIG, '--core', reference.url, '--journal', 'j.ndjson', '--json'], dir);
+    const r = await cli(
+      ['run', EXPORT, '--hash-config', HASH_CONFIG, '--core', reference.url, '--yes', '--journal', 'j.ndjson', '--json'],
+      dir,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('the core takes external scrypt hashes as "firebase_scrypt"');
     const s = summaryOf(r.stdout);
@@ -50,7 +53,10 @@ describe('a core that knows the scrypt variant only as firebase_scrypt', () => {
     const unsigned = await startSandbox({ store: join(dir, 'unsigned.json'), licenseKey: LICENSE });
     try {
       // The hash config holds the signer key, but the core does not: the target is what matters.
-      const r = await cli(['run', EXPORT, '--hash-config', HASH_CONFIG, '--core', unsigned.url, '--journal', 'u.ndjson', '--json'], dir);
+      const r = await cli(
+        ['run', EXPORT, '--hash-config', HASH_CONFIG, '--core', unsigned.url, '--yes', '--journal', 'u.ndjson', '--json'],
+        dir,
+      );
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/nothing was written: .*signer key/);
       expect(await allUsers(client(unsigned.url))).toEqual([]);

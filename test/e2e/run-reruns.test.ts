@@ -32,7 +32,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (args: string[], env: Record<string, string> = {}) => cli(['run', ...args, '--core', sandbox.url, '--json'], dir, env);
+const run = (args: string[], env: Record<string, string> = {}) => cli(['run', ...args, '--core', sandbox.url, '--yes', '--json'], dir, env);
 const signIn = async (email: string, password: string) => (await client(sandbox.url).signIn(email, password)).status;
 
 describe('reruns never revive the past', () => {
@@ -88,7 +88,7 @@ describe('reruns never revive the past', () => {
     );
     // The profile asks for updates and external ids; the command line turns both off: nothing replaced or mapped.
     const off = await cli(
-      ['run', '--profile', 'upd', '--journal', 'h.ndjson', '--no-update-existing', '--no-keep-source-ids', '--json'],
+      ['run', '--profile', 'upd', '--yes', '--journal', 'h.ndjson', '--no-update-existing', '--no-keep-source-ids', '--json'],
       dir,
       env,
     );

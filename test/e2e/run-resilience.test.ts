@@ -61,7 +61,7 @@ describe('resilience', () => {
     sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY });
     // A little latency so the kill surely lands in the middle.
     proxy = await startFaultProxy({ target: sandbox.url, latencyMs: 8 });
-    const args = ['users.ndjson', '--core', proxy.url, '--journal', 'j.ndjson', '--concurrency', '8', '--json'];
+    const args = ['users.ndjson', '--core', proxy.url, '--yes', '--journal', 'j.ndjson', '--concurrency', '8', '--json'];
     const first = spawnRun(args);
     await waitFor(() => {
       if (first.child.exitCode !== null) throw new Error(`run ended before the kill: ${first.stderr()}`);
@@ -92,7 +92,7 @@ describe('resilience', () => {
     const store = join(dir, 'store.json');
     sandbox = await startSandbox({ store, licenseKey: LICENSE });
     const { url, port } = sandbox;
-    const run = spawnRun(['users.ndjson', '--core', url, '--concurrency', '2', '--json-events', '--json']);
+    const run = spawnRun(['users.ndjson', '--core', url, '--yes', '--concurrency', '2', '--json-events', '--json']);
     await waitFor(() => /"type":"user-done"/.test(run.stderr()), 'the first users');
     sandbox.kill('SIGKILL');
     // The run meets refused connections and retries; only then does the core come back.
@@ -111,7 +111,7 @@ describe('resilience', () => {
     writeNdjson(join(dir, 'users.ndjson'), set.users);
     sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY });
     proxy = await startFaultProxy({ target: sandbox.url, faultRate: 0.05, seed: 7, retryAfter: '1' });
-    const r = await cli(['run', 'users.ndjson', '--core', proxy.url, '--concurrency', '12', '--json'], dir);
+    const r = await cli(['run', 'users.ndjson', '--core', proxy.url, '--yes', '--concurrency', '12', '--json'], dir);
     expect(r.exitCode, r.stderr).toBe(0);
     // Retries by the hundred leave no Node warning on stderr (MaxListenersExceededWarning and the like).
     expect(r.stderr).not.toMatch(/Warning/);
@@ -131,7 +131,7 @@ describe('resilience', () => {
     writeNdjson(join(dir, 'users.ndjson'), set.users);
     sandbox = await startSandbox({ store: join(dir, 'store.json'), apiKeys: [API_KEY] });
     proxy = await startFaultProxy({ target: sandbox.url, latencyMs: 8 });
-    const run = spawnRun(['users.ndjson', '--core', proxy.url, '--api-key', API_KEY, '--concurrency', '4']);
+    const run = spawnRun(['users.ndjson', '--core', proxy.url, '--yes', '--api-key', API_KEY, '--concurrency', '4']);
     await waitFor(() => /\d+\/300 users/.test(run.stderr()), 'progress');
     run.child.kill('SIGINT');
     const r = await run.child;

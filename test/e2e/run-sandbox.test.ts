@@ -40,7 +40,7 @@ describe('run into a sandbox', () => {
   });
 
   it('migrates every user, then verify, sign-in and TOTP codes pass, and reruns change nothing', async () => {
-    const first = await cli(['run', 'users.ndjson', ...target(), '--concurrency', '8', '--json'], dir, env);
+    const first = await cli(['run', 'users.ndjson', ...target(), '--yes', '--concurrency', '8', '--json'], dir, env);
     expect(first.stderr).not.toContain(API_KEY);
     expect(first.exitCode, first.stderr).toBe(0);
     const s = summaryOf(first.stdout);
@@ -76,10 +76,10 @@ describe('run into a sandbox', () => {
     expect((v.credentials as { checked: number; ok: number }).ok).toBe(set.passwords.size);
 
     // A rerun with the same journal contacts nobody; one with a fresh journal meets "already there" answers.
-    const again = await cli(['run', 'users.ndjson', ...target(), '--json'], dir, env);
+    const again = await cli(['run', 'users.ndjson', ...target(), '--yes', '--json'], dir, env);
     expect(again.exitCode).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ total: 60, imported: 0, alreadyPresent: 60, resumed: 60 });
-    const fresh = await cli(['run', 'users.ndjson', ...target(), '--journal', 'fresh.journal.ndjson', '--json'], dir, env);
+    const fresh = await cli(['run', 'users.ndjson', ...target(), '--yes', '--journal', 'fresh.journal.ndjson', '--json'], dir, env);
     expect(fresh.exitCode, fresh.stderr).toBe(0);
     expect(summaryOf(fresh.stdout)).toMatchObject({ total: 60, imported: 0, alreadyPresent: 60, resumed: 0, failed: 0 });
     const after = await allUsers(core);
@@ -121,7 +121,7 @@ describe('run into a sandbox', () => {
     const holder = await client(sandbox.url, API_KEY).importPasswordHash({ email: clash.email, passwordHash: clash.password!.hash });
     expect(holder.didUserAlreadyExist).toBe(false);
     writeNdjson(join(dir, 'clash.ndjson'), [clash, ...set.users.slice(1, 4)]);
-    const r = await cli(['run', 'clash.ndjson', ...target(), '--json'], dir, env);
+    const r = await cli(['run', 'clash.ndjson', ...target(), '--yes', '--json'], dir, env);
     expect(r.exitCode, r.stderr).toBe(1);
     const s = summaryOf(r.stdout);
     expect(s, JSON.stringify(s) + r.stderr).toMatchObject({ total: 4, failed: 1, alreadyPresent: 3 });
@@ -147,7 +147,7 @@ describe('run into a sandbox', () => {
 
     // Fixed (another external id), the failures file is an input like any other.
     writeNdjson(join(dir, 'fixed.ndjson'), failures.map((f) => ({ ...f, externalUserId: 'clash-ext' })) as never);
-    const again = await cli(['run', 'fixed.ndjson', ...target(), '--json'], dir, env);
+    const again = await cli(['run', 'fixed.ndjson', ...target(), '--yes', '--json'], dir, env);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ total: 1, failed: 0 });
     // The fix mapped the user that holds the email; g0 keeps its external id and its own email.
@@ -161,7 +161,7 @@ describe('run --json-events', () => {
   it('writes one JSON event per line on stderr, and no secret', async () => {
     const small = generateUsers(6, { prefix: 'ev' });
     writeNdjson(join(dir, 'events.ndjson'), small.users);
-    const r = await cli(['run', 'events.ndjson', ...target(), '--json-events', '--journal', 'events.journal.ndjson'], dir, env);
+    const r = await cli(['run', 'events.ndjson', ...target(), '--yes', '--json-events', '--journal', 'events.journal.ndjson'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);
     const events = r.stderr
       .split('\n')

@@ -28,7 +28,8 @@ const emails = async () => (await allUsers(client(sandbox.url))).flatMap((u) => 
 
 describe('slices', () => {
   it('--limit 3 imports the first three; --skip 3 --limit 2 the next two; --only the ids named; then everything', async () => {
-    const run = (extra: string[]) => cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json', ...extra], dir);
+    const run = (extra: string[]) =>
+      cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json', ...extra], dir);
     expect(summaryOf((await run(['--limit', '3'])).stdout)).toMatchObject({ total: 3, imported: 3 });
     expect(await emails()).toEqual(['q0@example.test', 'q1@example.test', 'q2@example.test']);
     expect(summaryOf((await run(['--skip', '3', '--limit', '2'])).stdout)).toMatchObject({ total: 2, imported: 2 });

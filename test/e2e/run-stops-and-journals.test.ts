@@ -23,7 +23,7 @@ describe('signals and journals', () => {
   it('SIGTERM during the validation pass exits 130, says nothing was written and how to run again', async () => {
     const big = join(dir, 'big.ndjson');
     writeFileSync(big, Array.from({ length: 300_000 }, (_, i) => line(i)).join('\n') + '\n');
-    const child = execa(process.execPath, [BIN, 'run', big, '--core', 'http://127.0.0.1:9', '--journal', 'sig.journal.ndjson'], {
+    const child = execa(process.execPath, [BIN, 'run', big, '--core', 'http://127.0.0.1:9', '--yes', '--journal', 'sig.journal.ndjson'], {
       cwd: dir,
       reject: false,
       env: cleanEnv(),
@@ -56,7 +56,7 @@ describe('signals and journals', () => {
   it('a damaged line in the middle of a journal is named and stops the run; a torn last line does not', async () => {
     const sb = await startSandbox({ store: join(dir, 'j-store.json') });
     try {
-      const args = ['run', 'users.ndjson', '--core', sb.url, '--journal', 'mid.journal.ndjson', '--json'];
+      const args = ['run', 'users.ndjson', '--core', sb.url, '--yes', '--journal', 'mid.journal.ndjson', '--json'];
       expect((await cli(args, dir)).exitCode).toBe(0);
       const path = join(dir, 'mid.journal.ndjson');
       const lines = readFileSync(path, 'utf8').split('\n');
@@ -78,7 +78,7 @@ describe('signals and journals', () => {
     const store = join(dir, 'lossy.json');
     let sb = await startSandbox({ store });
     const port = sb.port;
-    const args = (url: string) => ['run', 'users.ndjson', '--core', url, '--journal', 'lossy.journal.ndjson', '--json'];
+    const args = (url: string) => ['run', 'users.ndjson', '--core', url, '--yes', '--journal', 'lossy.journal.ndjson', '--json'];
     expect((await cli(args(sb.url), dir)).exitCode).toBe(0);
     await sb.stop();
     // The same core restored from an older backup that lacks j4: its store without that user. The count check comes
@@ -111,7 +111,13 @@ describe('a core that is down', () => {
   it('run and verify say so after a few quick tries of /hello, not after a minute of retries', async () => {
     for (const command of ['run', 'verify']) {
       const r = await cli(
-        [command, 'users.ndjson', '--core', 'http://127.0.0.1:9', ...(command === 'run' ? ['--journal', 'down.journal.ndjson'] : [])],
+        [
+          command,
+          'users.ndjson',
+          '--core',
+          'http://127.0.0.1:9',
+          ...(command === 'run' ? ['--yes', '--journal', 'down.journal.ndjson'] : []),
+        ],
         dir,
       );
       expect(r.exitCode, command).toBe(2);

@@ -63,6 +63,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...HASH_CONFIG,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--journal',
         'sb.ndjson',
@@ -103,6 +104,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...HASH_CONFIG,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--journal',
         'sb2.ndjson',
@@ -119,11 +121,23 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
 
   it('Keycloak: the argon2 password signs in, otp secrets verify, roles without the defaults; pbkdf2 users wait for --unusable-hashes', async () => {
     const run = await cli(
-      ['run', ...KEYCLOAK_SPLIT, '--core', sandbox.url, '--keep-source-ids', '--journal', 'kc.ndjson', '--json'],
+      [
+        'run',
+        ...KEYCLOAK_SPLIT,
+        '--core',
+        sandbox.url,
+        '--yes',
+        '--keep-source-ids',
+        '--unusable-hashes',
+        'skip',
+        '--journal',
+        'kc.ndjson',
+        '--json',
+      ],
       dir,
       ENV,
     );
-    // By default the two pbkdf2 users and the disabled one are left out.
+    // Skipped (chosen: without --unusable-hashes the run is refused), the two pbkdf2 users and the disabled one are left out.
     expect(run.exitCode).toBe(1);
     expect(summaryOf(run.stdout)).toMatchObject({ total: 5, imported: 2, failed: 0, skipped: 3 });
     const report = readFileSync(join(dir, 'kc.report.ndjson'), 'utf8')
@@ -158,6 +172,7 @@ describe('Supabase and Keycloak exports into the sandbox', () => {
         ...KEYCLOAK_SPLIT,
         '--core',
         sandbox.url,
+        '--yes',
         '--keep-source-ids',
         '--unusable-hashes',
         'without-password',

@@ -84,8 +84,13 @@ describe('--unusable-hashes', () => {
     });
   });
 
-  it('skip (default): such users are left out, and the sign-in migration file lists them with nothing created', async () => {
-    const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'skip.ndjson', '--json'], dir, env);
+  it('skip: such users are left out, and the sign-in migration file lists them with nothing created', async () => {
+    // Chosen: without --unusable-hashes the run is refused (test/e2e/run-unusable-refused.test.ts).
+    const r = await cli(
+      ['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--unusable-hashes', 'skip', '--journal', 'skip.ndjson', '--json'],
+      dir,
+      env,
+    );
     expect(r.exitCode).toBe(1);
     expect(summaryOf(r.stdout)).toMatchObject({ imported: 1, skipped: 4 });
     const file = bySource('skip.signin-migration.ndjson');
@@ -110,6 +115,7 @@ describe('--unusable-hashes', () => {
       'users.ndjson',
       '--core',
       sandbox.url,
+      '--yes',
       '--journal',
       'wp.ndjson',
       '--unusable-hashes',
@@ -163,8 +169,8 @@ describe('--unusable-hashes', () => {
   });
 
   it('a Firebase HMAC hash config no longer refuses the file: the user arrives through Google, its hash is listed', async () => {
-    const args = ['run', 'firebase.json', '--hash-config', 'hmac.txt', '--core', sandbox.url, '--journal', 'fb.ndjson'];
-    const skip = await cli([...args, '--json'], dir, env);
+    const args = ['run', 'firebase.json', '--hash-config', 'hmac.txt', '--core', sandbox.url, '--yes', '--journal', 'fb.ndjson'];
+    const skip = await cli([...args, '--unusable-hashes', 'skip', '--json'], dir, env);
     expect(summaryOf(skip.stdout)).toMatchObject({ skipped: 1 });
     const r = await cli([...args, '--journal', 'fb2.ndjson', '--unusable-hashes', 'without-password', '--json'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -30,7 +30,7 @@ const auth0 = [join(FIXTURES, 'auth0/passwords.ndjson'), join(FIXTURES, 'auth0/u
 
 describe('vendor profiles into the core', () => {
   it('Firebase: displayName, photoUrl, lastSignedInAt and custom claims are the user metadata; a rerun changes nothing', async () => {
-    const r = await cli(['run', ...firebase, '--core', sandbox.url, '--journal', 'fb.ndjson', '--json'], dir, env);
+    const r = await cli(['run', ...firebase, '--core', sandbox.url, '--yes', '--journal', 'fb.ndjson', '--json'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);
     const core = client(sandbox.url);
     const ann = (await core.listUsersByAccountInfo({ email: 'ann@example.com' })).users[0]!.id;
@@ -40,7 +40,7 @@ describe('vendor profiles into the core', () => {
       lastSignedInAt: 1656633600000,
       customAttributes: { plan: 'pro', admin: true },
     });
-    const again = await cli(['run', ...firebase, '--core', sandbox.url, '--journal', 'fb2.ndjson', '--json'], dir, env);
+    const again = await cli(['run', ...firebase, '--core', sandbox.url, '--yes', '--journal', 'fb2.ndjson', '--json'], dir, env);
     expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, failed: 0 });
     expect((await core.getUserMetadata(ann)).metadata['displayName']).toBe('Ann Archer');
     // A claim changed by hand is a difference verify reports, without its value.
@@ -56,7 +56,7 @@ describe('vendor profiles into the core', () => {
   });
 
   it('Auth0: name, nickname, picture, user_metadata, app_metadata and roles; a role taken away is reported', async () => {
-    const r = await cli(['run', ...auth0, '--core', sandbox.url, '--journal', 'a0.ndjson', '--json'], dir, env);
+    const r = await cli(['run', ...auth0, '--core', sandbox.url, '--yes', '--journal', 'a0.ndjson', '--json'], dir, env);
     expect(r.exitCode, r.stderr).toBe(0);
     const core = client(sandbox.url);
     const gus = (await core.listUsersByAccountInfo({ email: 'gus@example.com' })).users[0]!.id;
@@ -70,7 +70,7 @@ describe('vendor profiles into the core', () => {
     expect((await core.getUserRoles(gus)).roles).toEqual(['editor']);
     const hal = (await core.listUsersByAccountInfo({ email: 'hal@example.com' })).users[0]!.id;
     expect((await core.getUserRoles(hal)).roles.sort()).toEqual(['admin', 'editor']);
-    const again = await cli(['run', ...auth0, '--core', sandbox.url, '--journal', 'a02.ndjson', '--json'], dir, env);
+    const again = await cli(['run', ...auth0, '--core', sandbox.url, '--yes', '--journal', 'a02.ndjson', '--json'], dir, env);
     expect(summaryOf(again.stdout)).toMatchObject({ imported: 0, failed: 0 });
     expect((await core.getUserRoles(hal)).roles.sort()).toEqual(['admin', 'editor']);
     await core.raw({ method: 'POST', path: '/recipe/user/role/remove', scope: 'tenant', body: { userId: hal, role: 'admin' } });

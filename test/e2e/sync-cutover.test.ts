@@ -28,7 +28,7 @@ let dir: string;
 let sandbox: RunningSandbox;
 let proxy: CountProxy;
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: SCRYPT_SIGNER_KEY };
-const common = () => ['--core', proxy.url, '--disabled', 'role:disabled', '--json'];
+const common = () => ['--core', proxy.url, '--yes', '--disabled', 'role:disabled', '--json'];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-sync-cutover-'));

@@ -41,6 +41,7 @@ const args = (file: string, out: string, ...more: string[]) => [
   file,
   '--core',
   sandbox.url,
+  '--yes',
   '--out',
   out,
   '--disabled',
@@ -91,7 +92,7 @@ describe('run --sync', () => {
     expect(created('sync:remove-user')).toBe(expected.removed);
 
     // Rollback of the sync: the first export's state again (verify with TOTP codes proves the restored secrets).
-    const rollback = await cli(['rollback', '--journal', summary.journal, '--core', sandbox.url, '--json'], dir, env);
+    const rollback = await cli(['rollback', '--journal', summary.journal, '--yes', '--core', sandbox.url, '--json'], dir, env);
     expect(rollback.exitCode, rollback.stderr.slice(-3000)).toBe(0);
     expect(rollback.stderr).toMatch(/password hash the sync imported stays/);
     const back = await cli(['verify', 'a-1.ndjson', '--core', sandbox.url, '--disabled', 'role:disabled', '--json'], dir, env);

@@ -45,7 +45,7 @@ describe('verify after a sync', () => {
     }));
     writeNdjson(join(dir, 'v1.ndjson'), first);
     const target = ['--core', sandbox.url, '--out', 'runs'];
-    const run = await cli(['run', 'v1.ndjson', ...target, '--via', 'bulk-staged', '--job-interval', '1', '--json'], dir);
+    const run = await cli(['run', 'v1.ndjson', ...target, '--yes', '--via', 'bulk-staged', '--job-interval', '1', '--json'], dir);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(summaryOf(run.stdout)).toMatchObject({ imported: 8 });
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-e2e-verify-search-'));
   writeNdjson(join(dir, 'users.ndjson'), set.users);
   sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY });
-  const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--json'], dir);
+  const r = await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--json'], dir);
   expect(r.exitCode, r.stderr).toBe(0);
   proxy = await startProxy(new URL(sandbox.url));
   const addr = proxy.address();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   }));
   writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
   sandbox = await startSandbox({ store: join(dir, 'store.json'), licenseKey: LICENSE });
-  expect((await cli(['run', 'users.ndjson', '--core', sandbox.url, '--journal', 'j.ndjson', '--json'], dir)).exitCode).toBe(0);
+  expect((await cli(['run', 'users.ndjson', '--core', sandbox.url, '--yes', '--journal', 'j.ndjson', '--json'], dir)).exitCode).toBe(0);
 });
 afterAll(async () => {
   await sandbox?.stop();

@@ -41,6 +41,7 @@ export function signInMigrationSuite(name: string, skip: boolean, target: () => 
         'users.ndjson',
         '--core',
         t!.url,
+        '--yes',
         '--journal',
         journal,
         '--unusable-hashes',

@@ -158,7 +158,19 @@ export function vendorScryptSuite(name: string, skip: boolean, target: () => Pro
 
     it('both exports import, every user signs in at the core with the known password, a wrong one is refused', async () => {
       const r = await cli(
-        ['run', ...files.supabase, files.clerk, '--core', t.url, '--signer-key', SIGNER_KEY, '--journal', join(dir, 'j.ndjson'), '--json'],
+        [
+          'run',
+          ...files.supabase,
+          files.clerk,
+          '--core',
+          t.url,
+          '--yes',
+          '--signer-key',
+          SIGNER_KEY,
+          '--journal',
+          join(dir, 'j.ndjson'),
+          '--json',
+        ],
         dir,
         t.env,
       );

@@ -45,7 +45,7 @@ describe('undo on the results screen', () => {
 
     await w.press('u');
     // The question names the core and what it holds now, and says what goes.
-    const asked = await w.until(/removes 6 users the run created/);
+    const asked = await w.until(/would remove 6 users the run created/);
     expect(asked).toContain(`about to remove from the core ${target.url} (app public, tenant public)`);
     expect(asked).toContain('users there now: 6');
     await w.press('escape');

@@ -35,6 +35,7 @@ export const stagedRunArgs = (url: string, extra: string[] = [], output: '--json
   'users.ndjson',
   '--core',
   url,
+  '--yes',
   '--via',
   'bulk-staged',
   '--job-interval',
