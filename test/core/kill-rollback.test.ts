@@ -2,7 +2,8 @@
 // offers (steps always; bulk where it has bulk import; bulk-staged with AUTH_MIGRATE_TEST_CORE_STAGED=1), runs
 // SIGKILLed at spread moments, each followed by the same command and a rollback, leave this test's users of the
 // core exactly as before (ids, login methods, verified flags, metadata, roles, TOTP devices), and the rollback takes
-// none of the run's users for one that was there before. The sandbox twin is test/e2e/kill-rerun-rollback.test.ts.
+// none of the run's users for one that was there before. AUTH_MIGRATE_TEST_CORE_KILLS (5) and _USERS (300) size it;
+// AUTH_MIGRATE_TEST_CORE_PATHS picks paths. The sandbox twin is test/e2e/kill-rerun-rollback.test.ts.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,6 +48,9 @@ beforeAll(async () => {
     () => false,
   );
   if (bulk) paths = STAGED ? ['steps', 'bulk', 'bulk-staged'] : ['steps', 'bulk'];
+  // AUTH_MIGRATE_TEST_CORE_PATHS=bulk,bulk-staged: only those of the paths the core offers.
+  const only = process.env.AUTH_MIGRATE_TEST_CORE_PATHS?.split(',');
+  if (only) paths = paths.filter((p) => only.includes(p));
   beforeEmail = `${runPrefix('kb')}-there-before@example.test`;
   await core.importPasswordHash({ email: beforeEmail, passwordHash: BCRYPT });
 });

@@ -100,13 +100,13 @@ async function rerunExact(args: string[], journal: string): Promise<void> {
   expect(await usersOf(args[1]!.replace('.ndjson', ''))).toBe(USERS);
 }
 
-const runArgs = (users: string, journal: string) => ['run', users, '--core', sandbox.url, '--journal', journal, '--json'];
+const runArgs = (users: string, journal: string) => ['run', users, '--core', sandbox.url, '--journal', journal, '--yes', '--json'];
 
 describe('EACCES: a folder or file the operator may not write (mode bits; as uid 65534 when the tests run as root)', () => {
   it('the --out folder: one line naming it, exit 2; writable again, the same command ends exact', async () => {
     const out = ownFolder('ro-out', 0o500);
     const users = usersFile('feout');
-    const args = ['run', users, '--core', sandbox.url, '--out', out, '--json'];
+    const args = ['run', users, '--core', sandbox.url, '--out', out, '--yes', '--json'];
     const r = await asOperator(args);
     expect(r.exitCode).toBe(2);
     expectOneLine(r.stderr, 'EACCES', out);

@@ -81,7 +81,7 @@ async function rehearse(via: 'steps' | 'bulk' | 'bulk-staged', seed: number): Pr
   });
   port = faulty.port;
   try {
-    const r = await cli([...args, '--core', faulty.url], dir);
+    const r = await cli([...args, '--core', faulty.url, '--yes'], dir);
     // Users may fail (an answer that names another user, four times in a row); the run itself must end.
     expect([0, 1], r.stderr.slice(-2000)).toContain(r.exitCode);
     const results = reported(r.stderr);
@@ -107,7 +107,7 @@ async function rehearse(via: 'steps' | 'bulk' | 'bulk-staged', seed: number): Pr
   // The same command without the faults ends exact (the same core: its store, on the same port).
   const clean = await startSandbox({ store, port, bulkImportIntervalSec, licenseKey: LICENSE, signerKey: SCRYPT_SIGNER_KEY });
   try {
-    const again = await cli([...args, '--core', clean.url], dir);
+    const again = await cli([...args, '--core', clean.url, '--yes'], dir);
     expect(again.exitCode, again.stderr.slice(-2000)).toBe(0);
     expect(summaryOf(again.stdout)).toMatchObject({ total: USERS, failed: 0 });
     const v = await cli(['verify', 'users.ndjson', '--core', clean.url, '--journal', `${via}.journal`, '--json'], dir);

@@ -35,7 +35,7 @@ async function metadataOf(label: string): Promise<Record<string, unknown>> {
 const macOf = async (label: string) => ((await metadataOf(label))[ENTRY] as { mac?: string } | undefined)?.mac;
 const coreSignIn = async (label: string, password: string) => (await core().signIn(email(label), password)).status;
 const run = (file: string, ...more: string[]) =>
-  cli(['run', file, '--core', sb.url, '--out', 'runs', '--unusable-hashes', 'migrate-at-sign-in', '--json', ...more], dir, env);
+  cli(['run', file, '--core', sb.url, '--yes', '--out', 'runs', '--unusable-hashes', 'migrate-at-sign-in', '--json', ...more], dir, env);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'am-signin-sync-'));
@@ -77,7 +77,7 @@ describe('run --sync and rollback keep legacy entries right', () => {
   });
 
   it('a rollback of the sync puts both entries back, and the placeholder over the imported hash', async () => {
-    const r = await cli(['rollback', '--journal', journal, '--core', sb.url, '--json'], dir, env);
+    const r = await cli(['rollback', '--journal', journal, '--core', sb.url, '--yes', '--json'], dir, env);
     expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
     expect(await macOf('md5-md5')).toBe(before.md5md5);
     expect(await macOf('md5-bcrypt')).toBe(before.bcrypt);

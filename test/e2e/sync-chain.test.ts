@@ -59,7 +59,7 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     writeNdjson(join(dir, 'one.ndjson'), first);
     writeNdjson(join(dir, 'two.ndjson'), second);
     writeNdjson(join(dir, 'three.ndjson'), third);
-    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', out, ...more];
+    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', out, '--yes', ...more];
     const run = await cli([...args('one.ndjson', '--via', via), '--json'], dir, env);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
     const firstJournal = (summaryOf(run.stdout) as { journal: string }).journal;
@@ -70,14 +70,14 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     expect((await core.listUsersByAccountInfo({ email: 'gone1@example.com' })).users).toHaveLength(0);
 
     // The first run cannot be undone under its live sync: refused, naming the sync, nothing changed.
-    const early = await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url], dir, env);
+    const early = await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url, '--yes'], dir, env);
     expect(early.exitCode).toBe(2);
     expect(early.stderr).toContain(syncJournal);
     expect(early.stderr).toMatch(/Roll back the sync first/);
     expect((await core.listUsersByAccountInfo({ email: 'keep@example.com' })).users).toHaveLength(1);
 
     // The sync's rollback: the removed users again (new ids), recorded in the first run's journal.
-    const back = await cli(['rollback', '--journal', syncJournal, '--core', sandbox.url], dir, env);
+    const back = await cli(['rollback', '--journal', syncJournal, '--core', sandbox.url, '--yes'], dir, env);
     expect(back.exitCode, back.stderr.slice(-3000)).toBe(0);
     const again = (await core.listUsersByAccountInfo({ email: 'gone2@example.com' })).users[0]!;
     expect(readFileSync(firstJournal, 'utf8')).toContain(again.id);
@@ -92,10 +92,10 @@ describe.each(['steps', 'bulk'])('one history per migration, first run --via %s'
     expect((await core.getUserMetadata(again.id)).metadata).toEqual({ tier: 'gold' });
 
     // Newest first: the later sync, then the first run; the core is as before the first run.
-    expect((await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url], dir, env)).exitCode).toBe(2);
-    const undoLater = await cli(['rollback', '--journal', laterDone.journal, '--core', sandbox.url], dir, env);
+    expect((await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url, '--yes'], dir, env)).exitCode).toBe(2);
+    const undoLater = await cli(['rollback', '--journal', laterDone.journal, '--core', sandbox.url, '--yes'], dir, env);
     expect(undoLater.exitCode, undoLater.stderr.slice(-3000)).toBe(0);
-    const undoFirst = await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url], dir, env);
+    const undoFirst = await cli(['rollback', '--journal', firstJournal, '--core', sandbox.url, '--yes'], dir, env);
     expect(undoFirst.exitCode, undoFirst.stderr.slice(-3000)).toBe(0);
     expect(undoFirst.stdout + undoFirst.stderr).toMatch(
       /4 users removed, 0 users there before restored, 0 kept \(changed since\), 0 gone already, 0 failed/,

@@ -54,7 +54,7 @@ describe('run --sync: only what changed', () => {
     newer[4]!.metadata = { tier: 'gold', plan: 'free' }; // tier only
     writeNdjson(join(dir, 'one.ndjson'), first);
     writeNdjson(join(dir, 'two.ndjson'), newer);
-    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', 'runs', ...more];
+    const args = (file: string, ...more: string[]) => ['run', file, '--core', sandbox.url, '--out', 'runs', '--yes', ...more];
     const run = await cli([...args('one.ndjson'), '--json'], dir, env);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
 
@@ -102,7 +102,7 @@ describe('run --sync: only what changed', () => {
     // After the sync, `em` changes its own email in the core: the rollback leaves it, and undoes the rest.
     const em = await login('em-new@example.com');
     expect((await put(em.recipeUserId, 'em-own@example.com')).status).toBe('OK');
-    const rollback = await cli(['rollback', '--journal', done.journal, '--core', sandbox.url], dir, env);
+    const rollback = await cli(['rollback', '--journal', done.journal, '--core', sandbox.url, '--yes'], dir, env);
     expect(rollback.exitCode, rollback.stderr.slice(-3000)).toBe(0);
     expect(rollback.stdout + rollback.stderr).toMatch(/email was changed in the core since the sync: left/);
     expect((await login('em-own@example.com')).recipeUserId).toBe(em.recipeUserId);

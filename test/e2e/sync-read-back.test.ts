@@ -77,7 +77,18 @@ describe('run --sync: every part read back', () => {
     delete by('devgone').totp;
     writeNdjson(join(dir, 'one.ndjson'), first);
     writeNdjson(join(dir, 'two.ndjson'), newer);
-    const args = (file: string, ...more: string[]) => ['run', file, '--core', proxy.url, '--out', 'runs', '--concurrency', '2', ...more];
+    const args = (file: string, ...more: string[]) => [
+      'run',
+      file,
+      '--core',
+      proxy.url,
+      '--out',
+      'runs',
+      '--concurrency',
+      '2',
+      '--yes',
+      ...more,
+    ];
     const run = await cli([...args('one.ndjson'), '--json'], dir, env);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
 

@@ -40,10 +40,14 @@ export function signInGuardSuite(name: string, skip: boolean, target: () => Prom
     { id: 'never', email: email('never'), password: { hash: bcrypt.hashSync('real-pass-1', 4) } },
   ];
   const run = (journal: string, env: Record<string, string>) =>
-    cli(['run', 'users.ndjson', '--core', t!.url, '--journal', journal, '--unusable-hashes', 'migrate-at-sign-in', '--json'], dir, {
-      ...t!.env,
-      ...env,
-    });
+    cli(
+      ['run', 'users.ndjson', '--core', t!.url, '--yes', '--journal', journal, '--unusable-hashes', 'migrate-at-sign-in', '--json'],
+      dir,
+      {
+        ...t!.env,
+        ...env,
+      },
+    );
   async function loginId(label: string): Promise<string> {
     const found = await core().listUsersByAccountInfo({ email: email(label) });
     return found.users[0]!.loginMethods.find((m) => m.recipeId === 'emailpassword')!.recipeUserId;
