@@ -40,8 +40,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, options.out ?? '.');
   const preview = createPreview(cwd);
-  const settings = (input: Parameters<typeof settingsOf>[0], target: TargetConnection, profileName = 'wizard') =>
-    settingsOf(input, target, { profileName, cwd, out });
+  const settings = (input: Parameters<typeof settingsOf>[0], target: TargetConnection, profileName = 'wizard', readOnly = false) =>
+    settingsOf(input, target, { profileName, cwd, out, readOnly });
   let lastRun: RunOutcome | undefined;
   /** The latest preflight refused the target and no run came after it: the wizard exits 2, as `run` would. */
   let lastPreflightRefused = false;
@@ -95,7 +95,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     async preflight(target, input) {
       const p = input ? await preview.prepared(input) : undefined;
-      const s = await settings(input ?? { sources: [] }, target).catch(() => undefined);
+      const s = await settings(input ?? { sources: [] }, target, 'wizard', true).catch(() => undefined);
       const client = quickClient(target);
       try {
         const result = await preflightTarget(client, {
@@ -113,7 +113,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     },
     async plan(input, target): Promise<PlanSummary> {
       const sample: string[] = [];
-      const s = await settings(input, target);
+      const s = await settings(input, target, 'wizard', true);
       const p = await planRun(s, (line) => void (sample.length < 200 && sample.push(line)), { prepared: await preview.prepared(input) });
       const losses = p.losses;
       return {
@@ -154,7 +154,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     rollback: (input, target, o) => undoRun(settings(input, target), target, o),
     sync: createSyncService(settings),
     async verify(input, target, onEvent) {
-      const s = await settings(input, target);
+      const s = await settings(input, target, 'wizard', true);
       return verifyMigration(s, {
         connect: async (c) => connectionTo(target, s, c),
         onEvent: onEvent ?? (() => {}),

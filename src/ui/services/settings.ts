@@ -34,7 +34,7 @@ export function targetFlags(target: TargetConnection): string[] {
 export async function settingsOf(
   input: MigrationInput,
   target: TargetConnection,
-  o: { profileName: string; cwd: string; out: string },
+  o: { profileName: string; cwd: string; out: string; readOnly?: boolean },
 ): Promise<RunSettings> {
   const profile = profileOf(input, o.profileName);
   const loaded: LoadedProfile = {
@@ -50,7 +50,15 @@ export async function settingsOf(
   // The keys come from the keys screen (the profile's secrets), never from this process's AUTH_MIGRATE_* variables;
   // the one exception, until the keys screen has a field for it, is the sign-in migration's secret.
   const env = process.env[SIGNIN_SECRET_ENV] !== undefined ? { [SIGNIN_SECRET_ENV]: process.env[SIGNIN_SECRET_ENV] } : {};
-  const settings = await resolveRunSettings(values, { cwd: o.cwd, env, positionals: [], profile: loaded, rerunArgs: [] });
+  // A plan, a preflight or a verify writes nothing: the sign-in secret is asked for only by the run itself.
+  const settings = await resolveRunSettings(values, {
+    cwd: o.cwd,
+    env,
+    positionals: [],
+    profile: loaded,
+    rerunArgs: [],
+    ...(o.readOnly ? { readOnly: true } : {}),
+  });
   settings.rerun.args = ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])];
   return settings;
 }
