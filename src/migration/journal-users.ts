@@ -99,7 +99,8 @@ export class JournalUsers implements JournalUsersView {
     if (!u) {
       const was = this.done.get(user);
       this.done.delete(user);
-      u = { steps: was === undefined ? new Map() : unpack(was).steps };
+      // As a map of its own: a later step line (a sync's, a rerun's) adds to it.
+      u = { steps: was === undefined ? new Map() : new Map(stepEntries(unpack(was).steps)) };
       this.open.set(user, u);
     }
     return u;
@@ -109,6 +110,15 @@ export class JournalUsers implements JournalUsersView {
     yield* this.open;
     for (const [user, packed] of this.done.entries()) yield [user, unpack(packed)];
   }
+}
+
+/** A finished user's packed steps as entries (each `already` with its recipe user id, as FinishedSteps answers). */
+function stepEntries(steps: JournalledSteps): Array<[string, JournalledStep]> {
+  if (!(steps instanceof FinishedSteps)) return [...(steps as Map<string, JournalledStep>)];
+  const parts = steps.packed === '' ? [] : steps.packed.split(SEP);
+  const out: Array<[string, JournalledStep]> = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push([parts[i]!, { result: 'already', ids: { recipeUserId: parts[i + 1]! } }]);
+  return out;
 }
 
 /** Built with join, which gives a flat string (a template or + would keep a tree of pieces alive per user). */

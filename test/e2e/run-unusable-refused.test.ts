@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunOperationEvent } from '../../src/operations/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { createRealServices } from '../../src/ui/services/real.js';
@@ -15,7 +15,8 @@ import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const KEYCLOAK = ['keycloak/acme-users-0.json', 'keycloak/acme-users-1.json'].map((p) => join(FIXTURES, p));
-const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
+// migrate-at-sign-in signs each legacy entry with the app's secret (auth-migrate-signin): a run needs it.
+const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNIN_SECRET: 'unusable-refused-test-secret-0123456789abcdef' };
 let dir: string;
 let core: RunningSandbox;
 beforeAll(async () => {
@@ -92,7 +93,10 @@ describe('users whose hashes the core cannot take, with no --unusable-hashes cho
     const partial = events.find((e): e is Extract<RunOperationEvent, { type: 'partial' }> => e.type === 'partial');
     expect(partial?.losses.map((l) => [l.rule, l.users])).toEqual([['unusable-hashes.unchosen', 2]]);
     expect(readdirSync(wizDir)).toEqual([]);
-    // With the policy chosen on the plan screen (the profile's unusableHashes), nothing is refused.
+    // With the policy chosen on the plan screen (the profile's unusableHashes), nothing is refused. The wizard takes
+    // the sign-in secret from its environment (the keys screen has no field for it yet).
+    process.env.AUTH_MIGRATE_SIGNIN_SECRET = env.AUTH_MIGRATE_SIGNIN_SECRET;
+    onTestFinished(() => void delete process.env.AUTH_MIGRATE_SIGNIN_SECRET);
     const chosen = await services.run(
       { ...input, unusableHashes: 'migrate-at-sign-in' },
       { url: core.url, licenseKey: LICENSE },

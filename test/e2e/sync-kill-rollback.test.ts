@@ -84,7 +84,7 @@ describe('a sync killed three times, finished, then rolled back newest first', (
     }
     const done = await cli([...args, '--concurrency', '4'], dir, env);
     expect(done.exitCode, done.stderr.slice(-3000)).toBe(0);
-    syncJournal = (summaryOf(done.stdout) as { journal: string }).journal;
+    syncJournal = (summaryOf(done.stdout) as { journal?: string }).journal ?? syncJournal!;
 
     const undoSync = await cli(['rollback', '--journal', syncJournal, '--yes', '--json'], dir, env);
     expect(undoSync.exitCode, undoSync.stderr.slice(-3000)).toBe(0);
