@@ -179,7 +179,8 @@ describe('runner (real sandbox core)', () => {
       const intent = entries.findIndex((i) => i.type === 'intent' && i.user === e.user && i.step === 'password');
       expect(intent, String(e.user)).toBeGreaterThanOrEqual(0);
       expect((entries[intent]!.who as Record<string, string>).email).toMatch(/@/);
-      expect(entries.indexOf(e)).toBeGreaterThan(intent);
+      const line = entries.findIndex((x) => x.type === 'step' && x.user === e.user && x.step === 'password');
+      expect(line).toBeGreaterThan(intent);
     }
     expect(
       journalEntries(jp)
