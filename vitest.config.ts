@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import EndToEndFirst from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     // Several suites spawn real sandbox cores and CLIs; two cores on this machine.
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: EndToEndFirst },
   },
 });

@@ -1,6 +1,6 @@
 // Exactly once against a core that fails the way the reference core does under storage contention (issue 9): the
 // sandbox's fault modes at 5% (a write applied then answered 500; a 500 before applying; a consume that uses up the
-// code but creates no user), 2,000 mixed users at concurrency 16. Every user exactly once, links and devices right
+// code but creates no user), 1,000 mixed users at concurrency 16. Every user exactly once, links and devices right
 // (checked by `verify`), no orphan passwordless user (the core holds exactly one primary user per source user),
 // no failed user, exit 0.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,9 +11,9 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
 
-const USERS = 2000;
+const USERS = 1000;
 /**
- * A run of 2,000 users meeting 5-15% injected 500s: the runner's adaptive concurrency backs off to a few users at
+ * A run of 1,000 users meeting 5-15% injected 500s: the runner's adaptive concurrency backs off to a few users at
  * a time, so on a loaded machine (load 30 on 2 cores) one run takes 40-50 s and the mixed case's run and rerun
  * over 60 s (about 15-30 s each on a quiet one).
  */
