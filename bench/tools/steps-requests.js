@@ -39,12 +39,17 @@ try {
       tool: {
         requests: tool.requests,
         perUser: perUser(tool.requests),
+        // The mapping read-backs (issue 31), which the bare script does not send, and every other request.
+        mapReadBacks: tool.byPath?.['GET /recipe/userid/map'] ?? 0,
+        perUserOther: perUser(tool.requests - (tool.byPath?.['GET /recipe/userid/map'] ?? 0)),
+        byPath: tool.byPath,
         wallMs: Math.round(tool.wallMs),
         cpuMs: tool.cpuMs,
         imported: tool.summary.imported,
         failed: tool.summary.failed,
       },
       ratio: tool.requests / bare.requests,
+      ratioOther: (tool.requests - (tool.byPath?.['GET /recipe/userid/map'] ?? 0)) / bare.requests,
     }),
   );
 } finally {

@@ -38,6 +38,8 @@ export class FreshKnowledge {
   private newest = 0;
   /** Users the last refresh read (its readers: one a page of them, at most REFRESH_SLICES). */
   private lastRead = 0;
+  /** Each step's key (bulk-knowledge.ts stepKey), for as long as the step lives. */
+  private readonly keys = new WeakMap<Step, string | undefined>();
   /** Reads of the core so far (the first one and the refreshes). */
   reads = 0;
 
@@ -49,7 +51,9 @@ export class FreshKnowledge {
 
   /** Whether the login method `step` creates is known to be absent from the core (false when unsure). */
   async absent(step: Step): Promise<boolean> {
-    const key = stepKey(step, this.core.tenantId);
+    // Asked when the user is written ahead and again before its request: the key is made once.
+    let key = this.keys.get(step);
+    if (key === undefined && !this.keys.has(step)) this.keys.set(step, (key = stepKey(step, this.core.tenantId)));
     if (key === undefined) return false;
     let known: CoreKnowledge;
     try {
