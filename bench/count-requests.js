@@ -35,5 +35,8 @@ process.on('exit', () => {
   } catch {
     // not Linux: no peak figure
   }
-  writeFileSync(process.env.BENCH_REQUEST_COUNT_FILE, JSON.stringify({ requests: count, byPath, cpuMs: (user + system) / 1000, peakRssMb }));
+  writeFileSync(
+    process.env.BENCH_REQUEST_COUNT_FILE,
+    JSON.stringify({ requests: count, byPath, cpuMs: (user + system) / 1000, peakRssMb }),
+  );
 });

@@ -14,7 +14,10 @@ import { realUser } from '../sections/real-core.js';
 
 const [n = 2000, concurrency = 16, cpuProfDir] = process.argv.slice(2).map((a, i) => (i < 2 ? Number(a) : a));
 const dir = mkdtempSync(join(tmpdir(), 'am-steps-requests-'));
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 try {
   const samples = await computeHashSamples();
   const file = join(dir, 'users.ndjson');
@@ -27,7 +30,14 @@ try {
   const bare = await runBare('steps', { url: bareCore.url, apiKey: BENCH_API_KEY, users: await readUsers(file), concurrency });
   await bareCore.stop();
   const toolCore = await startBenchSandbox({ store: join(dir, 'tool.json') });
-  const tool = await runMigration({ file, url: toolCore.url, apiKey: BENCH_API_KEY, concurrency, cpuProfDir, extraArgs: ['--via', 'steps'] });
+  const tool = await runMigration({
+    file,
+    url: toolCore.url,
+    apiKey: BENCH_API_KEY,
+    concurrency,
+    cpuProfDir,
+    extraArgs: ['--via', 'steps'],
+  });
   await toolCore.stop();
   const perUser = (r) => r / n;
   console.log(

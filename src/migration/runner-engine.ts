@@ -105,7 +105,8 @@ export class MigrationEngine {
     this.iterator = options.inputs[Symbol.asyncIterator]();
     this.ctx = this.context();
     const via = options.via;
-    const viaStrategy = via === 'bulk-staged' ? stagedStrategy(this.ctx) : via === 'bulk' ? bulkStrategy(this.ctx) : stepsStrategy(this.ctx);
+    const viaStrategy =
+      via === 'bulk-staged' ? stagedStrategy(this.ctx) : via === 'bulk' ? bulkStrategy(this.ctx) : stepsStrategy(this.ctx);
     this.strategy = options.wrapStrategy ? options.wrapStrategy(this.ctx, viaStrategy) : viaStrategy;
     // Per-user paths that write intents ahead take their users through a window of 16 x concurrency (at least 256).
     const window = Math.max(256, this.concurrency * 16);
@@ -234,9 +235,7 @@ export class MigrationEngine {
     const step = async (): Promise<void> => {
       await this.pauses.gate;
       if (this.stopped) return void (more = false);
-      const users = this.takeOne
-        ? await this.takeOne().then((u) => (u ? [u] : []))
-        : await this.nextUsers(this.strategy.batchSize);
+      const users = this.takeOne ? await this.takeOne().then((u) => (u ? [u] : [])) : await this.nextUsers(this.strategy.batchSize);
       if (users.length === 0) return void (more = false);
       await this.strategy.take(users);
     };

@@ -149,7 +149,7 @@ describe('runner (real sandbox core)', () => {
     core.hold = async (method) => {
       if (held || method !== 'importPasswordHash') return;
       held = true;
-      for (const until = Date.now() + 60_000; core.maxUserInFlight < 2 && Date.now() < until; ) await sleep(5);
+      for (const until = Date.now() + 60_000; core.maxUserInFlight < 2 && Date.now() < until;) await sleep(5);
     };
     const first = await run(list, jp, { concurrency: 4, invalid: new Set(['u39']) });
     core.hold = undefined;

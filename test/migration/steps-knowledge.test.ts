@@ -154,9 +154,7 @@ describe('bulk knowledge on the steps path', () => {
 
   it('a core that lists slowly is still listed, and a late refresh is waited for rather than replaced by look-ups', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
-    await Promise.all(
-      Array.from({ length: 150 }, (_, k) => core.importPasswordHash({ email: `u${k}@example.test`, passwordHash: HASH })),
-    );
+    await Promise.all(Array.from({ length: 150 }, (_, k) => core.importPasswordHash({ email: `u${k}@example.test`, passwordHash: HASH })));
     let now = 3_000_000;
     let lists = 0;
     let release: (() => void) | undefined;
