@@ -17,24 +17,38 @@ const COMMIT_MARGIN_MS = 5_000;
 const REFRESH_AT = 0.8;
 /** Readers of a refresh at most (one per page of users the last refresh read). */
 const REFRESH_SLICES = 3;
+/**
+ * Questions (two a user that creates a login: while written ahead and before its request) since a read began, below
+ * which the knowledge may be older than `maxAgeMs`, up to SLOWEST_MS: a run slowed down (a loaded machine, a slow
+ * core) then reads the core once for about this many questions rather than once a second, so its requests per user
+ * do not grow as it slows (about one read for 64 users: under 1% of the bare script's requests).
+ */
+const PACE_ASKS = 128;
+/** The greatest age of the knowledge however few questions came. */
+const SLOWEST_MS = 10_000;
 
 /**
  * What the core holds, learnt once in bulk and kept fresh from the newest end (GET /users from the newest join time
- * the last read saw, less a commit margin), never older than `maxAgeMs` when it answers: a refresh starts in the
- * background at REFRESH_AT of that age, and a step that asks once the knowledge is older than `maxAgeMs` waits for a
- * read that began within it. Users another tool bulk-imports meanwhile (with old join dates) are not seen; a sign-up
- * in the app within that last second could have its password hash replaced by the import, which then answers that
- * it existed.
+ * the last read saw, less a commit margin), never older than `maxAgeMs` when it answers (while the run asks at least
+ * PACE_ASKS questions in that time; never older than SLOWEST_MS): a refresh starts in the background at REFRESH_AT of
+ * that age, and a step that asks once the knowledge is older waits for a read that began within it. Users another
+ * tool bulk-imports meanwhile (with old join dates) are not seen; a sign-up in the app within that last second (or
+ * the time the run took for its last 64 users, at most 10 s) could have its password hash replaced by the import,
+ * which then answers that it existed.
  */
 export class FreshKnowledge {
   private known: CoreKnowledge | undefined;
   /** The core takes a made pagination token (staged-slices.ts): refreshes read from a join time. */
   private madeTokens = true;
   private reading: Promise<void> | undefined;
-  /** When the read under way began. */
+  /** When the read under way began, and the questions asked by then. */
   private readingFrom = 0;
-  /** When the read that `known` comes from began. */
+  private readingAsks = 0;
+  /** When the read that `known` comes from began, and the questions asked by then. */
   private readFrom = 0;
+  private readAsks = 0;
+  /** Questions asked so far. */
+  private asks = 0;
   private newest = 0;
   /** Users the last refresh read (its readers: one a page of them, at most REFRESH_SLICES). */
   private lastRead = 0;
@@ -47,6 +61,7 @@ export class FreshKnowledge {
     private readonly core: CoreClient,
     private readonly maxAgeMs = 1_000,
     private readonly now: () => number = Date.now,
+    private readonly paceAsks = PACE_ASKS,
   ) {}
 
   /** Whether the login method `step` creates is known to be absent from the core (false when unsure). */
@@ -66,28 +81,35 @@ export class FreshKnowledge {
     return !known.has(key) && (external === undefined || !known.has(`ext|${external}`));
   }
 
-  /** Knowledge no older than `maxAgeMs` now; rejects when the read it needed failed. */
+  /** Knowledge fresh enough now (see the class); rejects when the read it needed failed. */
   private async fresh(): Promise<CoreKnowledge> {
+    this.asks += 1;
     const asked = this.now();
-    const oldest = asked - this.maxAgeMs;
     for (;;) {
-      if (this.known && this.readFrom > oldest) {
-        if (asked - this.readFrom >= this.maxAgeMs * REFRESH_AT) void this.start().catch(() => undefined);
+      if (this.known && !this.stale(this.readFrom, this.readAsks, asked, 1)) {
+        if (this.stale(this.readFrom, this.readAsks, asked, REFRESH_AT)) void this.start().catch(() => undefined);
         return this.known;
       }
       const reading = this.start();
       // A read that began too long ago is stale on arrival too: after it, one that begins now.
-      if (this.readingFrom <= oldest) await reading.catch(() => undefined);
+      if (this.stale(this.readingFrom, this.readingAsks, asked, 1)) await reading.catch(() => undefined);
       else await reading;
     }
+  }
+
+  /** Whether a read begun at `from` (after `asks` questions) is `part` of the way to too old at `now`. */
+  private stale(from: number, asks: number, now: number, part: number): boolean {
+    const age = now - from;
+    return age >= this.maxAgeMs * part && (this.asks - asks >= this.paceAsks * part || age >= SLOWEST_MS * part);
   }
 
   /** The read under way, or a new one. */
   private start(): Promise<void> {
     if (!this.reading) {
       this.readingFrom = this.now();
+      this.readingAsks = this.asks;
       this.reads += 1;
-      this.reading = this.read(this.readingFrom).finally(() => (this.reading = undefined));
+      this.reading = this.read(this.readingFrom, this.readingAsks).finally(() => (this.reading = undefined));
     }
     return this.reading;
   }
@@ -98,7 +120,7 @@ export class FreshKnowledge {
   }
 
   /** Every user the first time (oldest first); then the newest, down to the newest the last read saw less the margin. */
-  private async read(started: number): Promise<void> {
+  private async read(started: number, asks: number): Promise<void> {
     const known = this.known ?? new CoreKnowledge();
     let newest = this.newest;
     let read = 0;
@@ -126,6 +148,7 @@ export class FreshKnowledge {
     this.newest = newest;
     this.lastRead = read;
     this.readFrom = started;
+    this.readAsks = asks;
   }
 
   /** Pages in one reader: every user oldest first, or (from `floor`) newest first down to `floor`. */

@@ -2,8 +2,8 @@
 // counting proxy, the tool makes the bare script's writes one for one (bench/lib/bare.js, as a process:
 // bench/lib/bare-cli.js), no look-up (one bulk read of the core and its refreshes instead), and reads back each
 // external id mapping (issue 31); its other requests per user are within 2% of the bare script's. The run says how
-// it learns what the core holds. Counts, not times: nothing here depends on how loaded the machine is, but the
-// knowledge's refreshes (about one request a second of the run, steps-knowledge.ts), small beside the users'.
+// it learns what the core holds. Counts, not times: the knowledge's refreshes come once a second or, on a run
+// slowed down by the machine's load, once for about 64 users (steps-knowledge.ts), so the count holds either way.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -121,7 +121,7 @@ describe('bulk knowledge on the steps path', () => {
   it('a user created after the listing is seen once the knowledge is older than a second: a refresh from 800 ms, waited for past 1 s', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
     let now = 1_000_000;
-    const known = new FreshKnowledge(core, 1_000, () => now);
+    const known = new FreshKnowledge(core, 1_000, () => now, 1);
     expect(await known.absent(password('late@example.test'))).toBe(true);
     expect(known.reads).toBe(1);
     await core.importPasswordHash({ email: 'late@example.test', passwordHash: OTHER });
@@ -152,6 +152,31 @@ describe('bulk knowledge on the steps path', () => {
     core.close();
   });
 
+  it('a run that slows down reads the core once for 128 questions (about 64 users), not once a second, and at least every 10 s', async () => {
+    const core = createCoreClient({ url: sandbox.url, retry: noRetry });
+    let now = 4_000_000;
+    const known = new FreshKnowledge(core, 1_000, () => now);
+    expect(await known.absent(password('late@example.test'))).toBe(true);
+    await core.importPasswordHash({ email: 'late@example.test', passwordHash: OTHER });
+    now += 1_500; // older than a second, but the run asked little since: what is known answers, no read
+    for (let i = 0; i < 100; i++) expect(await known.absent(password(`q${i}@example.test`))).toBe(true);
+    expect(await known.absent(password('late@example.test'))).toBe(true);
+    expect(known.reads).toBe(1);
+    // Before 128 questions since the read began (from 0.8 of them), a refresh starts; what is known answers meanwhile.
+    let more = 0;
+    while (known.reads === 1 && more < 200) expect(await known.absent(password(`r${more++}@example.test`))).toBe(true);
+    expect(102 + more).toBeLessThan(128);
+    await known.refreshed();
+    expect(await known.absent(password('late@example.test'))).toBe(false);
+    expect(known.reads).toBe(2);
+    // Ten seconds later, with one question since: read again all the same.
+    await core.importPasswordHash({ email: 'later@example.test', passwordHash: OTHER });
+    now += 10_000;
+    expect(await known.absent(password('later@example.test'))).toBe(false);
+    expect(known.reads).toBe(3);
+    core.close();
+  });
+
   it('a core that lists slowly is still listed, and a late refresh is waited for rather than replaced by look-ups', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
     await Promise.all(Array.from({ length: 150 }, (_, k) => core.importPasswordHash({ email: `u${k}@example.test`, passwordHash: HASH })));
@@ -166,7 +191,7 @@ describe('bulk knowledge on the steps path', () => {
         return core.listUsers(...args);
       },
     });
-    const known = new FreshKnowledge(slowly, 1_000, () => now);
+    const known = new FreshKnowledge(slowly, 1_000, () => now, 1);
     const first = known.absent(password('new@example.test'));
     await vi.waitFor(() => expect(lists).toBe(1));
     release!();
@@ -200,7 +225,7 @@ describe('bulk knowledge on the steps path', () => {
         },
       });
       let now = 2_000_000;
-      const known = new FreshKnowledge(listing, 1_000, () => now);
+      const known = new FreshKnowledge(listing, 1_000, () => now, 1);
       const email = `late-${refuses}@example.test`;
       expect(await known.absent(password(email))).toBe(true);
       await core.importPasswordHash({ email, passwordHash: OTHER });
