@@ -11,7 +11,9 @@ import { syncBuiltinESMExports } from 'node:module';
 let count = 0;
 const byPath = {};
 const tally = (method, path) => {
-  const key = `${method ?? 'GET'} ${String(path ?? '/').split('?')[0]}`;
+  const p = String(path ?? '/');
+  const q = p.indexOf('?');
+  const key = `${method ?? 'GET'} ${q < 0 ? p : p.slice(0, q)}`;
   byPath[key] = (byPath[key] ?? 0) + 1;
 };
 subscribe('undici:request:create', ({ request }) => {
