@@ -38,6 +38,11 @@ export type RunEvent =
   | { type: 'user-done'; result: UserResult; done: number; totals: Totals; at: number }
   /** The users migrated at once changed (adaptive-concurrency.ts): `limit` of at most `max`, and why. */
   | { type: 'concurrency'; limit: number; max: number; reason: string; at: number }
+  /**
+   * `--via steps`: how the run learns what the core holds (steps-knowledge.ts), decided by the core's users
+   * (`coreUsers`, undefined when it did not say) against the run's: read in bulk (`listed`) or looked up per user.
+   */
+  | { type: 'core-knowledge'; listed: boolean; coreUsers?: number; runUsers: number; detail: string; at: number }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
   /**
    * `--via bulk-staged`: the core's staging list (rows per status, every row) and its job (staged-job.ts): users

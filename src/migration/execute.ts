@@ -18,6 +18,7 @@
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
+import type { LostWrites } from '../core-client/lost-writes.js';
 import type { CoreClient } from '../core-client/types.js';
 import { STEP_RULES, type Found, type StepRule } from './step-rules.js';
 import { done, fail, newUserIds, type StepOutcome, type UserIds } from './step-ids.js';
@@ -42,6 +43,28 @@ export const MAX_STEP_ATTEMPTS = STEP_BUDGETS.unclear;
  * every user creation of some consumes for over 40 s, the span of the old 2 s cap) while the first few come at once.
  */
 const restartPause = (n: number) => Math.floor(Math.random() * Math.min(10_000, 10 * 2 ** n));
+
+/**
+ * A view of the client that counts an attempt's lost writes (core-client countingLost), with its tally. A view is
+ * a whole client (about forty closures): one was built for every attempt of every step. Views are kept per client
+ * and reused, one per attempt under way (about `concurrency` of them), each tally set to zero when taken.
+ */
+interface LostView {
+  core: CoreClient;
+  tally: LostWrites;
+}
+const lostViews = new WeakMap<CoreClient, LostView[]>();
+function lostView(core: CoreClient): LostView {
+  let free = lostViews.get(core);
+  if (free === undefined) lostViews.set(core, (free = []));
+  const view = free.pop();
+  if (view) {
+    view.tally.lost = 0;
+    return view;
+  }
+  const tally: LostWrites = { lost: 0 };
+  return { core: core.countingLost(tally), tally };
+}
 
 /** An attempt whose outcome is unknown: the core may or may not have applied it. */
 function isUnclear(err: unknown): boolean {
@@ -154,17 +177,21 @@ async function applyRule(
   let last: { refusal: StepOutcome } | { error: unknown } | undefined;
   for (;;) {
     let out: StepOutcome | undefined;
-    const tally = { lost: 0 };
+    const view = lostView(core);
+    let lost = 0;
     try {
-      out = await rule.send(step, ids, core.countingLost(tally));
+      out = await rule.send(step, ids, view.core);
     } catch (err) {
       if (!isUnclear(err)) throw err;
       unclear = true;
       spent.unclear += 1;
       last = { error: err };
+    } finally {
+      lost = view.tally.lost;
+      lostViews.get(core)!.push(view);
     }
     // The client retried a write whose answer was lost: what the retry (or the lookup below) meets is ours.
-    if (tally.lost > 0) unclear = true;
+    if (lost > 0) unclear = true;
     // 2. A clear success: ours when we looked first and found nothing, or when an earlier attempt was unclear.
     if (out?.ok) return out.result === 'already' && (lookedFirst || unclear || intended) ? { ...out, result: 'created' } : out;
     // 3. A refusal or an unclear answer: is the effect there (made by this attempt or an earlier one)?

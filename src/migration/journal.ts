@@ -290,9 +290,9 @@ async function openLockedJournal(
     const next = writing.then(async () => {
       queued = undefined;
       if (broken !== undefined) throw broken;
+      settleStep();
       const batch = pending;
       pending = [];
-      lastStep = undefined;
       if (batch.length === 0) return;
       try {
         // Whole or an error: at a file size limit a plain write stores part of a line and says nothing.
@@ -315,14 +315,22 @@ async function openLockedJournal(
   const push = (entry: JournalEntry): void => {
     if (closed) throw new Error('journal is closed');
     if (broken !== undefined) throw broken;
-    // Appended in the same tick as the step, so it reaches the disk in the same write either way.
+    // A step's line is encoded once it is known whether its user's outcome shares it (appended in the same tick as
+    // the step, so it reaches the disk in the same write either way): one encoding a line, not two.
     if (lastStep && finishesOnStepLine(lastStep, entry)) {
-      pending[pending.length - 1] = encodeFinishingStep(lastStep, entry);
+      pending.push(encodeFinishingStep(lastStep, entry));
       lastStep = undefined;
       return;
     }
-    pending.push(encodeJournalEntry(entry));
-    lastStep = entry.type === 'step' ? entry : undefined;
+    if (lastStep) pending.push(encodeJournalEntry(lastStep));
+    lastStep = undefined;
+    if (entry.type === 'step') lastStep = entry;
+    else pending.push(encodeJournalEntry(entry));
+  };
+  /** The step line held for its user's outcome, encoded alone (a write is about to take the lines). */
+  const settleStep = (): void => {
+    if (lastStep) pending.push(encodeJournalEntry(lastStep));
+    lastStep = undefined;
   };
 
   // One key per journal: a resumed run keeps the one its first header gave (older journals get one from now on).

@@ -80,7 +80,7 @@ export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted): 
     }
     applyStepIds(step, out.ids, ids, out.result);
     // A login method the run created carries its fingerprint, so a rollback can tell it was changed since.
-    const journalIds = out.result === 'created' ? { ...out.ids, ...stepShapeIds(step) } : out.ids;
+    const journalIds = out.result === 'created' ? { ...out.ids, ...shapeOf(step) } : out.ids;
     ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: journalIds });
     // --update-existing's replaced hash is counted apart: the user was there before (alreadyPresent).
     if (step.kind === 'replace-password') replaced ||= out.result === 'created';
@@ -114,12 +114,23 @@ export async function finishOne(
   if (result) await ctx.finish(result, user.input);
 }
 
+/**
+ * A step's login fingerprint (rollback-shape.ts: a SHA-256 per form), taken once for its intent and its step line:
+ * the step object lives from the user's plan to its last step, and goes with it.
+ */
+const shapes = new WeakMap<Step, Record<string, string>>();
+function shapeOf(step: Step): Record<string, string> {
+  let shape = shapes.get(step);
+  if (shape === undefined) shapes.set(step, (shape = stepShapeIds(step)));
+  return shape;
+}
+
 /** A step's write-ahead line; it carries the login's fingerprint too, so a rollback that settles it tells changes since. */
 const intentOf = (user: string, step: Step, ids: UserIds): JournalEntry => ({
   type: 'intent',
   user,
   step: step.key,
-  who: { ...stepIdentity(step, ids), ...stepShapeIds(step) },
+  who: { ...stepIdentity(step, ids), ...shapeOf(step) },
 });
 
 /** Steps that create a login method: their users' look-up is what the engine's knowledge of the core answers. */

@@ -1,5 +1,6 @@
 // Renderers: the plain one throttles progress to one line a second and never prints secrets; JSON lines parse.
 import { describe, expect, it } from 'vitest';
+import { describeKnowledge } from '../../src/migration/steps-knowledge.js';
 import { emptyTotals, type RunEvent, type Totals } from '../../src/migration/events.js';
 import { createJsonLinesRenderer } from '../../src/migration/render/json.js';
 import { createPlainRenderer, formatProgress, terminalLines } from '../../src/migration/render/plain.js';
@@ -35,6 +36,30 @@ describe('plain renderer', () => {
     expect(lines).toContain('failed: u51 at step password: HTTP 400: bad');
     render({ type: 'finished', totals: t, durationMs: 5100, at: 5100 });
     expect(lines.at(-1)).toBe('finished in 0m05s: imported 50, already present 0, failed 1, skipped 0');
+  });
+
+  it('says how a steps run learns what the core holds (describeKnowledge, one line)', () => {
+    const lines: string[] = [];
+    const render = createPlainRenderer({ write: (l) => lines.push(l), now: () => 0 });
+    for (const [coreUsers, listed] of [
+      [0, true],
+      [500_000, false],
+      [undefined, false],
+    ] as const) {
+      render({
+        type: 'core-knowledge',
+        listed,
+        ...(coreUsers !== undefined ? { coreUsers } : {}),
+        runUsers: 2_000,
+        detail: describeKnowledge(coreUsers, 2_000, listed),
+        at: 0,
+      });
+    }
+    expect(lines).toEqual([
+      "the core holds 0 users, at most 10 for each of the run's 2,000: read once in bulk and kept fresh, each user is looked up only when it is there",
+      "the core holds 500,000 users, more than 10 for each of the run's 2,000: each user is looked up before it is written (reading them all would cost more)",
+      'the core did not say how many users it holds: each user is looked up before it is written',
+    ]);
   });
 
   it('formats ETA for long runs', () => {

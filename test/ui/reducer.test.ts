@@ -304,6 +304,21 @@ describe('wizard reducer: data', () => {
     expect(s.run).toMatchObject({ done: 0, retries: 0 });
   });
 
+  it("keeps how a steps run learns what the core holds, for the run screen's where lines", () => {
+    const detail = "the core holds 0 users, at most 10 for each of the run's 3: read once in bulk";
+    const s = run([
+      { type: 'run-started', at: 1 },
+      {
+        type: 'run-events',
+        events: [
+          { type: 'run-started', total: 3, concurrency: 1, journal: '/j', at: 1 },
+          { type: 'core-knowledge', listed: true, coreUsers: 0, runUsers: 3, detail, at: 1 },
+        ],
+      },
+    ]);
+    expect(s.run.knowledge).toBe(detail);
+  });
+
   it('a run that ended on a fatal core answer is failed, with its outcome kept; a refused one says why and the fix', () => {
     const s = run([
       { type: 'run-started', at: 1 },

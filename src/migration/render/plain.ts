@@ -135,6 +135,9 @@ export function createPlainRenderer(options: PlainRendererOptions): (event: RunE
       case 'staged-stalled':
         options.write(describeStagedStalled(event));
         return;
+      case 'core-knowledge':
+        options.write(event.detail);
+        return;
       case 'staged-phase':
         staged = true;
         options.write(event.detail);

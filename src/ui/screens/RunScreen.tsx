@@ -87,7 +87,11 @@ export function RunScreen() {
     }
     return shown;
   };
-  const whereLines = fit([...where, ...(run.staged ? [inWizardWords(run.staged)] : [])]);
+  const whereLines = fit([
+    ...where,
+    ...(run.knowledge ? [inWizardWords(run.knowledge)] : []),
+    ...(run.staged ? [inWizardWords(run.staged)] : []),
+  ]);
   const failures = fit(run.latestFailures.length > 0 ? ['latest failures', ...run.latestFailures.slice(-3)] : []);
   const skips = fit(run.latestSkips.length > 0 ? ['latest skipped, with why', ...run.latestSkips.slice(-2)] : []);
   return (

@@ -59,6 +59,8 @@ export function onRunEvent(run: RunState, e: RunOperationEvent): RunState {
       return { ...run, staged: describeStagedProgress(e) };
     case 'staged-stalled':
       return { ...run, staged: describeStagedStalled(e) };
+    case 'core-knowledge':
+      return { ...run, knowledge: e.detail };
     case 'staged-phase':
       return { ...run, staged: e.detail };
     case 'staged-removed':

@@ -60,6 +60,8 @@ export interface RunState {
   atOnce?: { limit: number; max: number };
   /** `--via bulk-staged`: the latest line about the core's bulk-import job. */
   staged?: string;
+  /** `--via steps`: how the run learns what the core holds (read in bulk, or each user looked up). */
+  knowledge?: string;
   /** Users the journal of an earlier run already had (left out of the rate). */
   resumed: number;
   /** Time spent paused so far, and when the current pause began (both left out of the rate and elapsed time). */

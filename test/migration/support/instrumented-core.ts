@@ -11,6 +11,14 @@ export interface InstrumentedCore {
   calls: string[];
   inFlight: number;
   maxInFlight: number;
+  /**
+   * The same for the users' own calls: not the engine's reads of the core beside them (its knowledge of what the
+   * core holds, GET /users pages and GET /users/count, read in the background of the users' steps).
+   */
+  userInFlight: number;
+  maxUserInFlight: number;
+  /** Awaited before a call reaches the core when it returns a promise (a test holds a call until others began). */
+  hold?: (method: string, args: unknown[]) => Promise<void> | undefined;
   /** userInputCodes the core answered createCode with (they must never reach the journal). */
   codes: string[];
   /**
@@ -22,9 +30,11 @@ export interface InstrumentedCore {
 
 /** Methods that are not calls to the core. */
 const PASS_THROUGH = new Set(['forTenant', 'close', 'observe']);
+/** The engine's own reads of the core (steps-knowledge.ts), not any user's step. */
+const ENGINE_READS = new Set(['listUsers', 'raw']);
 
 export function instrument(real: CoreClient): InstrumentedCore {
-  const state: InstrumentedCore = { client: real, calls: [], inFlight: 0, maxInFlight: 0, codes: [] };
+  const state: InstrumentedCore = { client: real, calls: [], inFlight: 0, maxInFlight: 0, userInFlight: 0, maxUserInFlight: 0, codes: [] };
   state.client = wrap(real, state);
   return state;
 }
@@ -41,7 +51,13 @@ function wrap(real: CoreClient, state: InstrumentedCore): CoreClient {
         state.calls.push(prop);
         state.inFlight += 1;
         state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+        const users = !ENGINE_READS.has(prop);
+        if (users) {
+          state.userInFlight += 1;
+          state.maxUserInFlight = Math.max(state.maxUserInFlight, state.userInFlight);
+        }
         try {
+          await state.hold?.(prop, args);
           if (state.serverError?.(prop, args)) {
             throw new CoreHttpError(500, 'java.lang.RuntimeException: injected by the test', 'POST', `/${prop}`, false);
           }
@@ -53,6 +69,7 @@ function wrap(real: CoreClient, state: InstrumentedCore): CoreClient {
           return out;
         } finally {
           state.inFlight -= 1;
+          if (users) state.userInFlight -= 1;
         }
       };
     },

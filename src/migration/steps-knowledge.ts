@@ -1,0 +1,208 @@
+// `--via steps`: what the core holds, so that a step that creates a user skips its look-up when its login method is
+// known to be absent (about one request per user fewer). Which way a run goes is decided once, by sizes and not by
+// how fast the machine is: the core's users (GET /users/count) against the run's users. A core small beside the run
+// is read once in bulk and kept fresh from its newest end; a large one (or one that does not say its size) is
+// looked up user by user. The run says which (the `core-knowledge` event). Never a look-up in place of knowledge
+// that is late: a step waits for it (so the requests a run sends do not depend on the machine's load).
+import { CoreHttpError } from '../core-client/errors.js';
+import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from './bulk-knowledge.js';
+import type { RunEvent } from './events.js';
+import { readSince, USERS_PAGE } from './staged-slices.js';
+import type { Step } from './steps.js';
+
+/** Users created in the core this long before the newest one seen may still be committing: read again. */
+const COMMIT_MARGIN_MS = 5_000;
+/** A refresh starts, unwaited for, once the knowledge is this part of its greatest age old. */
+const REFRESH_AT = 0.8;
+/** Readers of a refresh at most (one per page of users the last refresh read). */
+const REFRESH_SLICES = 3;
+/**
+ * Questions (two a user that creates a login: while written ahead and before its request) since a read began, below
+ * which the knowledge may be older than `maxAgeMs`, up to SLOWEST_MS: a run slowed down (a loaded machine, a slow
+ * core) then reads the core once for about this many questions rather than once a second, so its requests per user
+ * do not grow as it slows (about one read for 64 users: under 1% of the bare script's requests).
+ */
+const PACE_ASKS = 128;
+/** The greatest age of the knowledge however few questions came. */
+const SLOWEST_MS = 10_000;
+
+/**
+ * What the core holds, learnt once in bulk and kept fresh from the newest end (GET /users from the newest join time
+ * the last read saw, less a commit margin), never older than `maxAgeMs` when it answers (while the run asks at least
+ * PACE_ASKS questions in that time; never older than SLOWEST_MS): a refresh starts in the background at REFRESH_AT of
+ * that age, and a step that asks once the knowledge is older waits for a read that began within it. Users another
+ * tool bulk-imports meanwhile (with old join dates) are not seen; a sign-up in the app within that last second (or
+ * the time the run took for its last 64 users, at most 10 s) could have its password hash replaced by the import,
+ * which then answers that it existed.
+ */
+export class FreshKnowledge {
+  private known: CoreKnowledge | undefined;
+  /** The core takes a made pagination token (staged-slices.ts): refreshes read from a join time. */
+  private madeTokens = true;
+  private reading: Promise<void> | undefined;
+  /** When the read under way began, and the questions asked by then. */
+  private readingFrom = 0;
+  private readingAsks = 0;
+  /** When the read that `known` comes from began, and the questions asked by then. */
+  private readFrom = 0;
+  private readAsks = 0;
+  /** Questions asked so far. */
+  private asks = 0;
+  private newest = 0;
+  /** Users the last refresh read (its readers: one a page of them, at most REFRESH_SLICES). */
+  private lastRead = 0;
+  /** Each step's key (bulk-knowledge.ts stepKey), for as long as the step lives. */
+  private readonly keys = new WeakMap<Step, string | undefined>();
+  /** Reads of the core so far (the first one and the refreshes). */
+  reads = 0;
+
+  constructor(
+    private readonly core: CoreClient,
+    private readonly maxAgeMs = 1_000,
+    private readonly now: () => number = Date.now,
+    private readonly paceAsks = PACE_ASKS,
+  ) {}
+
+  /** Whether the login method `step` creates is known to be absent from the core (false when unsure). */
+  async absent(step: Step): Promise<boolean> {
+    // Asked when the user is written ahead and again before its request: the key is made once.
+    let key = this.keys.get(step);
+    if (key === undefined && !this.keys.has(step)) this.keys.set(step, (key = stepKey(step, this.core.tenantId)));
+    if (key === undefined) return false;
+    let known: CoreKnowledge;
+    try {
+      known = await this.fresh();
+    } catch {
+      return false; // the read failed: the step looks the user up as it always did
+    }
+    // The step also finds its user by the external id (a user whose email changed in the core since the export).
+    const external = (step as { externalUserId?: string }).externalUserId;
+    return !known.has(key) && (external === undefined || !known.has(`ext|${external}`));
+  }
+
+  /** Knowledge fresh enough now (see the class); rejects when the read it needed failed. */
+  private async fresh(): Promise<CoreKnowledge> {
+    this.asks += 1;
+    const asked = this.now();
+    for (;;) {
+      if (this.known && !this.stale(this.readFrom, this.readAsks, asked, 1)) {
+        if (this.stale(this.readFrom, this.readAsks, asked, REFRESH_AT)) void this.start().catch(() => undefined);
+        return this.known;
+      }
+      const reading = this.start();
+      // A read that began too long ago is stale on arrival too: after it, one that begins now.
+      if (this.stale(this.readingFrom, this.readingAsks, asked, 1)) await reading.catch(() => undefined);
+      else await reading;
+    }
+  }
+
+  /** Whether a read begun at `from` (after `asks` questions) is `part` of the way to too old at `now`. */
+  private stale(from: number, asks: number, now: number, part: number): boolean {
+    const age = now - from;
+    return age >= this.maxAgeMs * part && (this.asks - asks >= this.paceAsks * part || age >= SLOWEST_MS * part);
+  }
+
+  /** The read under way, or a new one. */
+  private start(): Promise<void> {
+    if (!this.reading) {
+      this.readingFrom = this.now();
+      this.readingAsks = this.asks;
+      this.reads += 1;
+      this.reading = this.read(this.readingFrom, this.readingAsks).finally(() => (this.reading = undefined));
+    }
+    return this.reading;
+  }
+
+  /** The read under way, if any (tests wait for it). */
+  async refreshed(): Promise<void> {
+    await this.reading?.catch(() => undefined);
+  }
+
+  /** Every user the first time (oldest first); then the newest, down to the newest the last read saw less the margin. */
+  private async read(started: number, asks: number): Promise<void> {
+    const known = this.known ?? new CoreKnowledge();
+    let newest = this.newest;
+    let read = 0;
+    const take = (users: CoreUser[]): void => {
+      read += users.length;
+      for (const user of users) {
+        known.addUser(user, this.core.tenantId);
+        for (const m of user.loginMethods) newest = Math.max(newest, m.timeJoined);
+      }
+    };
+    const floor = this.newest - COMMIT_MARGIN_MS;
+    if (!this.known) await this.pages(undefined, take);
+    else if (this.madeTokens) {
+      try {
+        // One reader a page of users the last refresh read (the margin re-read each time), at most REFRESH_SLICES.
+        const slices = Math.min(REFRESH_SLICES, Math.max(1, Math.ceil(this.lastRead / USERS_PAGE)));
+        await readSince(this.core, floor, COMMIT_MARGIN_MS + this.maxAgeMs, slices, take);
+      } catch (err) {
+        if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
+        this.madeTokens = false; // a core whose tokens are not "<id>;<time>": newest first, in one reader
+        await this.pages(floor, take);
+      }
+    } else await this.pages(floor, take);
+    this.known = known;
+    this.newest = newest;
+    this.lastRead = read;
+    this.readFrom = started;
+    this.readAsks = asks;
+  }
+
+  /** Pages in one reader: every user oldest first, or (from `floor`) newest first down to `floor`. */
+  private async pages(floor: number | undefined, take: (users: CoreUser[]) => void): Promise<void> {
+    let token: string | undefined;
+    do {
+      const page = await this.core.listUsers({
+        limit: USERS_PAGE,
+        paginationToken: token,
+        ...(floor !== undefined ? { timeJoinedOrder: 'DESC' } : {}),
+      });
+      take(page.users);
+      const older = floor !== undefined && page.users.some((u) => u.timeJoined < floor);
+      token = older ? undefined : page.nextPaginationToken;
+    } while (token);
+  }
+}
+
+/** How a `--via steps` run learns what the core holds, and the line that says so. */
+export function describeKnowledge(coreUsers: number | undefined, runUsers: number, listed: boolean): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (coreUsers === undefined) return 'the core did not say how many users it holds: each user is looked up before it is written';
+  const size = `the core holds ${n(coreUsers)} users`;
+  const per = `${LISTING_WORTH_IT} for each of the run's ${n(runUsers)}`;
+  return listed
+    ? `${size}, at most ${per}: read once in bulk and kept fresh, each user is looked up only when it is there`
+    : `${size}, more than ${per}: each user is looked up before it is written (reading them all would cost more)`;
+}
+
+/**
+ * `--via steps`: the look-up skipper, decided at the first user that needs it (GET /users/count, one request): a
+ * core at most LISTING_WORTH_IT times the run's users is read in bulk; a larger one, or one that does not say its
+ * size, is looked up user by user. `emit` gets the decision.
+ */
+export function knownAbsentForSteps(
+  core: CoreClient,
+  usersToMigrate: number,
+  emit: (e: Extract<RunEvent, { type: 'core-knowledge' }>) => void = () => {},
+): (step: Step) => Promise<boolean> {
+  let knowledge: Promise<FreshKnowledge | undefined> | undefined;
+  return async (step) => {
+    knowledge ??= coreSize(core, usersToMigrate).then(({ count, manyTimesLarger }) => {
+      const listed = count !== undefined && !manyTimesLarger;
+      emit({
+        type: 'core-knowledge',
+        listed,
+        ...(count !== undefined ? { coreUsers: count } : {}),
+        runUsers: usersToMigrate,
+        detail: describeKnowledge(count, usersToMigrate, listed),
+        at: Date.now(),
+      });
+      return listed ? new FreshKnowledge(core) : undefined;
+    });
+    const k = await knowledge;
+    return k ? k.absent(step) : false;
+  };
+}
