@@ -54,7 +54,6 @@ export interface WizardActions extends SyncActions {
   togglePause(): void;
   stopRun(): void;
   verify(): Promise<void>;
-  /** Undo the run (dryRun: count only); the results screen asks for a confirmation between the two. */
   /** Undo the run (the rollback operation): its decisions, then its question (answered with `y` or `esc`), then progress. */
   rollback(o: UndoOptions): Promise<RollbackOutcome | string>;
   openSignIn(): void;
