@@ -9,6 +9,10 @@ const SAYINGS: Array<[RegExp, string]> = [
   [/(,? or )?(run )?with --allow-partial/g, '$1press a on the plan screen'],
   [/--allow-partial/g, "the plan screen's a key"],
   [/--keep-source-ids/g, 'keep source ids (plan screen)'],
+  [
+    /--unusable-hashes migrate-at-sign-in needs AUTH_MIGRATE_SIGNIN_SECRET( \(or \S+ the profile's\))? in the environment/g,
+    'migrate at sign-in needs the sign-in secret (keys screen)',
+  ],
   [/--unusable-hashes( [a-z-]+)?/g, 'unusable hashes (plan screen)'],
   [/--scrypt-algorithm-name/g, 'scrypt name (plan screen)'],
   [/--update-existing/g, 'update existing (plan screen)'],

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOperationEvent } from '../../src/operations/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { createRealServices } from '../../src/ui/services/real.js';
@@ -94,11 +94,9 @@ describe('users whose hashes the core cannot take, with no --unusable-hashes cho
     expect(partial?.losses.map((l) => [l.rule, l.users])).toEqual([['unusable-hashes.unchosen', 2]]);
     expect(readdirSync(wizDir)).toEqual([]);
     // With the policy chosen on the plan screen (the profile's unusableHashes), nothing is refused. The wizard takes
-    // the sign-in secret from its environment (the keys screen has no field for it yet).
-    process.env.AUTH_MIGRATE_SIGNIN_SECRET = env.AUTH_MIGRATE_SIGNIN_SECRET;
-    onTestFinished(() => void delete process.env.AUTH_MIGRATE_SIGNIN_SECRET);
+    // the sign-in secret from the keys screen's field (the input's signInSecret).
     const chosen = await services.run(
-      { ...input, unusableHashes: 'migrate-at-sign-in' },
+      { ...input, unusableHashes: 'migrate-at-sign-in', signInSecret: env.AUTH_MIGRATE_SIGNIN_SECRET },
       { url: core.url, licenseKey: LICENSE },
       {
         profileName: '',

@@ -37,7 +37,7 @@ describe.skipIf(!TMUX)('a sandbox migration, each step one burst of keys (tmux)'
       s = await until(new RegExp(`licence key\\s+•+\\s+✓ ${LICENSE_KEY.length} chars`));
       expect(s).toMatch(/api key\s+not set/);
       // Down to "continue" and on, one burst.
-      await t.sendKeys('Down', 'Down', 'Down', 'Down', 'Enter');
+      await t.sendKeys('Down', 'Down', 'Down', 'Down', 'Down', 'Down', 'Enter');
       await until('3/8 source files');
       await t.sendKeys(CANONICAL, 'Enter');
       await until('[canonical]');

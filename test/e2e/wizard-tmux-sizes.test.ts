@@ -75,7 +75,7 @@ describe.skipIf(!TMUX)('every screen at 60x16, 80x24 and 120x40 (tmux)', () => {
       expect(s).toMatch(/api key\s+not set/);
       await screenWith(HELP.keys, columns, `✓ ${SIGNER_KEY.length} chars`, 'the keys screen, typed');
 
-      await t.press('Down', 'Down', 'Enter');
+      await t.press('Down', 'Down', 'Down', 'Down', 'Enter');
       await t.until('3/8 source files');
       await t.press('Down', 'Down', 'Down', 'Down');
       await screenWith(HELP.source, columns, '› validate and preview', 'the source screen');

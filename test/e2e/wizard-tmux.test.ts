@@ -59,7 +59,7 @@ describe('the wizard in tmux', () => {
     await waitForChange(before, 'clearing the variable name');
     await type('E2E_LICENSE');
     await until(/variable \$\s+E2E_LICENSE\b/);
-    await press('Down', 'Down', 'Down', 'Enter');
+    await press('Down', 'Down', 'Down', 'Down', 'Down', 'Enter');
     await until('3/8 source files');
 
     // Tab completion of the fixture path, then its detected format.

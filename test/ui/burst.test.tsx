@@ -44,7 +44,7 @@ describe('a burst of keys, one read', () => {
     await saveProfile(emptyProfile('p'), {}, env);
     const w = start('p');
     await w.until('2/8 keys');
-    w.stdin.write(`${down.repeat(6)}${enter}`);
+    w.stdin.write(`${down.repeat(8)}${enter}`);
     await w.until('3/8 source files');
     w.stdin.write(`${CANONICAL}${enter}`);
     await w.until('[canonical]');
@@ -63,7 +63,7 @@ describe('a burst of keys, one read', () => {
     await saveProfile({ ...emptyProfile('p'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
     const w = start('p');
     await w.until('2/8 keys');
-    w.stdin.write(`${down.repeat(6)}${enter}`);
+    w.stdin.write(`${down.repeat(8)}${enter}`);
     await w.until('3/8 source files');
     w.stdin.write(`${down}${down}${REPO}fixtures/firebase/hash-config.json${down}`);
     await w.until('salt separator Bw== · rounds 8 · mem_cost 14 · signer key set');
@@ -73,7 +73,7 @@ describe('a burst of keys, one read', () => {
     await saveProfile({ ...emptyProfile('p'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
     const w = start('p');
     await w.until('2/8 keys');
-    w.stdin.write(`${down.repeat(6)}${enter}`);
+    w.stdin.write(`${down.repeat(8)}${enter}`);
     await w.until('3/8 source files');
     w.stdin.write(`${down.repeat(4)}${enter}`);
     await w.until(/records 6 · valid 6/);

@@ -44,7 +44,7 @@ describe('the wizard from keys to a finished sandbox migration', () => {
     await w.until('2/8 keys · profile night');
     await w.press(API_KEY, 'down', 'right');
     await w.until('[secrets file (0600)]');
-    await w.press('down', LICENSE_KEY, 'down', 'down', SIGNER_KEY, 'down', 'down');
+    await w.press('down', LICENSE_KEY, 'down', 'down', SIGNER_KEY, 'down', 'down', 'down', 'down');
     await w.until('› continue to the source files');
     await w.press('enter');
     await w.until('3/8 source files');

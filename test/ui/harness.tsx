@@ -113,7 +113,7 @@ export function renderWizard(
  */
 export async function keysToPreview(w: Pick<ReturnType<typeof renderWizard>, 'until' | 'press'>): Promise<void> {
   await w.until('2/8 keys');
-  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+  await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
   await w.until('3/8 source files');
   await w.press('down', 'down', 'down', 'down', 'enter');
 }

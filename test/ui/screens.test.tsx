@@ -53,7 +53,7 @@ describe('wizard screens', () => {
     await w.press('down', 'down', 'down');
     await w.press('not base64!!');
     await w.until('not standard base64');
-    await w.press('down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until('signer key: not standard base64');
     // The last frame is still the keys screen: a bad key blocks the way on.
     expect(w.frame()).toContain('2/8 keys');
@@ -87,7 +87,7 @@ describe('wizard screens', () => {
     await saveProfile(emptyProfile('p'), {}, env);
     const w = start({ profile: 'p' });
     await w.until('keys · profile p');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press(`${REPO}fixtures/canonical/users.nd`);
     await w.press('tab');
@@ -161,7 +161,7 @@ describe('target screen against a remote core', () => {
     );
     const w = start({ profile: 'remote' });
     await w.until('2/8 keys');
-    await w.press('wrong-key-0123456789-abcdef', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('wrong-key-0123456789-abcdef', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until(/records 6 · valid 6/);
@@ -215,7 +215,7 @@ describe('target screen with a sandbox without a licence', () => {
     await saveProfile({ ...emptyProfile('nolic'), sources: [{ path: CANONICAL, format: 'canonical' }] }, {}, env);
     const w = start({ profile: 'nolic' });
     await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', SIGNER_KEY, 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', SIGNER_KEY, 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press('down', 'down', 'down', 'down', 'enter');
     await w.until(/records 6 · valid 6/);
@@ -284,7 +284,7 @@ describe('keys kept as environment variable names', () => {
     for (let i = 0; i < 'AUTH_MIGRATE_API_KEY'.length; i += 1) await w.press('backspace');
     await w.press('MY_API');
     await w.until('✓ set in this shell');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press('escape');
     await w.until('2/8 keys');
@@ -317,7 +317,7 @@ describe('a file that cannot be added', () => {
     await saveProfile(emptyProfile('bad-add'), {}, env);
     const w = start({ profile: 'bad-add' });
     await w.until('keys · profile bad-add');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press(join(dir, 'no-such-export.json'), 'enter');
     await w.until(/no-such-export\.json: /);
@@ -348,7 +348,7 @@ describe('lines that cannot be read as users', () => {
     const w = renderWizard(tracked.services, 'lines', { columns: 80, rows: 24 });
     cleanup.push(() => w.unmount());
     await w.until('2/8 keys');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press('down', 'down', 'down', 'down', 'down', 'enter');
     const summary = await w.until(/lines? could not be read as users: f/);

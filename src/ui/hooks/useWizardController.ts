@@ -2,10 +2,10 @@
 // knows how to migrate; it only sequences the same modules the headless commands use.
 import { useApp } from 'ink';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
-import { emptyProfile, type Profile, type SecretName } from '../../profiles/index.js';
+import { emptyProfile, type Profile } from '../../profiles/index.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { initialState, reducer } from '../state/reducer.js';
-import type { Action, PreviewFilter, Step, WizardState } from '../state/types.js';
+import type { Action, KeyName, PreviewFilter, Step, WizardState } from '../state/types.js';
 import type { RunOperationEvent } from '../../operations/events.js';
 import type { UndoOptions } from '../services/rollback.js';
 import { startRunOrSync, syncActions, type SyncActions } from './sync-actions.js';
@@ -31,7 +31,7 @@ export interface WizardActions extends SyncActions {
   renameProfile(from: string, to: string): Promise<void>;
   deleteProfile(name: string): Promise<void>;
   updateProfile(profile: Profile): void;
-  typeSecret(name: SecretName, value: string): void;
+  typeSecret(name: KeyName, value: string): void;
   go(step: Step): void;
   back(): void;
   notice(kind: 'info' | 'error', text: string): void;
@@ -54,7 +54,6 @@ export interface WizardActions extends SyncActions {
   togglePause(): void;
   stopRun(): void;
   verify(): Promise<void>;
-  /** Undo the run (dryRun: count only); the results screen asks for a confirmation between the two. */
   /** Undo the run (the rollback operation): its decisions, then its question (answered with `y` or `esc`), then progress. */
   rollback(o: UndoOptions): Promise<RollbackOutcome | string>;
   openSignIn(): void;
@@ -80,6 +79,7 @@ export function migrationInput(state: WizardState): MigrationInput {
     sources: p.sources,
     hashConfig: p.hashConfig,
     signerKey: state.secrets.signerKey,
+    signInSecret: state.signInSecret,
     providerMap: p.providerMap,
     keepSourceIds: p.keepSourceIds,
     updateExisting: p.updateExisting,

@@ -1,142 +1,193 @@
-// Step 2: the api key, licence key and signer key, checked as typed, always masked, and where each is kept.
+// Step 2: the api key, licence key, signer key and the sign-in secret (migrate at sign-in), checked as typed, always
+// masked, and where each is kept (key-fields.ts: the sign-in secret in memory or in a variable, never in a file).
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { assertEnvName, checkSecret, SECRET_LABELS, SECRET_NAMES, type SecretName, type SecretSource } from '../../profiles/index.js';
+import type { Profile, SecretSource } from '../../profiles/index.js';
 import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
-import { useWizard } from '../context.js';
+import { useWizard, type WizardContextValue } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
+import type { KeyName } from '../state/types.js';
 import { theme } from '../theme.js';
+import {
+  DEFAULT_ENV,
+  envNameProblem,
+  KEY_LABELS,
+  KEY_NAMES,
+  keyProblem,
+  sourceOf,
+  STORE_LABELS,
+  storesOf,
+  valueOf,
+  withSource,
+  type Store,
+} from './key-fields.js';
 
-type Row = { kind: 'value' | 'store' | 'env'; name: SecretName } | { kind: 'continue' };
-const STORES: SecretSource['store'][] = ['none', 'file', 'env'];
-const STORE_LABELS: Record<SecretSource['store'], string> = { none: "don't store", file: 'secrets file (0600)', env: 'env variable' };
+type Row = { kind: 'value' | 'store' | 'env'; name: KeyName } | { kind: 'continue' };
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'select', 'back'];
 const HELP = `↑/↓ move · ←/→ where it is kept · enter next/continue · ${helpLine(['back'])}`;
 
-function envNameProblem(name: string): string | undefined {
-  try {
-    assertEnvName(name);
-    return undefined;
-  } catch {
-    return 'not a variable name';
+/** The rows of the screen, in order: each key's value and store (and variable, when kept in one), then continue. */
+function keyRows(profile: Profile): Row[] {
+  const rows: Row[] = [];
+  for (const name of KEY_NAMES) {
+    rows.push({ kind: 'value', name }, { kind: 'store', name });
+    if (sourceOf(profile, name).store === 'env') rows.push({ kind: 'env', name });
   }
+  rows.push({ kind: 'continue' });
+  return rows;
+}
+
+/** The variable names as typed (a name typed, then the store moved away and back, is kept). */
+function initialEnvNames(profile: Profile): Record<KeyName, string> {
+  const names = {} as Record<KeyName, string>;
+  for (const n of KEY_NAMES) {
+    const s = sourceOf(profile, n);
+    names[n] = s.store === 'env' ? s.name : DEFAULT_ENV[n];
+  }
+  return names;
+}
+
+/** Each key's problem: its value's, else (kept in a variable) its variable name's. */
+function problemsOf(w: WizardContextValue, envNames: Record<KeyName, string>): Partial<Record<KeyName, string>> {
+  const out: Partial<Record<KeyName, string>> = {};
+  for (const n of KEY_NAMES) {
+    const p =
+      keyProblem(n, valueOf(w.state, n)) ?? (sourceOf(w.state.profile!, n).store === 'env' ? envNameProblem(envNames[n]) : undefined);
+    if (p) out[n] = p;
+  }
+  return out;
+}
+
+/** On to the sources, once every key passes; a key kept in a variable and not typed is read now, as next time. */
+function proceed(w: WizardContextValue, envNames: Record<KeyName, string>): void {
+  const { state, actions, services } = w;
+  const problems = problemsOf(w, envNames);
+  const bad = KEY_NAMES.find((n) => problems[n] !== undefined);
+  if (bad) return actions.notice('error', `${KEY_LABELS[bad]}: ${problems[bad]}`);
+  for (const n of KEY_NAMES) {
+    const value = sourceOf(state.profile!, n).store === 'env' && !valueOf(state, n) ? services.readEnv(envNames[n]) : undefined;
+    const problem = value ? keyProblem(n, value) : undefined;
+    if (problem) return actions.notice('error', `${KEY_LABELS[n]} from $${envNames[n]}: ${problem}`);
+    if (value) actions.typeSecret(n, value);
+  }
+  actions.go('source');
 }
 
 export function KeysScreen() {
-  const { state, actions, services } = useWizard();
+  const w = useWizard();
+  const { state, actions } = w;
   const profile = state.profile!;
-  const [envNames, setEnvNames] = useState<Record<SecretName, string>>(() => {
-    const names = {} as Record<SecretName, string>;
-    for (const n of SECRET_NAMES) {
-      const s = profile.secrets[n];
-      names[n] = s.store === 'env' ? s.name : `AUTH_MIGRATE_${n === 'apiKey' ? 'API' : n === 'licenseKey' ? 'LICENSE' : 'SIGNER'}_KEY`;
-    }
-    return names;
-  });
-  const rows: Row[] = [];
-  for (const name of SECRET_NAMES) {
-    rows.push({ kind: 'value', name }, { kind: 'store', name });
-    if (profile.secrets[name].store === 'env') rows.push({ kind: 'env', name });
-  }
-  rows.push({ kind: 'continue' });
-  const { row, rowNow, move } = useFocusRows(rows);
-  const isText = (r: Row) => r.kind === 'value' || r.kind === 'env';
-  const at = (kind: Row['kind'], name: SecretName) => () => {
-    const r = rowNow();
-    return r.kind === kind && 'name' in r && r.name === name;
+  const [envNames, setEnvNames] = useState(() => initialEnvNames(profile));
+  const { row, rowNow, move } = useFocusRows(keyRows(profile));
+  const setSource = (name: KeyName, source: SecretSource) => actions.updateProfile(withSource(profile, name, source));
+  const setStore = (name: KeyName, store: Store) => setSource(name, store === 'env' ? { store, name: envNames[name] } : { store });
+  const setEnvName = (name: KeyName, v: string) => {
+    setEnvNames((all) => ({ ...all, [name]: v }));
+    setSource(name, { store: 'env', name: v });
   };
-
-  const setStore = (name: SecretName, store: SecretSource['store']) => {
-    const source: SecretSource = store === 'env' ? { store, name: envNames[name] } : { store };
-    actions.updateProfile({ ...profile, secrets: { ...profile.secrets, [name]: source } });
-  };
-  const problems = SECRET_NAMES.map(
-    (n) => checkSecret(n, state.secrets[n] ?? '') ?? (profile.secrets[n].store === 'env' ? envNameProblem(envNames[n]) : undefined),
-  );
-  const proceed = () => {
-    const bad = problems.findIndex((p) => p !== undefined);
-    if (bad >= 0) return actions.notice('error', `${SECRET_LABELS[SECRET_NAMES[bad]!]}: ${problems[bad]}`);
-    // A secret to be read from the environment and not typed here is read now, as it will be next time.
-    for (const n of SECRET_NAMES) {
-      const value = profile.secrets[n].store === 'env' && !state.secrets[n] ? services.readEnv(envNames[n]) : undefined;
-      const problem = value ? checkSecret(n, value) : undefined;
-      if (problem) return actions.notice('error', `${SECRET_LABELS[n]} from $${envNames[n]}: ${problem}`);
-      if (value) actions.typeSecret(n, value);
-    }
-    actions.go('source');
-  };
-
   useKeys(
     KEYS,
     (c) => {
-      const row = rowNow();
+      const r = rowNow();
       if (c === 'up') move(-1);
       else if (c === 'down') move(1);
       else if (c === 'back') actions.back();
       else if (c === 'select') {
-        if (row.kind === 'continue') proceed();
+        if (r.kind === 'continue') proceed(w, envNames);
         else move(1);
-      } else if ((c === 'left' || c === 'right') && row.kind === 'store') {
-        const i = STORES.indexOf(profile.secrets[row.name].store);
-        setStore(row.name, STORES[(i + (c === 'right' ? 1 : STORES.length - 1)) % STORES.length]!);
+      } else if ((c === 'left' || c === 'right') && r.kind === 'store') {
+        const stores = storesOf(r.name);
+        const i = Math.max(0, stores.indexOf(sourceOf(profile, r.name).store));
+        setStore(r.name, stores[(i + (c === 'right' ? 1 : stores.length - 1)) % stores.length]!);
       }
     },
-    { textFocus: () => isText(rowNow()) },
+    { textFocus: () => rowNow().kind === 'value' || rowNow().kind === 'env' },
   );
-
+  const problems = problemsOf(w, envNames);
+  const focusOf = (kind: Row['kind'], name: KeyName) => ({
+    here: row.kind === kind && 'name' in row && row.name === name,
+    now: () => {
+      const r = rowNow();
+      return r.kind === kind && 'name' in r && r.name === name;
+    },
+  });
   return (
     <Frame title="keys" help={HELP}>
-      <Text {...theme.muted}>Secrets are masked. Empty = not used (the sandbox then runs without keys).</Text>
-      {SECRET_NAMES.map((name, i) => {
-        const source = profile.secrets[name];
-        const here = (kind: Row['kind']) => row.kind === kind && 'name' in row && row.name === name;
-        const value = state.secrets[name] ?? '';
-        const problem = checkSecret(name, value);
-        const missing = state.missingSecrets.includes(name);
-        return (
-          <Box key={name} flexDirection="column">
-            <Field
-              label={SECRET_LABELS[name]}
-              value={value}
-              secret
-              focus={here('value')}
-              focusNow={at('value', name)}
-              onChange={(v) => actions.typeSecret(name, v.trim())}
-              placeholder={missing ? `not found (${source.store === 'env' ? `$${source.name} unset` : 'not in file'}), type it` : 'not set'}
-              status={value ? (problem ? { ok: false, text: problem } : { ok: true, text: `${value.length} chars` }) : undefined}
-            />
-            <Text {...(here('store') ? theme.selected : theme.muted)}>
-              {here('store') ? theme.symbols.pointer : ' '} keep:{' '}
-              {STORES.map((s) => (s === source.store ? `[${STORE_LABELS[s]}]` : ` ${STORE_LABELS[s]} `)).join(' ')}
-            </Text>
-            {source.store === 'env' ? (
-              <Field
-                label="  variable $"
-                value={envNames[name]}
-                focus={here('env')}
-                focusNow={at('env', name)}
-                onChange={(v) => {
-                  setEnvNames((all) => ({ ...all, [name]: v }));
-                  actions.updateProfile({ ...profile, secrets: { ...profile.secrets, [name]: { store: 'env', name: v } } });
-                }}
-                status={
-                  problems[i] && !problem
-                    ? { ok: false, text: problems[i]! }
-                    : services.readEnv(envNames[name]) !== undefined
-                      ? { ok: true, text: 'set in this shell' }
-                      : { ok: false, text: 'not set in this shell' }
-                }
-              />
-            ) : null}
-          </Box>
-        );
-      })}
+      <Text {...theme.muted}>Masked. Empty = not used (a sandbox runs without keys).</Text>
+      {KEY_NAMES.map((name) => (
+        <KeyBlock
+          key={name}
+          name={name}
+          envName={envNames[name]}
+          envProblem={problems[name] && !keyProblem(name, valueOf(state, name)) ? problems[name] : undefined}
+          focusOf={(kind) => focusOf(kind, name)}
+          onEnvName={(v) => setEnvName(name, v)}
+        />
+      ))}
       <Text {...(row.kind === 'continue' ? theme.selected : {})}>
         {row.kind === 'continue' ? theme.symbols.pointer : ' '} continue to the source files
       </Text>
     </Frame>
+  );
+}
+
+interface KeyBlockProps {
+  name: KeyName;
+  envName: string;
+  /** The variable name's problem (shown on its row). */
+  envProblem: string | undefined;
+  focusOf(kind: Row['kind']): { here: boolean; now: () => boolean };
+  onEnvName(v: string): void;
+}
+
+/** One key: its masked value (with its check), where it is kept, and the variable's name when kept in one. */
+function KeyBlock({ name, envName, envProblem, focusOf, onEnvName }: KeyBlockProps) {
+  const { state, actions, services } = useWizard();
+  const source = sourceOf(state.profile!, name);
+  const value = valueOf(state, name);
+  const problem = keyProblem(name, value);
+  const unset = name === 'signInSecret' ? 'not set (for migrate at sign-in)' : 'not set';
+  const missing = state.missingSecrets.includes(name);
+  const [valueRow, storeRow, envRow] = [focusOf('value'), focusOf('store'), focusOf('env')];
+  return (
+    <Box flexDirection="column">
+      <Field
+        label={KEY_LABELS[name]}
+        labelWidth={15}
+        value={value}
+        secret
+        focus={valueRow.here}
+        focusNow={valueRow.now}
+        onChange={(v) => actions.typeSecret(name, v.trim())}
+        placeholder={missing ? `not found (${source.store === 'env' ? `$${source.name} unset` : 'not in file'}), type it` : unset}
+        status={value ? (problem ? { ok: false, text: problem } : { ok: true, text: `${value.length} chars` }) : undefined}
+      />
+      <Text {...(storeRow.here ? theme.selected : theme.muted)}>
+        {storeRow.here ? theme.symbols.pointer : ' '} keep:{' '}
+        {storesOf(name)
+          .map((s) => (s === source.store ? `[${STORE_LABELS[s]}]` : ` ${STORE_LABELS[s]} `))
+          .join(' ')}
+      </Text>
+      {source.store === 'env' ? (
+        <Field
+          label="  variable $"
+          labelWidth={15}
+          value={envName}
+          focus={envRow.here}
+          focusNow={envRow.now}
+          onChange={onEnvName}
+          status={
+            envProblem
+              ? { ok: false, text: envProblem }
+              : services.readEnv(envName) !== undefined
+                ? { ok: true, text: 'set in this shell' }
+                : { ok: false, text: 'not set in this shell' }
+          }
+        />
+      ) : null}
+    </Box>
   );
 }

@@ -10,6 +10,7 @@ import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 import { SyncPlan, syncPlanLines } from './SyncLines.js';
+import { signInSecretNeeded } from './key-fields.js';
 import { lossLine } from '../../operations/partial.js';
 import { inWizardWords } from '../wizard-words.js';
 import { formatCount as n } from '../../numbers.js';
@@ -86,6 +87,7 @@ export function PlanScreen() {
   const [scroll, setScroll] = useState<number | undefined>(0);
   const plan = state.plan;
   const profile = state.profile!;
+  const secretNeeded = signInSecretNeeded(state);
   const sync = state.sync;
   useKeys(KEYS, (c) => {
     if (c === 'back') actions.back();
@@ -116,6 +118,7 @@ export function PlanScreen() {
         if (sync.preview.status === 'done') actions.run();
         else actions.notice('error', 'the sync is not ready yet (its preview is not done)');
       } else if (plan.value.users === 0) actions.notice('error', 'nothing to migrate');
+      else if (secretNeeded) actions.notice('error', secretNeeded);
       else if (plan.value.losses.length > 0 && !state.allowPartial)
         actions.notice('error', 'whole classes of users would be lost (above): fix it, or press a to go on without them');
       else actions.run();
@@ -198,6 +201,7 @@ export function PlanScreen() {
   if (plan.status === 'failed') lines.push({ key: 'failed', text: plan.error, style: theme.error });
   if (plan.status === 'done' && !sync.on) lines.push({ key: 'summary', text: summaryLine });
   lossLines.forEach((text, i) => lines.push({ key: `loss${i}`, text, style: theme.warning }));
+  if (secretNeeded) lines.push({ key: 'secret', text: `${theme.symbols.warn} ${secretNeeded}`, style: theme.warning });
   const optionAt = lines.length;
   const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
   shownOptions.forEach((i) => lines.push({ key: OPTIONS[i]!, text: optionLines[i]!, style: i === focus ? theme.selected : {} }));

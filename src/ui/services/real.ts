@@ -19,7 +19,7 @@ import { callsOf } from './calls.js';
 import { completePath, looksLikePath } from './paths.js';
 import { createPreview } from './preview.js';
 import { undoRun } from './rollback.js';
-import { connectionTo, settingsOf } from './settings.js';
+import { connectionTo, openedProfile, settingsOf } from './settings.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
 import { createSyncService } from './sync.js';
 import type { PlanSummary, TargetConnection, WizardServices } from './types.js';
@@ -54,7 +54,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     exitCode: () => (lastPreflightRefused ? 2 : (lastRun?.exitCode ?? 0)),
     profiles: {
       list: () => store.listProfiles(env),
-      load: (name) => store.loadProfile(name, env),
+      load: async (name) => openedProfile(await store.loadProfile(name, env), env),
       save: (profile, secrets) => store.saveProfile(profile, secrets, env),
       remove: (name) => store.deleteProfile(name, env),
       rename: (from, to) => store.renameProfile(from, to, env),

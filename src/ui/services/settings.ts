@@ -5,7 +5,7 @@ import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { emptyProfile, type LoadedProfile, type Profile } from '../../profiles/index.js';
 import { resolveRunSettings, type RunOptionValues, type RunSettings } from '../../operations/settings.js';
 import { clientFor, type ConnectOptions, type Connection } from '../../operations/target.js';
-import type { MigrationInput, TargetConnection } from './types.js';
+import type { MigrationInput, OpenedProfile, TargetConnection } from './types.js';
 
 /** The profile an input describes (the wizard builds its input from the open profile: this goes back). */
 export function profileOf(input: MigrationInput, name: string): Profile {
@@ -47,9 +47,9 @@ export async function settingsOf(
     : { core: target.url, tenant: target.tenant, app: target.app };
   values.out = o.out;
   if (input.allowPartial) values['allow-partial'] = true;
-  // The keys come from the keys screen (the profile's secrets), never from this process's AUTH_MIGRATE_* variables;
-  // the one exception, until the keys screen has a field for it, is the sign-in migration's secret.
-  const env = process.env[SIGNIN_SECRET_ENV] !== undefined ? { [SIGNIN_SECRET_ENV]: process.env[SIGNIN_SECRET_ENV] } : {};
+  // The keys come from the keys screen, never from this process's AUTH_MIGRATE_* variables: the sign-in secret too
+  // (AUTH_MIGRATE_SIGNIN_SECRET only pre-fills its field when the profile is opened: openedProfile below).
+  const env = input.signInSecret ? { [SIGNIN_SECRET_ENV]: input.signInSecret } : {};
   // A plan, a preflight or a verify writes nothing: the sign-in secret is asked for only by the run itself.
   const settings = await resolveRunSettings(values, {
     cwd: o.cwd,
@@ -60,6 +60,8 @@ export async function settingsOf(
     ...(o.readOnly ? { readOnly: true } : {}),
   });
   settings.rerun.args = ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])];
+  // The rerun is told to export the sign-in secret too (its name only: the value is never on a command line).
+  if (settings.plan.signer && !settings.rerun.exports.includes(SIGNIN_SECRET_ENV)) settings.rerun.exports.push(SIGNIN_SECRET_ENV);
   return settings;
 }
 
@@ -72,5 +74,19 @@ export function connectionTo(target: TargetConnection, settings: RunSettings, op
     ...(target.sandbox ? { sandbox: { url: target.url, storePath: target.sandbox.storePath } } : {}),
     // The sandbox lives as long as the target screen's choice: the wizard stops it, not the operation.
     close: async () => client.close(),
+  };
+}
+
+/**
+ * A loaded profile as the wizard opens it: the sign-in secret pre-filled from AUTH_MIGRATE_SIGNIN_SECRET, else from
+ * the variable the profile names (as `run` reads it); that variable unset is a key missing, as for the api key.
+ */
+export function openedProfile(loaded: LoadedProfile, env: NodeJS.ProcessEnv): OpenedProfile {
+  const named = loaded.profile.signinSecret?.name;
+  const value = env[SIGNIN_SECRET_ENV] || (named !== undefined ? env[named] : undefined) || undefined;
+  return {
+    ...loaded,
+    missing: [...loaded.missing, ...(named !== undefined && value === undefined ? (['signInSecret'] as const) : [])],
+    ...(value !== undefined ? { signInSecret: value } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { RunHandle } from '../../operations/run.js';
 import type { VerifyEvent, VerifyOutcome } from '../../operations/verify.js';
 import type { LoadedProfile, Profile, ProfileHashConfig, ProfileSource, Secrets } from '../../profiles/index.js';
 import type { CanonicalUser, Problem, RecordOrigin } from '../../records/types.js';
+import type { KeyName } from '../state/types.js';
 
 export type { PreflightCheck, PreflightResult } from '../../operations/preflight.js';
 export type { RunHandle, RunOutcome } from '../../operations/run.js';
@@ -17,9 +18,16 @@ import type { RollbackOutcome } from '../../operations/rollback.js';
 import type { UndoOptions } from './rollback.js';
 import type { SyncService } from './sync.js';
 
+/** A profile as the wizard opens it: its secrets, and the sign-in secret read from the environment (memory only). */
+export interface OpenedProfile extends Omit<LoadedProfile, 'missing'> {
+  missing: KeyName[];
+  /** From AUTH_MIGRATE_SIGNIN_SECRET, else the variable the profile names (`signinSecret`); never saved. */
+  signInSecret?: string;
+}
+
 export interface ProfileService {
   list(): Promise<Profile[]>;
-  load(name: string): Promise<LoadedProfile>;
+  load(name: string): Promise<OpenedProfile>;
   save(profile: Profile, secrets: Secrets): Promise<void>;
   remove(name: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -32,6 +40,8 @@ export interface MigrationInput {
   sources: ProfileSource[];
   hashConfig?: ProfileHashConfig;
   signerKey?: string;
+  /** The sign-in secret of migrate-at-sign-in, from the keys screen (in memory only; the run gets it, nothing keeps it). */
+  signInSecret?: string;
   providerMap?: Record<string, string>;
   keepSourceIds?: boolean;
   scryptAlgorithmName?: string;

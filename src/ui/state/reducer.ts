@@ -77,14 +77,17 @@ export function reducer(state: WizardState, action: Action): WizardState {
         profile: action.loaded.profile,
         secrets: action.loaded.secrets,
         missingSecrets: action.loaded.missing,
+        ...(action.loaded.signInSecret !== undefined ? { signInSecret: action.loaded.signInSecret } : {}),
       };
     case 'profile-updated':
       return { ...state, profile: action.profile, save: { status: 'idle' } };
     case 'secret-typed': {
+      const missingSecrets = state.missingSecrets.filter((n) => n !== action.name);
+      if (action.name === 'signInSecret') return { ...state, signInSecret: action.value, missingSecrets };
       const secrets = { ...state.secrets };
       if (action.value === '') delete secrets[action.name];
       else secrets[action.name] = action.value;
-      return { ...state, secrets, missingSecrets: state.missingSecrets.filter((n) => n !== action.name) };
+      return { ...state, secrets, missingSecrets };
     }
     case 'go':
       return { ...state, step: action.step, notice: undefined };

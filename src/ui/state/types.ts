@@ -1,9 +1,10 @@
 // The wizard's whole state and every way it can change (a discriminated union), kept apart from React.
 import type { Confirmation } from '../../operations/confirm.js';
 import type { RunOperationEvent } from '../../operations/events.js';
-import type { LoadedProfile, Profile, SecretName, Secrets } from '../../profiles/index.js';
+import type { Profile, SecretName, Secrets } from '../../profiles/index.js';
 import type { SyncAction, SyncState } from './sync.js';
 import type {
+  OpenedProfile,
   PlanSummary,
   PreflightResult,
   CredentialsFileResult,
@@ -15,6 +16,9 @@ import type {
   TargetConnection,
   VerifyOutcome,
 } from '../services/types.js';
+
+/** A key of the keys screen: the profile's secrets, and the sign-in secret (kept in memory or named by a variable). */
+export type KeyName = SecretName | 'signInSecret';
 
 export const STEPS = ['profile', 'keys', 'source', 'preview', 'target', 'plan', 'run', 'results'] as const;
 export type Step = (typeof STEPS)[number];
@@ -107,7 +111,13 @@ export interface WizardState {
   /** In memory only; written to disk only for secrets whose source is `file`, when the profile is saved. */
   secrets: Secrets;
   /** Secrets the loaded profile promised but could not deliver (env var unset...). */
-  missingSecrets: SecretName[];
+  missingSecrets: KeyName[];
+  /**
+   * The sign-in secret (`--unusable-hashes migrate-at-sign-in` signs each legacy entry with it): typed on the keys
+   * screen or read from AUTH_MIGRATE_SIGNIN_SECRET (or the variable the profile names) when the profile is opened.
+   * In memory only: never saved (the profile keeps at most the name of the variable), logged or rendered.
+   */
+  signInSecret?: string;
   validation: Task<PreviewReport>;
   preview: PreviewState;
   target: Task<TargetConnection>;
@@ -131,9 +141,9 @@ export type Action =
   | SyncAction
   | { type: 'profiles-loaded'; profiles: Profile[] }
   | { type: 'profiles-failed'; error: string }
-  | { type: 'profile-opened'; loaded: LoadedProfile }
+  | { type: 'profile-opened'; loaded: OpenedProfile }
   | { type: 'profile-updated'; profile: Profile }
-  | { type: 'secret-typed'; name: SecretName; value: string }
+  | { type: 'secret-typed'; name: KeyName; value: string }
   | { type: 'go'; step: Step }
   | { type: 'back' }
   | { type: 'notice'; kind: 'info' | 'error'; text: string }
