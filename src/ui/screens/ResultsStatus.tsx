@@ -1,5 +1,5 @@
 // The results screen's lower block: verify's progress and what it found (the first few problems), and whether the
-// profile was saved. Kept mounted (hidden) while the sign-in panel is open, as the screen was before.
+// profile was saved. Kept mounted (hidden, not unmounted) while the sign-in panel is open.
 import { Box, Text } from 'ink';
 import { TaskProgress } from '../components/TaskProgress.js';
 import { formatCount as n } from '../../numbers.js';
