@@ -32,6 +32,24 @@ interface Keyboard {
 
 const KeyboardContext = createContext<Keyboard | undefined>(undefined);
 
+/** What the keyboard's users reach: subscribe to keystrokes, and claim the one being handed out. */
+function keyboardOver(state: { current: { subscribers: Subscriber[]; seq: number; claimed: number } }): Keyboard {
+  return {
+    subscribe(s) {
+      state.current.subscribers.push(s);
+      return () => {
+        state.current.subscribers = state.current.subscribers.filter((x) => x !== s);
+      };
+    },
+    claim() {
+      state.current.claimed = state.current.seq;
+    },
+    claimed() {
+      return state.current.claimed === state.current.seq;
+    },
+  };
+}
+
 function useKeyboardCore(): Keyboard {
   const { internal_eventEmitter: events } = useStdin();
   const state = useRef({
@@ -53,23 +71,7 @@ function useKeyboardCore(): Keyboard {
     drawn?.();
   }, [tick]);
 
-  const keyboard = useMemo<Keyboard>(
-    () => ({
-      subscribe(s) {
-        state.current.subscribers.push(s);
-        return () => {
-          state.current.subscribers = state.current.subscribers.filter((x) => x !== s);
-        };
-      },
-      claim() {
-        state.current.claimed = state.current.seq;
-      },
-      claimed() {
-        return state.current.claimed === state.current.seq;
-      },
-    }),
-    [],
-  );
+  const keyboard = useMemo<Keyboard>(() => keyboardOver(state), []);
 
   // Every read is caught before Ink parses it for the handler below, split into keystrokes and queued; the queue
   // replays them one at a time, each once React has committed what the one before it did.

@@ -1,8 +1,12 @@
 // Step 6: what will be called for how many users, the run options (kept in the profile); dry run, or run.
+// The screen routes the keys; optionTexts, planLines and planWindow below say the options, lay the plan out as
+// lines and pick the window of them that fits.
 import { scrollWindow, wordWrappedRows, wrapToRows } from '../fit.js';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { Profile } from '../../profiles/index.js';
+import type { TargetConnection } from '../services/types.js';
+import type { WizardState } from '../state/types.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -78,6 +82,8 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
   }
 }
 
+type PlanLine = { key: string; text: string; style?: Record<string, unknown> };
+
 export function PlanScreen() {
   const { state, actions, size } = useWizard();
   const [focus, setFocus] = useState(0);
@@ -125,6 +131,40 @@ export function PlanScreen() {
     }
   });
   const target = state.target.status === 'done' ? state.target.value : undefined;
+  const width = Math.max(40, size.columns);
+  const { lines, optionAt, dryRunAt, shownOptions, help } = planLines(state, focus, target, width, size.rows);
+  const { rowLines, rowAt, view, shownHelp, syncRows } = planWindow(
+    state,
+    lines,
+    help,
+    width,
+    size.rows,
+    scroll,
+    optionAt + shownOptions.indexOf(focus),
+  );
+  return (
+    <Frame title="plan" help={shownHelp}>
+      {rowLines.slice(view.first, view.first + view.count).map((l) => (
+        <Text key={l.key} {...(l.style ?? {})} wrap="truncate-end">
+          {l.text}
+        </Text>
+      ))}
+      {view.hidden > 0 ? (
+        <Text {...theme.muted}>
+          ↓ {view.hidden} more line{view.hidden === 1 ? '' : 's'} (pgdn)
+        </Text>
+      ) : null}
+      {sync.on ? (
+        <Box flexDirection="column" marginTop={1}>
+          <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} />
+        </Box>
+      ) : null}
+    </Frame>
+  );
+}
+
+/** The options' labels, and the values the profile gives them in words. */
+function optionTexts(profile: Profile): { values: Record<Option, string>; labels: Record<Option, string> } {
   const values: Record<Option, string> = {
     via: `${profile.via ?? 'steps'}: ${VIA_EXPLAINED[profile.via ?? 'steps']}`,
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
@@ -155,8 +195,20 @@ export function PlanScreen() {
     unusableHashes: 'unusable hashes',
     scryptAlgorithmName: 'scrypt name',
   };
+  return { values, labels };
+}
+
+/**
+ * The plan as lines, in order: the summary, the classes of users lost (the whole refusal), the options, then the
+ * calls or the dry run; and the key help that goes with them.
+ */
+function planLines(state: WizardState, focus: number, target: TargetConnection | undefined, width: number, rows: number) {
+  const secretNeeded = signInSecretNeeded(state);
+  const plan = state.plan;
+  const profile = state.profile!;
+  const sync = state.sync;
+  const { values, labels } = optionTexts(profile);
   // Everything wraps. With the dry run shown, its steps replace the list of calls and get the rows the rest leaves.
-  const width = Math.max(40, size.columns);
   const optionLines = OPTIONS.map((o, i) => `${i === focus ? theme.symbols.pointer : ' '} ${labels[o].padEnd(16)} ${values[o]}`);
   const summaryLine =
     plan.status === 'done'
@@ -195,15 +247,14 @@ export function PlanScreen() {
   // The plan as lines, in order: the summary, the classes of users lost (the whole refusal), the options, then the
   // calls or the dry run. The frame shows the window of them that fits its rows; pgup/pgdn scroll it, ↑/↓ keep the
   // focused option in it, and `d` scrolls to the dry run.
-  type Line = { key: string; text: string; style?: Record<string, unknown> };
-  const lines: Line[] = [];
+  const lines: PlanLine[] = [];
   if (plan.status === 'running') lines.push({ key: 'running', text: 'planning every valid record…', style: theme.muted });
   if (plan.status === 'failed') lines.push({ key: 'failed', text: plan.error, style: theme.error });
   if (plan.status === 'done' && !sync.on) lines.push({ key: 'summary', text: summaryLine });
   lossLines.forEach((text, i) => lines.push({ key: `loss${i}`, text, style: theme.warning }));
   if (secretNeeded) lines.push({ key: 'secret', text: `${theme.symbols.warn} ${secretNeeded}`, style: theme.warning });
   const optionAt = lines.length;
-  const shownOptions = sync.on && size.rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
+  const shownOptions = sync.on && rows < 30 ? [focus] : OPTIONS.map((_o, i) => i);
   shownOptions.forEach((i) => lines.push({ key: OPTIONS[i]!, text: optionLines[i]!, style: i === focus ? theme.selected : {} }));
   const dryRunAt = lines.length;
   if (plan.status === 'done' && !sync.on) {
@@ -214,9 +265,23 @@ export function PlanScreen() {
     }
     if (sync.offer) syncPlanLines(sync, false).lines.forEach((text, i) => lines.push({ key: `offer${i}`, text, style: theme.muted }));
   }
+  return { lines, optionAt, dryRunAt, shownOptions, help };
+}
+
+/** The window of the plan's rows that fits the frame: pgup/pgdn scroll it, ↑/↓ keep the focused option in it. */
+function planWindow(
+  state: WizardState,
+  lines: PlanLine[],
+  help: string,
+  width: number,
+  rows: number,
+  scroll: number | undefined,
+  focusLine: number,
+) {
+  const sync = state.sync;
   const noticeRows = state.notice ? wordWrappedRows(inWizardWords(state.notice.text), width) : 1;
   const helpOf = (scrolls: boolean) => (scrolls ? `${help} · pgup/dn scroll` : help);
-  const bodyRowsFor = (h: string) => size.rows - 1 - 2 - noticeRows - wordWrappedRows(h, width);
+  const bodyRowsFor = (h: string) => rows - 1 - 2 - noticeRows - wordWrappedRows(h, width);
   // Pre-wrapped to the width, so a refusal taller than the room scrolls row by row instead of being cut.
   const rowsOfLine = lines.map((l) => wrapToRows(l.text, width));
   const rowLines = lines.flatMap((l, i) => rowsOfLine[i]!.map((text, j) => ({ key: `${l.key}.${j}`, text, style: l.style })));
@@ -227,24 +292,6 @@ export function PlanScreen() {
   const shownHelp = helpOf(overflows && !sync.on);
   const view = sync.on
     ? { first: 0, count: lines.length, hidden: 0 }
-    : scrollWindow(heights, bodyRowsFor(shownHelp), scroll, rowAt(optionAt + shownOptions.indexOf(focus)));
-  return (
-    <Frame title="plan" help={shownHelp}>
-      {rowLines.slice(view.first, view.first + view.count).map((l) => (
-        <Text key={l.key} {...(l.style ?? {})} wrap="truncate-end">
-          {l.text}
-        </Text>
-      ))}
-      {view.hidden > 0 ? (
-        <Text {...theme.muted}>
-          ↓ {view.hidden} more line{view.hidden === 1 ? '' : 's'} (pgdn)
-        </Text>
-      ) : null}
-      {sync.on ? (
-        <Box flexDirection="column" marginTop={1}>
-          <SyncPlan sync={sync} steps={state.dryRun} rows={syncRows} width={width} />
-        </Box>
-      ) : null}
-    </Frame>
-  );
+    : scrollWindow(heights, bodyRowsFor(shownHelp), scroll, rowAt(focusLine));
+  return { rowLines, rowAt, view, shownHelp, syncRows };
 }

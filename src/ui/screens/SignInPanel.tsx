@@ -1,5 +1,6 @@
 // The results screen's sign-in check: an email and a masked password (or a credentials file) tried on the
 // target core with `POST /recipe/signin`. The password lives in this panel's field until Enter, then is dropped.
+// The panel holds the fields; SignInResults below lists the latest checks.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { Field } from '../components/Field.js';
@@ -125,25 +126,32 @@ export function SignInPanel() {
         complete={services.completePath}
       />
       <Text {...theme.muted}>{'  '}(a file of email,password lines checks many at once)</Text>
-      <Box flexDirection="column" marginTop={1}>
-        {results.map((entry, i) => {
-          const { ok, text, detail } = describeEntry(entry);
-          const latest = i === results.length - 1;
-          return (
-            <Box key={i} flexDirection="column">
-              <Text {...(ok ? theme.ok : theme.error)} wrap="truncate-end">
-                {ok ? theme.symbols.ok : theme.symbols.fail} {text}
+      <SignInResults results={results} />
+    </Box>
+  );
+}
+
+/** The latest checks, newest last: one line each, and its detail (the newest one wrapped whole, the others cut). */
+function SignInResults({ results }: { results: SignInEntry[] }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {results.map((entry, i) => {
+        const { ok, text, detail } = describeEntry(entry);
+        const latest = i === results.length - 1;
+        return (
+          <Box key={i} flexDirection="column">
+            <Text {...(ok ? theme.ok : theme.error)} wrap="truncate-end">
+              {ok ? theme.symbols.ok : theme.symbols.fail} {text}
+            </Text>
+            {detail ? (
+              <Text {...(ok ? {} : theme.muted)} wrap={latest ? 'wrap' : 'truncate-end'}>
+                {'    '}
+                {clip(detail)}
               </Text>
-              {detail ? (
-                <Text {...(ok ? {} : theme.muted)} wrap={latest ? 'wrap' : 'truncate-end'}>
-                  {'    '}
-                  {clip(detail)}
-                </Text>
-              ) : null}
-            </Box>
-          );
-        })}
-      </Box>
+            ) : null}
+          </Box>
+        );
+      })}
     </Box>
   );
 }

@@ -1,4 +1,5 @@
 // Step 3: the export files (Tab completes paths), their formats (detected, changeable) and the Firebase hash parameters.
+// What entering each field does is in source-edits.ts; this module routes the keys and lays the fields out.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { Field } from '../components/Field.js';
@@ -10,29 +11,14 @@ import { useFocusRows } from '../hooks/useFocusRows.js';
 import { looksLikePath } from '../services/paths.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
+import type { Profile } from '../../profiles/index.js';
+import { formatProviderMap } from './provider-map.js';
+import { sourceEdits } from './source-edits.js';
+
+export { formatProviderMap, parseProviderMap } from './provider-map.js';
 
 type Row = { kind: 'path' } | { kind: 'file'; index: number } | { kind: 'hash' } | { kind: 'providers' } | { kind: 'continue' };
 const KEYS: Command[] = ['up', 'down', 'left', 'right', 'delete', 'select', 'back'];
-
-/** `google.com=google, apple.com=apple` <-> {"google.com": "google", ...}; undefined when a pair is malformed. */
-export function parseProviderMap(text: string): Record<string, string> | undefined {
-  const map: Record<string, string> = {};
-  for (const pair of text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^([^=\s]+)\s*=\s*([^=\s]+)$/.exec(pair);
-    if (!m) return undefined;
-    map[m[1]!] = m[2]!;
-  }
-  return map;
-}
-
-export function formatProviderMap(map: Record<string, string> | undefined): string {
-  return Object.entries(map ?? {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(', ');
-}
 
 export function SourceScreen() {
   const { state, actions, services } = useWizard();
@@ -51,44 +37,10 @@ export function SourceScreen() {
   const isText = (r: Row) => r.kind === 'path' || r.kind === 'hash' || r.kind === 'providers';
   const at = (kind: Row['kind']) => () => rowNow().kind === kind;
 
-  const addFile = async (value: string) => {
-    if (!value.trim()) return;
-    const p = services.resolvePath(value.trim());
-    try {
-      const format = await services.detectFormat(p);
-      actions.updateProfile({ ...profile, sources: [...profile.sources, { path: p, format }] });
-      setPath('');
-      actions.notice('info', `added ${p} (detected ${format})`);
-    } catch (err) {
-      // The field is emptied, so the next path is typed fresh instead of being appended to the one that failed.
-      setPath('');
-      actions.notice('error', `${value.trim()}: ${(err as Error).message}`);
-    }
-  };
-  const parseHash = async (text: string) => {
-    if (!text.trim()) return;
-    try {
-      const { hashConfig, signerKey } = await services.parseHashConfig(text);
-      actions.updateProfile({ ...profile, hashConfig });
-      if (signerKey) actions.typeSecret('signerKey', signerKey);
-      setHashText('');
-      actions.notice('info', signerKey ? 'hash parameters read; the signer key went to the keys (masked)' : 'hash parameters read');
-    } catch (err) {
-      actions.notice('error', (err as Error).message);
-    }
-  };
-  const saveProviders = (text: string) => {
-    const map = parseProviderMap(text);
-    if (!map) return actions.notice('error', 'write the provider map as source=target pairs: google.com=google, apple.com=apple');
-    actions.updateProfile({ ...profile, providerMap: Object.keys(map).length > 0 ? map : undefined });
-    actions.notice('info', Object.keys(map).length > 0 ? `provider map: ${formatProviderMap(map)}` : 'default provider map');
-  };
-  const proceed = () => {
-    if (path.trim()) return actions.notice('error', `${path.trim()} is typed in "add file" but not added: enter there adds it`);
-    if (profile.sources.length === 0) return actions.notice('error', 'add at least one export file first');
-    actions.go('preview');
-    void actions.validate();
-  };
+  const { addFile, parseHash, saveProviders, stepFormat, removeFile, proceed } = sourceEdits(
+    { services, actions },
+    { profile, path, setPath, setHashText },
+  );
 
   useKeys(
     KEYS,
@@ -102,33 +54,15 @@ export function SourceScreen() {
       } else if (c === 'back') actions.back();
       else if (c === 'select' && row.kind === 'continue') proceed();
       else if (c === 'select' && row.kind === 'file') move(1);
-      else if (row.kind === 'file' && (c === 'left' || c === 'right')) {
-        const formats = services.formats;
-        const sources = [...profile.sources];
-        const s = sources[row.index]!;
-        const i = formats.indexOf(s.format ?? '');
-        sources[row.index] = { ...s, format: formats[(i + (c === 'right' ? 1 : formats.length - 1)) % formats.length] };
-        actions.updateProfile({ ...profile, sources });
-      } else if (row.kind === 'file' && c === 'delete') {
-        actions.updateProfile({ ...profile, sources: profile.sources.filter((_, i) => i !== row.index) });
-      }
+      else if (row.kind === 'file' && (c === 'left' || c === 'right')) stepFormat(row.index, c === 'right' ? 1 : -1);
+      else if (row.kind === 'file' && c === 'delete') removeFile(row.index);
     },
     { textFocus: () => isText(rowNow()) },
   );
 
   const h = profile.hashConfig;
-  const help =
-    row.kind === 'file'
-      ? `←/→ change format · x remove · ↑/↓ move · ${helpLine(['back'])}`
-      : row.kind === 'path'
-        ? `tab complete · enter add the file · ↑/↓ move · ${helpLine(['back'])}`
-        : row.kind === 'hash'
-          ? `paste hash_config { … }, its JSON or its file path, enter · ↑/↓ move · ${helpLine(['back'])}`
-          : row.kind === 'providers'
-            ? `source=target pairs (google.com=google), enter · ↑/↓ move · ${helpLine(['back'])}`
-            : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
   return (
-    <Frame title="source files" help={help}>
+    <Frame title="source files" help={sourceHelp(row)}>
       <PathInput
         label="add file"
         value={path}
@@ -138,17 +72,7 @@ export function SourceScreen() {
         onSubmit={(v) => void addFile(v)}
         complete={services.completePath}
       />
-      <Box flexDirection="column" marginY={1}>
-        {profile.sources.length === 0 ? <Text {...theme.muted}> no files yet</Text> : null}
-        {profile.sources.map((s, index) => {
-          const on = row.kind === 'file' && row.index === index;
-          return (
-            <Text key={`${s.path}-${index}`} {...(on ? theme.selected : {})} wrap="wrap">
-              {on ? theme.symbols.pointer : ' '} {`[${s.format ?? 'detect'}]`.padEnd(12)} {s.path}
-            </Text>
-          );
-        })}
-      </Box>
+      <SourceFiles profile={profile} row={row} />
       <Field
         label="hash params"
         value={hashText}
@@ -161,13 +85,7 @@ export function SourceScreen() {
         onSubmit={(text) => void parseHash(text)}
         placeholder={h ? '' : 'Firebase only: paste hash_config { … } or its file'}
       />
-      {h ? (
-        <Text {...theme.muted}>
-          {'  '}
-          {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key{' '}
-          {state.secrets.signerKey ? 'set' : 'not set'}
-        </Text>
-      ) : null}
+      {h ? <HashSummary hashConfig={h} signerKey={Boolean(state.secrets.signerKey)} /> : null}
       <Field
         label="provider map"
         value={providers}
@@ -181,5 +99,46 @@ export function SourceScreen() {
         {row.kind === 'continue' ? theme.symbols.pointer : ' '} validate and preview
       </Text>
     </Frame>
+  );
+}
+
+/** The key help for the focused row. */
+function sourceHelp(row: Row): string {
+  return row.kind === 'file'
+    ? `←/→ change format · x remove · ↑/↓ move · ${helpLine(['back'])}`
+    : row.kind === 'path'
+      ? `tab complete · enter add the file · ↑/↓ move · ${helpLine(['back'])}`
+      : row.kind === 'hash'
+        ? `paste hash_config { … }, its JSON or its file path, enter · ↑/↓ move · ${helpLine(['back'])}`
+        : row.kind === 'providers'
+          ? `source=target pairs (google.com=google), enter · ↑/↓ move · ${helpLine(['back'])}`
+          : `enter validate and preview · ↑/↓ move · ${helpLine(['back'])}`;
+}
+
+/** The files added so far, each with its format; the focused one marked. */
+function SourceFiles({ profile, row }: { profile: Profile; row: Row }) {
+  return (
+    <Box flexDirection="column" marginY={1}>
+      {profile.sources.length === 0 ? <Text {...theme.muted}> no files yet</Text> : null}
+      {profile.sources.map((s, index) => {
+        const on = row.kind === 'file' && row.index === index;
+        return (
+          <Text key={`${s.path}-${index}`} {...(on ? theme.selected : {})} wrap="wrap">
+            {on ? theme.symbols.pointer : ' '} {`[${s.format ?? 'detect'}]`.padEnd(12)} {s.path}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** The Firebase hash parameters read, in one line (never the signer key itself: only whether it is set). */
+function HashSummary({ hashConfig: h, signerKey }: { hashConfig: NonNullable<Profile['hashConfig']>; signerKey: boolean }) {
+  return (
+    <Text {...theme.muted}>
+      {'  '}
+      {h.algorithm ?? 'SCRYPT'} · salt separator {h.saltSeparator} · rounds {h.rounds} · mem_cost {h.memCost} · signer key{' '}
+      {signerKey ? 'set' : 'not set'}
+    </Text>
   );
 }

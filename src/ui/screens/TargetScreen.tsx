@@ -1,19 +1,17 @@
 // Step 5: where the users go: the sandbox (spawned here; its URL and store shown) or a remote core, then the
 // preflight (/hello, /apiversion, the api key, /ee/featureflag) with its warnings shown before any write.
-import { Box, Text } from 'ink';
+// This module routes the keys and sizes the findings' window; the panels are in TargetPanels.tsx.
 import { useState } from 'react';
-import { scrollWindow, wordWrappedRows, wrapToRows } from '../fit.js';
+import { scrollWindow, wordWrappedRows } from '../fit.js';
 import type { ProfileTarget } from '../../profiles/index.js';
-import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFocusRows } from '../hooks/useFocusRows.js';
 import { helpLine, type Command } from '../keymap.js';
-import { theme } from '../theme.js';
 import { inWizardWords } from '../wizard-words.js';
+import { ConnectionStatus, preflightFindings, TargetFields, type TargetRow as Row } from './TargetPanels.js';
 
-type Row = 'kind' | 'store' | 'url' | 'tenant' | 'app' | 'connect';
 const KEYS: Command[] = ['up', 'down', 'pageUp', 'pageDown', 'left', 'right', 'select', 'continue', 'back'];
 
 export function TargetScreen() {
@@ -69,28 +67,7 @@ export function TargetScreen() {
   const target = state.target;
   const short = size.rows < 24;
   const width = Math.max(40, size.columns);
-  const items: { key: string; text: string; style: Record<string, unknown> }[] =
-    pf.status !== 'done'
-      ? []
-      : [
-          ...pf.value.checks
-            .filter((c) => !c.ok)
-            .map((c) => ({
-              key: `x${c.name}`,
-              text: `${theme.symbols.fail} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
-              style: theme.error,
-            })),
-          ...pf.value.warnings.map((w, i) => ({ key: `w${i}`, text: `${theme.symbols.warn} ${inWizardWords(w)}`, style: theme.warning })),
-          ...pf.value.checks
-            .filter((c) => c.ok)
-            .map((c) => ({
-              key: `v${c.name}`,
-              text: `${theme.symbols.ok} ${c.name.padEnd(11)}${inWizardWords(c.detail)}`,
-              style: theme.muted,
-            })),
-        ];
-  // Pre-wrapped to the terminal's width, so a finding taller than the room scrolls row by row instead of being cut.
-  const findings = items.flatMap((f) => wrapToRows(f.text, width).map((text, i) => ({ key: `${f.key}.${i}`, text, style: f.style })));
+  const findings = preflightFindings(pf, width);
   const help = `←/→ sandbox/remote · ↑/↓ move · enter next/connect · ${helpLine(['continue', 'back'])}`;
   const noticeRows = state.notice ? wordWrappedRows(inWizardWords(state.notice.text), width) : 1;
   // Title, fields, the connect row, a margin, the connection line and the verdict come before the findings.
@@ -103,84 +80,8 @@ export function TargetScreen() {
   );
   return (
     <Frame title="target" help={view.hidden > 0 || view.first > 0 ? `${help} · pgup/dn scroll` : help}>
-      <Text {...(row === 'kind' ? theme.selected : {})}>
-        {row === 'kind' ? theme.symbols.pointer : ' '} target {t.kind === 'sandbox' ? '[sandbox]  remote core ' : ' sandbox  [remote core]'}
-      </Text>
-      {t.kind === 'sandbox' ? (
-        <Field
-          label="store file"
-          value={t.store ?? ''}
-          focus={row === 'store'}
-          focusNow={at('store')}
-          onChange={(v) => setTarget({ kind: 'sandbox', store: v })}
-          placeholder="empty = a new temporary store"
-        />
-      ) : (
-        <>
-          <Field
-            label="core URL"
-            value={t.url}
-            focus={row === 'url'}
-            focusNow={at('url')}
-            onChange={(url) => setTarget({ ...t, url: url.trim() })}
-            placeholder="http://localhost:3567"
-          />
-          <Field
-            label="tenant"
-            value={t.tenant ?? ''}
-            focus={row === 'tenant'}
-            focusNow={at('tenant')}
-            onChange={(v) => setTarget({ ...t, tenant: v.trim() || undefined })}
-            placeholder="public"
-          />
-          <Field
-            label="app"
-            value={t.app ?? ''}
-            focus={row === 'app'}
-            focusNow={at('app')}
-            onChange={(v) => setTarget({ ...t, app: v.trim() || undefined })}
-            placeholder="public"
-          />
-        </>
-      )}
-      <Text {...(row === 'connect' ? theme.selected : {})}>{row === 'connect' ? theme.symbols.pointer : ' '} connect and preflight</Text>
-      <Box flexDirection="column" marginTop={1}>
-        {target.status === 'running' ? (
-          <Text {...theme.muted}>{t.kind === 'sandbox' ? 'starting the sandbox core…' : 'connecting…'}</Text>
-        ) : null}
-        {target.status === 'failed' ? <Text {...theme.error}>{target.error}</Text> : null}
-        {/* On a short terminal the connection's details fold into one line: the preflight's verdict needs the rows. */}
-        {target.status === 'done' && short ? (
-          <Text wrap="truncate-end">{target.value.sandbox ? `sandbox ${target.value.url}` : `core ${target.value.url}`}</Text>
-        ) : null}
-        {target.status === 'done' && !short ? (
-          <>
-            <Text wrap="wrap">url {target.value.url}</Text>
-            {target.value.sandbox ? (
-              <Text wrap="wrap">
-                store {target.value.sandbox.storePath}
-                {target.value.sandbox.temporary ? ' (temporary: removed when the wizard exits)' : ''}
-              </Text>
-            ) : null}
-          </>
-        ) : null}
-        {pf.status === 'running' ? <Text {...theme.muted}>preflight…</Text> : null}
-        {pf.status === 'failed' ? <Text {...theme.error}>preflight failed: {pf.error}</Text> : null}
-        {pf.status === 'done' ? (
-          <>
-            {/* The verdict first, then what failed and the warnings, then what passed: each whole, scrolled. */}
-            <Text {...(pf.value.ok ? theme.ok : theme.error)} wrap="wrap">
-              {pf.value.ok ? 'preflight passed: c continues to the plan' : 'preflight failed: fix the problem named below'}
-            </Text>
-            {findings.slice(view.first, view.first + view.count).map((f) => (
-              <Text key={f.key} {...f.style} wrap="truncate-end">
-                {f.text}
-              </Text>
-            ))}
-            {view.hidden > 0 ? <Text {...theme.muted}>↓ {view.hidden} more (pgdn)</Text> : null}
-          </>
-        ) : null}
-      </Box>
+      <TargetFields t={t} row={row} at={at} setTarget={setTarget} />
+      <ConnectionStatus kind={t.kind} target={target} pf={pf} short={short} findings={findings} view={view} />
     </Frame>
   );
 }

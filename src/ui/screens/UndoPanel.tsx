@@ -1,6 +1,7 @@
 // The results screen's undo: `u` starts the rollback operation; it checks every user the run made (progress), says
 // what it will remove from which core (users changed since are kept), and waits for `y` (or `esc`: nothing removed);
 // then it undoes with progress, every removal read back.
+// UndoPanel runs the operation and takes the keys; UndoPhaseView below shows where it stands.
 import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { confirmationLines, type Confirmation } from '../../operations/confirm.js';
@@ -73,6 +74,11 @@ export function UndoPanel({
     } else if (c === 'back' && phase.kind !== 'undoing' && phase.kind !== 'checking') onClose();
   });
   const width = Math.max(40, size.columns);
+  return <UndoPhaseView phase={phase} width={width} />;
+}
+
+/** The undo as it stands: checking (progress), the question, undoing (progress), what it did, or why it could not. */
+function UndoPhaseView({ phase, width }: { phase: Phase; width: number }) {
   return (
     <Box flexDirection="column" marginTop={1}>
       {phase.kind === 'checking' ? (
