@@ -3,7 +3,7 @@
 // dropped AFTER the target performed and answered the request, so the client retries a step the core already
 // did. Deterministic for a seed (the project's seeded generator): the n-th request gets the same decision in every run.
 import http from 'node:http';
-import { createRng } from '../../src/generators/rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import type { AddressInfo } from 'node:net';
 
 export type FaultKind = '503' | '429' | 'drop' | 'reset-after-forward' | 'garbage-after-forward';

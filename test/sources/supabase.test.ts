@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSupabaseExport } from '../../src/generators/bulk-tables.js';
+import { writeSupabaseExport } from '../../tools/generators/bulk-tables.js';
 import { readFile } from 'node:fs/promises';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';

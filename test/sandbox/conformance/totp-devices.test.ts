@@ -2,7 +2,7 @@
 // src/test/java/io/supertokens/test/totp/api/GetTotpDevicesAPITest.java (testApi) and TotpUserIdMappingTest.java
 // (the device rename of that test is left out: the sandbox cannot rename devices, docs/sandbox.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpAt } from '../../../src/migration/totp-code.js';
+import { totpAt } from '../../../src/shared/totp-code.js';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
 import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
 

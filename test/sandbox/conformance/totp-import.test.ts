@@ -1,7 +1,7 @@
 // Conformance: POST /recipe/totp/device/import, ported from supertokens-core
 // src/test/java/io/supertokens/test/totp/api/ImportTotpDeviceAPITest.java (testApi, testApiWithoutDeviceName).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpAt } from '../../../src/migration/totp-code.js';
+import { totpAt } from '../../../src/shared/totp-code.js';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
 import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
 

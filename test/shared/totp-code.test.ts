@@ -1,6 +1,6 @@
 // TOTP codes for verification: RFC 6238 appendix B (SHA1) vectors, and the skew neighbours.
 import { describe, expect, it } from 'vitest';
-import { candidateCodes, totpAt } from '../../src/migration/totp-code.js';
+import { candidateCodes, totpAt } from '../../src/shared/totp-code.js';
 
 const SEED = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 

@@ -1,8 +1,8 @@
 // Generated canonical users with known passwords and secrets: every first factor, every hash format,
 // TOTP in each encoding, email and SMS factors, an externalUserId.
-import type { CanonicalUser } from '../records/types.js';
+import type { CanonicalUser } from '../../src/records/types.js';
 import { argon2Hash, bcryptHash, externalScryptString, firebaseScryptUser, type ScryptConfig } from './hashes.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 import { generateSecret, type GeneratedSecret } from './totp.js';
 
 /** What the fixtures README lists for one user: never printed by the tool itself. */

@@ -2,10 +2,10 @@
 // built as strings and written in ~1 MB batches with backpressure, so a million users take seconds.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import type { PasswordAlgorithm } from '../records/types.js';
+import type { PasswordAlgorithm } from '../../src/records/types.js';
 import { argon2Hash, bcryptHash, externalScryptString, firebaseScryptUser, type FirebaseScryptUser, type ScryptConfig } from './hashes.js';
 import { fixtureScryptConfig, hashConfigBlock } from './firebase.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, type Rng } from '../../src/shared/rng.js';
 import { encodeSecret } from './totp.js';
 
 export interface PoolEntry {

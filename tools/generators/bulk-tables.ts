@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { BatchWriter } from './bulk.js';
 import { bcryptHash } from './hashes.js';
-import { createRng } from './rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import { generateSecret } from './totp.js';
 import { FACTOR_COLUMNS, tableCsv, USER_COLUMNS } from './supabase.js';
 import { otpCredential, pbkdf2Credential } from './keycloak.js';

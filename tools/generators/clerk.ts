@@ -2,12 +2,12 @@
 // passwords, TOTP secrets, verified and unverified emails and phones, names and metadata; a second file with
 // hashers the core cannot take (legacyPassword) and a broken file beside them.
 import { createHash } from 'node:crypto';
-import { CLERK_COLUMNS } from '../sources/clerk.js';
+import { CLERK_COLUMNS } from '../../src/sources/clerk.js';
 import type { BrokenFile } from './broken.js';
 import type { KnownCredential } from './canonical.js';
 import type { CsvFixtures } from './firebase-csv.js';
 import { argon2Hash, bcryptHash, firebaseScryptUser, type FirebaseScryptUser, type ScryptConfig } from './hashes.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 import { generateSecret } from './totp.js';
 
 export const CLERK_HEADER = CLERK_COLUMNS;

@@ -1,8 +1,8 @@
 // Generated Firebase `auth:export` users (scrypt hashes over a generated signer key) and their hash config.
-import type { HashConfig } from '../sources/index.js';
+import type { HashConfig } from '../../src/sources/index.js';
 import { firebaseScryptUser, generateSignerKey, toWebSafe, type ScryptConfig } from './hashes.js';
 import type { KnownCredential, GeneratedSet } from './canonical.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 export type FirebaseUser = Record<string, unknown>;
 

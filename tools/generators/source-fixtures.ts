@@ -13,7 +13,7 @@ import {
   usersFileJson,
 } from './keycloak.js';
 import type { ScryptConfig } from './hashes.js';
-import { createRng } from './rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import {
   FACTOR_COLUMNS,
   IDENTITY_COLUMNS,

@@ -2,14 +2,14 @@
 // bulk writers whose files read back cleanly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { argon2Hash, bcryptHash, firebaseScryptHash } from '../../src/generators/hashes.js';
-import { createRng } from '../../src/generators/rng.js';
-import { generateSecret, otpauthUri, totpCsv } from '../../src/generators/totp.js';
-import { writeCanonicalNdjson, writeFirebaseExport } from '../../src/generators/bulk.js';
+import { argon2Hash, bcryptHash, firebaseScryptHash } from '../../tools/generators/hashes.js';
+import { createRng } from '../../src/shared/rng.js';
+import { generateSecret, otpauthUri, totpCsv } from '../../tools/generators/totp.js';
+import { writeCanonicalNdjson, writeFirebaseExport } from '../../tools/generators/bulk.js';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { toBase32Secret } from '../../src/records/secrets.js';
 import { parseHashConfig } from '../../src/sources/index.js';
-import { collect, tempDir } from './helpers.js';
+import { collect, tempDir } from '../sources/helpers.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // TOTP secrets with known values in base32, base64 or hex, and their CSV and otpauth:// list forms.
 import base32 from 'hi-base32';
-import type { SecretEncoding } from '../records/types.js';
-import type { Rng } from './rng.js';
+import type { SecretEncoding } from '../../src/records/types.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 export interface GeneratedSecret {
   /** The secret as written in the source, in `encoding`. */

@@ -1,8 +1,8 @@
 // Broken examples beside the valid fixtures: each shows one way real exports go wrong.
 import { gzipSync } from 'node:zlib';
-import type { CanonicalUser } from '../records/types.js';
+import type { CanonicalUser } from '../../src/records/types.js';
 import { argon2Hash, bcryptHash, externalScryptString, firebaseScryptUser, type ScryptConfig } from './hashes.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 import { generateSecret } from './totp.js';
 
 export interface BrokenFile {

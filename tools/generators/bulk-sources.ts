@@ -9,7 +9,7 @@ import { CLERK_HEADER, clerkCsvLine } from './clerk.js';
 import { federatedUser } from './cognito.js';
 import { bcryptHash } from './hashes.js';
 import { encodeSecret } from './totp.js';
-import { createRng } from './rng.js';
+import { createRng } from '../../src/shared/rng.js';
 
 /** Write `count` lines (plus an optional first line) made by `line(i)`. */
 export async function writeLines(path: string, count: number, line: (i: number) => string, first?: string): Promise<void> {

@@ -18,7 +18,7 @@ import { firebaseCsvFixtures } from './firebase-csv.js';
 import { clerkFixtures } from './clerk.js';
 import { cognitoFixtures } from './cognito.js';
 import { firebaseScryptUser, type ScryptConfig } from './hashes.js';
-import { createRng } from './rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import { generateSecret, otpauthUri, totpCsv } from './totp.js';
 import { renderReadme } from './readme.js';
 import { sourceFixtures } from './source-fixtures.js';

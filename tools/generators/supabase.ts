@@ -3,7 +3,7 @@
 // JSON lines of `psql -At -c "select row_to_json(t) ..."`.
 import { bcryptHash, firebaseScryptUser, type FirebaseScryptUser, type ScryptConfig } from './hashes.js';
 import type { KnownCredential } from './canonical.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 import { generateSecret } from './totp.js';
 
 export type Row = Record<string, unknown>;

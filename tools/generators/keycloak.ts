@@ -5,7 +5,7 @@ import { pbkdf2Sync } from 'node:crypto';
 import { argon2id } from 'hash-wasm';
 import base32 from 'hi-base32';
 import type { KnownCredential } from './canonical.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 export type KcUser = Record<string, unknown>;
 

@@ -2,9 +2,9 @@
 // (bcryptjs), argon2id (hash-wasm) and Firebase's scrypt variant (hash-wasm scrypt + AES-256-CTR).
 import bcrypt from 'bcryptjs';
 import { argon2id } from 'hash-wasm';
-import { buildExternalScrypt } from '../hashes/formats.js';
-import { computeExternalScryptHash } from '../hashes/verify.js';
-import type { Rng } from './rng.js';
+import { buildExternalScrypt } from '../../src/hashes/formats.js';
+import { computeExternalScryptHash } from '../../src/hashes/verify.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 /** Firebase's scrypt parameters with the signer key; what `HashConfig` holds once read. */
 export interface ScryptConfig {

@@ -4,7 +4,7 @@
 import type { BrokenFile } from './broken.js';
 import type { KnownCredential } from './canonical.js';
 import type { CsvFixtures } from './firebase-csv.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 export type CognitoUser = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
-// RFC 6238 TOTP codes (HMAC-SHA1, 6 digits), as the core computes them, for verifying imported devices; computed
-// with otplib. Its guardrails are relaxed to 1-byte secrets: 80-bit secrets are common in real exports.
+// RFC 6238 TOTP codes (HMAC-SHA1, 6 digits), as the core computes them: the migration's verify makes codes of imported
+// devices and the sandbox checks codes with the same function, so both agree by construction. Computed
+// with otplib; its guardrails are relaxed to 1-byte secrets: 80-bit secrets are common in real exports.
 import { generateSync } from 'otplib';
 import { createGuardrails } from '@otplib/core';
 

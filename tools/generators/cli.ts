@@ -1,6 +1,7 @@
 // Generator commands: `fixtures [DIR]` writes fixtures/; `firebase FILE N`, `canonical FILE N`, `supabase FILE N`
 // and `keycloak FILE N`, `firebase-csv FILE N`, `clerk FILE N` and `cognito FILE N` write large generated exports
-// quickly (for benchmarks and streaming tests).
+// quickly (for benchmarks and streaming tests). Run as `npm run generate -- COMMAND ...` (`npm run fixtures` for the
+// first); not part of the published package.
 import { resolve } from 'node:path';
 import { writeFixtures } from './fixtures.js';
 import { writeCanonicalNdjson, writeFirebaseExport } from './bulk.js';
@@ -48,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
 
 function usage(): number {
   process.stderr.write(
-    'usage: node dist/generators/cli.js fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT | supabase USERS.csv COUNT [FACTORS.csv] | keycloak FILE COUNT | firebase-csv FILE COUNT | clerk FILE COUNT | cognito FILE COUNT\n',
+    'usage: npm run generate -- fixtures [DIR] | firebase FILE COUNT | canonical FILE COUNT | supabase USERS.csv COUNT [FACTORS.csv] | keycloak FILE COUNT | firebase-csv FILE COUNT | clerk FILE COUNT | cognito FILE COUNT\n',
   );
   return 2;
 }

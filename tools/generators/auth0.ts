@@ -1,7 +1,7 @@
 // Generated Auth0 exports: the password-hash export (bcrypt) and the user export (database, social, SMS users).
 import { bcryptHash } from './hashes.js';
 import type { GeneratedSet, KnownCredential } from './canonical.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../../src/shared/rng.js';
 
 export type Auth0Object = Record<string, unknown>;
 
