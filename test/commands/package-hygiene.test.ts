@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../../src/cli.js';
-import { PASSWORDS, REPO } from '../ui/fixture.js';
+import { PASSWORDS, REPO } from '../support/fixture.js';
 
 const pkg = JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as {
   license: string;

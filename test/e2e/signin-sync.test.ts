@@ -12,10 +12,10 @@ import { placeholderPassword } from 'auth-migrate-signin/protocol';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { initTestApp } from '../signin/app.js';
-import { SIGNIN_SECRET } from '../signin/users.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { initTestApp } from '../support/signin/app.js';
+import { SIGNIN_SECRET } from '../support/signin/users.js';
 
 const ENTRY = 'auth-migrate:legacy-password';
 const DONE = 'auth-migrate:legacy-done';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { detectFormat, FieldReport, parseHashConfig } from '../../src/sources/index.js';
 import { expectBoundedRead } from './bounded.js';
-import { byId, collect, fixture, tempDir } from './helpers.js';
+import { byId, collect, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { writeCognitoExport } from '../../tools/generators/bulk-sources.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { detectFormat, FieldReport } from '../../src/sources/index.js';
 import { expectBoundedRead } from './bounded.js';
-import { collect, fixture, tempDir } from './helpers.js';
+import { collect, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

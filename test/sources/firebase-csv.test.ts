@@ -7,7 +7,7 @@ import { firebaseCsvLine } from '../../tools/generators/firebase-csv.js';
 import { detectFormat, FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { expectBoundedRead } from './bounded.js';
-import { byId, collect, fixture, tempDir } from './helpers.js';
+import { byId, collect, fixture, tempDir } from '../support/sources.js';
 
 let hashConfig: HashConfig;
 let tmp: Awaited<ReturnType<typeof tempDir>>;

@@ -7,7 +7,7 @@ import { writeFixtures, type FixtureSet } from '../../tools/generators/fixtures.
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { toBase32Secret } from '../../src/records/secrets.js';
 import { parseHashConfig } from '../../src/sources/index.js';
-import { collect, fixture, FIXTURES, tempDir } from './helpers.js';
+import { collect, fixture, FIXTURES, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let sets: FixtureSet[];

@@ -9,7 +9,7 @@ import { writeCanonicalNdjson, writeFirebaseExport } from '../../tools/generator
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { toBase32Secret } from '../../src/records/secrets.js';
 import { parseHashConfig } from '../../src/sources/index.js';
-import { collect, tempDir } from '../sources/helpers.js';
+import { collect, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-// One app process for the two-process race of test/signin/guard-suite.ts: the official SDK with auth-migrate-signin,
+// One app process for the two-process race of test/support/signin/guard-suite.ts: the official SDK with auth-migrate-signin,
 // as a separate backend instance would run it. Signs in once at the agreed instant (argv: core URL, email,
 // password, start time in epoch ms) and prints one JSON line: the answer's status and the part's events.
 import supertokens from 'supertokens-node';

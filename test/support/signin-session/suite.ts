@@ -9,8 +9,8 @@ import Session from 'supertokens-node/recipe/session';
 import UserRoles from 'supertokens-node/recipe/userroles';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeLegacySession, type ExchangeOptions, type IssuerConfig } from '../../packages/signin/src/session/index.js';
-import { client } from '../sandbox/helpers.js';
+import { exchangeLegacySession, type ExchangeOptions, type IssuerConfig } from '../../../packages/signin/src/session/index.js';
+import { client } from '../sandbox.js';
 import { startTestIssuer, type TestIssuer } from './issuer.js';
 
 export interface ExchangeTarget {

@@ -1,8 +1,8 @@
 // Instrumentation around a REAL core client (talking HTTP to a real sandbox): counts calls and calls in flight,
 // remembers the one-time codes the core hands out, and can make chosen calls fail with an HTTP 500.
-import { CoreHttpError } from '../../../src/core-client/errors.js';
-import type { LostWrites } from '../../../src/core-client/lost-writes.js';
-import type { CoreClient } from '../../../src/core-client/types.js';
+import { CoreHttpError } from '../../src/core-client/errors.js';
+import type { LostWrites } from '../../src/core-client/lost-writes.js';
+import type { CoreClient } from '../../src/core-client/types.js';
 
 export interface InstrumentedCore {
   /** The real client, wrapped; pass it to the runner. */

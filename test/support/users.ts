@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import bcrypt from 'bcryptjs';
 import base32 from 'hi-base32';
-import type { CanonicalUser } from '../../../src/records/types.js';
+import type { CanonicalUser } from '../../src/records/types.js';
 
 /** Public vector of the external scrypt variant (shared/formats.md): password `user1password`. */
 export const SCRYPT_SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';

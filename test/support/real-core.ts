@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
 import type { CanonicalUser } from '../../src/records/types.js';
-import { cli, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, writeNdjson } from '../migration/support/users.js';
+import { cli, summaryOf } from './cli.js';
+import { generateUsers, writeNdjson } from './users.js';
 
-export { summaryOf } from '../migration/support/cli.js';
+export { summaryOf } from './cli.js';
 
 export const CORE_URL = process.env.AUTH_MIGRATE_TEST_CORE_URL;
 export const CORE_API_KEY = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY ?? '';
@@ -24,6 +24,15 @@ export function skippedWithoutCore(file: string): boolean {
     `${file}: skipped: AUTH_MIGRATE_TEST_CORE_URL is not set (set it, and AUTH_MIGRATE_TEST_CORE_API_KEY, to run it against a core)`,
   );
   return true;
+}
+
+/** The core under test as the shared suites (test/support/signin*) take it: URL, key, and the key for the CLI's environment. */
+export async function suiteTarget(): Promise<{ url: string; apiKey?: string; env: Record<string, string> }> {
+  return {
+    url: CORE_URL!,
+    ...(CORE_API_KEY ? { apiKey: CORE_API_KEY } : {}),
+    env: CORE_API_KEY ? { AUTH_MIGRATE_API_KEY: CORE_API_KEY } : {},
+  };
 }
 
 /** A number from the environment (e.g. AUTH_MIGRATE_TEST_CORE_USERS), or the default. */

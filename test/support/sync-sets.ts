@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import base32 from 'hi-base32';
-import type { CanonicalUser } from '../../../src/records/types.js';
+import type { CanonicalUser } from '../../src/records/types.js';
 import { generateUsers } from './users.js';
 
 export interface SyncSizes {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderPassword } from 'auth-migrate-signin/protocol';
-import { createCoreClient } from '../../src/core-client/client.js';
-import { cli, summaryOf } from '../migration/support/cli.js';
+import { createCoreClient } from '../../../src/core-client/client.js';
+import { cli, summaryOf } from '../cli.js';
 import { initTestApp, type TestApp } from './app.js';
 import { caseUsers, SIGNIN_SECRET, signInUsers } from './users.js';
 

@@ -1,4 +1,6 @@
-// Helpers for the sandbox tests: a tiny HTTP client that keeps status, content type and raw text.
+// Helpers for the sandbox tests: a tiny HTTP client that keeps status, content type and raw text, and the one
+// set-up of a test file that speaks to one sandbox (sandboxForFile).
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/spawn.js';
 
 export interface Answer {
@@ -52,6 +54,21 @@ export function startTestSandbox(opts: StartSandboxOptions = {}): Promise<Runnin
     ...opts,
     env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1', AUTH_MIGRATE_SANDBOX_BCRYPT_ROUNDS: '4', ...opts.env },
   });
+}
+
+/**
+ * One sandbox for a whole test file (the conformance set-up): started before its tests, stopped after them. `sb` is
+ * filled in when it has started; `api` speaks to it with the given default headers (e.g. a cdi-version).
+ */
+export function sandboxForFile(opts: StartSandboxOptions = {}, headers: Record<string, string> = {}) {
+  const sb = {} as RunningSandbox;
+  beforeAll(async () => {
+    Object.assign(sb, await startTestSandbox(opts));
+  });
+  afterAll(async () => {
+    await sb.stop?.();
+  });
+  return { sb, api: client(sb, headers) };
 }
 
 /** Move the sandbox's clock forward (test hook). */

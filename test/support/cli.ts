@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { createCoreClient } from '../../../src/core-client/client.js';
-import type { CoreClient, CoreUser } from '../../../src/core-client/types.js';
-import { decodeJournalLine } from '../../../src/migration/journal-lines.js';
+import { createCoreClient } from '../../src/core-client/client.js';
+import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
+import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 
-export const BIN = fileURLToPath(new URL('../../../bin/auth-migrate.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
 
 /** A licence key for sandbox rehearsals (the sandbox accepts any non-empty key). */
 export const LICENSE = 'test-licence-key-0123456789';

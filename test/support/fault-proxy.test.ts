@@ -2,7 +2,7 @@
 // determinism for a seed, added latency, and faithful forwarding of paths, headers and bodies.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreClient, CoreUnreachableError, type CoreClient } from '../../src/core-client/index.js';
-import { okJson, startCaptureServer, type CaptureServer } from '../core-client/capture-server.js';
+import { okJson, startCaptureServer, type CaptureServer } from './capture-server.js';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
 
 const KEY = 'proxy-test-key-0123456789';

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import { cli, summaryOf } from '../migration/support/cli.js';
-import { SCRYPT_HUNTER2_HASH, SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY } from '../records/vectors.js';
+import { createCoreClient } from '../../../src/core-client/client.js';
+import { cli, summaryOf } from '../cli.js';
+import { SCRYPT_HUNTER2_HASH, SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY } from '../vectors.js';
 
 export interface VendorTarget {
   url: string;
