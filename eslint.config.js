@@ -1,9 +1,9 @@
-// ESLint (flat config) with typescript-eslint's recommended rules, run by `npm test` (pretest) over src, packages, test and bench.
+// ESLint (flat config) with typescript-eslint's recommended rules, run by `npm test` (pretest) over src, tools, packages, test and bench.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'bench/data/', 'fixtures/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'tools/dist/', 'node_modules/', 'bench/data/', 'fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -65,6 +65,7 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
   const post = <T>(path: string, scope: 'tenant' | 'app', body: unknown) => json<T>({ method: 'POST', path, scope, body });
   const get = <T>(path: string, scope: 'tenant' | 'app' | 'none', query?: RawRequest['query']) =>
     json<T>({ method: 'GET', path, scope, query });
+  const send: Senders = { json, post, get };
 
   return {
     url: ctx.base.display,
@@ -106,6 +107,47 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
       post<CreateEmailVerificationTokenResult>('/recipe/user/email/verify/token', 'tenant', { userId, email }),
     verifyEmailToken: (token) => post<VerifyEmailTokenResult>('/recipe/user/email/verify', 'tenant', { method: 'token', token }),
     isEmailVerified: (userId, email) => get<IsEmailVerifiedResult>('/recipe/user/email/verify', 'app', { userId, email }),
+    ...userMethods(send),
+
+    hello: async () => (await sendRequest(ctx, tenantId, { method: 'GET', path: '/hello', scope: 'none' })).text.trim(),
+    ...licenseMethods(send),
+    bulkImport: bulkImportMethods(send),
+
+    raw: (req) => sendRequest(ctx, tenantId, req),
+    observe: (listener) => {
+      const observers = (ctx.observers ??= new Set());
+      observers.add(listener);
+      return () => observers.delete(listener);
+    },
+    close: () => {
+      // Sockets are closed at once; requests still in flight fail (the callers have stopped by then).
+      if (ownsPool) void ctx.pool.destroy().catch(() => {});
+    },
+  };
+}
+
+/** The three ways a method sends its request: as described, a POST with a body, a GET with a query. */
+interface Senders {
+  json: <T>(req: RawRequest, needsStatus?: boolean) => Promise<T>;
+  post: <T>(path: string, scope: 'tenant' | 'app', body: unknown) => Promise<T>;
+  get: <T>(path: string, scope: 'tenant' | 'app' | 'none', query?: RawRequest['query']) => Promise<T>;
+}
+
+type UserMethods =
+  | 'getUserById'
+  | 'listUsers'
+  | 'listUsersByAccountInfo'
+  | 'updateUserMetadata'
+  | 'getUserMetadata'
+  | 'createRole'
+  | 'addUserRole'
+  | 'getUserRoles'
+  | 'getTenantConfig'
+  | 'signIn';
+
+/** Users, their metadata and roles, the tenant's configuration, and a sign-in. */
+function userMethods({ json, post, get }: Senders): Pick<CoreClient, UserMethods> {
+  return {
     getUserById: (userId) => get<GetUserByIdResult>('/user/id', 'app', { userId }),
     listUsers: (input = {}) =>
       get<ListUsersResult>('/users', 'tenant', {
@@ -134,36 +176,34 @@ function clientFor(ctx: RequestContext, tenantId: string, ownsPool: boolean): Co
     getUserRoles: (userId) => get('/recipe/user/roles', 'tenant', { userId }),
     getTenantConfig: () => get<TenantConfigResult>('/recipe/multitenancy/tenant/v2', 'tenant'),
     signIn: (email, password) => post<SignInResult>('/recipe/signin', 'tenant', { email, password }),
+  };
+}
 
-    hello: async () => (await sendRequest(ctx, tenantId, { method: 'GET', path: '/hello', scope: 'none' })).text.trim(),
+type LicenseMethods = 'apiVersion' | 'featureFlags' | 'getLicense' | 'setLicense' | 'deleteLicense';
+
+/** The core's version, its licence and the features it enables. */
+function licenseMethods({ json, get }: Senders): Pick<CoreClient, LicenseMethods> {
+  return {
     apiVersion: () => json<ApiVersionResult>({ method: 'GET', path: '/apiversion', scope: 'app' }, false),
     featureFlags: () => get<FeatureFlagsResult>('/ee/featureflag', 'app'),
     getLicense: () => get<GetLicenseResult>('/ee/license', 'app'),
     setLicense: (licenseKey) => json<SetLicenseResult>({ method: 'PUT', path: '/ee/license', scope: 'app', body: { licenseKey } }),
     deleteLicense: () => json<DeleteLicenseResult>({ method: 'DELETE', path: '/ee/license', scope: 'app' }),
+  };
+}
 
-    bulkImport: {
-      importUser: (user) => post<BulkImportUserResult>('/bulk-import/import', 'app', user),
-      addUsers: (users) => post('/bulk-import/users', 'app', { users }),
-      listUsers: (input) =>
-        get<ListStagedUsersResult>('/bulk-import/users', 'app', {
-          status: input.status,
-          limit: input.limit,
-          paginationToken: input.paginationToken,
-        }),
-      countUsers: (status) => get('/bulk-import/users/count', 'app', { status }),
-      removeUsers: (ids) => json({ method: 'POST', path: '/bulk-import/users/remove', scope: 'app', body: { ids } }, false),
-    },
-
-    raw: (req) => sendRequest(ctx, tenantId, req),
-    observe: (listener) => {
-      const observers = (ctx.observers ??= new Set());
-      observers.add(listener);
-      return () => observers.delete(listener);
-    },
-    close: () => {
-      // Sockets are closed at once; requests still in flight fail (the callers have stopped by then).
-      if (ownsPool) void ctx.pool.destroy().catch(() => {});
-    },
+/** The bulk-import endpoints: one user at once, or staged for the core's job. */
+function bulkImportMethods({ json, post, get }: Senders): CoreClient['bulkImport'] {
+  return {
+    importUser: (user) => post<BulkImportUserResult>('/bulk-import/import', 'app', user),
+    addUsers: (users) => post('/bulk-import/users', 'app', { users }),
+    listUsers: (input) =>
+      get<ListStagedUsersResult>('/bulk-import/users', 'app', {
+        status: input.status,
+        limit: input.limit,
+        paginationToken: input.paginationToken,
+      }),
+    countUsers: (status) => get('/bulk-import/users/count', 'app', { status }),
+    removeUsers: (ids) => json({ method: 'POST', path: '/bulk-import/users/remove', scope: 'app', body: { ids } }, false),
   };
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { openPrivate } from '../files/private.js';
-import { totpAt } from './totp-code.js';
+import { totpAt } from '../shared/totp-code.js';
 
 interface UsedStep {
   device: string;

@@ -7,7 +7,7 @@ import type { JournalledUser, JournalUsersView } from './journal.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
 import type { Step } from './steps.js';
-import { candidateCodes } from './totp-code.js';
+import { candidateCodes } from '../shared/totp-code.js';
 import type { TotpCheckLog } from './totp-checks.js';
 import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } from './lookup.js';
 

@@ -42,59 +42,65 @@ class Owners {
   }
 }
 
+/** Emails or phones: who owns each, who uses each as a one-time-code factor, and the clash each rule names. */
+interface IdentifierSpace {
+  owners: Owners;
+  factors: KeyTable;
+  roleKind: ClashKind;
+  factorKind: ClashKind;
+}
+
+/** Both records of a clash: the later one now (on its own problems), the earlier one late, once per rule. */
+function clash(clashes: ClashLog, ctx: RuleContext, earlier: number, me: number, code: number): void {
+  ctx.problems.push(clashes.current(me, code, earlier));
+  clashes.flagEarlier(earlier, code, me);
+}
+
+/**
+ * A user's emails (or phones): the login one must be unique among users in its role; a one-time-code
+ * factor must not use another user's identifier, and no earlier user's factor may use ours.
+ */
+function identifiers(
+  clashes: ClashLog,
+  ctx: RuleContext,
+  me: number,
+  values: string[],
+  login: string | undefined,
+  loginRole: boolean,
+  factor: string | undefined,
+  space: IdentifierSpace,
+): void {
+  const { owners, factors } = space;
+  for (const value of values) {
+    hashKey(value);
+    const role = loginRole && value === login;
+    owners.claim(value, me, role);
+    if (role && owners.prevRole !== undefined && owners.prevRole !== me)
+      clash(clashes, ctx, owners.prevRole, me, clashes.code(space.roleKind));
+    // The factor belongs to an earlier user: this record's problem only (the earlier one did nothing wrong).
+    if (value === factor && owners.prevFirst !== undefined && owners.prevFirst !== me)
+      ctx.problems.push(clashes.current(me, clashes.code(space.factorKind), owners.prevFirst));
+    // An earlier user's factor is one of ours: that user's problem, named late.
+    const holder = factors.getHashed();
+    if (holder !== undefined && holder !== me) clashes.flagEarlier(holder, clashes.code(space.factorKind), me);
+    if (value === factor) factors.claimHashed(me);
+  }
+}
+
 export function createCrossRecordIndex(): CrossRecordIndex {
   const places = new RecordPlaces();
   const byId = new KeyTable();
   const byExternalId = new KeyTable();
   const byThirdParty = new KeyTable();
-  const emails = new Owners();
-  const phones = new Owners();
-  const factorEmail = new KeyTable();
-  const factorPhone = new KeyTable();
+  const emails: IdentifierSpace = { owners: new Owners(), factors: new KeyTable(), roleKind: CLASH.email, factorKind: CLASH.otpEmail };
+  const phones: IdentifierSpace = { owners: new Owners(), factors: new KeyTable(), roleKind: CLASH.phone, factorKind: CLASH.otpPhone };
   // The log names records through `places` only: kept after the pass, it keeps none of the tables above alive.
   const clashes = new ClashLog(places);
-
-  /** Both records of a clash: the later one now (on its own problems), the earlier one late, once per rule. */
-  function clash(ctx: RuleContext, earlier: number, me: number, code: number): void {
-    ctx.problems.push(clashes.current(me, code, earlier));
-    clashes.flagEarlier(earlier, code, me);
-  }
 
   function unique(ctx: RuleContext, table: KeyTable, key: string, me: number, code: number): void {
     hashKey(key);
     const earlier = table.claimHashed(me);
-    if (earlier !== undefined) clash(ctx, earlier, me, code);
-  }
-
-  /**
-   * A user's emails (or phones): the login one must be unique among users in its role; a one-time-code
-   * factor must not use another user's identifier, and no earlier user's factor may use ours.
-   */
-  function identifiers(
-    ctx: RuleContext,
-    me: number,
-    values: string[],
-    login: string | undefined,
-    loginRole: boolean,
-    factor: string | undefined,
-    owners: Owners,
-    factors: KeyTable,
-    roleKind: ClashKind,
-    factorKind: ClashKind,
-  ): void {
-    for (const value of values) {
-      hashKey(value);
-      const role = loginRole && value === login;
-      owners.claim(value, me, role);
-      if (role && owners.prevRole !== undefined && owners.prevRole !== me) clash(ctx, owners.prevRole, me, clashes.code(roleKind));
-      // The factor belongs to an earlier user: this record's problem only (the earlier one did nothing wrong).
-      if (value === factor && owners.prevFirst !== undefined && owners.prevFirst !== me)
-        ctx.problems.push(clashes.current(me, clashes.code(factorKind), owners.prevFirst));
-      // An earlier user's factor is one of ours: that user's problem, named late.
-      const holder = factors.getHashed();
-      if (holder !== undefined && holder !== me) clashes.flagEarlier(holder, clashes.code(factorKind), me);
-      if (value === factor) factors.claimHashed(me);
-    }
+    if (earlier !== undefined) clash(clashes, ctx, earlier, me, code);
   }
 
   return {
@@ -107,7 +113,7 @@ export function createCrossRecordIndex(): CrossRecordIndex {
         hashKey(record.id);
         const earlier = byId.claimHashed(me);
         // The id itself is kept, so a hash collision is told apart from a real duplicate.
-        if (earlier !== undefined && places.idOf(earlier) === record.id) clash(ctx, earlier, me, clashes.code(CLASH.id));
+        if (earlier !== undefined && places.idOf(earlier) === record.id) clash(clashes, ctx, earlier, me, clashes.code(CLASH.id));
       }
       if (record.externalUserId !== undefined) unique(ctx, byExternalId, record.externalUserId, me, clashes.code(CLASH.externalUserId));
       const otp = record.otpFactors;
@@ -121,23 +127,12 @@ export function createCrossRecordIndex(): CrossRecordIndex {
         }
       }
       if (otp?.email !== undefined && !ownEmails.includes(otp.email)) ownEmails.push(otp.email);
-      identifiers(
-        ctx,
-        me,
-        ownEmails,
-        record.email,
-        record.password !== undefined,
-        otp?.email,
-        emails,
-        factorEmail,
-        CLASH.email,
-        CLASH.otpEmail,
-      );
+      identifiers(clashes, ctx, me, ownEmails, record.email, record.password !== undefined, otp?.email, emails);
       if (record.phoneNumber !== undefined || otp?.phoneNumber !== undefined) {
         const ownPhones: string[] = [];
         if (record.phoneNumber !== undefined) ownPhones.push(record.phoneNumber);
         if (otp?.phoneNumber !== undefined && otp.phoneNumber !== record.phoneNumber) ownPhones.push(otp.phoneNumber);
-        identifiers(ctx, me, ownPhones, record.phoneNumber, true, otp?.phoneNumber, phones, factorPhone, CLASH.phone, CLASH.otpPhone);
+        identifiers(clashes, ctx, me, ownPhones, record.phoneNumber, true, otp?.phoneNumber, phones);
       }
       return me;
     },

@@ -28,59 +28,10 @@ export function checkPassword(
     flag(ctx, 'error', 'password.hash.missing', FIELD, 'the record has a password without a hash; add the hash or remove `password`');
     return undefined;
   }
-  let stated: PasswordAlgorithm | undefined;
-  if (rawAlgorithm !== undefined && rawAlgorithm !== null && rawAlgorithm !== '') {
-    const parsed =
-      typeof rawAlgorithm !== 'string'
-        ? null
-        : KNOWN_ALGORITHMS.has(rawAlgorithm)
-          ? (rawAlgorithm as PasswordAlgorithm)
-          : parseHashingAlgorithmName(rawAlgorithm);
-    const legacy = parsed ? undefined : onLegacy && detectLegacyHash(rawHash);
-    if (legacy) {
-      onLegacy!(legacy, 'password.unusable', `the password hash is ${legacy.algorithm}`);
-      return undefined;
-    }
-    if (!parsed) {
-      flag(
-        ctx,
-        'error',
-        'password.algorithm.unknown',
-        'password.algorithm',
-        'the algorithm must be bcrypt, argon2 or external_scrypt (or left out to detect it from the hash); correct it',
-      );
-      return undefined;
-    }
-    stated = parsed;
-  }
-  // Every exporter prefix starts with something other than `$`; most hashes skip the prefix search.
-  const trimmed = rawHash.trim();
-  const wrapped = trimmed.startsWith('$') ? undefined : WRAPPING_PREFIXES.find((w) => w.pattern.test(trimmed));
-  const wrappedLegacy = wrapped && onLegacy ? detectLegacyHash(trimmed) : undefined;
-  if (wrapped && wrappedLegacy) {
-    onLegacy!(wrappedLegacy, 'password.prefix.wrapped', `the hash starts with \`${wrapped.label}\`: ${wrapped.what}`);
-    return undefined;
-  }
-  if (wrapped) {
-    flag(
-      ctx,
-      'error',
-      'password.prefix.wrapped',
-      FIELD,
-      `the hash starts with \`${wrapped.label}\`: ${wrapped.what}, so the core could never match a password against it. Leave the password out (the user resets it, or signs in once through your backend's legacy check) instead of importing it`,
-    );
-    return undefined;
-  }
-  const { hash: unprefixed, stripped } = trimmed.startsWith('$') ? { hash: trimmed, stripped: undefined } : stripExporterPrefix(trimmed);
-  if (stripped) {
-    flag(
-      ctx,
-      'warning',
-      'password.prefix-stripped',
-      FIELD,
-      `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`,
-    );
-  }
+  const stated = statedAlgorithm(ctx, rawAlgorithm, rawHash, onLegacy);
+  if (stated === false) return undefined;
+  const unprefixed = unwrapped(ctx, rawHash.trim(), onLegacy);
+  if (unprefixed === undefined) return undefined;
   let result: { algorithm: PasswordAlgorithm; hash: string } | undefined;
   if (unprefixed.startsWith('$f_scrypt$')) result = checkExternalScrypt(ctx, unprefixed, signerKeyBytes);
   else if (unprefixed.startsWith('$2')) result = checkBcrypt(ctx, unprefixed);
@@ -112,6 +63,71 @@ export function checkPassword(
     return undefined;
   }
   return result;
+}
+
+/** The algorithm the record states (undefined: none, detect it), or false when it is unusable (flagged or legacy). */
+function statedAlgorithm(
+  ctx: RuleContext,
+  rawAlgorithm: unknown,
+  rawHash: string,
+  onLegacy: OnLegacyHash | undefined,
+): PasswordAlgorithm | undefined | false {
+  if (rawAlgorithm === undefined || rawAlgorithm === null || rawAlgorithm === '') return undefined;
+  const parsed =
+    typeof rawAlgorithm !== 'string'
+      ? null
+      : KNOWN_ALGORITHMS.has(rawAlgorithm)
+        ? (rawAlgorithm as PasswordAlgorithm)
+        : parseHashingAlgorithmName(rawAlgorithm);
+  const legacy = parsed ? undefined : onLegacy && detectLegacyHash(rawHash);
+  if (legacy) {
+    onLegacy!(legacy, 'password.unusable', `the password hash is ${legacy.algorithm}`);
+    return false;
+  }
+  if (!parsed) {
+    flag(
+      ctx,
+      'error',
+      'password.algorithm.unknown',
+      'password.algorithm',
+      'the algorithm must be bcrypt, argon2 or external_scrypt (or left out to detect it from the hash); correct it',
+    );
+    return false;
+  }
+  return parsed;
+}
+
+/** The hash without an exporter's prefix (warned of), or undefined when a wrapping prefix makes it unusable (flagged). */
+function unwrapped(ctx: RuleContext, trimmed: string, onLegacy: OnLegacyHash | undefined): string | undefined {
+  // Every exporter prefix starts with something other than `$`; most hashes skip the prefix search.
+  if (trimmed.startsWith('$')) return trimmed;
+  const wrapped = WRAPPING_PREFIXES.find((w) => w.pattern.test(trimmed));
+  const wrappedLegacy = wrapped && onLegacy ? detectLegacyHash(trimmed) : undefined;
+  if (wrapped && wrappedLegacy) {
+    onLegacy!(wrappedLegacy, 'password.prefix.wrapped', `the hash starts with \`${wrapped.label}\`: ${wrapped.what}`);
+    return undefined;
+  }
+  if (wrapped) {
+    flag(
+      ctx,
+      'error',
+      'password.prefix.wrapped',
+      FIELD,
+      `the hash starts with \`${wrapped.label}\`: ${wrapped.what}, so the core could never match a password against it. Leave the password out (the user resets it, or signs in once through your backend's legacy check) instead of importing it`,
+    );
+    return undefined;
+  }
+  const { hash, stripped } = stripExporterPrefix(trimmed);
+  if (stripped) {
+    flag(
+      ctx,
+      'warning',
+      'password.prefix-stripped',
+      FIELD,
+      `removed the exporter prefix \`${stripped}\` from the hash (the core wants the bare hash string); nothing to do unless that is wrong`,
+    );
+  }
+  return hash;
 }
 
 const BCRYPT = /^\$2([abxy])\$(\d\d)\$[./A-Za-z0-9]{53}$/;
@@ -266,6 +282,27 @@ function checkExternalScrypt(
     );
     return undefined;
   }
+  const params = scryptParams(ctx, parts);
+  if (!params) return undefined;
+  const { memCost, rounds } = params;
+  const normalised = normalisedScryptParts(ctx, [parts[2]!, parts[3]!, params.separator]);
+  if (!normalised) return undefined;
+  const [passwordHash, salt, saltSeparator] = normalised;
+  if (signerKeyBytes !== undefined && base64Length(passwordHash) !== signerKeyBytes) {
+    flag(
+      ctx,
+      'error',
+      'password.scrypt.signer-key-length',
+      FIELD,
+      `the hash is ${base64Length(passwordHash)} bytes but the signer key is ${signerKeyBytes} bytes, so it can never verify; check that the signer key belongs to this project`,
+    );
+    return undefined;
+  }
+  return { algorithm: 'external_scrypt', hash: buildExternalScrypt({ passwordHash, salt, memCost, rounds, saltSeparator }) };
+}
+
+/** m, r and s of a 7-part external scrypt string, once each and in range; undefined when not (flagged). */
+function scryptParams(ctx: RuleContext, parts: string[]): { memCost: number; rounds: number; separator: string } | undefined {
   let memCost: number | undefined;
   let rounds: number | undefined;
   let separator: string | undefined;
@@ -296,9 +333,14 @@ function checkExternalScrypt(
     );
     return undefined;
   }
+  return { memCost, rounds, separator };
+}
+
+/** The hash, salt and salt separator in standard padded base64 (a change is warned of); undefined when not base64 (flagged). */
+function normalisedScryptParts(ctx: RuleContext, raw: [string, string, string]): [string, string, string] | undefined {
   const normalised: string[] = [];
   let changed = false;
-  for (const [i, part] of [parts[2]!, parts[3]!, separator].entries()) {
+  for (const [i, part] of raw.entries()) {
     const std = standardBase64(part);
     // The salt separator may be empty; the hash and the salt may not.
     if (std === undefined || (std === '' && i < 2)) {
@@ -323,18 +365,7 @@ function checkExternalScrypt(
       'converted web-safe or unpadded base64 in the scrypt string to standard padded base64 (what the core compares against); nothing to do',
     );
   }
-  const [passwordHash, salt, saltSeparator] = normalised as [string, string, string];
-  if (signerKeyBytes !== undefined && base64Length(passwordHash) !== signerKeyBytes) {
-    flag(
-      ctx,
-      'error',
-      'password.scrypt.signer-key-length',
-      FIELD,
-      `the hash is ${base64Length(passwordHash)} bytes but the signer key is ${signerKeyBytes} bytes, so it can never verify; check that the signer key belongs to this project`,
-    );
-    return undefined;
-  }
-  return { algorithm: 'external_scrypt', hash: buildExternalScrypt({ passwordHash, salt, memCost, rounds, saltSeparator }) };
+  return normalised as [string, string, string];
 }
 
 /** Decoded length of standard padded base64, without decoding. */

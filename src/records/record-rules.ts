@@ -46,57 +46,10 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
   if (typeof input.emailVerified === 'boolean') out.emailVerified = input.emailVerified;
 
   if (input.externalUserId !== undefined && input.externalUserId !== null) {
-    const external = text(input.externalUserId);
-    if (external === undefined) {
-      flag(
-        ctx,
-        'error',
-        'externalUserId.empty',
-        'externalUserId',
-        '`externalUserId` is empty; give the id the core should keep, or leave the field out',
-      );
-    } else if (external.length > MAX_EXTERNAL_USER_ID) {
-      flag(
-        ctx,
-        'error',
-        'externalUserId.too-long',
-        'externalUserId',
-        `\`externalUserId\` is ${external.length} characters; the core accepts at most ${MAX_EXTERNAL_USER_ID}: shorten it or leave it out`,
-      );
-    } else out.externalUserId = external;
+    const external = checkExternalUserId(ctx, input.externalUserId);
+    if (external !== undefined) out.externalUserId = external;
   }
-
-  if (input.password !== undefined && input.password !== null) {
-    const password = checkPassword(ctx, input.password, options.signerKeyBytes, (legacy, rule, why) =>
-      unusableHash(ctx, out, legacy, rule, why, options.unusableHashes),
-    );
-    if (password) out.password = password;
-    if (isBlank(input.email)) {
-      flag(
-        ctx,
-        'error',
-        'email.missing',
-        'email',
-        'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out',
-      );
-    }
-  }
-
-  if (input.legacyPassword !== undefined && input.legacyPassword !== null) {
-    if (out.password || out.legacyPassword) {
-      flag(
-        ctx,
-        'warning',
-        'password.legacy.ignored',
-        'legacyPassword',
-        'the record has a password as well as legacyPassword; the password is used and legacyPassword ignored',
-      );
-    } else {
-      checkLegacyPassword(ctx, input.legacyPassword, out, options.unusableHashes);
-      if (isBlank(input.email))
-        flag(ctx, 'error', 'email.missing', 'email', 'a user with a legacy password needs an email (it signs in by email); add the email');
-    }
-  }
+  checkPasswords(ctx, input, out, options);
 
   if (input.thirdParty !== undefined && input.thirdParty !== null) {
     const thirdParty = checkThirdParty(ctx, input.thirdParty, email);
@@ -141,6 +94,67 @@ export function checkRecord(ctx: RuleContext, raw: CanonicalUser, options: Recor
 
   checkFirstFactor(ctx, input, out);
   return out;
+}
+
+/** The external user id the core should keep, or undefined when it is empty or too long (flagged). */
+function checkExternalUserId(ctx: RuleContext, value: unknown): string | undefined {
+  const external = text(value);
+  if (external === undefined) {
+    flag(
+      ctx,
+      'error',
+      'externalUserId.empty',
+      'externalUserId',
+      '`externalUserId` is empty; give the id the core should keep, or leave the field out',
+    );
+    return undefined;
+  }
+  if (external.length > MAX_EXTERNAL_USER_ID) {
+    flag(
+      ctx,
+      'error',
+      'externalUserId.too-long',
+      'externalUserId',
+      `\`externalUserId\` is ${external.length} characters; the core accepts at most ${MAX_EXTERNAL_USER_ID}: shorten it or leave it out`,
+    );
+    return undefined;
+  }
+  return external;
+}
+
+/** The password, or else a legacy password, into `out`; an email is required with either. */
+function checkPasswords(ctx: RuleContext, input: Record<string, unknown>, out: CanonicalUser, options: RecordRuleOptions): void {
+  if (input.password !== undefined && input.password !== null) {
+    const password = checkPassword(ctx, input.password, options.signerKeyBytes, (legacy, rule, why) =>
+      unusableHash(ctx, out, legacy, rule, why, options.unusableHashes),
+    );
+    if (password) out.password = password;
+    if (isBlank(input.email)) {
+      flag(
+        ctx,
+        'error',
+        'email.missing',
+        'email',
+        'a user with a password needs an email (the core signs email-password users in by email); add the email or leave the password out',
+      );
+    }
+  }
+
+  if (input.legacyPassword !== undefined && input.legacyPassword !== null) {
+    if (out.password || out.legacyPassword) {
+      flag(
+        ctx,
+        'warning',
+        'password.legacy.ignored',
+        'legacyPassword',
+        'the record has a password as well as legacyPassword; the password is used and legacyPassword ignored',
+      );
+    } else {
+      checkLegacyPassword(ctx, input.legacyPassword, out, options.unusableHashes);
+      if (isBlank(input.email))
+        flag(ctx, 'error', 'email.missing', 'email', 'a user with a legacy password needs an email (it signs in by email); add the email');
+    }
+  }
 }
 
 const FIRST_FACTOR_FIELD = /^(password|thirdParty|phoneNumber)\b/;

@@ -58,8 +58,34 @@ function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: s
     flag(ctx, 'error', 'totp.type', `${field}.secret`, 'the secret must be a string; fix the record');
     return undefined;
   }
-  let ok = true;
   const encoding = device.encoding ?? 'base32';
+  let ok = secretDecodes(ctx, secret, encoding, field);
+  const period = device.period ?? 30;
+  if (typeof period !== 'number' || !Number.isInteger(period) || period <= 0) {
+    flag(ctx, 'error', 'totp.period', `${field}.period`, 'the period must be a whole number of seconds above 0 (usually 30); correct it');
+    ok = false;
+  }
+  const skew = device.skew ?? 1;
+  if (typeof skew !== 'number' || !Number.isInteger(skew) || skew < 0) {
+    flag(ctx, 'error', 'totp.skew', `${field}.skew`, 'the skew must be a whole number of periods, 0 or more (usually 1); correct it');
+    ok = false;
+  }
+  if (!factorSupported(ctx, device, field)) ok = false;
+  const deviceName = device.deviceName;
+  if (deviceName !== undefined && deviceName !== null && typeof deviceName !== 'string') {
+    flag(ctx, 'error', 'totp.type', `${field}.deviceName`, 'the device name must be a string; fix the record');
+    ok = false;
+  }
+  if (!ok) return undefined;
+  const out: CanonicalTotp = { secret, encoding: encoding as SecretEncoding, period: period as number, skew: skew as number };
+  const name = typeof deviceName === 'string' ? deviceName.trim() : '';
+  if (name !== '') out.deviceName = name;
+  return out;
+}
+
+/** The secret decodes in its stated encoding and is long enough (a short one is an error, a weak one a warning). */
+function secretDecodes(ctx: RuleContext, secret: string, encoding: unknown, field: string): boolean {
+  let ok = true;
   if (typeof encoding !== 'string' || !ENCODINGS.has(encoding)) {
     flag(ctx, 'error', 'totp.encoding', `${field}.encoding`, 'the encoding must be base32, base64 or hex; correct it');
     ok = false;
@@ -93,16 +119,12 @@ function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: s
       );
     }
   }
-  const period = device.period ?? 30;
-  if (typeof period !== 'number' || !Number.isInteger(period) || period <= 0) {
-    flag(ctx, 'error', 'totp.period', `${field}.period`, 'the period must be a whole number of seconds above 0 (usually 30); correct it');
-    ok = false;
-  }
-  const skew = device.skew ?? 1;
-  if (typeof skew !== 'number' || !Number.isInteger(skew) || skew < 0) {
-    flag(ctx, 'error', 'totp.skew', `${field}.skew`, 'the skew must be a whole number of periods, 0 or more (usually 1); correct it');
-    ok = false;
-  }
+  return ok;
+}
+
+/** The device is one the core can verify: HMAC-SHA1 and 6 digits (each mismatch flagged). */
+function factorSupported(ctx: RuleContext, device: Record<string, unknown>, field: string): boolean {
+  let ok = true;
   const algorithm = device.algorithm;
   if (algorithm !== undefined && algorithm !== null && String(algorithm).toUpperCase().replace(/[-_]/g, '') !== 'SHA1') {
     flag(
@@ -125,14 +147,5 @@ function checkDevice(ctx: RuleContext, device: Record<string, unknown>, field: s
     );
     ok = false;
   }
-  const deviceName = device.deviceName;
-  if (deviceName !== undefined && deviceName !== null && typeof deviceName !== 'string') {
-    flag(ctx, 'error', 'totp.type', `${field}.deviceName`, 'the device name must be a string; fix the record');
-    ok = false;
-  }
-  if (!ok) return undefined;
-  const out: CanonicalTotp = { secret, encoding: encoding as SecretEncoding, period: period as number, skew: skew as number };
-  const name = typeof deviceName === 'string' ? deviceName.trim() : '';
-  if (name !== '') out.deviceName = name;
-  return out;
+  return ok;
 }

@@ -150,14 +150,31 @@ export interface AppHooks {
   onStoreError?: (err: unknown) => void;
 }
 
+/** What one request is answered with: the store, the configuration and the keys, fixed when the app is made. */
+interface AppEnv {
+  store: Store;
+  config: SandboxConfig;
+  keys: Buffer[];
+  keyAccepted: (given: string | undefined) => boolean;
+  supported: Set<string>;
+  faults: FaultInjector | undefined;
+  replays: ReturnType<typeof createReplayBook>;
+}
+
 export function createApp(store: Store, config: SandboxConfig, faults?: FaultInjector, hooks: AppHooks = {}): SandboxApp {
-  const routes = new Map(ROUTES.map((r) => [r.path, r]));
   const keys = config.apiKeys.map(digest);
-  const keyAccepted = createKeyCheck(keys);
-  const supported = new Set(CDI_VERSIONS);
+  const env: AppEnv = {
+    store,
+    config,
+    keys,
+    keyAccepted: createKeyCheck(keys),
+    supported: new Set(CDI_VERSIONS),
+    faults,
+    replays: createReplayBook(),
+  };
+  const routes = new Map(ROUTES.map((r) => [r.path, r]));
   let inFlight = 0;
   let idleWaiters: Array<() => void> = [];
-  const replays = createReplayBook();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawUrl = req.url ?? '/';
@@ -175,7 +192,7 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     const fault = (match && faults?.decide(req.method ?? 'GET', match.route.path)) || 'none';
     let reply: Reply;
     try {
-      reply = await dispatch(req, match, q < 0 ? '' : rawUrl.slice(q + 1), raw, fault);
+      reply = await dispatch(env, req, match, q < 0 ? '' : rawUrl.slice(q + 1), raw, fault);
     } catch (err) {
       reply =
         err instanceof HttpError
@@ -192,57 +209,8 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
     }
     if (fault === 'after' && reply.status === 200) reply = { kind: 'text', status: 500, body: FAULT_BODY };
     // A write answered as it was (200, applied) is one a later `replay` may answer with.
-    if (faults && req.method !== 'GET' && match) replays.keep(req.method ?? '', match.route.path, reply);
+    if (faults && req.method !== 'GET' && match) env.replays.keep(req.method ?? '', match.route.path, reply);
     send(res, reply);
-  }
-
-  async function dispatch(
-    req: IncomingMessage,
-    match: Match | undefined,
-    search: string,
-    raw: string,
-    fault: FaultDecision,
-  ): Promise<Reply> {
-    if (!match) throw new HttpError(404, 'Not found');
-    const searchParams = new URLSearchParams(search);
-    const { route, app, tenant } = match;
-    const ctx: Ctx = {
-      method: req.method ?? 'GET',
-      app,
-      tenant,
-      cdi: LATEST_CDI,
-      query: searchParams,
-      headers: req.headers,
-      body: lazyBody(raw),
-      store,
-      state: store.state,
-      config,
-      now: config.now(),
-      fault: fault === 'partial' || fault === 'unverified' ? fault : undefined,
-    };
-    // The API key is checked against the app's config: an unknown app skips it and meets the 400 below.
-    const knownApp = app === 'public' || store.state.maps.tenants.has(`${app}\u0000public`);
-    if (route.apiKey !== false && keys.length > 0 && knownApp && !keyAccepted(apiKeyOf(req))) {
-      throw new HttpError(401, 'Invalid API key');
-    }
-    if (route.versioned !== false) {
-      ctx.cdi = cdiOf(req);
-      if (compareVersions(ctx.cdi, '3.0') < 0 && tenant !== 'public') throw new HttpError(404, 'Not found');
-      if (!supported.has(ctx.cdi)) throw new HttpError(400, `cdi-version ${ctx.cdi} not supported`);
-    }
-    const handler = route.methods[ctx.method as Method];
-    if (!handler) throw new HttpError(405, 'Method not supported');
-    if (route.apiKey !== false) assertTenantExists(ctx);
-    if (route.scope === 'app' && tenant !== 'public' && compareVersions(ctx.cdi, '5.0') >= 0) {
-      throw new HttpError(403, 'Only public tenantId can call this app specific API');
-    }
-    // The storage fails once the request has passed the checks that need none (key, version, tenant, method).
-    if (fault === 'before' || fault === 'read') throw new HttpError(500, FAULT_BODY);
-    // A proxy's misbehaviour (faults.ts): an answer that is not this request's, and nothing applied.
-    if (fault === 'bareok') return replays.notOwn({ kind: 'json', status: 200, body: { status: 'OK' } });
-    const replayed = fault === 'replay' ? replays.pick(ctx.method, route.path, faults!.random()) : undefined;
-    if (replayed) return replayed;
-    return handler(ctx);
   }
 
   return {
@@ -265,4 +233,55 @@ export function createApp(store: Store, config: SandboxConfig, faults?: FaultInj
       return inFlight === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r));
     },
   };
+}
+
+/** One matched request through the reference core's checks (key, version, tenant, method), then its handler. */
+async function dispatch(
+  env: AppEnv,
+  req: IncomingMessage,
+  match: Match | undefined,
+  search: string,
+  raw: string,
+  fault: FaultDecision,
+): Promise<Reply> {
+  if (!match) throw new HttpError(404, 'Not found');
+  const { store, config, replays } = env;
+  const { route, app, tenant } = match;
+  const ctx: Ctx = {
+    method: req.method ?? 'GET',
+    app,
+    tenant,
+    cdi: LATEST_CDI,
+    query: new URLSearchParams(search),
+    headers: req.headers,
+    body: lazyBody(raw),
+    store,
+    state: store.state,
+    config,
+    now: config.now(),
+    fault: fault === 'partial' || fault === 'unverified' ? fault : undefined,
+  };
+  // The API key is checked against the app's config: an unknown app skips it and meets the 400 below.
+  const knownApp = app === 'public' || store.state.maps.tenants.has(`${app}\u0000public`);
+  if (route.apiKey !== false && env.keys.length > 0 && knownApp && !env.keyAccepted(apiKeyOf(req))) {
+    throw new HttpError(401, 'Invalid API key');
+  }
+  if (route.versioned !== false) {
+    ctx.cdi = cdiOf(req);
+    if (compareVersions(ctx.cdi, '3.0') < 0 && tenant !== 'public') throw new HttpError(404, 'Not found');
+    if (!env.supported.has(ctx.cdi)) throw new HttpError(400, `cdi-version ${ctx.cdi} not supported`);
+  }
+  const handler = route.methods[ctx.method as Method];
+  if (!handler) throw new HttpError(405, 'Method not supported');
+  if (route.apiKey !== false) assertTenantExists(ctx);
+  if (route.scope === 'app' && tenant !== 'public' && compareVersions(ctx.cdi, '5.0') >= 0) {
+    throw new HttpError(403, 'Only public tenantId can call this app specific API');
+  }
+  // The storage fails once the request has passed the checks that need none (key, version, tenant, method).
+  if (fault === 'before' || fault === 'read') throw new HttpError(500, FAULT_BODY);
+  // A proxy's misbehaviour (faults.ts): an answer that is not this request's, and nothing applied.
+  if (fault === 'bareok') return replays.notOwn({ kind: 'json', status: 200, body: { status: 'OK' } });
+  const replayed = fault === 'replay' ? replays.pick(ctx.method, route.path, env.faults!.random()) : undefined;
+  if (replayed) return replayed;
+  return handler(ctx);
 }

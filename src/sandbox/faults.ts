@@ -11,7 +11,7 @@
 // `{"status":"OK"}` and applies nothing.
 // SPEC = `before=0.05,after=0.05,partial=0.05,unverified=0.05,replay=0.03,bareok=0.03,reads=0.05,seed=7` (docs/sandbox.md).
 import { UserError } from '../errors.js';
-import { createRng } from '../generators/rng.js';
+import { createRng } from '../shared/rng.js';
 
 export interface FaultConfig {
   after: number;

@@ -57,23 +57,8 @@ export function cliBinPath(): string {
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const tempDir = opts.store === undefined ? mkdtempSync(join(tmpdir(), 'auth-migrate-sandbox-')) : undefined;
   const storePath = opts.store ?? join(tempDir!, 'sandbox.json');
-  // --reset-license: a rehearsal gets exactly the licence given (none = no licence), whatever the store kept.
-  const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath, '--reset-license'];
-  if (opts.bulkImportIntervalSec !== undefined) args.push('--bulk-import-interval', String(opts.bulkImportIntervalSec));
-  if (opts.bulkImportBatchSize !== undefined) args.push('--bulk-import-batch-size', String(opts.bulkImportBatchSize));
-  if (opts.bulkImportClaimMs !== undefined) args.push('--bulk-import-claim-ms', String(opts.bulkImportClaimMs));
-  const env: Record<string, string> = {
-    ...opts.env,
-    // Set explicitly (possibly empty, aliases included) so keys of the parent's environment never leak into the child.
-    AUTH_MIGRATE_API_KEY: (opts.apiKeys ?? []).join(','),
-    API_KEYS: '',
-    AUTH_MIGRATE_SIGNER_KEY: opts.signerKey ?? '',
-    EXTERNAL_PASSWORD_HASHING_SIGNER_KEY: '',
-    FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '',
-    AUTH_MIGRATE_LICENSE_KEY: opts.licenseKey ?? '',
-    AUTH_MIGRATE_CORE_WATCH_STDIN: '1',
-    ...(opts.faults !== undefined ? { AUTH_MIGRATE_SANDBOX_FAULTS: opts.faults } : {}),
-  };
+  const args = sandboxArgs(opts, storePath);
+  const env = sandboxEnv(opts);
   const child = execa(process.execPath, args, {
     env,
     stdin: 'pipe',
@@ -152,6 +137,31 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       })();
       return stopping;
     },
+  };
+}
+
+/** The child's argv: no secret here (they travel in the environment, sandboxEnv). */
+function sandboxArgs(opts: StartSandboxOptions, storePath: string): string[] {
+  // --reset-license: a rehearsal gets exactly the licence given (none = no licence), whatever the store kept.
+  const args = [cliBinPath(), 'core', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--store', storePath, '--reset-license'];
+  if (opts.bulkImportIntervalSec !== undefined) args.push('--bulk-import-interval', String(opts.bulkImportIntervalSec));
+  if (opts.bulkImportBatchSize !== undefined) args.push('--bulk-import-batch-size', String(opts.bulkImportBatchSize));
+  if (opts.bulkImportClaimMs !== undefined) args.push('--bulk-import-claim-ms', String(opts.bulkImportClaimMs));
+  return args;
+}
+
+function sandboxEnv(opts: StartSandboxOptions): Record<string, string> {
+  return {
+    ...opts.env,
+    // Set explicitly (possibly empty, aliases included) so keys of the parent's environment never leak into the child.
+    AUTH_MIGRATE_API_KEY: (opts.apiKeys ?? []).join(','),
+    API_KEYS: '',
+    AUTH_MIGRATE_SIGNER_KEY: opts.signerKey ?? '',
+    EXTERNAL_PASSWORD_HASHING_SIGNER_KEY: '',
+    FIREBASE_PASSWORD_HASHING_SIGNER_KEY: '',
+    AUTH_MIGRATE_LICENSE_KEY: opts.licenseKey ?? '',
+    AUTH_MIGRATE_CORE_WATCH_STDIN: '1',
+    ...(opts.faults !== undefined ? { AUTH_MIGRATE_SANDBOX_FAULTS: opts.faults } : {}),
   };
 }
 

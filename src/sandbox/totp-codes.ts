@@ -1,6 +1,6 @@
 // RFC 6238 codes as the reference core checks them: HMAC-SHA1, 6 digits, windows -skew..+skew periods (the codes
 // by otplib); secrets decoded like commons-codec Base32 (case-insensitive, unknown characters skipped, stops at '=').
-import { totpAt } from '../migration/totp-code.js';
+import { totpAt } from '../shared/totp-code.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 

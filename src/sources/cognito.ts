@@ -153,26 +153,7 @@ export function cognitoItem(value: unknown, origin: RecordOrigin, options: Cogni
   const record: CanonicalUser = { id };
   mapped(attrs.has('sub') ? 'Attributes.sub' : 'Username', 'id');
 
-  const email = attrs.get('email');
-  if (email !== undefined && email !== '') {
-    record.email = email;
-    mapped('Attributes.email', 'email');
-    const verified = attrs.get('email_verified');
-    if (verified !== undefined) {
-      record.emailVerified = verified.toLowerCase() === 'true';
-      mapped('Attributes.email_verified', 'emailVerified');
-    }
-  }
-  const phone = attrs.get('phone_number');
-  const phoneVerified = attrs.get('phone_number_verified')?.toLowerCase() === 'true';
-  if (phone !== undefined && phone !== '') {
-    if (phoneVerified) {
-      record.phoneNumber = phone;
-      mapped('Attributes.phone_number', 'phoneNumber');
-      mapped('Attributes.phone_number_verified', 'phoneNumber (verified numbers only)');
-    } else
-      f?.dropped(COGNITO, 'Attributes.phone_number (unverified)', 'an unverified phone number is not a sign-in method; it is not carried');
-  }
+  const phone = readContacts(attrs, record, mapped, f);
   readMfaOptions(ctx, value, record, phone, f);
 
   const thirdParty = readIdentities(ctx, attrs.get('identities'), record, options);
@@ -215,6 +196,46 @@ export function cognitoItem(value: unknown, origin: RecordOrigin, options: Cogni
 
   for (const key of Object.keys(value))
     if (!USER_KEYS.has(key)) f?.dropped(COGNITO, key, 'not a field of list-users output that the workbench knows; check its name');
+  readStatus(ctx, value, record, username, mapped, f);
+  return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+type Mapped = (field: string, to: string) => void;
+
+/** Email (with its verified flag) and a verified phone into the record; returns the phone attribute as given. */
+function readContacts(attrs: Map<string, string>, record: CanonicalUser, mapped: Mapped, f: FieldReport | undefined): string | undefined {
+  const email = attrs.get('email');
+  if (email !== undefined && email !== '') {
+    record.email = email;
+    mapped('Attributes.email', 'email');
+    const verified = attrs.get('email_verified');
+    if (verified !== undefined) {
+      record.emailVerified = verified.toLowerCase() === 'true';
+      mapped('Attributes.email_verified', 'emailVerified');
+    }
+  }
+  const phone = attrs.get('phone_number');
+  const phoneVerified = attrs.get('phone_number_verified')?.toLowerCase() === 'true';
+  if (phone !== undefined && phone !== '') {
+    if (phoneVerified) {
+      record.phoneNumber = phone;
+      mapped('Attributes.phone_number', 'phoneNumber');
+      mapped('Attributes.phone_number_verified', 'phoneNumber (verified numbers only)');
+    } else
+      f?.dropped(COGNITO, 'Attributes.phone_number (unverified)', 'an unverified phone number is not a sign-in method; it is not carried');
+  }
+  return phone;
+}
+
+/** What a user's status says of its password: none for a social user, a legacy one only Cognito can check for a native one. */
+function readStatus(
+  ctx: FieldContext,
+  value: Record<string, unknown>,
+  record: CanonicalUser,
+  username: string | undefined,
+  mapped: Mapped,
+  f: FieldReport | undefined,
+): void {
   const status = typeof value['UserStatus'] === 'string' ? value['UserStatus'] : undefined;
   if (status !== undefined && status !== 'EXTERNAL_PROVIDER' && record.email === undefined && record.phoneNumber !== undefined) {
     // The core's passwords belong to an email: a native user with only a verified phone keeps that way in (phone
@@ -237,7 +258,6 @@ export function cognitoItem(value: unknown, origin: RecordOrigin, options: Cogni
     record.legacyPassword = { algorithm: 'aws_cognito', hash: '', params: { userStatus: status, ...(username ? { username } : {}) } };
     mapped('UserStatus', 'legacyPassword (no hash: Cognito exports none)');
   } else if (status === 'EXTERNAL_PROVIDER') mapped('UserStatus', 'no password (EXTERNAL_PROVIDER)');
-  return { kind: 'record', value: { record, origin, problems: ctx.problems } };
 }
 
 function readMfaOptions(

@@ -66,6 +66,8 @@ export class JsonArrayScanner {
   private startOffset = 0;
   private startLine = 1;
   private index = 0;
+  /** Position of the next backslash in the chunk being read (scanValue's fast path; n when none). */
+  private nextBackslash = -1;
 
   constructor(
     private readonly file: string,
@@ -83,183 +85,192 @@ export class JsonArrayScanner {
     const out: ScannedElement[] = [];
     const n = buf.length;
     let i = 0;
-    /** Position of the next backslash in this chunk at or after the last lookup (n when none). */
-    let nextBackslash = -1;
+    this.nextBackslash = -1;
     if (this.state === S.InValue) this.start = 0;
     while (i < n) {
-      const c = buf[i]!;
-      switch (this.state) {
-        case S.InValue: {
-          // Tight loop over the value's bytes.
-          let depth = this.depth;
-          let inString = this.inString;
-          let escape = this.escape;
-          const primitive = this.primitive;
-          let end = -1;
-          for (; i < n; i++) {
-            if (inString && !escape) {
-              // Fast path: jump to the next quote with memchr when no backslash comes before it
-              // (most strings hold no escapes; the byte loop below handles those that do).
-              if (nextBackslash < i) {
-                nextBackslash = buf.indexOf(BACKSLASH, i);
-                if (nextBackslash < 0) nextBackslash = n;
-              }
-              const q = buf.indexOf(QUOTE, i);
-              if (q < 0) {
-                if (nextBackslash === n) {
-                  i = n;
-                  break;
-                }
-              } else if (q < nextBackslash) {
-                i = q;
-              }
-            }
-            const b = buf[i]!;
-            if (inString) {
-              if (escape) escape = false;
-              else if (b === BACKSLASH) escape = true;
-              else if (b === QUOTE) {
-                inString = false;
-                if (depth === 0) {
-                  end = i + 1;
-                  i++;
-                  break;
-                }
-              } else if (b === LF) this.line++;
-            } else if (primitive) {
-              if (b === COMMA || b === RBRACKET || b === RBRACE || isSpace(b)) {
-                end = i; // not consumed: the container states read it
-                break;
-              }
-            } else if (b === QUOTE) inString = true;
-            else if (b === LBRACE || b === LBRACKET) depth++;
-            else if (b === RBRACE || b === RBRACKET) {
-              depth--;
-              if (depth === 0) {
-                end = i + 1;
-                i++;
-                break;
-              }
-            } else if (b === LF) this.line++;
-          }
-          this.depth = depth;
-          this.inString = inString;
-          this.escape = escape;
-          if (end < 0) {
-            if (this.capturing) this.parts.push(buf.subarray(this.start));
-            break;
-          }
-          if (this.capturing) {
-            const text =
-              this.parts.length === 0
-                ? buf.toString('utf8', this.start, end)
-                : Buffer.concat([...this.parts, buf.subarray(0, end)]).toString('utf8');
-            this.parts = [];
-            out.push({ text, index: this.index++, offset: this.startOffset, line: this.startLine });
-            this.state = S.Elements;
-            this.needComma = true;
-          } else {
-            this.state = S.ObjKey;
-            this.needComma = true;
-          }
-          continue;
-        }
-        case S.Elements:
-          if (c === LF) this.line++;
-          else if (isSpace(c)) {
-            // skip
-          } else if (c === COMMA) {
-            if (!this.needComma) this.fail('unexpected `,` in the array', i);
-            this.needComma = false;
-          } else if (c === RBRACKET) {
-            this.state = this.rootIsArray ? S.Done : S.ObjKey;
-            this.needComma = true;
-          } else {
-            if (this.needComma) this.fail('expected `,` or `]` between array elements', i);
-            this.beginValue(c, i, true);
-            continue;
-          }
-          i++;
-          continue;
-        case S.BeforeRoot:
-          if (c === LF) this.line++;
-          else if (isSpace(c)) {
-            // skip
-          } else if (c === LBRACKET && this.options.acceptRootArray !== false) {
-            this.rootIsArray = true;
-            this.foundArray = true;
-            this.state = S.Elements;
-          } else if (c === LBRACE && this.options.arrayKey !== undefined) {
-            this.state = S.ObjKey;
-          } else {
-            const expected = [this.options.acceptRootArray !== false ? '`[`' : '', this.options.arrayKey ? '`{`' : '']
-              .filter(Boolean)
-              .join(' or ');
-            this.fail(`expected ${expected} to start the JSON, found ${describeByte(c)}`, i);
-          }
-          i++;
-          continue;
-        case S.ObjKey:
-          if (c === LF) this.line++;
-          else if (isSpace(c)) {
-            // skip
-          } else if (c === COMMA && this.needComma) this.needComma = false;
-          else if (c === QUOTE && !this.needComma) {
-            this.key = [];
-            this.keyEscape = false;
-            this.state = S.ObjKeyString;
-          } else if (c === RBRACE) this.state = S.Done;
-          else this.fail(`expected ${this.needComma ? '`,` or `}`' : 'a key'} in the root object, found ${describeByte(c)}`, i);
-          i++;
-          continue;
-        case S.ObjKeyString:
-          if (this.keyEscape) this.keyEscape = false;
-          else if (c === BACKSLASH) this.keyEscape = true;
-          else if (c === QUOTE) {
-            this.state = S.ObjColon;
-            i++;
-            continue;
-          }
-          this.key.push(c);
-          i++;
-          continue;
-        case S.ObjColon:
-          if (c === LF) this.line++;
-          else if (c === COLON) this.state = S.ObjValue;
-          else if (!isSpace(c)) this.fail(`expected \`:\` after a key, found ${describeByte(c)}`, i);
-          i++;
-          continue;
-        case S.ObjValue: {
-          if (c === LF) {
-            this.line++;
-            i++;
-            continue;
-          }
-          if (isSpace(c)) {
-            i++;
-            continue;
-          }
-          const isTarget = Buffer.from(this.key).toString('utf8') === this.options.arrayKey;
-          if (isTarget) {
-            if (c !== LBRACKET) this.fail(`"${this.options.arrayKey}" is not an array`, i);
-            this.foundArray = true;
-            this.needComma = false;
-            this.state = S.Elements;
-            i++;
-            continue;
-          }
-          this.beginValue(c, i, false);
-          continue;
-        }
-        case S.Done:
-          if (c === LF) this.line++;
-          else if (!isSpace(c)) this.fail(`unexpected ${describeByte(c)} after the end of the JSON`, i);
-          i++;
-          continue;
-      }
+      if (this.state === S.InValue) i = this.scanValue(buf, i, out);
+      else if (this.state === S.Elements) i = this.elementsByte(buf[i]!, i);
+      else i = this.structureByte(buf[i]!, i);
     }
     this.offset += n;
     return out;
+  }
+
+  /**
+   * The bytes of a value from `i`: to its end (an element is added to `out`), or to the chunk's end (its bytes are
+   * kept for the next chunk). Returns where reading goes on.
+   */
+  private scanValue(buf: Buffer, i: number, out: ScannedElement[]): number {
+    const n = buf.length;
+    /** Position of the next backslash in this chunk at or after the last lookup (n when none). */
+    let nextBackslash = this.nextBackslash;
+    // Tight loop over the value's bytes.
+    let depth = this.depth;
+    let inString = this.inString;
+    let escape = this.escape;
+    const primitive = this.primitive;
+    let end = -1;
+    for (; i < n; i++) {
+      if (inString && !escape) {
+        // Fast path: jump to the next quote with memchr when no backslash comes before it
+        // (most strings hold no escapes; the byte loop below handles those that do).
+        if (nextBackslash < i) {
+          nextBackslash = buf.indexOf(BACKSLASH, i);
+          if (nextBackslash < 0) nextBackslash = n;
+        }
+        const q = buf.indexOf(QUOTE, i);
+        if (q < 0) {
+          if (nextBackslash === n) {
+            i = n;
+            break;
+          }
+        } else if (q < nextBackslash) {
+          i = q;
+        }
+      }
+      const b = buf[i]!;
+      if (inString) {
+        if (escape) escape = false;
+        else if (b === BACKSLASH) escape = true;
+        else if (b === QUOTE) {
+          inString = false;
+          if (depth === 0) {
+            end = i + 1;
+            i++;
+            break;
+          }
+        } else if (b === LF) this.line++;
+      } else if (primitive) {
+        if (b === COMMA || b === RBRACKET || b === RBRACE || isSpace(b)) {
+          end = i; // not consumed: the container states read it
+          break;
+        }
+      } else if (b === QUOTE) inString = true;
+      else if (b === LBRACE || b === LBRACKET) depth++;
+      else if (b === RBRACE || b === RBRACKET) {
+        depth--;
+        if (depth === 0) {
+          end = i + 1;
+          i++;
+          break;
+        }
+      } else if (b === LF) this.line++;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escape = escape;
+    this.nextBackslash = nextBackslash;
+    if (end < 0) {
+      if (this.capturing) this.parts.push(buf.subarray(this.start));
+      return n;
+    }
+    if (this.capturing) {
+      const text =
+        this.parts.length === 0
+          ? buf.toString('utf8', this.start, end)
+          : Buffer.concat([...this.parts, buf.subarray(0, end)]).toString('utf8');
+      this.parts = [];
+      out.push({ text, index: this.index++, offset: this.startOffset, line: this.startLine });
+      this.state = S.Elements;
+      this.needComma = true;
+    } else {
+      this.state = S.ObjKey;
+      this.needComma = true;
+    }
+    return i;
+  }
+
+  /** A byte between the elements of the array: white space, a comma, the closing bracket, or an element's first byte. */
+  private elementsByte(c: number, i: number): number {
+    if (c === LF) this.line++;
+    else if (isSpace(c)) {
+      // skip
+    } else if (c === COMMA) {
+      if (!this.needComma) this.fail('unexpected `,` in the array', i);
+      this.needComma = false;
+    } else if (c === RBRACKET) {
+      this.state = this.rootIsArray ? S.Done : S.ObjKey;
+      this.needComma = true;
+    } else {
+      if (this.needComma) this.fail('expected `,` or `]` between array elements', i);
+      this.beginValue(c, i, true);
+      return i;
+    }
+    return i + 1;
+  }
+
+  /** A byte of the JSON's structure around the array: its start, the root object's keys, the end. */
+  private structureByte(c: number, i: number): number {
+    switch (this.state) {
+      case S.BeforeRoot:
+        if (c === LF) this.line++;
+        else if (isSpace(c)) {
+          // skip
+        } else if (c === LBRACKET && this.options.acceptRootArray !== false) {
+          this.rootIsArray = true;
+          this.foundArray = true;
+          this.state = S.Elements;
+        } else if (c === LBRACE && this.options.arrayKey !== undefined) {
+          this.state = S.ObjKey;
+        } else {
+          const expected = [this.options.acceptRootArray !== false ? '`[`' : '', this.options.arrayKey ? '`{`' : '']
+            .filter(Boolean)
+            .join(' or ');
+          this.fail(`expected ${expected} to start the JSON, found ${describeByte(c)}`, i);
+        }
+        return i + 1;
+      case S.ObjKey:
+        if (c === LF) this.line++;
+        else if (isSpace(c)) {
+          // skip
+        } else if (c === COMMA && this.needComma) this.needComma = false;
+        else if (c === QUOTE && !this.needComma) {
+          this.key = [];
+          this.keyEscape = false;
+          this.state = S.ObjKeyString;
+        } else if (c === RBRACE) this.state = S.Done;
+        else this.fail(`expected ${this.needComma ? '`,` or `}`' : 'a key'} in the root object, found ${describeByte(c)}`, i);
+        return i + 1;
+      case S.ObjKeyString:
+        if (this.keyEscape) this.keyEscape = false;
+        else if (c === BACKSLASH) this.keyEscape = true;
+        else if (c === QUOTE) {
+          this.state = S.ObjColon;
+          return i + 1;
+        }
+        this.key.push(c);
+        return i + 1;
+      case S.ObjColon:
+        if (c === LF) this.line++;
+        else if (c === COLON) this.state = S.ObjValue;
+        else if (!isSpace(c)) this.fail(`expected \`:\` after a key, found ${describeByte(c)}`, i);
+        return i + 1;
+      case S.ObjValue: {
+        if (c === LF) {
+          this.line++;
+          return i + 1;
+        }
+        if (isSpace(c)) {
+          return i + 1;
+        }
+        const isTarget = Buffer.from(this.key).toString('utf8') === this.options.arrayKey;
+        if (isTarget) {
+          if (c !== LBRACKET) this.fail(`"${this.options.arrayKey}" is not an array`, i);
+          this.foundArray = true;
+          this.needComma = false;
+          this.state = S.Elements;
+          return i + 1;
+        }
+        this.beginValue(c, i, false);
+        return i;
+      }
+      case S.Done:
+        if (c === LF) this.line++;
+        else if (!isSpace(c)) this.fail(`unexpected ${describeByte(c)} after the end of the JSON`, i);
+        return i + 1;
+    }
+    // InValue and Elements never come here: push gives them to scanValue and elementsByte.
+    return i;
   }
 
   /** Start reading a value whose first byte is `c` at `i` (the byte is re-read by the InValue loop). */

@@ -88,20 +88,7 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
     );
     return { kind: 'problem', problem: ctx.problems[0]! };
   }
-  for (const [key, v] of Object.entries(value)) {
-    if (
-      v === null ||
-      v === undefined ||
-      (v === false && key === 'totp') ||
-      (Array.isArray(v) && v.length === 0) ||
-      (isObject(v) && Object.keys(v).length === 0)
-    )
-      continue;
-    if (MAPPED[key] !== undefined) fields?.mapped(FORMAT, key, MAPPED[key]);
-    else if (DROPPED[key] !== undefined) fields?.dropped(FORMAT, key, DROPPED[key]);
-    else if (key !== 'self' && key !== 'origin')
-      fields?.dropped(FORMAT, key, 'not a UserRepresentation field this reader knows; it is not carried');
-  }
+  reportFields(value, fields);
   // Applications hold Keycloak's user id (the `sub` of its tokens): `run --keep-source-ids` keeps it.
   const record: CanonicalUser = { id };
   const email = str(ctx, value, 'email');
@@ -121,20 +108,7 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
   if (attributes && Object.keys(attributes).length > 0) metadata['attributes'] = attributes;
   if (Object.keys(metadata).length > 0) record.metadata = metadata;
 
-  const realmRoles = arr(ctx, value, 'realmRoles') ?? [];
-  const roles: string[] = [];
-  let defaults = false;
-  for (const role of realmRoles) {
-    if (typeof role !== 'string' || role === '') addProblem(ctx, 'realmRoles', 'realmRoles must be role names');
-    else if (isDefaultRealmRole(role)) defaults = true;
-    else if (!roles.includes(role)) roles.push(role);
-  }
-  if (defaults)
-    fields?.dropped(
-      FORMAT,
-      'realmRoles (default-roles-<realm>, offline_access, uma_authorization)',
-      'roles every user of a realm holds by default; not carried',
-    );
+  const roles = readRealmRoles(ctx, value, fields);
   readClientRolesAndGroups(ctx, value, roles, fields);
   if (roles.length > 0) record.roles = roles;
 
@@ -150,6 +124,43 @@ export function keycloakItem(value: unknown, origin: RecordOrigin, options: Keyc
       'warning',
     );
   return { kind: 'record', value: { record, origin, problems: ctx.problems } };
+}
+
+/** Each field the user has (an empty one is no field) reported as carried or dropped. */
+function reportFields(value: Record<string, unknown>, fields: FieldReport | undefined): void {
+  for (const [key, v] of Object.entries(value)) {
+    if (
+      v === null ||
+      v === undefined ||
+      (v === false && key === 'totp') ||
+      (Array.isArray(v) && v.length === 0) ||
+      (isObject(v) && Object.keys(v).length === 0)
+    )
+      continue;
+    if (MAPPED[key] !== undefined) fields?.mapped(FORMAT, key, MAPPED[key]);
+    else if (DROPPED[key] !== undefined) fields?.dropped(FORMAT, key, DROPPED[key]);
+    else if (key !== 'self' && key !== 'origin')
+      fields?.dropped(FORMAT, key, 'not a UserRepresentation field this reader knows; it is not carried');
+  }
+}
+
+/** The realm roles that are the app's own: the ones every user of a realm holds by default are left out (reported). */
+function readRealmRoles(ctx: FieldContext, value: Record<string, unknown>, fields: FieldReport | undefined): string[] {
+  const realmRoles = arr(ctx, value, 'realmRoles') ?? [];
+  const roles: string[] = [];
+  let defaults = false;
+  for (const role of realmRoles) {
+    if (typeof role !== 'string' || role === '') addProblem(ctx, 'realmRoles', 'realmRoles must be role names');
+    else if (isDefaultRealmRole(role)) defaults = true;
+    else if (!roles.includes(role)) roles.push(role);
+  }
+  if (defaults)
+    fields?.dropped(
+      FORMAT,
+      'realmRoles (default-roles-<realm>, offline_access, uma_authorization)',
+      'roles every user of a realm holds by default; not carried',
+    );
+  return roles;
 }
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nearest } from '../../src/commands/flag-suggest.js';
-import { cli } from '../migration/support/cli.js';
+import { cli } from '../support/cli.js';
 
 let dir: string;
 beforeAll(() => {

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../../src/cli.js';
-import { PASSWORDS, REPO } from '../ui/fixture.js';
+import { PASSWORDS, REPO } from '../support/fixture.js';
 
 const pkg = JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as {
   license: string;
@@ -39,13 +39,15 @@ describe('package hygiene', () => {
     expect(files.some((f) => f.startsWith('dist/'))).toBe(true);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files).toContain('LICENSE');
+    // The fixture generators live in tools/ and are not published.
+    expect(files.filter((f) => f.startsWith('tools/') || f.includes('generators'))).toEqual([]);
   });
 
   it('no dead dependency; TOTP codes come from otplib, a runtime dependency that the source imports', () => {
     expect(pkg.dependencies['ink-select-input']).toBeUndefined();
     expect(pkg.devDependencies['ink-select-input']).toBeUndefined();
     expect(pkg.dependencies.otplib).toBeDefined();
-    expect(readFileSync(`${REPO}src/migration/totp-code.ts`, 'utf8')).toMatch(/from 'otplib'/);
+    expect(readFileSync(`${REPO}src/shared/totp-code.ts`, 'utf8')).toMatch(/from 'otplib'/);
   });
 
   it('the README is true about npm start, the PATH, the sample credentials file and lowdb', () => {

@@ -7,7 +7,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
-import { ARGON2, BCRYPT, SCRYPT, SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY, TOTP_SECRET } from '../records/vectors.js';
+import { ARGON2, BCRYPT, SCRYPT, SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY, TOTP_SECRET } from '../support/vectors.js';
 
 let dir: string;
 const path = (name: string) => join(dir, name);

@@ -16,7 +16,7 @@ import {
   type RetryInfo,
 } from '../../src/core-client/index.js';
 import { UserError } from '../../src/errors.js';
-import { okJson, startCaptureServer, type CaptureServer } from './capture-server.js';
+import { okJson, startCaptureServer, type CaptureServer } from '../support/capture-server.js';
 
 const KEY = 'test-api-key-0123456789abcdef';
 const FAST = { retries: 3, baseDelayMs: 1, maxDelayMs: 5 };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient, preflight, type CoreClient } from '../../src/core-client/index.js';
 import { PROBE_EMAIL } from '../../src/core-client/probe-scrypt.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startReferenceNamesProxy, type ReferenceNamesProxy } from '../helpers/reference-names-proxy.js';
+import { startReferenceNamesProxy, type ReferenceNamesProxy } from '../support/reference-names-proxy.js';
 
 const KEY = 'preflight-target-key-0123456789';
 const SIGNER = 'oACH+/dHnLht/nR9I2c/J30RZcRJMAptl8xLNKiLwjG4dMX+PcEnUmk/JrmTIEMMn909/bdmTa3z7LHr1e8dCg==';

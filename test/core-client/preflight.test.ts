@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient, preflight, type CoreClient } from '../../src/core-client/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { okJson, startCaptureServer } from './capture-server.js';
+import { okJson, startCaptureServer } from '../support/capture-server.js';
 
 const KEY = 'preflight-test-key-0123456789';
 const FAST = { retries: 1, baseDelayMs: 1, maxDelayMs: 5 };

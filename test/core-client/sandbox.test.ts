@@ -15,7 +15,7 @@ import {
   type CoreClient,
 } from '../../src/core-client/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 
 const KEY = 'sandbox-client-test-key-0123456789';
 const LICENSE = 'sandbox-client-test-licence';

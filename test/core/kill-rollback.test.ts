@@ -10,8 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
-import { allUsers, BIN, cleanEnv, cli, summaryOf, waitFor } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { BIN, cleanEnv, cli, summaryOf, waitFor } from '../support/cli.js';
+import { coreState } from '../support/core-state.js';
+import { writeNdjson } from '../support/users.js';
 import {
   CORE_API_KEY,
   CORE_URL,
@@ -22,7 +23,7 @@ import {
   runPrefix,
   scratch,
   skippedWithoutCore,
-} from './helpers.js';
+} from '../support/real-core.js';
 
 const skipped = skippedWithoutCore('test/core/kill-rollback.test.ts');
 const STAGED = process.env.AUTH_MIGRATE_TEST_CORE_STAGED === '1';
@@ -60,19 +61,7 @@ afterAll(() => {
 });
 
 /** This test's users of the core (its prefix's emails, provider ids and phones), in a comparable form. */
-async function state(mine: (u: CoreUser) => boolean): Promise<string[]> {
-  const out: string[] = [];
-  for (const u of (await allUsers(core)).filter(mine)) {
-    const methods = u.loginMethods
-      .map((m) => [m.recipeId, m.recipeUserId, m.email, m.phoneNumber, m.thirdParty?.id, m.thirdParty?.userId, m.verified].join('|'))
-      .sort();
-    const devices = features.includes('mfa') ? (await core.listTotpDevices(u.id)).devices.map((d) => d.name).sort() : [];
-    const { metadata } = await core.getUserMetadata(u.id);
-    const { roles } = await core.getUserRoles(u.id);
-    out.push(JSON.stringify({ id: u.id, primary: u.isPrimaryUser, methods, devices, metadata, roles: [...roles].sort() }));
-  }
-  return out.sort();
-}
+const state = (mine: (u: CoreUser) => boolean): Promise<string[]> => coreState(core, { mine, devices: features.includes('mfa') });
 
 describe.skipIf(skipped)('kill, rerun, rollback against a real core', () => {
   it(`each --via path the core offers: ${KILLS} SIGKILLs, reruns and rollbacks leave the core as before`, async () => {

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
-import { waitFor } from '../migration/support/cli.js';
+import { waitFor } from '../support/cli.js';
 import {
   coreClient,
   coreFeatures,
@@ -19,7 +19,7 @@ import {
   runSummary,
   scratch,
   skippedWithoutCore,
-} from './helpers.js';
+} from '../support/real-core.js';
 
 const SKIP = skippedWithoutCore('test/core/migration.test.ts');
 const USERS = envNumber('AUTH_MIGRATE_TEST_CORE_USERS', 500);

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
 import type { CanonicalUser } from '../../src/records/types.js';
-import { cli, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
-import { CORE_API_KEY, CORE_URL, coreClient, coreFeatures, runPrefix, scratch, skippedWithoutCore } from './helpers.js';
+import { cli, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
+import { CORE_API_KEY, CORE_URL, coreClient, coreFeatures, runPrefix, scratch, skippedWithoutCore } from '../support/real-core.js';
 
 const URL_ = CORE_URL;
 const STAGED = process.env.AUTH_MIGRATE_TEST_CORE_STAGED === '1';

@@ -4,7 +4,7 @@
 // AUTH_MIGRATE_TEST_CORE_URL (+ AUTH_MIGRATE_TEST_CORE_API_KEY), e.g. the reference SuperTokens core; skipped,
 // saying why, without one. The core may be shared: every id and email carries this run's own prefix and domain.
 import { randomBytes } from 'node:crypto';
-import { signInSyncSuite } from '../signin/sync-suite.js';
+import { signInSyncSuite } from '../support/signin/sync-suite.js';
 
 const URL_ = process.env.AUTH_MIGRATE_TEST_CORE_URL;
 const KEY = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY;

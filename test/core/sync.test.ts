@@ -9,17 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
-import { startCountProxy, type CountProxy } from '../helpers/count-proxy.js';
-import { cli, summaryOf } from '../migration/support/cli.js';
-import { buildSyncSets } from '../migration/support/sync-sets.js';
-import { SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { startCountProxy, type CountProxy } from '../support/count-proxy.js';
+import { cli, summaryOf } from '../support/cli.js';
+import { buildSyncSets } from '../support/sync-sets.js';
+import { CORE_API_KEY, CORE_URL, skippedWithoutCore } from '../support/real-core.js';
+import { SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
-const URL_ = process.env.AUTH_MIGRATE_TEST_CORE_URL;
-const KEY = process.env.AUTH_MIGRATE_TEST_CORE_API_KEY ?? '';
-if (!URL_)
-  console.warn(
-    'test/core/sync.test.ts: skipped: AUTH_MIGRATE_TEST_CORE_URL is not set (set it, and AUTH_MIGRATE_TEST_CORE_API_KEY, to run it against a core)',
-  );
+const URL_ = CORE_URL;
+const KEY = CORE_API_KEY;
+skippedWithoutCore('test/core/sync.test.ts');
 
 const sizes = { users: 300, new: 10, password: 10, email: 5, devicesRemoved: 5, devicesAdded: 5, disabled: 5, deleted: 5, profile: 5 };
 let dir: string;

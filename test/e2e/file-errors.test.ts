@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, writeNdjson } from '../migration/support/users.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, writeNdjson } from '../support/users.js';
 
 const USERS = 300;
 const root = process.getuid?.() === 0;

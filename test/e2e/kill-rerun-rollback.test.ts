@@ -11,8 +11,9 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
+import { coreState } from '../support/core-state.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 import { existsSync, statSync } from 'node:fs';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
@@ -42,21 +43,6 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Everything the core holds, user by user, in a comparable form. */
-async function coreState(): Promise<string[]> {
-  const out: string[] = [];
-  for (const u of await allUsers(core)) {
-    const methods = u.loginMethods
-      .map((m) => [m.recipeId, m.recipeUserId, m.email, m.phoneNumber, m.thirdParty?.id, m.thirdParty?.userId, m.verified].join('|'))
-      .sort();
-    const devices = (await core.listTotpDevices(u.id)).devices.map((d) => `${d.name}/${d.period}/${d.skew}`).sort();
-    const { metadata } = await core.getUserMetadata(u.id);
-    const { roles } = await core.getUserRoles(u.id);
-    out.push(JSON.stringify({ id: u.id, primary: u.isPrimaryUser, methods, devices, metadata, roles: [...roles].sort() }));
-  }
-  return out.sort();
-}
-
 /** A deterministic spread of kill moments over the run's first seconds (ms after its first journal line). */
 const killDelay = (via: string, k: number): number => ((k * 977 + via.length * 131) % 1400) + 40;
 
@@ -74,7 +60,7 @@ describe.each(['steps', 'bulk', 'bulk-staged'] as const)('--via %s', (via) => {
       rmSync(sub, { recursive: true, force: true });
       await execa('mkdir', ['-p', sub]);
       writeNdjson(join(sub, 'users.ndjson'), users);
-      const before = await coreState();
+      const before = await coreState(core);
       const args = [
         'run',
         'users.ndjson',
@@ -113,7 +99,7 @@ describe.each(['steps', 'bulk', 'bulk-staged'] as const)('--via %s', (via) => {
         undone: 0,
         failed: 0,
       });
-      expect(await coreState(), `${via} kill ${k}: the core as before the run`).toEqual(before);
+      expect(await coreState(core), `${via} kill ${k}: the core as before the run`).toEqual(before);
     }
   }, 400_000);
 });

@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityId, openJournal } from '../../src/migration/journal.js';
 import { startSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv, cli, summaryOf } from '../migration/support/cli.js';
+import { BIN, cleanEnv, cli, summaryOf } from '../support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let dir: string;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
 import { openJournal } from '../../src/migration/journal.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let dir: string;

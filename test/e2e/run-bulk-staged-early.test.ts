@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startCountProxy } from '../helpers/count-proxy.js';
-import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { startCountProxy } from '../support/count-proxy.js';
+import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 vi.setConfig({ testTimeout: 180_000 });

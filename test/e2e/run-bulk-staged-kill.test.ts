@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 // Each test starts a core (twice for some) and runs the CLI two or three times: room for a loaded machine.

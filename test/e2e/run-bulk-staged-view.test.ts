@@ -10,8 +10,8 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/migration/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, waitFor } from '../migration/support/cli.js';
-import { generateUsers, writeNdjson } from '../migration/support/users.js';
+import { BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, waitFor } from '../support/cli.js';
+import { generateUsers, writeNdjson } from '../support/users.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -11,9 +11,9 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeJournalLine } from '../../src/migration/journal-lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../migration/support/users.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 // Each test starts a core (twice for some) and runs the CLI two or three times: room for a loaded machine.

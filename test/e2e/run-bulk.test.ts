@@ -13,9 +13,9 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { bulkImportOffered } from '../../src/migration/target-check.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../migration/support/users.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 let dir: string;

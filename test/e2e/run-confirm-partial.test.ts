@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 import { TMUX, tmuxDriver } from './tmux-driver.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import base32 from 'hi-base32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const readme = readFileSync(join(FIXTURES, 'README.md'), 'utf8');

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const API_KEY = 'e2e-ev-api-key-0123456789abcdef';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy'; // any bcrypt string

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityId } from '../../src/migration/journal.js';
 import { chooseRunJournal, findRunJournal, runFolderName } from '../../src/migration/run-folder.js';
 import { pathsBesideJournal, resumeFileOf } from '../../src/migration/report.js';
-import { cli, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { cli, LICENSE, summaryOf } from '../support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 /** Without a profile the folder is named after the sources' format (here: canonical NDJSON). */

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, LICENSE } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { cli, LICENSE } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let tree: string;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

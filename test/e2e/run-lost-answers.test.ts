@@ -12,8 +12,8 @@ import { createCoreClient } from '../../src/core-client/client.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { readJournalSteps, stepsOf } from '../../src/migration/rollback-plan.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProfile } from '../../src/profiles/index.js';
 import { startSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, writeNdjson } from '../migration/support/users.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, writeNdjson } from '../support/users.js';
 
 let dir: string;
 let env: Record<string, string>;

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
 const USERS = 900;
 /** Each run's bound: a run that waits on an answer that never comes, or retries for ever, fails the test. */

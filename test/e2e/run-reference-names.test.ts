@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startReferenceNamesProxy, type ReferenceNamesProxy } from '../helpers/reference-names-proxy.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { startReferenceNamesProxy, type ReferenceNamesProxy } from '../support/reference-names-proxy.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const EXPORT = join(FIXTURES, 'firebase/export.json');

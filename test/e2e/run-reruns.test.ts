@@ -10,7 +10,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProfile } from '../../src/profiles/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, summaryOf } from '../migration/support/cli.js';
+import { cli, client, summaryOf } from '../support/cli.js';
 
 const OLD = bcrypt.hashSync('old-Secret-1', 4);
 const NEW = bcrypt.hashSync('new-Secret-2', 4);

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
 let dir: string;
 let sandbox: RunningSandbox | undefined;

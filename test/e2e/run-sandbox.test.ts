@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_HASH, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { generateUsers, SCRYPT_HASH, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../support/users.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

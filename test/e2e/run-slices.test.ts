@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, summaryOf } from '../migration/support/cli.js';
+import { allUsers, cli, client, summaryOf } from '../support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let dir: string;

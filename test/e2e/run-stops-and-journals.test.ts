@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainHttpToAnotherHost } from '../../src/core-client/preflight.js';
 import { startSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv, cli, summaryOf, waitFor } from '../migration/support/cli.js';
+import { BIN, cleanEnv, cli, summaryOf, waitFor } from '../support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const line = (i: number) => JSON.stringify({ id: `j${i}`, email: `j${i}@example.test`, password: { hash: BCRYPT } });

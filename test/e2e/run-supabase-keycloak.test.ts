@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import base32 from 'hi-base32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const ENV = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOperationEvent } from '../../src/operations/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const KEYCLOAK = ['keycloak/acme-users-0.json', 'keycloak/acme-users-1.json'].map((p) => join(FIXTURES, p));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { parseHashConfig } from '../../src/sources/index.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const hashConfigPath = join(FIXTURES, 'firebase/hash-config.txt');

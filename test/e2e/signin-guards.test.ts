@@ -1,13 +1,13 @@
-// Issue 32's guards of migration at first sign-in on the sandbox: the checks of test/signin/guard-suite.ts against a
+// Issue 32's guards of migration at first sign-in on the sandbox: the checks of test/support/signin/guard-suite.ts against a
 // sandbox core this file starts (the same checks run against a real core in test/core/signin-guards.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from '../migration/support/cli.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { signInGuardSuite } from '../signin/guard-suite.js';
+import { LICENSE } from '../support/cli.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { signInGuardSuite } from '../support/signin/guard-suite.js';
 
 let sb: RunningSandbox | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'am-guard-store-'));

@@ -1,4 +1,4 @@
-// Issue 21's done-when on the sandbox: the checks of test/signin/suite.ts (every algorithm signs in once with the
+// Issue 21's done-when on the sandbox: the checks of test/support/signin/suite.ts (every algorithm signs in once with the
 // old password, then the core's own hash; wrong password; race; disabled; reset; Cognito; signin-status) against a
 // sandbox core this file starts. The same checks run against a real core in test/core/signin.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from '../migration/support/cli.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { signInMigrationSuite } from '../signin/suite.js';
+import { LICENSE } from '../support/cli.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { signInMigrationSuite } from '../support/signin/suite.js';
 
 let sb: RunningSandbox | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'am-signin-store-'));

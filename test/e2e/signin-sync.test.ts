@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from '../migration/support/cli.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { signInSyncSuite } from '../signin/sync-suite.js';
+import { LICENSE } from '../support/cli.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { signInSyncSuite } from '../support/signin/sync-suite.js';
 
 let sb: RunningSandbox | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'am-signin-sync-store-'));

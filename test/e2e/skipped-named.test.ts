@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const fx = (p: string): string => join(FIXTURES, p);

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, LICENSE, summaryOf } from '../migration/support/cli.js';
+import { BIN, cleanEnv, LICENSE, summaryOf } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const sets = JSON.parse(readFileSync(join(FIXTURES, 'sets.json'), 'utf8')) as Array<{ name: string; files: string[]; hashConfig?: string }>;

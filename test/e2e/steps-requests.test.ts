@@ -13,9 +13,9 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startCountProxy, type CountProxy } from '../helpers/count-proxy.js';
-import { allUsers, cleanEnv, cli, client, LICENSE } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { startCountProxy, type CountProxy } from '../support/count-proxy.js';
+import { allUsers, cleanEnv, cli, client, LICENSE } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 

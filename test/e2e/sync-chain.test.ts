@@ -12,8 +12,8 @@ import base32 from 'hi-base32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
 let dir: string;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startCountProxy, type CountProxy } from '../helpers/count-proxy.js';
-import { allUsers, cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
-import { buildSyncSets } from '../migration/support/sync-sets.js';
+import { startCountProxy, type CountProxy } from '../support/count-proxy.js';
+import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
+import { buildSyncSets } from '../support/sync-sets.js';
 
 const sizes = {
   users: 10_000,

@@ -11,8 +11,9 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
-import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
+import { coreState } from '../support/core-state.js';
+import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
@@ -28,17 +29,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function coreState(): Promise<string[]> {
+/** The core's users now (core-state.ts), through a client of its own. */
+async function coreNow(): Promise<string[]> {
   const core = client(sandbox.url);
-  const out: string[] = [];
-  for (const u of await allUsers(core)) {
-    const methods = u.loginMethods.map((m) => [m.recipeId, m.email, m.phoneNumber, m.thirdParty?.userId, m.verified].join('|')).sort();
-    const devices = (await core.listTotpDevices(u.id)).devices.map((d) => d.name).sort();
-    const { metadata } = await core.getUserMetadata(u.id);
-    out.push(JSON.stringify({ primary: u.isPrimaryUser, methods, devices, metadata }));
+  try {
+    return await coreState(core);
+  } finally {
+    core.close();
   }
-  core.close();
-  return out.sort();
 }
 
 describe('a sync killed three times, finished, then rolled back newest first', () => {
@@ -57,7 +55,7 @@ describe('a sync killed three times, finished, then rolled back newest first', (
     const newer = [...set.users.slice(120), ...changed, ...generateUsers(40, { prefix: 'sn', simple: true }).users];
     writeNdjson(join(dir, 'one.ndjson'), first);
     writeNdjson(join(dir, 'two.ndjson'), newer);
-    const before = await coreState();
+    const before = await coreNow();
 
     const run = await cli(['run', 'one.ndjson', '--core', sandbox.url, '--out', 'runs', '--yes', '--json'], dir, env);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
@@ -95,6 +93,6 @@ describe('a sync killed three times, finished, then rolled back newest first', (
     const undoFirst = await cli(['rollback', '--journal', firstJournal, '--yes', '--json'], dir, env);
     expect(undoFirst.exitCode, undoFirst.stderr.slice(-3000)).toBe(0);
     expect(summaryOf(undoFirst.stdout)).toMatchObject({ failed: 0, kept: 0, undone: 0 });
-    expect(await coreState()).toEqual(before);
+    expect(await coreNow()).toEqual(before);
   }, 600_000);
 });

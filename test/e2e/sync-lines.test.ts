@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORITY } from '../../src/operations/sync.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, cli, client, LICENSE } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { allUsers, cli, client, LICENSE } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let dir: string;

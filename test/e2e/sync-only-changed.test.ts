@@ -10,8 +10,8 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, client, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { cli, client, LICENSE, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
 let dir: string;

@@ -1,5 +1,5 @@
 // `run --sync` reads back every part it writes before its journal says it is done (issue 31, item 5): behind a
-// proxy (test/helpers/bare-ok-proxy.ts) that answers the writes of each part `{"status":"OK"}` without applying
+// proxy (test/support/bare-ok-proxy.ts) that answers the writes of each part `{"status":"OK"}` without applying
 // them, every user touched fails (nothing journalled as applied, no user reported updated), and the same command
 // once the proxy lets everything through ends exact: `verify` of the newer export is all ok.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,9 +11,9 @@ import base32 from 'hi-base32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
-import { startBareOkProxy, type BareOkProxy } from '../helpers/bare-ok-proxy.js';
+import { cli, LICENSE, summaryOf } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
+import { startBareOkProxy, type BareOkProxy } from '../support/bare-ok-proxy.js';
 
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE };
 let dir: string;

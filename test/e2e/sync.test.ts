@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../migration/support/cli.js';
-import { SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
-import { buildSyncSets } from '../migration/support/sync-sets.js';
+import { BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
+import { SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
+import { buildSyncSets } from '../support/sync-sets.js';
 
 const sizes = { users: 150, new: 6, password: 6, email: 4, devicesRemoved: 4, devicesAdded: 4, disabled: 4, deleted: 4, profile: 4 };
 const env = { AUTH_MIGRATE_LICENSE_KEY: LICENSE, AUTH_MIGRATE_SIGNER_KEY: SCRYPT_SIGNER_KEY };

@@ -1,5 +1,5 @@
 // Issue 21's done-when "Supabase and Clerk samples with Firebase-scrypt digests import and sign in with their known
-// passwords" on the sandbox: the checks of test/signin/vendor-scrypt-suite.ts against a sandbox core configured with
+// passwords" on the sandbox: the checks of test/support/signin/vendor-scrypt-suite.ts against a sandbox core configured with
 // the Firebase sample project's signer key. The same checks run against a real core in test/core/vendor-scrypt.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, LICENSE } from '../migration/support/cli.js';
-import { SIGNER_KEY } from '../records/vectors.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { vendorScryptSuite } from '../signin/vendor-scrypt-suite.js';
+import { cli, LICENSE } from '../support/cli.js';
+import { SIGNER_KEY } from '../support/vectors.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { vendorScryptSuite } from '../support/signin/vendor-scrypt-suite.js';
 
 let sb: RunningSandbox | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'am-vendor-scrypt-store-'));

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { cli, LICENSE, summaryOf } from '../migration/support/cli.js';
-import { SCRYPT_SIGNER_KEY, writeNdjson } from '../migration/support/users.js';
+import { cli, LICENSE, summaryOf } from '../support/cli.js';
+import { SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 
 vi.setConfig({ testTimeout: 120_000 });

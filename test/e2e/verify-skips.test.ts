@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { cli } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const dir = mkdtempSync(join(tmpdir(), 'am-verify-skips-'));

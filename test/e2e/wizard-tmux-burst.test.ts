@@ -5,7 +5,7 @@
 // After each burst the screen must show what the keys did, and no row is wider than the terminal.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CANONICAL, LICENSE_KEY, PASSWORDS, REPO } from '../ui/fixture.js';
+import { CANONICAL, LICENSE_KEY, PASSWORDS, REPO } from '../support/fixture.js';
 import { TMUX, tmuxInTempDir } from './tmux-driver.js';
 
 const { dir, t } = tmuxInTempDir('am-burst-');

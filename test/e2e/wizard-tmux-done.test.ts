@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
-import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../ui/fixture.js';
-import { cleanEnv } from '../migration/support/cli.js';
+import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../support/fixture.js';
+import { cleanEnv } from '../support/cli.js';
 import { BIN, TMUX, tmuxInTempDir } from './tmux-driver.js';
 
 const { dir, t } = tmuxInTempDir('am-done-');

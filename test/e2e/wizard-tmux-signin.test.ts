@@ -11,10 +11,10 @@ import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from '../migration/support/cli.js';
-import { startTestSandbox } from '../sandbox/helpers.js';
-import { initTestApp, type TestApp } from '../signin/app.js';
-import { SIGNIN_SECRET } from '../signin/users.js';
+import { LICENSE } from '../support/cli.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { initTestApp, type TestApp } from '../support/signin/app.js';
+import { SIGNIN_SECRET } from '../support/signin/users.js';
 import { TMUX, tmuxInTempDir } from './tmux-driver.js';
 
 const { dir, t } = tmuxInTempDir('am-tmux-signin-');

@@ -7,7 +7,7 @@ import {} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
-import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../ui/fixture.js';
+import { CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../support/fixture.js';
 import { TMUX, tmuxInTempDir } from './tmux-driver.js';
 
 const { dir, t } = tmuxInTempDir('am-sizes-');

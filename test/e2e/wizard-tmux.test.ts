@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile, profilePaths } from '../../src/profiles/index.js';
 import { TMUX, tmuxDriver } from './tmux-driver.js';
-import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../ui/fixture.js';
+import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../support/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-tmux-'));
 const socket = join(dir, 'tmux.sock');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAdaptiveConcurrency, type ConcurrencyChange } from '../../src/migration/adaptive-concurrency.js';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { AttemptAnswer } from '../../src/core-client/types.js';
-import { okJson, startCaptureServer } from '../core-client/capture-server.js';
+import { okJson, startCaptureServer } from '../support/capture-server.js';
 
 /** Feed `n` answers, `troubled` of them in trouble, spread evenly. */
 function feed(l: { answer(t: boolean): void }, n: number, troubled: number): void {

@@ -13,7 +13,7 @@ import { openJournal } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, client, LICENSE } from './support/cli.js';
+import { allUsers, client, LICENSE } from '../support/cli.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const USERS = 150;

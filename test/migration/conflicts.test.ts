@@ -10,7 +10,7 @@ import { openJournal } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { client, LICENSE } from './support/cli.js';
+import { client, LICENSE } from '../support/cli.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy';
 const SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

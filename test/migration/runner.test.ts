@@ -13,8 +13,8 @@ import { openJournal, type RunIdentity } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE, allUsers, waitFor } from './support/cli.js';
-import { instrument, type InstrumentedCore } from './support/instrumented-core.js';
+import { LICENSE, allUsers, waitFor } from '../support/cli.js';
+import { instrument, type InstrumentedCore } from '../support/instrumented-core.js';
 import { JOURNAL_SAMPLE } from '../../src/migration/journal-check.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';

@@ -15,7 +15,7 @@ import { EarlyReadBack } from '../../src/migration/staged-early.js';
 import { readBack } from '../../src/migration/staged-readback.js';
 import { CONFIRMED, STAGED, StagedTable } from '../../src/migration/staged-table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { listingCounted } from './support/listing-client.js';
+import { listingCounted } from '../support/listing-client.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

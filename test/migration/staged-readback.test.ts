@@ -15,7 +15,7 @@ import { readBack } from '../../src/migration/staged-readback.js';
 import { skipGaps } from '../../src/migration/staged-slices.js';
 import { CONFIRMED, EXISTS, PRESENT, STAGED, StagedTable } from '../../src/migration/staged-table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { listingCounted } from './support/listing-client.js';
+import { listingCounted } from '../support/listing-client.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

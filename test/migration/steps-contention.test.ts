@@ -14,7 +14,7 @@ import { openJournal } from '../../src/migration/journal.js';
 import { startMigration, type MigrationInput, type RunSummary } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, client, LICENSE } from './support/cli.js';
+import { allUsers, client, LICENSE } from '../support/cli.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy';
 

@@ -19,8 +19,8 @@ import { startMigration, type MigrationInput } from '../../src/migration/runner.
 import type { Step } from '../../src/migration/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from './support/cli.js';
-import { instrument } from './support/instrumented-core.js';
+import { LICENSE } from '../support/cli.js';
+import { instrument } from '../support/instrumented-core.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 /** The password of the user that was there before the run (the export has another hash for it). */

@@ -5,7 +5,7 @@ import { createCoreClient, type CoreClient } from '../../src/core-client/index.j
 import { executeStep, newUserIds, applyStepIds } from '../../src/migration/execute.js';
 import type { Step } from '../../src/migration/steps.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let sb: RunningSandbox;

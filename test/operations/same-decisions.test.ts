@@ -11,8 +11,8 @@ import type { Confirmation } from '../../src/operations/confirm.js';
 import type { RunOperationEvent } from '../../src/operations/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { cli, client, LICENSE } from '../migration/support/cli.js';
-import { writeNdjson } from '../migration/support/users.js';
+import { cli, client, LICENSE } from '../support/cli.js';
+import { writeNdjson } from '../support/users.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const FIREBASE_CSV = join(import.meta.dirname, '..', '..', 'fixtures', 'firebase', 'export.csv');

@@ -6,7 +6,7 @@ import { createValidator } from '../../src/records/validate.js';
 import type { UnusableHashPolicy } from '../../src/records/legacy-rules.js';
 import { parseHashConfig } from '../../src/sources/index.js';
 import { firebaseItem } from '../../src/sources/firebase.js';
-import { BCRYPT } from './vectors.js';
+import { BCRYPT } from '../support/vectors.js';
 
 describe('detectLegacyHash', () => {
   it.each([

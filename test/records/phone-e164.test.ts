@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/generators/rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import { parseForE164 } from '../../src/records/phone-e164.js';
 
 const require = createRequire(import.meta.url);

@@ -13,7 +13,7 @@ import {
   SCRYPT_SALT,
   SIGNER_KEY,
   scryptString,
-} from './vectors.js';
+} from '../support/vectors.js';
 
 const user = (hash: string): CanonicalUser => ({ id: 'u1', email: 'a@example.com', password: { hash } });
 

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '../sources/helpers.js';
-import { BCRYPT } from './vectors.js';
+import { tempDir } from '../support/sources.js';
+import { BCRYPT } from '../support/vectors.js';
 
 const VALIDATE = fileURLToPath(new URL('../../dist/records/validate.js', import.meta.url));
 const HEAP_MB = 40;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createValidator, originKey } from '../../src/records/validate.js';
 import { formatProblem } from '../../src/records/types.js';
-import { ARGON2, BCRYPT, SCRYPT, SCRYPT_USER1_HASH, TOTP_SECRET, scryptString } from './vectors.js';
+import { ARGON2, BCRYPT, SCRYPT, SCRYPT_USER1_HASH, TOTP_SECRET, scryptString } from '../support/vectors.js';
 
 const add = (record: Record<string, unknown>, validator = createValidator(), line = 1) =>
   validator.add({ record: record as never, origin: { file: 'users.ndjson', line }, problems: [] });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createValidator, type ValidatedRecord } from '../../src/records/validate.js';
 import type { Problem, Severity } from '../../src/records/types.js';
-import { ARGON2, BCRYPT, SCRYPT, SCRYPT_USER1_HASH, SIGNER_KEY, TOTP_SECRET, base32Of, scryptString } from './vectors.js';
+import { ARGON2, BCRYPT, SCRYPT, SCRYPT_USER1_HASH, SIGNER_KEY, TOTP_SECRET, base32Of, scryptString } from '../support/vectors.js';
 
 type Raw = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originKey, streamValidatedRecords, validateSources, type ValidatedRecord } from '../../src/records/validate.js';
-import { BCRYPT } from './vectors.js';
+import { BCRYPT } from '../support/vectors.js';
 
 let dir: string;
 let file: string;

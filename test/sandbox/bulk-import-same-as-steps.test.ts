@@ -3,7 +3,7 @@
 // verification, TOTP import, metadata, role), except that each login method keeps its own timeJoined.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, client, startTestSandbox } from '../support/sandbox.js';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 

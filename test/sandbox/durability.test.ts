@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliBinPath, startSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, call } from './helpers.js';
+import { BCRYPT, call } from '../support/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-durability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

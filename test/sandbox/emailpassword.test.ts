@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, TEXT_TYPE, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, TEXT_TYPE, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 const SIGNER = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
 const SCRYPT_USER1 =

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, advanceClock, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, advanceClock, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;

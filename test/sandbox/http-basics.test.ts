@@ -1,21 +1,11 @@
 // The sandbox's cross-cutting answers on a real port: API key (401), cdi-version, 404/405/413, malformed
 // JSON, licence (402 and /ee/license), all as plain-text errors or HTTP-200 JSON like the reference core.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { JSON_TYPE, LICENSE, TEXT_TYPE, call, client, errorText, startTestSandbox } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { JSON_TYPE, LICENSE, TEXT_TYPE, call, errorText, sandboxForFile } from '../support/sandbox.js';
 
 const KEY1 = 'abcdefghijklmnopqrstuvwxyz-0123=';
 const KEY2 = 'SECOND-key-with-20-chars-at-least';
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  sb = await startTestSandbox({ apiKeys: [KEY1, KEY2] });
-  api = client(sb, { 'api-key': KEY1 });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({ apiKeys: [KEY1, KEY2] }, { 'api-key': KEY1 });
 
 describe('API key', () => {
   it('/hello needs no key and answers plain text', async () => {

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/spawn.js';
-import { BIN, cleanEnv } from '../migration/support/cli.js';
-import { call } from './helpers.js';
+import { BIN, cleanEnv } from '../support/cli.js';
+import { call } from '../support/sandbox.js';
 
 let dir: string;
 beforeAll(() => {

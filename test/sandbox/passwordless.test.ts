@@ -1,20 +1,10 @@
 // Passwordless against a real sandbox: code formats, consume by input code and by link code, the attempt
 // limit, code expiry (clock moved by the test hook), and PUT /recipe/user with rid passwordless.
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { advanceClock, client, errorText, startTestSandbox } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { advanceClock, errorText, sandboxForFile } from '../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  sb = await startTestSandbox({ env: { AUTH_MIGRATE_SANDBOX_CODE_LIFETIME_MS: '60000' } });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({ env: { AUTH_MIGRATE_SANDBOX_CODE_LIFETIME_MS: '60000' } });
 
 const create = (body: Record<string, unknown>) => api.post('/recipe/signinup/code', body);
 const consume = (body: Record<string, unknown>) => api.post('/recipe/signinup/code/consume', body);

@@ -1,7 +1,7 @@
 // PrefixIndex (the sorted index behind the /users search) against a plain list, across its buffer and
 // compaction thresholds, with adds, removals and put-backs interleaved with queries.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/generators/rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import { PrefixIndex } from '../../src/sandbox/store/prefix-index.js';
 import { emailDomains } from '../../src/sandbox/store/search-index.js';
 import { StoreState, type LoginMethod } from '../../src/sandbox/store/index.js';

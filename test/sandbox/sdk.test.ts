@@ -10,7 +10,7 @@ import Session from 'supertokens-node/recipe/session';
 import TOTP from 'supertokens-node/recipe/totp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE, client, startTestSandbox } from './helpers.js';
+import { LICENSE, client, startTestSandbox } from '../support/sandbox.js';
 
 const API_KEY = 'sdk-test-api-key-0123456789';
 const SIGNER = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';

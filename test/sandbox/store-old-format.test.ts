@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
 import { COLLECTION_NAMES, openStore } from '../../src/sandbox/store/index.js';
-import { client, LICENSE, startTestSandbox } from './helpers.js';
+import { client, LICENSE, startTestSandbox } from '../support/sandbox.js';
 
 const FIXTURE = new URL('./fixtures/store-main-a23cfe2.json', import.meta.url).pathname;
 const SIGNER_KEY = 'oACH+/dHnLht/nR9I2c/J30RZcRJMAptl8xLNKiLwjG4dMX+PcEnUmk/JrmTIEMMn909/bdmTa3z7LHr1e8dCg==';

@@ -4,7 +4,7 @@ import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
 import { totpMatches } from '../../src/sandbox/totp-codes.js';
-import { LICENSE, advanceClock, client, errorText, startTestSandbox } from './helpers.js';
+import { LICENSE, advanceClock, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 // 80-bit secrets are common in real exports; otplib refuses them unless its guardrails are relaxed.
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });

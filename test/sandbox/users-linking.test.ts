@@ -2,7 +2,7 @@
 // tenants/apps kept apart, on a real licensed sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;

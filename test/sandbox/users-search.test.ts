@@ -2,7 +2,7 @@
 // email or of its domain, several values OR-ed, tags AND-ed per recipe, linked users once, tenants apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from './helpers.js';
+import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;

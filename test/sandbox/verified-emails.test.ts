@@ -1,7 +1,7 @@
 // VerifiedEmails (the store's verified-email collection held without composite key strings) against a plain Map
 // through thousands of random puts, overwrites and deletes: same answers, same size, same entries.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/generators/rng.js';
+import { createRng } from '../../src/shared/rng.js';
 import { key, type Verification } from '../../src/sandbox/store/records.js';
 import { VerifiedEmails } from '../../src/sandbox/store/verified-emails.js';
 

@@ -1,7 +1,7 @@
 // exchangeLegacySession end to end against a real sandbox core on a real port (the checks: suite.ts).
 import { randomBytes } from 'node:crypto';
-import { LICENSE, startTestSandbox } from '../sandbox/helpers.js';
-import { sessionExchangeSuite } from './suite.js';
+import { LICENSE, startTestSandbox } from '../support/sandbox.js';
+import { sessionExchangeSuite } from '../support/signin-session/suite.js';
 
 const API_KEY = 'exchange-test-api-key-0123456789';
 

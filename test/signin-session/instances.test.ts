@@ -14,8 +14,8 @@ import UserRoles from 'supertokens-node/recipe/userroles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacySessionExchangeHandler, type ExchangeOptions } from '../../packages/signin/src/session/index.js';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { client, startTestSandbox } from '../sandbox/helpers.js';
-import { startTestIssuer, type TestIssuer } from './issuer.js';
+import { client, startTestSandbox } from '../support/sandbox.js';
+import { startTestIssuer, type TestIssuer } from '../support/signin-session/issuer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE = join(ROOT, 'packages/signin/src/session');

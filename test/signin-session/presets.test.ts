@@ -13,7 +13,7 @@ import {
 } from '../../packages/signin/src/session/index.js';
 import type { IssuerConfig } from '../../packages/signin/src/session/types.js';
 import { checkIssuerConfig, verifyLegacyToken } from '../../packages/signin/src/session/verify.js';
-import { startTestIssuer, type TestIssuer } from './issuer.js';
+import { startTestIssuer, type TestIssuer } from '../support/signin-session/issuer.js';
 
 let local: TestIssuer;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import Session from 'supertokens-node/recipe/session';
 import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../sandbox/helpers.js';
+import { LICENSE, client, errorText, startTestSandbox } from '../support/sandbox.js';
 
 const API_KEY = 'session-test-api-key-0123456789';
 let sb: RunningSandbox;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { splitUserId, sniffAuth0Kind } from '../../src/sources/auth0.js';
-import { byId, collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { byId, collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -2,14 +2,14 @@
 // those it cannot, emails and phones verified or not, TOTP, names, metadata), the field report, broken rows, and a
 // large file read in bounded memory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeClerkExport } from '../../src/generators/bulk-sources.js';
-import { CLERK_HEADER, clerkCsv } from '../../src/generators/clerk.js';
+import { writeClerkExport } from '../../tools/generators/bulk-sources.js';
+import { CLERK_HEADER, clerkCsv } from '../../tools/generators/clerk.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { readFile } from 'node:fs/promises';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { detectFormat, FieldReport, parseHashConfig } from '../../src/sources/index.js';
 import { expectBoundedRead } from './bounded.js';
-import { byId, collect, fixture, tempDir } from './helpers.js';
+import { byId, collect, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

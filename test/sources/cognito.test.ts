@@ -3,11 +3,11 @@
 // MFAOptions), native users without a hash, broken users, and a large file read in bounded memory.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCognitoExport } from '../../src/generators/bulk-sources.js';
+import { writeCognitoExport } from '../../tools/generators/bulk-sources.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { detectFormat, FieldReport } from '../../src/sources/index.js';
 import { expectBoundedRead } from './bounded.js';
-import { collect, fixture, tempDir } from './helpers.js';
+import { collect, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSources } from '../../src/records/validate.js';
 import { FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';
-import { collect, fixture, tempDir } from './helpers.js';
+import { collect, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let hashConfig: HashConfig;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/sources/index.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { supabaseTableOf } from '../../src/sources/supabase.js';
-import { fixture } from './helpers.js';
+import { fixture } from '../support/sources.js';
 
 describe('Supabase and Keycloak detection', () => {
   it.each([

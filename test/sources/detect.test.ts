@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/sources/index.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { UserError } from '../../src/errors.js';
-import { expectOneLine, fixture, tempDir } from './helpers.js';
+import { expectOneLine, fixture, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {

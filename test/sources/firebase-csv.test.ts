@@ -2,12 +2,12 @@
 // positional column's mapping, the field report, broken rows, and a large file read in bounded memory.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFirebaseCsvExport } from '../../src/generators/bulk-sources.js';
-import { firebaseCsvLine } from '../../src/generators/firebase-csv.js';
+import { writeFirebaseCsvExport } from '../../tools/generators/bulk-sources.js';
+import { firebaseCsvLine } from '../../tools/generators/firebase-csv.js';
 import { detectFormat, FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { sniffFormat } from '../../src/sources/detect.js';
 import { expectBoundedRead } from './bounded.js';
-import { byId, collect, fixture, tempDir } from './helpers.js';
+import { byId, collect, fixture, tempDir } from '../support/sources.js';
 
 let hashConfig: HashConfig;
 let tmp: Awaited<ReturnType<typeof tempDir>>;

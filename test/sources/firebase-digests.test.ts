@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { validateSources } from '../../src/records/validate.js';
 import { fromClerkScryptFirebase, fromFbscrypt } from '../../src/sources/firebase-digests.js';
-import { SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY } from '../records/vectors.js';
-import { tempDir } from './helpers.js';
+import { SCRYPT_SALT, SCRYPT_USER1_HASH, SIGNER_KEY } from '../support/vectors.js';
+import { tempDir } from '../support/sources.js';
 
 // supabase/auth internal/crypto/password_test.go, TestScrypt "Firebase Scrypt: appropriate hash" (password mytestpassword).
 const GOTRUE_SK = 'ou9tdYTGyYm8kuR6Dt0Bp0kDuAYoXrK16mbZO4yGwAn3oLspjnN0/c41v8xZnO1n14J3MjKj1b2g6AUCAlFwMw==';

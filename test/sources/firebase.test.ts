@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { verifyPassword } from '../../src/hashes/verify.js';
-import { byId, collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { byId, collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 // The public sample of firebase/scrypt (shared/formats.md), with the web-safe base64 the Admin SDK gives.
 const SAMPLE: HashConfig = {

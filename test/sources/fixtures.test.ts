@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { writeFixtures, type FixtureSet } from '../../src/generators/fixtures.js';
+import { writeFixtures, type FixtureSet } from '../../tools/generators/fixtures.js';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { toBase32Secret } from '../../src/records/secrets.js';
 import { parseHashConfig } from '../../src/sources/index.js';
-import { collect, fixture, FIXTURES, tempDir } from './helpers.js';
+import { collect, fixture, FIXTURES, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let sets: FixtureSet[];

@@ -8,10 +8,10 @@ import { promisify } from 'node:util';
 import { argon2Verify } from 'hash-wasm';
 import base32 from 'hi-base32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKeycloakRealm } from '../../src/generators/bulk-tables.js';
+import { writeKeycloakRealm } from '../../tools/generators/bulk-tables.js';
 import { validateSources } from '../../src/records/validate.js';
 import { FieldReport } from '../../src/sources/index.js';
-import { collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 const BCRYPT = '$2a$10$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let tmp: Awaited<ReturnType<typeof tempDir>>;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { parseHashConfig, type HashConfig, type SourceFormat } from '../../src/sources/index.js';
-import { collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 interface Sample {
   format: SourceFormat;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fixture } from './helpers.js';
+import { fixture } from '../support/sources.js';
 import { checkSchema, type Schema } from './schema-check.js';
 
 const root = resolve(__dirname, '../..');

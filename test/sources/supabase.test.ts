@@ -4,12 +4,12 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSupabaseExport } from '../../src/generators/bulk-tables.js';
+import { writeSupabaseExport } from '../../tools/generators/bulk-tables.js';
 import { readFile } from 'node:fs/promises';
 import { verifyPassword } from '../../src/hashes/verify.js';
 import { FieldReport, parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { pgTimestamp } from '../../src/sources/table-rows.js';
-import { collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 const CSV = ['supabase/users.csv', 'supabase/identities.csv', 'supabase/mfa_factors.csv'].map(fixture);
 const JSONL = ['supabase/users.ndjson', 'supabase/identities.ndjson', 'supabase/mfa_factors.ndjson'].map(fixture);

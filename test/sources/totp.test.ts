@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCsvLine } from '../../src/sources/csv.js';
 import { parseHashConfig, type HashConfig } from '../../src/sources/index.js';
 import { parseOtpauthLine } from '../../src/sources/totp.js';
-import { byId, collect, fixture, readUntilError, tempDir } from './helpers.js';
+import { byId, collect, fixture, readUntilError, tempDir } from '../support/sources.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let hashConfig: HashConfig;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { CANONICAL, PASSWORDS, REPO } from './fixture.js';
+import { CANONICAL, PASSWORDS, REPO } from '../support/fixture.js';
 import { KEYS, renderWizard, waitFor } from './harness.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { CANONICAL } from './fixture.js';
+import { CANONICAL } from '../support/fixture.js';
 import { keysToPreview, renderWizard, SizedStdout, waitFor } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-fit-'));

@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { API_KEY, CANONICAL, fixtureSecrets, LICENSE_KEY, SIGNER_KEY } from './fixture.js';
+import { API_KEY, CANONICAL, fixtureSecrets, LICENSE_KEY, SIGNER_KEY } from '../support/fixture.js';
 import { renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 let dir: string;

@@ -12,7 +12,7 @@ import { createRealServices } from '../../src/ui/services/real.js';
 import type { MigrationInput, TargetConnection } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
-import { REPO } from './fixture.js';
+import { REPO } from '../support/fixture.js';
 import { KEYS, keysToPreview, renderWizard, waitFor } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-small-'));

@@ -5,7 +5,7 @@ import { emptyProfile } from '../../src/profiles/index.js';
 import type { MigrationInput, SandboxHandle, TargetConnection, WizardServices } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action, WizardState } from '../../src/ui/state/types.js';
-import { API_KEY, CANONICAL, LICENSE_KEY, SIGNER_KEY } from './fixture.js';
+import { API_KEY, CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../support/fixture.js';
 
 export async function migrated(
   services: WizardServices,

@@ -12,7 +12,7 @@ import type { MigrationInput, TargetConnection } from '../../src/ui/services/typ
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
 import { inWizardWords } from '../../src/ui/wizard-words.js';
-import { REPO } from './fixture.js';
+import { REPO } from '../support/fixture.js';
 import { renderWizard } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-partial-plan-'));

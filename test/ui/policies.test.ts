@@ -60,7 +60,7 @@ describe('wizard preview', () => {
 describe('wizard exit code after a refused preflight', () => {
   it('is 2, as run exits when its preflight refuses the target; a later passing preflight clears it', async () => {
     const { startSandbox } = await import('../../src/sandbox/spawn.js');
-    const { CANONICAL, SIGNER_KEY } = await import('./fixture.js');
+    const { CANONICAL, SIGNER_KEY } = await import('../support/fixture.js');
     const sb = await startSandbox({ signerKey: SIGNER_KEY });
     try {
       const services = createRealServices({ cwd: process.cwd(), env: {} });

@@ -127,7 +127,7 @@ describe('run screen controls', () => {
 
 describe('a run with a failed user', () => {
   it('shows the failure with its step and the core status on the results screen', async () => {
-    const { CANONICAL, LICENSE_KEY } = await import('./fixture.js');
+    const { CANONICAL, LICENSE_KEY } = await import('../support/fixture.js');
     const { readFileSync } = await import('node:fs');
     const ada = readFileSync(CANONICAL, 'utf8')
       .split('\n')

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from './fixture.js';
+import { API_KEY, CANONICAL, HASH_CONFIG_TEXT, PASSWORDS, REPO, SIGNER_KEY } from '../support/fixture.js';
 import { keysToPreview, renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 let dir: string;

@@ -10,7 +10,7 @@ import { describeSignInError } from '../../src/ui/services/sign-in.js';
 import type { SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
 import { reducer } from '../../src/ui/state/reducer.js';
 import { describeEntry } from '../../src/ui/screens/SignInPanel.js';
-import { API_KEY, LICENSE_KEY, PASSWORDS, SIGNER_KEY } from './fixture.js';
+import { API_KEY, LICENSE_KEY, PASSWORDS, SIGNER_KEY } from '../support/fixture.js';
 import { renderWizard } from './harness.js';
 import { migrated } from './migrated.js';
 

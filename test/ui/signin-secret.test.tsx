@@ -10,9 +10,9 @@ import EmailPassword from 'supertokens-node/recipe/emailpassword';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, profilePaths, saveProfile, type Profile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import { initTestApp } from '../signin/app.js';
-import { SIGNIN_SECRET } from '../signin/users.js';
-import { LICENSE_KEY } from './fixture.js';
+import { initTestApp } from '../support/signin/app.js';
+import { SIGNIN_SECRET } from '../support/signin/users.js';
+import { LICENSE_KEY } from '../support/fixture.js';
 import { renderWizard, trackSandboxes, waitFor } from './harness.js';
 
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import type { SandboxHandle, TargetConnection } from '../../src/ui/services/types.js';
-import { API_KEY, SIGNER_KEY } from './fixture.js';
+import { API_KEY, SIGNER_KEY } from '../support/fixture.js';
 import { renderWizard } from './harness.js';
 import { migrated } from './migrated.js';
 

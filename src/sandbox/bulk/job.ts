@@ -25,61 +25,18 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
-  const failed = (r: BulkImportRecord, message: string, now: number): Change => ({
-    c: 'bulkImport',
-    k: key(r.app, r.id),
-    v: { ...r, status: 'FAILED', errorMessage: message, updatedAt: now },
-  });
-
   const tally = { imported: 0, failed: 0 };
+  const job: JobState = { store, config, tally, stopping: () => stopping };
 
   async function processBatch(app: string, batch: BulkImportRecord[]): Promise<void> {
     const started = Date.now();
-    await importBatch(app, batch);
+    await importBatch(job, app, batch);
     // The claim ends on the reference's grid (config.bulkImportClaimMs): its rows are gone, the next waits.
     const grid = config.bulkImportClaimMs;
     if (grid > 0 && !stopping) {
       const spent = Date.now() - started;
       await new Promise((r) => setTimeout(r, Math.max(grid, Math.ceil(spent / grid) * grid) - spent));
     }
-  }
-
-  async function importBatch(app: string, batch: BulkImportRecord[]): Promise<void> {
-    const now = config.now();
-    const claim: Change[] = batch.map((r) => ({ c: 'bulkImport', k: key(app, r.id), v: { ...r, status: 'PROCESSING', updatedAt: now } }));
-    await store.commit(claim);
-    const ctx: ImportCtx = { app, state: store.state, config, now };
-    const env = schemaEnv(ctx);
-    const writes: Array<Promise<void>> = [];
-    for (let i = 0; i < batch.length && !stopping; i++) {
-      if (i % 100 === 99) await nextTurn();
-      const k = key(app, batch[i]!.id);
-      let row = store.state.maps.bulkImport.get(k);
-      // Removed (POST /bulk-import/users/remove) since the claim: nothing to do.
-      if (!row || row.status !== 'PROCESSING') continue;
-      const parsed = parseBulkUser(env, row.user, 'READ_STORED');
-      if (!parsed.ok) {
-        writes.push(store.commit([failed(row, javaList(parsed.errors), now)]));
-        tally.failed++;
-        continue;
-      }
-      const user: BulkUser = parsed.user;
-      if (user.loginMethods.some((m) => m.passwordHash === undefined)) {
-        await hashPlainTextPasswords(ctx, user);
-        row = store.state.maps.bulkImport.get(k);
-        if (!row || row.status !== 'PROCESSING') continue;
-      }
-      try {
-        const { changes } = importChanges(ctx, user);
-        writes.push(store.commit([...changes, { c: 'bulkImport', k }]));
-        tally.imported++;
-      } catch (err) {
-        if (!(err instanceof ImportError)) throw err;
-        writes.push(store.commit([failed(row, err.message, now)]));
-        tally.failed++;
-      }
-    }
-    await Promise.all(writes);
   }
 
   async function round(): Promise<void> {
@@ -134,4 +91,58 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
       await running;
     },
   };
+}
+
+/** What a batch needs of its job: the store, the settings, the round's counts, and whether the job is stopping. */
+interface JobState {
+  store: Store;
+  config: SandboxConfig;
+  tally: { imported: number; failed: number };
+  stopping: () => boolean;
+}
+
+const failed = (r: BulkImportRecord, message: string, now: number): Change => ({
+  c: 'bulkImport',
+  k: key(r.app, r.id),
+  v: { ...r, status: 'FAILED', errorMessage: message, updatedAt: now },
+});
+
+/** Claims a batch (PROCESSING), then imports each user still claimed, or marks it FAILED with the reference's message. */
+async function importBatch(job: JobState, app: string, batch: BulkImportRecord[]): Promise<void> {
+  const { store, config, tally } = job;
+  const now = config.now();
+  const claim: Change[] = batch.map((r) => ({ c: 'bulkImport', k: key(app, r.id), v: { ...r, status: 'PROCESSING', updatedAt: now } }));
+  await store.commit(claim);
+  const ctx: ImportCtx = { app, state: store.state, config, now };
+  const env = schemaEnv(ctx);
+  const writes: Array<Promise<void>> = [];
+  for (let i = 0; i < batch.length && !job.stopping(); i++) {
+    if (i % 100 === 99) await nextTurn();
+    const k = key(app, batch[i]!.id);
+    let row = store.state.maps.bulkImport.get(k);
+    // Removed (POST /bulk-import/users/remove) since the claim: nothing to do.
+    if (!row || row.status !== 'PROCESSING') continue;
+    const parsed = parseBulkUser(env, row.user, 'READ_STORED');
+    if (!parsed.ok) {
+      writes.push(store.commit([failed(row, javaList(parsed.errors), now)]));
+      tally.failed++;
+      continue;
+    }
+    const user: BulkUser = parsed.user;
+    if (user.loginMethods.some((m) => m.passwordHash === undefined)) {
+      await hashPlainTextPasswords(ctx, user);
+      row = store.state.maps.bulkImport.get(k);
+      if (!row || row.status !== 'PROCESSING') continue;
+    }
+    try {
+      const { changes } = importChanges(ctx, user);
+      writes.push(store.commit([...changes, { c: 'bulkImport', k }]));
+      tally.imported++;
+    } catch (err) {
+      if (!(err instanceof ImportError)) throw err;
+      writes.push(store.commit([failed(row, err.message, now)]));
+      tally.failed++;
+    }
+  }
+  await Promise.all(writes);
 }

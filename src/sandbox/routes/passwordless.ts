@@ -175,20 +175,23 @@ async function consumeCode(ctx: Ctx) {
   }
   const consumedUser = user;
   const consumedDevice = device;
-  return commitThen(ctx, changes, () => {
-    const reply: Record<string, unknown> = { createdNewUser, user: userJson(ctx, consumedUser) };
-    if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, consumedUser.id);
-    if (atLeast(ctx, '5.0')) {
-      const consumed: Record<string, unknown> = {
-        preAuthSessionId: consumedDevice.preAuthSessionId,
-        failedCodeInputAttemptCount: consumedDevice.failedAttempts,
-      };
-      if (consumedDevice.email) consumed.email = consumedDevice.email;
-      if (consumedDevice.phoneNumber) consumed.phoneNumber = consumedDevice.phoneNumber;
-      reply.consumedDevice = consumed;
-    }
-    return ok(reply);
-  });
+  return commitThen(ctx, changes, () => consumedReply(ctx, consumedUser, consumedDevice, createdNewUser));
+}
+
+/** The answer to a consumed code, as the request's cdi-version shapes it (recipeUserId from 4.0, consumedDevice from 5.0). */
+function consumedReply(ctx: Ctx, user: LoginMethod, device: PasswordlessDevice, createdNewUser: boolean) {
+  const reply: Record<string, unknown> = { createdNewUser, user: userJson(ctx, user) };
+  if (atLeast(ctx, '4.0')) reply.recipeUserId = externalId(ctx, user.id);
+  if (atLeast(ctx, '5.0')) {
+    const consumed: Record<string, unknown> = {
+      preAuthSessionId: device.preAuthSessionId,
+      failedCodeInputAttemptCount: device.failedAttempts,
+    };
+    if (device.email) consumed.email = device.email;
+    if (device.phoneNumber) consumed.phoneNumber = device.phoneNumber;
+    reply.consumedDevice = consumed;
+  }
+  return ok(reply);
 }
 
 /** PUT /recipe/user with rid passwordless: absent key = unchanged, null = clear, string = new value. */

@@ -1,19 +1,10 @@
 // Conformance: the account-linking check endpoints, ported from supertokens-core
 // src/test/java/io/supertokens/test/accountlinking/api/CanLinkAccountsAPITest.java and CanCreatePrimaryUserAPITest.java
 // (each test names the Java method it follows). Also the repeated link the exactly-once rule relies on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 const signUp = async (email: string): Promise<string> => (await api.post('/recipe/signup', { email, password: 'abcd1234' })).json.user.id;
 const social = async (id: string, userId: string, email: string): Promise<string> =>

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BCRYPT, LICENSE, call, client, startTestSandbox } from '../helpers.js';
+import { BCRYPT, LICENSE, call, client, startTestSandbox } from '../../support/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-bulk-job-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
 // against the real sandbox over HTTP. The job's interval is an hour here, so nothing staged is processed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, startTestSandbox } from '../helpers.js';
+import { BCRYPT, LICENSE, client, startTestSandbox } from '../../support/sandbox.js';
 
 const GENERIC = 'Data has missing or invalid fields. Please check the users field for more details.';
 

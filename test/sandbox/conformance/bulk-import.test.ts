@@ -4,7 +4,7 @@
 // method, links, external id, verification, TOTP, metadata, roles), against the real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, startTestSandbox } from '../helpers.js';
+import { BCRYPT, LICENSE, client, startTestSandbox } from '../../support/sandbox.js';
 
 const ARGON2 = '$argon2id$v=19$m=23298,t=5,p=12$+AlWgiuzC2vqlKrde9G0SG$PmpDeTU2e6ORbHwUMi7MOavS0M3sUJlc9rX/o+nnSxt';
 

@@ -2,19 +2,10 @@
 // src/test/java/io/supertokens/test/passwordless/api/PasswordlessCreateCodeAPITest2_11.java and
 // src/test/java/io/supertokens/test/accountlinking/api/GetUserByIdTest.java (each test names the method). GetUserByIdTest
 // predates webauthn in the user object, so it is run at cdi-version 5.2.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '5.2' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '5.2' });
 
 const code = (body: Record<string, unknown>) => api.post('/recipe/signinup/code', body);
 const ONE_OF = errorText('Please provide exactly one of email, phoneNumber or deviceId');

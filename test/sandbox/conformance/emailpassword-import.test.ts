@@ -4,7 +4,7 @@
 // which changes only the user object's shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { client, errorText, startTestSandbox } from '../helpers.js';
+import { client, errorText, startTestSandbox } from '../../support/sandbox.js';
 
 let sb: RunningSandbox;
 let unsigned: RunningSandbox;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_BODY, createFaultInjector, parseFaults } from '../../../src/sandbox/faults.js';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, TEXT_TYPE, client, errorText, startTestSandbox } from '../helpers.js';
+import { LICENSE, TEXT_TYPE, client, errorText, startTestSandbox } from '../../support/sandbox.js';
 
 type Api = ReturnType<typeof client>;
 const sandboxes: Record<string, RunningSandbox> = {};

@@ -2,19 +2,10 @@
 // userMetadata/api/{SetUserMetadataAPITest2_13,GetUserMetadataAPITest2_13,RemoveUserMetadataAPITest2_13}.java and
 // userRoles/api/{CreateRoleAPITest,AddUserRoleAPITest,RemoveUserRoleAPITest,GetUserRolesAPITest}.java (each test
 // names the Java method), with the answers of the current AddUserRoleAPI.java (didUserAlreadyHaveRole).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 describe('SetUserMetadataAPITest2_13', () => {
   it('setMetadataTest: the answer holds the metadata as set, nested nulls kept', async () => {

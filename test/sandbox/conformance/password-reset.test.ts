@@ -3,20 +3,10 @@
 // UNKNOWN_USER_ID_ERROR for an id no user has) and EmailPassword.consumeResetPasswordToken (EmailPassword.java
 // 553-624: every token of the user deleted in the consume's transaction, so a second token is spent too; an
 // expired token deleted and refused; ConsumeResetPasswordAPI answers the external id when mapped).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, advanceClock, client, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BCRYPT, LICENSE, advanceClock, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({ licenseKey: LICENSE });
 
 const importEp = async (email: string) => {
   const a = await api.post('/recipe/user/passwordhash/import', { email, passwordHash: BCRYPT });

@@ -1,19 +1,10 @@
 // Conformance: POST /recipe/signinup/code/consume, ported from supertokens-core
 // src/test/java/io/supertokens/test/passwordless/api/PasswordlessConsumeCodeAPITest5_0.java (each test names the
 // Java method). Expiry is reached with the sandbox's clock hook instead of the Java tests' sleep.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { advanceClock, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { advanceClock, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' } });
-  api = client(sb, { 'cdi-version': '5.0' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({ env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' } }, { 'cdi-version': '5.0' });
 
 const create = async (email: string) => (await api.post('/recipe/signinup/code', { email })).json;
 const consume = (body: Record<string, unknown>) => api.post('/recipe/signinup/code/consume', body);

@@ -1,19 +1,10 @@
 // Conformance: PUT /recipe/user with rid passwordless, ported from supertokens-core
 // src/test/java/io/supertokens/test/passwordless/api/PasswordlessUserPutAPITest2_11.java (cdi-version 2.10 as there,
 // so the body names `userId`; users are made through the passwordless API instead of the storage layer).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { client, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({});
-  api = client(sb, { 'cdi-version': '2.10', rid: 'passwordless' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({}, { 'cdi-version': '2.10', rid: 'passwordless' });
 
 async function user(contact: { email?: string; phoneNumber?: string }): Promise<string> {
   const c = (await api.post('/recipe/signinup/code', contact)).json;

@@ -7,19 +7,10 @@
 // - POST /recipe/totp/device/remove: RemoveTotpDeviceAPI.java:38-84 (didDeviceExist true/false).
 // - POST /recipe/signinup on an existing third-party user: ThirdParty.java:320 (email updated, createdNewUser false).
 // - POST /user/remove removeAllLinkedAccounts false on a linked login: AuthRecipe.java:1249-1387 (only that login).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BCRYPT, LICENSE, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '5.4' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '5.4' });
 
 let n = 0;
 const importUser = async (): Promise<{ id: string; email: string }> => {

@@ -3,19 +3,10 @@
 // BaseCreateOrUpdate (a tenant created through the v2 API with no firstFactors has every recipe disabled; seen on
 // a running reference core: `PUT /recipe/multitenancy/tenant/v2 {"tenantId":"t1"}` then an email-password import
 // answers 403 "Email password login not enabled for tenant").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { BCRYPT, LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BCRYPT, LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 describe('tenant login methods (TenantConfig.toJson_v2_5_1)', () => {
   it('a v2 tenant created with its id alone refuses every login method with the 403 texts', async () => {

@@ -1,19 +1,10 @@
 // Conformance: POST /recipe/signinup (third party) and the email verification token and consume, ported from
 // supertokens-core src/test/java/io/supertokens/test/thirdparty/api/ThirdPartySignInUpAPITest4_0.java and
 // src/test/java/io/supertokens/test/emailverification/api/VerifyEmailAPITest2_7.java (each test names the method).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, call, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, call, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '4.0' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { sb, api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '4.0' });
 
 describe('ThirdPartySignInUpAPITest4_0', () => {
   it('testGoodInput: a new user with the 4.0 user object; the login method has exactly seven fields', async () => {

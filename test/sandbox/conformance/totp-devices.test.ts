@@ -1,20 +1,11 @@
 // Conformance: TOTP device list, verify and remove, ported from supertokens-core
 // src/test/java/io/supertokens/test/totp/api/GetTotpDevicesAPITest.java (testApi) and TotpUserIdMappingTest.java
 // (the device rename of that test is left out: the sandbox cannot rename devices, docs/sandbox.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpAt } from '../../../src/migration/totp-code.js';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { totpAt } from '../../../src/shared/totp-code.js';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 const step = (offset = 0) => Math.floor(Date.now() / 30_000) + offset;
 

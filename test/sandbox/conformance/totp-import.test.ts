@@ -1,19 +1,10 @@
 // Conformance: POST /recipe/totp/device/import, ported from supertokens-core
 // src/test/java/io/supertokens/test/totp/api/ImportTotpDeviceAPITest.java (testApi, testApiWithoutDeviceName).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpAt } from '../../../src/migration/totp-code.js';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { totpAt } from '../../../src/shared/totp-code.js';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 const SECRET = 'ZNPARPDTO6BFVSOFM3BPJGORPYTNTDSF';
 const imp = (body: Record<string, unknown>) => api.post('/recipe/totp/device/import', body);

@@ -3,19 +3,10 @@
 // method), following UnlinkAccountAPI.java and AuthRecipe.unlinkAccounts (AuthRecipe.java:69-123). Also checked on a
 // running reference core 11.4.4: a primary user alone answers wasLinked true; a primary with others is removed as a
 // login method and its id stays the group's id; no licence is needed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '5.0' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '5.0' });
 
 let n = 0;
 const signUp = async (): Promise<string> =>

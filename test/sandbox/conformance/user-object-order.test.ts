@@ -2,20 +2,11 @@
 // core fills them from java.util.HashSets (supertokens-plugin-interface AuthRecipeUserInfo.toJson, lines 144-185;
 // LoginMethod.java:62), so they follow the strings' hashes, not the login methods' order. The expected order below
 // is what a running reference core 11.4.4 answered for exactly these five linked login methods.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSetOrder, javaStringHash, stringSetOrder } from '../../../src/sandbox/java-order.js';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, startTestSandbox } from '../helpers.js';
+import { LICENSE, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '5.2' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '5.2' });
 
 describe('HashSet order in user objects', () => {
   it('five linked login methods answer their emails and third parties in the reference order', async () => {

@@ -5,19 +5,10 @@
 // answers below were also checked on a running reference core 11.4.4 (in-memory storage), notably: an external id
 // with a mapping IS resolved and its user removed (StorageLayer.findStorageAndUserIdMappingForUser, ANY); an id that
 // is neither a user nor mapped answers OK and removes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb, { 'cdi-version': '5.0' });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE }, { 'cdi-version': '5.0' });
 
 let n = 0;
 const signUp = async (): Promise<string> =>

@@ -6,7 +6,7 @@
 // verification, emptied metadata and roles cases were also checked on a running reference core 11.4.4.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { LICENSE, client, errorText, startTestSandbox } from '../../support/sandbox.js';
 
 let sb: RunningSandbox;
 let api: ReturnType<typeof client>;

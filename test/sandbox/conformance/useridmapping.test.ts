@@ -1,19 +1,10 @@
 // Conformance: POST /recipe/userid/map, ported from supertokens-core
 // src/test/java/io/supertokens/test/userIdMapping/api/CreateUserIdMappingAPITest.java (each test names the Java
 // method), and the rule issue 9 relies on: once mapped, the core answers the external id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../src/sandbox/spawn.js';
-import { LICENSE, client, errorText, startTestSandbox } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { LICENSE, errorText, sandboxForFile } from '../../support/sandbox.js';
 
-let sb: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ licenseKey: LICENSE });
-  api = client(sb);
-});
-afterAll(async () => {
-  await sb?.stop();
-});
+const { api } = sandboxForFile({ licenseKey: LICENSE });
 
 const signUp = async (email: string): Promise<string> =>
   (await api.post('/recipe/signup', { email, password: 'testPass123' })).json.user.id;
