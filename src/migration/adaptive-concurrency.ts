@@ -47,15 +47,26 @@ export interface AdaptiveConcurrency {
   close(): void;
 }
 
-export function createAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): AdaptiveConcurrency {
+/** The options with their defaults, the bounds made whole numbers and the start kept within them. */
+function settingsOf(options: AdaptiveConcurrencyOptions) {
   const max = Math.max(1, Math.floor(options.max));
   const min = Math.min(max, Math.max(1, Math.floor(options.min ?? 1)));
-  const minWindow = Math.max(1, options.minWindow ?? 40);
-  const climbAtOrBelow = options.climbAtOrBelow ?? 0.05;
-  const decrease = options.decrease ?? 0.7;
+  return {
+    max,
+    min,
+    minWindow: Math.max(1, options.minWindow ?? 40),
+    climbAtOrBelow: options.climbAtOrBelow ?? 0.05,
+    decrease: options.decrease ?? 0.7,
+    backOffAbove: options.backOffAbove ?? 0.2,
+    start: Math.min(max, Math.max(min, Math.floor(options.start ?? max))),
+  };
+}
+
+export function createAdaptiveConcurrency(options: AdaptiveConcurrencyOptions): AdaptiveConcurrency {
+  const { max, min, minWindow, climbAtOrBelow, decrease, start, backOffAbove: backOffAtFirst } = settingsOf(options);
   /** Trouble above this share cuts the limit; raised to the noise level once cuts are seen not to help. */
-  let backOffAbove = options.backOffAbove ?? 0.2;
-  let limit = Math.min(max, Math.max(min, Math.floor(options.start ?? max)));
+  let backOffAbove = backOffAtFirst;
+  let limit = start;
   let inFlight = 0;
   let closed = false;
   let answers = 0;

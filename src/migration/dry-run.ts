@@ -2,7 +2,8 @@
 import { formatProblem } from '../records/types.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
 import type { MigrationInput } from './runner.js';
-import { callCount, describeStep, type StepKind } from './steps.js';
+import { callCount, describeStep } from './step-rules.js';
+import type { StepKind } from './steps.js';
 
 export interface DryRunSummary {
   users: number;

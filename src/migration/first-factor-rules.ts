@@ -77,6 +77,10 @@ const IMPORT = '/recipe/user/passwordhash/import';
 const isPassword = (email: string) => (lm: LoginMethod) => lm.recipeId === 'emailpassword' && lm.email === norm(email);
 
 export const importPassword: StepRule<Of<'import-password'>> = {
+  requests: 'POST /recipe/user/passwordhash/import',
+  calls: 2, // looked up first
+  describe: (step) =>
+    `import password hash (${step.hashingAlgorithm}) for ${step.email} unless the user exists: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`,
   findFirst: () => true,
   async find(step, _ids, core) {
     const match = isPassword(step.email);
@@ -96,6 +100,9 @@ export const importPassword: StepRule<Of<'import-password'>> = {
 
 /** `--update-existing`: the source's hash over the hash of a user that was there before this run (counted). */
 export const replacePassword: StepRule<Of<'replace-password'>> = {
+  requests: 'POST /recipe/user/passwordhash/import (replacing an existing hash)',
+  describe: (step) =>
+    `replace the password hash of ${step.email} with the source's (${step.hashingAlgorithm}) if the user was already there: POST /recipe/user/passwordhash/import`,
   async send(step, ids, core) {
     // Not replaced: a user this run created (it has the source's hash), or one whose email changed since. The id
     // is kept either way, so a resumed journal knows this step is done.
@@ -117,6 +124,10 @@ const isThirdParty = (step: Of<'thirdparty-signinup'>) => (lm: LoginMethod) =>
   lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId;
 
 export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
+  requests: 'POST /recipe/signinup (third party)',
+  calls: 2,
+  describe: (step) =>
+    `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}) unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup`,
   findFirst: () => true,
   async find(step, _ids, core) {
     const match = isThirdParty(step);
@@ -149,6 +160,10 @@ const isPasswordless = (step: Of<'passwordless-signinup'>) => (lm: LoginMethod) 
   lm.recipeId === 'passwordless' && (step.email !== undefined ? lm.email === norm(step.email) : lm.phoneNumber === step.phoneNumber);
 
 export const passwordlessSignInUp: StepRule<Of<'passwordless-signinup'>> = {
+  requests: 'POST /recipe/signinup/code + /consume',
+  calls: 3,
+  describe: (step) =>
+    `passwordless ${step.key === 'phone' ? 'phone sign-in' : 'one-time-code factor'} for ${step.email ?? step.phoneNumber} unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup/code, POST /recipe/signinup/code/consume`,
   findFirst: () => true,
   async find(step, _ids, core) {
     const match = isPasswordless(step);

@@ -30,12 +30,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { acquireLock } from '../files/lock.js';
-import { openPrivate, writeWhole } from '../files/private.js';
+import { openPrivate } from '../files/private.js';
 import { createInterface } from 'node:readline';
 import { UserError } from '../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
 import { newFingerprintKey } from './sync/fingerprint.js';
-import { decodeJournalLine, encodeFinishingStep, encodeJournalEntry, finishesOnStepLine, JOURNAL_VERSION } from './journal-lines.js';
+import { decodeJournalLine, JOURNAL_VERSION } from './journal-lines.js';
+import { journalWriter } from './journal-writer.js';
 
 export type { JournalUsersView } from './journal-users.js';
 
@@ -260,110 +261,17 @@ async function openLockedJournal(
   // A line torn by a crash is cut off, so that only a last line can ever be damaged (loadJournal relies on it).
   if (!loaded.endsWithNewline) await truncateTornTail(path);
   const handle: FileHandle = await openPrivate(path, 'a');
-  const intervalMs = options.intervalMs ?? 200;
-  const maxPending = options.maxPending ?? 500;
-  let pending: string[] = [];
-  /** The step on the last pending line: its user's outcome, if it comes next, shares that line. */
-  let lastStep: Extract<JournalEntry, { type: 'step' }> | undefined;
-  /** The write in progress (or the last one), and the one queued behind it that takes what is pending then. */
-  let writing: Promise<void> = Promise.resolve();
-  let queued: Promise<void> | undefined;
-  /** A failed write leaves the file in doubt: nothing more is written, every later flush rejects with it. */
-  let broken: unknown;
-  let timer: NodeJS.Timeout | undefined;
-  /** A flush at the end of the current burst of appends (a full queue, or entries someone waits for). */
-  let soon: Promise<void> | undefined;
-  let closed = false;
-
-  const clearTimer = (): void => {
-    if (timer) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-  };
-  // At most one write at a time and one queued behind it: appends made while a write and its sync are under way
-  // go together in the next one (group commit), however many flushes were asked for meanwhile.
-  const flush = (): Promise<void> => {
-    clearTimer();
-    if (broken !== undefined) return Promise.reject(broken);
-    if (queued) return queued;
-    const next = writing.then(async () => {
-      queued = undefined;
-      if (broken !== undefined) throw broken;
-      settleStep();
-      const batch = pending;
-      pending = [];
-      if (batch.length === 0) return;
-      try {
-        // Whole or an error: at a file size limit a plain write stores part of a line and says nothing.
-        await writeWhole(handle, batch.join('\n') + '\n');
-        await handle.datasync();
-      } catch (err) {
-        broken = err;
-        throw err;
-      }
-    });
-    queued = next;
-    writing = next.catch(() => undefined);
-    return next;
-  };
-  const flushSoon = (): Promise<void> =>
-    (soon ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      soon = undefined;
-      return flush();
-    }));
-  const push = (entry: JournalEntry): void => {
-    if (closed) throw new Error('journal is closed');
-    if (broken !== undefined) throw broken;
-    // A step's line is encoded once it is known whether its user's outcome shares it (appended in the same tick as
-    // the step, so it reaches the disk in the same write either way): one encoding a line, not two.
-    if (lastStep && finishesOnStepLine(lastStep, entry)) {
-      pending.push(encodeFinishingStep(lastStep, entry));
-      lastStep = undefined;
-      return;
-    }
-    if (lastStep) pending.push(encodeJournalEntry(lastStep));
-    lastStep = undefined;
-    if (entry.type === 'step') lastStep = entry;
-    else pending.push(encodeJournalEntry(entry));
-  };
-  /** The step line held for its user's outcome, encoded alone (a write is about to take the lines). */
-  const settleStep = (): void => {
-    if (lastStep) pending.push(encodeJournalEntry(lastStep));
-    lastStep = undefined;
-  };
-
+  const writer = journalWriter(handle, options.intervalMs ?? 200, options.maxPending ?? 500);
   // One key per journal: a resumed run keeps the one its first header gave (older journals get one from now on).
   const fingerprintKey = loaded.fpKey ?? options.fingerprintKey ?? newFingerprintKey();
   const journal: Journal = {
     path,
     users: loaded.users,
     fingerprintKey,
-    append(entry) {
-      push(entry);
-      if (pending.length >= maxPending) void flushSoon().catch(() => undefined);
-      else timer ??= setTimeout(() => void flush().catch(() => undefined), intervalMs);
-    },
-    appendDurable(entry) {
-      try {
-        push(entry);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return flushSoon();
-    },
-    flush,
-    async close() {
-      if (closed) return;
-      try {
-        await flush();
-      } finally {
-        // Even when the last write failed (disk full...): the handle must not be left to the garbage collector.
-        closed = true;
-        await handle.close();
-        await release();
-      }
-    },
+    append: writer.append,
+    appendDurable: writer.appendDurable,
+    flush: writer.flush,
+    close: () => writer.close(release),
   };
   journal.append({
     type: 'run',

@@ -42,12 +42,7 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
   await p.settle?.(core);
   const s: RollbackSummary = { ...emptyDecisions(p.count), failures: [], log: '', journal: p.journal };
   unsettledCheck(p, s, options);
-  const { picked, total: todo } = spread(p, 5);
-  if (todo > 0) {
-    const sampled = await Promise.all(picked.map((m) => readUserState(core, m)));
-    // None of the samples: look at them all before refusing (the same rule as decideRollback).
-    if (!sampled.some((s) => s.user) && !(await anyFound(core, candidates(p), options.concurrency ?? 8))) throw refusal(p, todo);
-  }
+  const todo = await refuseForeignCore(core, p, options);
   if (!isRetired(p.journal)) {
     p.journal = await retireJournal(p.live);
     options.onEvent?.({ type: 'rollback-retired', journal: p.journal, at: Date.now() });
@@ -112,22 +107,40 @@ export async function performRollback(core: CoreClient, p: PreparedRollback, opt
       }
       tick(++done);
     });
-    if (removed.length > 0) {
-      const listed = await listedIds(core);
-      const still = new Map<string, string>();
-      for (const r of removed) {
-        const id = r.ids.find((i) => listed[r.kind].has(i));
-        if (id !== undefined && !still.has(r.user)) still.set(r.user, id);
-      }
-      for (const [user, id] of still) {
-        s.removed--;
-        fail(user, `removed, but the core still lists ${id} (read back from GET /users)`);
-      }
+    for (const [user, id] of await stillListed(core, removed)) {
+      s.removed--;
+      fail(user, `removed, but the core still lists ${id} (read back from GET /users)`);
     }
   } finally {
     await log.close();
   }
   return s;
+}
+
+/** The candidates' count; throws the refusal when the core holds none of them (a few spread samples, then all). */
+async function refuseForeignCore(core: CoreClient, p: PreparedRollback, options: RollbackOptions): Promise<number> {
+  const { picked, total: todo } = spread(p, 5);
+  if (todo > 0) {
+    const sampled = await Promise.all(picked.map((m) => readUserState(core, m)));
+    // None of the samples: look at them all before refusing (the same rule as decideRollback).
+    if (!sampled.some((s) => s.user) && !(await anyFound(core, candidates(p), options.concurrency ?? 8))) throw refusal(p, todo);
+  }
+  return todo;
+}
+
+/** Of the removals read back later, the users whose ids the core still lists (one listing for all), with one such id. */
+async function stillListed(
+  core: CoreClient,
+  removed: Array<{ user: string; kind: 'method' | 'user'; ids: string[] }>,
+): Promise<Map<string, string>> {
+  const still = new Map<string, string>();
+  if (removed.length === 0) return still;
+  const listed = await listedIds(core);
+  for (const r of removed) {
+    const id = r.ids.find((i) => listed[r.kind].has(i));
+    if (id !== undefined && !still.has(r.user)) still.set(r.user, id);
+  }
+  return still;
 }
 
 /** The user's actions in order, each read back; the first that fails stops the user's (rerun goes on). */

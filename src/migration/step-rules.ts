@@ -1,4 +1,4 @@
-// Every step kind in one table: the request it sends, how to recognise "already done by us" in any answer
+// Every step kind in one table: how it is described to a person and how many calls it makes, the request it sends, how to recognise "already done by us" in any answer
 // (ids may come back as the SuperTokens id or as the external id), how to find its effect in the core after
 // an attempt that ended without a clear answer, and what it promises about an object it finds already there.
 // execute.ts applies the one exactly-once rule to all of them; a new step kind is a new entry here
@@ -24,6 +24,12 @@ export type Found =
   | undefined;
 
 export interface StepRule<S extends Step> {
+  /** One line for a person: what the step does and the requests it sends, with no password hash, secret or code. */
+  describe: (step: S) => string;
+  /** How many HTTP calls the step makes when everything goes well (the dry run's count); 1 when not given. */
+  calls?: number;
+  /** Its requests in a few words, for the plan screen's list of calls; the kind's name when not given. */
+  requests?: string;
   /**
    * Look the effect up before the first attempt. Steps that create a user do: an existing user is then left
    * unchanged (never a silent password overwrite) and a user found after our own attempt is known to be ours.
@@ -56,6 +62,10 @@ export const STEP_RULES: Rules = {
   'passwordless-signinup': passwordlessSignInUp,
 
   'passwordless-add-contact': {
+    requests: 'PUT /recipe/user (rid passwordless)',
+    calls: 2,
+    describe: (step) =>
+      `add ${step.email !== undefined ? `email ${step.email}` : `phone ${step.phoneNumber}`} to the ${step.user} passwordless user unless it has it: GET /user/id, PUT /recipe/user (rid passwordless)`,
     findFirst: () => true,
     async find(step, ids, core) {
       const userId = resolveRef(ids, step.user);
@@ -79,6 +89,8 @@ export const STEP_RULES: Rules = {
   },
 
   'map-user-id': {
+    requests: 'POST /recipe/userid/map',
+    describe: (step) => `map the ${step.user} user to external id ${step.externalUserId}: POST /recipe/userid/map`,
     findFirst: thereBefore,
     async find(step, ids, core) {
       // The first factor already answered with the external id: the mapping exists (a rerun).
@@ -106,6 +118,10 @@ export const STEP_RULES: Rules = {
   },
 
   'verify-email': {
+    requests: 'POST /recipe/user/email/verify/token + /recipe/user/email/verify',
+    calls: 2,
+    describe: (step) =>
+      `mark ${step.email} verified on the ${step.user} user (verified in the source): POST /recipe/user/email/verify/token, POST /recipe/user/email/verify`,
     // The login's email changed in the core since the export: the old one is not the user's to verify any more.
     skipFor: (step, ids) => ids.changed.get(step.user),
     async find(step, ids, core) {
@@ -116,6 +132,8 @@ export const STEP_RULES: Rules = {
   },
 
   'create-primary': {
+    requests: 'POST /recipe/accountlinking/user/primary',
+    describe: (step) => `make the ${step.user} user primary: POST /recipe/accountlinking/user/primary`,
     findFirst: thereBefore,
     async find(step, ids, core) {
       const r = await core.getUserById(resolveRef(ids, step.user));
@@ -136,6 +154,8 @@ export const STEP_RULES: Rules = {
   },
 
   'link-accounts': {
+    requests: 'POST /recipe/accountlinking/user/link',
+    describe: (step) => `link the ${step.user} user to the ${step.primary} user: POST /recipe/accountlinking/user/link`,
     findFirst: thereBefore,
     async find(step, ids, core) {
       // Linked to our primary: the core answers the primary user for the recipe user, under either of its ids.
@@ -168,6 +188,9 @@ export const STEP_RULES: Rules = {
   },
 
   'import-totp': {
+    requests: 'POST /recipe/totp/device/import',
+    describe: (step) =>
+      `import TOTP device "${step.deviceName}" (period ${step.period}, skew ${step.skew}) under the ${step.user} user: POST /recipe/totp/device/import`,
     findFirst: thereBefore,
     async find(step, ids, core) {
       // The secret cannot be read back: the device the planner named, with its period and skew, is ours (the
@@ -196,6 +219,10 @@ export const STEP_RULES: Rules = {
   },
 
   'update-metadata': {
+    requests: 'GET + PUT /recipe/user/metadata',
+    calls: 2, // read, then only the missing keys
+    describe: (step) =>
+      `add the metadata keys ${Object.keys(step.metadata).join(', ')} the core does not have yet to the ${step.user} user: GET and PUT /recipe/user/metadata`,
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
       return Object.keys(step.metadata).every((k) => k in current) ? { ids: {} } : undefined;
@@ -216,6 +243,10 @@ export const STEP_RULES: Rules = {
   },
 
   'legacy-entry': {
+    requests: 'GET + PUT /recipe/user/metadata',
+    calls: 2, // read, then only the missing keys
+    describe: (step) =>
+      `keep the ${step.entry.algorithm} legacy hash for migration at first sign-in in the ${step.user} user's metadata (auth-migrate:legacy-password) if this run created its password login: GET and PUT /recipe/user/metadata`,
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.login))).metadata;
       return LEGACY_ENTRY_KEY in current || LEGACY_DONE_KEY in current ? { ids: {} } : undefined;
@@ -236,6 +267,8 @@ export const STEP_RULES: Rules = {
   },
 
   'create-role': {
+    requests: 'PUT /recipe/role',
+    describe: (step) => `create the role ${step.role} (once per run): PUT /recipe/role`,
     async send(step, _ids, core) {
       // Once per run: every user with the role plans this step, only the first sends it.
       const made = rolesMade.get(core) ?? rolesMade.set(core, new Set()).get(core)!;
@@ -247,6 +280,9 @@ export const STEP_RULES: Rules = {
   },
 
   'assign-role': {
+    requests: 'PUT /recipe/user/role',
+    describe: (step) =>
+      `give the ${step.user} user the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''}: PUT /recipe/user/role`,
     async find(step, ids, core) {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;
       return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? { ids: {} } : undefined;
@@ -265,6 +301,24 @@ export const STEP_RULES: Rules = {
   // `run --sync`'s kinds (a user already in the core brought to a newer export): entries of this same rule.
   ...SYNC_RULES,
 };
+
+/** A step's rule (the table is typed by kind; a step of the union reads its own entry). */
+const ruleOf = (step: Step): StepRule<Step> => STEP_RULES[step.kind] as StepRule<Step>;
+
+/** How many HTTP calls a step makes when everything goes well (used by the dry run). */
+export function callCount(step: Step): number {
+  return ruleOf(step).calls ?? 1;
+}
+
+/** One line for a person: what the step does, with no password hash, secret or code in it. */
+export function describeStep(step: Step): string {
+  return ruleOf(step).describe(step);
+}
+
+/** The requests of a step kind in a few words (the plan screen's list of calls). */
+export function requestsOf(kind: StepKind): string {
+  return STEP_RULES[kind].requests ?? kind;
+}
 
 /** The answer was OK: the step counts when its effect is found in the core, else the answer was not this request's. */
 function readBack(found: Found, method: string, path: string): StepOutcome {

@@ -112,6 +112,20 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       differences: [`no user with ${external !== undefined ? `id ${external}` : methodName(first)}`],
     };
 
+  const differences = loginDifferences(input, steps, user, journalled);
+  differences.push(...verifiedDifferences(input, steps, user));
+  const needsPrimary = steps.some((s) => s.kind === 'create-primary');
+  if (needsPrimary && !user.isPrimaryUser) differences.push(`${user.id} is not a primary user`);
+  if (external !== undefined && user.id !== external) differences.push(`the user's id is ${user.id}, not the external id ${external}`);
+
+  differences.push(...(await deviceDifferences(steps, user, core, options)));
+  differences.push(...(await profileDifferences(steps, user.id, core)));
+  const waiting = await waitingAlgorithm(steps, user, core);
+  return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences, ...(waiting ? { waiting } : {}) };
+}
+
+/** The login methods the plan makes: each on the user (with the source's join time where the run kept it). */
+function loginDifferences(input: MigrationInput, steps: Step[], user: CoreUser, journalled: JournalledUser | undefined): string[] {
   const differences: string[] = [];
   for (const step of steps) {
     if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup' || step.kind === 'passwordless-signinup') {
@@ -137,11 +151,12 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       if (!ok) differences.push(`no passwordless login method holds both the email and the phone of the one-time-code factors`);
     }
   }
-  differences.push(...verifiedDifferences(input, steps, user));
-  const needsPrimary = steps.some((s) => s.kind === 'create-primary');
-  if (needsPrimary && !user.isPrimaryUser) differences.push(`${user.id} is not a primary user`);
-  if (external !== undefined && user.id !== external) differences.push(`the user's id is ${user.id}, not the external id ${external}`);
+  return differences;
+}
 
+/** The TOTP devices: each there, verified, with its period and skew (and a code accepted, when asked); no others. */
+async function deviceDifferences(steps: Step[], user: CoreUser, core: CoreClient, options: VerifyUserOptions): Promise<string[]> {
+  const differences: string[] = [];
   const devices = steps.filter((s): s is Extract<Step, { kind: 'import-totp' }> => s.kind === 'import-totp');
   const list = devices.length > 0 || options.checkExtraDevices ? (await core.listTotpDevices(user.id)).devices : [];
   // A device the plan does not know (e.g. imported twice under another name) is a difference too.
@@ -167,9 +182,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
       }
     }
   }
-  differences.push(...(await profileDifferences(steps, user.id, core)));
-  const waiting = await waitingAlgorithm(steps, user, core);
-  return { id, outcome: differences.length > 0 ? 'mismatch' : 'ok', userId: user.id, differences, ...(waiting ? { waiting } : {}) };
+  return differences;
 }
 
 /** The core marks these "fake" emails verified at sign-up (core-api.md §2). */

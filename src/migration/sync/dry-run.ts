@@ -5,7 +5,7 @@ import type { ValidateOptions } from '../../records/validate.js';
 import { streamValidatedRecords } from '../../records/validate.js';
 import type { ReadOptions } from '../../sources/index.js';
 import type { PlanOptions } from '../plan.js';
-import { describeStep } from '../steps.js';
+import { describeStep } from '../step-rules.js';
 import type { SyncDelta } from './delta.js';
 import { expectedView } from './expected.js';
 import { PARTS } from './fingerprint.js';

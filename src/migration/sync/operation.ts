@@ -70,14 +70,7 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   // Reading the journals (a million users: 1.75 million lines parsed) leaves its garbage where the validation pass
   // would grow on top of it: 1,000,000 users' dry run peaked at 391-410 MB without this collection, 318-326 MB with it.
   collectGarbage();
-  const counts = users.counts();
-  if (counts.inCore > 0 && counts.withoutFingerprint === counts.inCore) {
-    throw new UserError(
-      `the journal ${choice.base.path} was written before fingerprints (auth-migrate 0.1): a sync cannot tell which of its ` +
-        `${counts.inCore} users changed. Bring the core up to date once with \`run <newer export> --update-existing\` (a new run ` +
-        'folder); later syncs start from that run.',
-    );
-  }
+  refuseWithoutFingerprints(users, choice.base.path);
   const work = newSyncWork(req.removeMissing);
   const classify = createDeltaClassifier(users, work, req.plan);
   const prepared = await prepareRun(sources, req.readOptions, req.plan, (r) => classify.add(r));
@@ -86,36 +79,8 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const touched = new Set<string>([...work.changed.keys(), ...work.removals.keys()]);
   for (const [id, h] of await readChainHistory(chain, touched)) work.histories.set(id, h);
   const previous = await previousExport(choice.base.identity.sources, sources);
-  if (previous.usable && work.changed.size > 0) {
-    const wanted = fingerprintsOf(users, [...work.changed.keys()]);
-    for (const [id, r] of await readPreviousRecords(
-      previous.files.map((f) => f.path),
-      req.readOptions,
-      wanted,
-    ))
-      work.olds.set(id, r);
-    for (const [id, parts] of work.changed) {
-      const was = work.olds.get(id)?.email;
-      if (parts.includes('email') && was !== undefined) work.leaving.add(was.trim().toLowerCase());
-    }
-  }
-
-  const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;
-  const header: SyncHeader = {
-    base: choice.base.path,
-    baseRun: choice.base.run,
-    previous: previous.files,
-    read: {
-      ...(req.readOptions.format ? { format: req.readOptions.format } : {}),
-      ...(req.readOptions.providerMap ? { providerMap: req.readOptions.providerMap } : {}),
-      ...(hashConfig ? { hashConfig } : {}),
-    },
-    plan: {
-      keepSourceIds: req.plan.keepSourceIds ?? false,
-      disabled: req.plan.disabled ?? 'skip',
-      ...(req.plan.scryptAlgorithmName ? { scryptAlgorithmName: req.plan.scryptAlgorithmName } : {}),
-    },
-  };
+  if (previous.usable && work.changed.size > 0) await readOldRecords(work, users, previous, req.readOptions);
+  const header = syncHeader(req, choice.base, previous);
   const identity: RunIdentity = { sources, target: req.target, base: choice.base.path };
   const journal =
     req.journal !== undefined
@@ -157,6 +122,53 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
     fingerprintOf: (input) => (work.removals.has(input.record.id) || !fpKey ? undefined : fingerprint(input.record, fpKey)),
     get hasWork() {
       return total - delta.invalid - delta.leftOut > 0 || choice.resume !== undefined;
+    },
+  };
+}
+
+/** A base journal written before fingerprints cannot say which users changed: the sync refuses it. */
+function refuseWithoutFingerprints(users: BaseUsers, path: string): void {
+  const counts = users.counts();
+  if (counts.inCore > 0 && counts.withoutFingerprint === counts.inCore) {
+    throw new UserError(
+      `the journal ${path} was written before fingerprints (auth-migrate 0.1): a sync cannot tell which of its ` +
+        `${counts.inCore} users changed. Bring the core up to date once with \`run <newer export> --update-existing\` (a new run ` +
+        'folder); later syncs start from that run.',
+    );
+  }
+}
+
+/** The previous export's records of the changed users (by their fingerprints), and the emails they leave. */
+async function readOldRecords(work: SyncWork, users: BaseUsers, previous: PreviousExport, readOptions: SyncRequest['readOptions']) {
+  const wanted = fingerprintsOf(users, [...work.changed.keys()]);
+  for (const [id, r] of await readPreviousRecords(
+    previous.files.map((f) => f.path),
+    readOptions,
+    wanted,
+  ))
+    work.olds.set(id, r);
+  for (const [id, parts] of work.changed) {
+    const was = work.olds.get(id)?.email;
+    if (parts.includes('email') && was !== undefined) work.leaving.add(was.trim().toLowerCase());
+  }
+}
+
+/** The sync journal's header: its base, the previous export, and how the export is read and planned. */
+function syncHeader(req: SyncRequest, base: JournalHead, previous: PreviousExport): SyncHeader {
+  const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;
+  return {
+    base: base.path,
+    baseRun: base.run,
+    previous: previous.files,
+    read: {
+      ...(req.readOptions.format ? { format: req.readOptions.format } : {}),
+      ...(req.readOptions.providerMap ? { providerMap: req.readOptions.providerMap } : {}),
+      ...(hashConfig ? { hashConfig } : {}),
+    },
+    plan: {
+      keepSourceIds: req.plan.keepSourceIds ?? false,
+      disabled: req.plan.disabled ?? 'skip',
+      ...(req.plan.scryptAlgorithmName ? { scryptAlgorithmName: req.plan.scryptAlgorithmName } : {}),
     },
   };
 }

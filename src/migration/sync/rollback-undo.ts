@@ -68,43 +68,11 @@ async function loginOf(core: CoreClient, id: string) {
 
 /** Carry one undo out and read its effect back; throws ActionFailed when the core does not show it. */
 export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<void> {
-  const check = (ok: boolean, what: string): void => {
-    if (!ok) throw new ActionFailed(what);
-  };
   switch (u.kind) {
-    case 'restore-legacy-entry': {
-      const previous = (await core.getUserMetadata(u.userId)).metadata[LEGACY_PREVIOUS_KEY] as LegacyPrevious | undefined;
-      check(typeof previous?.entry?.mac === 'string', 'the sync kept no entry to put back');
-      // The password first: until the entry is back, the old password cannot be set over anything.
-      if (previous!.placeholderHash) {
-        const r = await core.importPasswordHash({ email: u.email, passwordHash: previous!.placeholderHash, hashingAlgorithm: 'bcrypt' });
-        check(r.didUserAlreadyExist, `the core created a new user for ${norm(u.email)}`);
-      }
-      await core.updateUserMetadata(u.userId, {
-        [LEGACY_ENTRY_KEY]: previous!.entry,
-        [LEGACY_DONE_KEY]: null,
-        [LEGACY_PREVIOUS_KEY]: null,
-      });
-      const back = readLegacyEntry((await core.getUserMetadata(u.userId)).metadata);
-      return check(!!back && 'entry' in back && back.entry.mac === previous!.entry.mac, 'the entry reads back otherwise');
-    }
-    case 'restore-email': {
-      let r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
-      if (r.status === 'EMAIL_ALREADY_EXISTS_ERROR') {
-        // Two users the sync swapped: park on the hold address so the other can take this one's email back, then
-        // wait (bounded) for the email to be free. Still taken: a rerun of the rollback finds it on the hold address.
-        await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: holdEmail(u.recipeUserId) }, 'emailpassword');
-        for (let i = 0; i < SWAP_TRIES && r.status === 'EMAIL_ALREADY_EXISTS_ERROR'; i++) {
-          await new Promise((done) => setTimeout(done, SWAP_WAIT_MS));
-          r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
-        }
-      }
-      check(
-        r.status === 'OK',
-        `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`,
-      );
-      return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
-    }
+    case 'restore-legacy-entry':
+      return restoreLegacyEntry(core, u);
+    case 'restore-email':
+      return restoreEmail(core, u);
     case 'set-verified': {
       if (u.verified) {
         const t = await core.createEmailVerificationToken(u.userId, norm(u.email));
@@ -144,23 +112,8 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
         `TOTP device "${u.deviceName}" is not there`,
       );
     }
-    case 'restore-login': {
-      const r = await core.thirdPartySignInUp({
-        thirdPartyId: u.login.thirdPartyId,
-        thirdPartyUserId: u.login.thirdPartyUserId,
-        email: { id: u.login.email, isVerified: u.login.isVerified },
-      });
-      check(r.status === 'OK', `the core refused the login (${r.status})`);
-      if (r.status !== 'OK') return;
-      const primary = await core.getUserById(u.userId);
-      if (primary.status === 'OK' && !primary.user.isPrimaryUser) await core.createPrimaryUser(u.userId);
-      await core.linkAccounts(r.recipeUserId, u.userId);
-      const after = await core.getUserById(u.userId);
-      return check(
-        after.status === 'OK' && after.user.loginMethods.some((m) => m.recipeUserId === r.recipeUserId),
-        'the login is not linked to the user',
-      );
-    }
+    case 'restore-login':
+      return restoreLogin(core, u);
     case 'restore-metadata': {
       await core.updateUserMetadata(u.userId, u.update);
       const now = (await core.getUserMetadata(u.userId)).metadata;
@@ -184,6 +137,68 @@ export async function performSyncUndo(core: CoreClient, u: SyncUndo): Promise<vo
     case 'restore-user':
       return restoreUser(core, u.record, u.plan, u.into);
   }
+}
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new ActionFailed(what);
+}
+
+type Undo<K extends SyncUndo['kind']> = Extract<SyncUndo, { kind: K }>;
+
+/** The legacy entry (and its placeholder password) from the copy the sync kept. */
+async function restoreLegacyEntry(core: CoreClient, u: Undo<'restore-legacy-entry'>): Promise<void> {
+  const previous = (await core.getUserMetadata(u.userId)).metadata[LEGACY_PREVIOUS_KEY] as LegacyPrevious | undefined;
+  check(typeof previous?.entry?.mac === 'string', 'the sync kept no entry to put back');
+  // The password first: until the entry is back, the old password cannot be set over anything.
+  if (previous!.placeholderHash) {
+    const r = await core.importPasswordHash({ email: u.email, passwordHash: previous!.placeholderHash, hashingAlgorithm: 'bcrypt' });
+    check(r.didUserAlreadyExist, `the core created a new user for ${norm(u.email)}`);
+  }
+  await core.updateUserMetadata(u.userId, {
+    [LEGACY_ENTRY_KEY]: previous!.entry,
+    [LEGACY_DONE_KEY]: null,
+    [LEGACY_PREVIOUS_KEY]: null,
+  });
+  const back = readLegacyEntry((await core.getUserMetadata(u.userId)).metadata);
+  return check(!!back && 'entry' in back && back.entry.mac === previous!.entry.mac, 'the entry reads back otherwise');
+}
+
+/** An email put back; two users the sync swapped wait for each other through the hold address. */
+async function restoreEmail(core: CoreClient, u: Undo<'restore-email'>): Promise<void> {
+  let r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+  if (r.status === 'EMAIL_ALREADY_EXISTS_ERROR') {
+    // Two users the sync swapped: park on the hold address so the other can take this one's email back, then
+    // wait (bounded) for the email to be free. Still taken: a rerun of the rollback finds it on the hold address.
+    await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: holdEmail(u.recipeUserId) }, 'emailpassword');
+    for (let i = 0; i < SWAP_TRIES && r.status === 'EMAIL_ALREADY_EXISTS_ERROR'; i++) {
+      await new Promise((done) => setTimeout(done, SWAP_WAIT_MS));
+      r = await raw(core, 'PUT', '/recipe/user', { recipeUserId: u.recipeUserId, email: u.email }, 'emailpassword');
+    }
+  }
+  check(
+    r.status === 'OK',
+    `the core refused the email back (${r.status}${r.status === 'EMAIL_ALREADY_EXISTS_ERROR' ? ': another user holds it; run the rollback again once it is free' : ''})`,
+  );
+  return check((await loginOf(core, u.recipeUserId))?.email === norm(u.email), `login ${u.recipeUserId} has another email`);
+}
+
+/** A third-party login the sync removed: signed up again and linked to the user (made primary first if need be). */
+async function restoreLogin(core: CoreClient, u: Undo<'restore-login'>): Promise<void> {
+  const r = await core.thirdPartySignInUp({
+    thirdPartyId: u.login.thirdPartyId,
+    thirdPartyUserId: u.login.thirdPartyUserId,
+    email: { id: u.login.email, isVerified: u.login.isVerified },
+  });
+  check(r.status === 'OK', `the core refused the login (${r.status})`);
+  if (r.status !== 'OK') return;
+  const primary = await core.getUserById(u.userId);
+  if (primary.status === 'OK' && !primary.user.isPrimaryUser) await core.createPrimaryUser(u.userId);
+  await core.linkAccounts(r.recipeUserId, u.userId);
+  const after = await core.getUserById(u.userId);
+  return check(
+    after.status === 'OK' && after.user.loginMethods.some((m) => m.recipeUserId === r.recipeUserId),
+    'the login is not linked to the user',
+  );
 }
 
 /**

@@ -44,6 +44,9 @@ function refused(o: Record<string, unknown>, what: string): StepOutcome {
 
 export const SYNC_RULES: SyncRules = {
   'replace-password-hash': {
+    calls: 2, // the login looked up by its email, then the import
+    describe: (step) =>
+      `import the changed password hash (${step.hashingAlgorithm}) over the old one of ${step.email}: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`,
     // No look-up of the effect: a hash cannot be read back. The import's answer is the evidence, and before it the
     // login is found by its email, so the import overwrites our user's hash and never creates another user
     // (EmailPassword.importUserWithPasswordHash: an existing email's hash is overwritten, didUserAlreadyExist).
@@ -70,6 +73,9 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'change-email': {
+    // A dry run plans against the state the earlier run left, whose logins are named by their step keys.
+    describe: (step) =>
+      `change the email of the email-password login${step.recipeUserId === 'password' ? '' : ` ${step.recipeUserId}`} to ${step.email}: PUT /recipe/user`,
     async find(step, _ids, core) {
       return (await loginOf(core, step.recipeUserId))?.email === norm(step.email) ? { ids: {} } : undefined;
     },
@@ -93,6 +99,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'unverify-email': {
+    describe: (step) =>
+      `mark ${step.email} of the ${step.user} login not verified (as the source says): POST /recipe/user/email/verify/remove`,
     async find(step, ids, core) {
       return (await core.isEmailVerified(resolveRef(ids, step.user), norm(step.email))).isVerified ? undefined : { ids: {} };
     },
@@ -114,6 +122,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'update-thirdparty': {
+    describe: (step) =>
+      `update the ${step.thirdPartyId} login ${step.thirdPartyUserId} to ${step.email}${step.isVerified ? ' (verified)' : ''}: POST /recipe/signinup`,
     async find(step, _ids, core) {
       const lm = await loginOf(core, step.recipeUserId);
       return lm?.email === norm(step.email) && (!step.isVerified || lm.verified) ? { ids: {} } : undefined;
@@ -142,6 +152,7 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'remove-totp-device': {
+    describe: (step) => `remove the TOTP device "${step.deviceName}" the migration created: POST /recipe/totp/device/remove`,
     async find(step, ids, core) {
       const list = await core.listTotpDevices(resolveRef(ids, step.user));
       return list.devices.some((d) => d.name === step.deviceName) ? undefined : { ids: { removedDevice: step.deviceName } };
@@ -159,6 +170,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'remove-login': {
+    describe: (step) =>
+      `remove the ${step.description} login ${step.recipeUserId} the migration created (the user keeps its other logins): POST /user/remove`,
     async find(step, _ids, core) {
       return (await loginOf(core, step.recipeUserId)) ? undefined : { ids: { removedLogin: step.recipeUserId } };
     },
@@ -181,6 +194,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'set-metadata': {
+    describe: (step) =>
+      `bring the metadata keys ${[...Object.keys(step.set), ...step.remove].join(', ')} to the export's state: PUT /recipe/user/metadata`,
     async find(step, ids, core) {
       const current = (await core.getUserMetadata(resolveRef(ids, step.user))).metadata;
       const same = Object.entries(step.set).every(([k, v]) => k in current && JSON.stringify(current[k]) === JSON.stringify(v));
@@ -203,6 +218,8 @@ export const SYNC_RULES: SyncRules = {
   // Migration at first sign-in (docs/signin-protocol.md): the waiting entry on the login's metadata. An entry that
   // ended meanwhile (a sign-in, a password set) is left: the user's own password wins over any export.
   'replace-legacy-entry': {
+    describe: (step) =>
+      `replace the waiting legacy entry of ${step.recipeUserId} with the export's new ${step.entry.algorithm} hash (signed): GET and PUT /recipe/user/metadata`,
     async find(step, _ids, core) {
       const shape = readLegacyEntry((await core.getUserMetadata(step.recipeUserId)).metadata);
       return shape && 'entry' in shape && shape.entry.mac === step.entry.mac ? { ids: {} } : undefined;
@@ -222,6 +239,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'end-legacy-entry': {
+    describe: (step) =>
+      `end the waiting legacy entry of ${step.recipeUserId} before its new hash is imported (kept for a rollback): GET and PUT /recipe/user/metadata`,
     async send(step, _ids, core) {
       const shape = readLegacyEntry((await core.getUserMetadata(step.recipeUserId)).metadata);
       if (!shape || !('entry' in shape)) return done(false);
@@ -236,6 +255,8 @@ export const SYNC_RULES: SyncRules = {
   },
 
   'remove-role': {
+    describe: (step) =>
+      `take the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''} the migration gave: POST /recipe/user/role/remove`,
     async find(step, ids, core) {
       const on = step.tenantId ? core.forTenant(step.tenantId) : core;
       return (await on.getUserRoles(resolveRef(ids, step.user))).roles.includes(step.role) ? undefined : { ids: {} };

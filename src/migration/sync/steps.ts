@@ -48,38 +48,3 @@ export type SyncStep =
   | { kind: 'remove-role'; key: string; user: StepRef; role: string; tenantId?: string };
 
 export type SyncStepKind = SyncStep['kind'];
-
-export function syncCallCount(step: SyncStep): number {
-  switch (step.kind) {
-    case 'replace-password-hash':
-      return 2; // the login looked up by its email, then the import
-    default:
-      return 1;
-  }
-}
-
-export function describeSyncStep(step: SyncStep): string {
-  switch (step.kind) {
-    case 'replace-password-hash':
-      return `import the changed password hash (${step.hashingAlgorithm}) over the old one of ${step.email}: GET /users/by-accountinfo, POST /recipe/user/passwordhash/import`;
-    case 'replace-legacy-entry':
-      return `replace the waiting legacy entry of ${step.recipeUserId} with the export's new ${step.entry.algorithm} hash (signed): GET and PUT /recipe/user/metadata`;
-    case 'end-legacy-entry':
-      return `end the waiting legacy entry of ${step.recipeUserId} before its new hash is imported (kept for a rollback): GET and PUT /recipe/user/metadata`;
-    case 'change-email':
-      // A dry run plans against the state the earlier run left, whose logins are named by their step keys.
-      return `change the email of the email-password login${step.recipeUserId === 'password' ? '' : ` ${step.recipeUserId}`} to ${step.email}: PUT /recipe/user`;
-    case 'unverify-email':
-      return `mark ${step.email} of the ${step.user} login not verified (as the source says): POST /recipe/user/email/verify/remove`;
-    case 'update-thirdparty':
-      return `update the ${step.thirdPartyId} login ${step.thirdPartyUserId} to ${step.email}${step.isVerified ? ' (verified)' : ''}: POST /recipe/signinup`;
-    case 'remove-totp-device':
-      return `remove the TOTP device "${step.deviceName}" the migration created: POST /recipe/totp/device/remove`;
-    case 'remove-login':
-      return `remove the ${step.description} login ${step.recipeUserId} the migration created (the user keeps its other logins): POST /user/remove`;
-    case 'set-metadata':
-      return `bring the metadata keys ${[...Object.keys(step.set), ...step.remove].join(', ')} to the export's state: PUT /recipe/user/metadata`;
-    case 'remove-role':
-      return `take the role ${step.role}${step.tenantId ? ` in tenant ${step.tenantId}` : ''} the migration gave: POST /recipe/user/role/remove`;
-  }
-}

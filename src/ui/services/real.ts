@@ -15,7 +15,7 @@ import * as store from '../../profiles/index.js';
 import { spotCheckPassword } from '../../records/spot-check.js';
 import { startSandbox } from '../../sandbox/spawn.js';
 import { detectFormat, parseHashConfig, SOURCE_FORMATS } from '../../sources/index.js';
-import { callsOf } from './calls.js';
+import { plannedCalls } from '../../operations/plan-calls.js';
 import { completePath, looksLikePath } from './paths.js';
 import { createPreview } from './preview.js';
 import { undoRun } from './rollback.js';
@@ -120,7 +120,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         users: p.planned,
         skipped: p.skipped + p.unplannable,
         totalCalls: p.calls,
-        calls: callsOf(s.via, p),
+        calls: plannedCalls(s.via, p),
         sample,
         fromJournal: p.fromJournal,
         losses,
