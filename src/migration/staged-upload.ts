@@ -123,6 +123,7 @@ function place(ctx: EngineContext, table: StagedTable, s: ToStage, rowId: string
   // Settled only after the job and the read-back: its fingerprint is noted again then (staged-results.ts).
   ctx.fingerprints.forget(s.user.input.record.id);
   const i = table.add(s.key, s.joined, STAGED);
+  table.markListed(i);
   table.setRowId(i, rowId);
   if (table.inputs) table.inputs[i] = s.user.input;
 }
