@@ -10,7 +10,9 @@
 // (a claim's second chunk done before its first, rows of an earlier run claimed first) stays awaited, is read once
 // more with the next read, and else by the final read-back (staged-readback.ts); a range that would hold many users
 // the job has likely not reached yet is not read (a source not in join-time order: the final read does it); a
-// failed read is left to the next one. `readTo` (every user below it read back at least once) is what the results
+// failed read is left to the next one. Reads that settled fewer than a third of the users they read anew (from the
+// second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
+// where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
 // written meanwhile follow (staged-along.ts).
 import type { CoreClient } from '../core-client/types.js';
 import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
@@ -23,6 +25,8 @@ const EARLY_FROM = 1_000;
 const UNREACHED_SHARE = 0.25;
 /** Groups of awaited users a read reads apart at most (skipping the settled users between them). */
 const READ_GROUPS = 3;
+/** Below this share of the users read anew settled (over the reads so far, from the second), no more reads. */
+const WORTH_READING = 1 / 3;
 
 export class EarlyReadBack {
   /** Table indexes below this were read back at least once while the job worked. */
@@ -34,6 +38,10 @@ export class EarlyReadBack {
   settled = 0;
   /** Reads made while the job worked. */
   reads = 0;
+  /** Users read for the first time, over the reads so far. */
+  private readAnew = 0;
+  /** The claims do not follow the upload: no more reads before the job is done. */
+  off = false;
 
   /** `onRead`: after each read that ended well (`readTo` moved). */
   constructor(
@@ -47,7 +55,7 @@ export class EarlyReadBack {
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
-    if (this.reading || waiting === 0) return;
+    if (this.off || this.reading || waiting === 0) return;
     const out = Math.min(table.listedCount, table.listedCount - waiting);
     if (out <= 0) return;
     const bound = table.listedAt(out - 1) + 1;
@@ -55,11 +63,13 @@ export class EarlyReadBack {
     const from = this.retryFrom;
     const joins = awaitedJoined(table, from, bound);
     if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read
+    const awaitedNew = awaitedJoined(table, this.readTo, bound).length;
     const groups = joins.length === 0 ? [] : skipGaps(table.joined.subarray(from, bound), joins, READ_GROUPS, USERS_PAGE);
     this.reads++;
     this.reading = Promise.all(groups.map((g) => readBackJoined(this.core, table, g)))
       .then(
         () => {
+          this.readAnew += awaitedNew;
           this.retryFrom = this.readTo;
           this.readTo = bound;
           this.onRead();
@@ -69,6 +79,7 @@ export class EarlyReadBack {
       .finally(() => {
         // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
         this.settled += joins.length - awaitedJoined(table, from, bound).length;
+        if (this.reads >= 2 && this.settled < this.readAnew * WORTH_READING) this.off = true;
         this.reading = undefined;
       });
   }

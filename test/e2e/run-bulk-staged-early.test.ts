@@ -42,6 +42,7 @@ async function setUp(prefix: string): Promise<{ url: string; users: CanonicalUse
     bulkImportIntervalSec: 1,
     bulkImportBatchSize: 1000,
     bulkImportClaimMs: 1000, // as the reference, whose job looks at a claim's workers once a second
+    env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
   });
   return { url: sandbox.url, users };
 }
@@ -130,7 +131,6 @@ describe('run --via bulk-staged, read back while the job works', () => {
     await expectExact(url, users);
   });
 
-
   it('uploads one batch at a time; settles most users before the job ends; each result once; exact', async () => {
     const { url, users } = await setUp('e');
     const proxy = await startCountProxy(url);
@@ -159,18 +159,17 @@ describe('run --via bulk-staged, read back while the job works', () => {
 
   it('killed once some results are written and the job still works: the same command ends exact; rollback removes all', async () => {
     const { url, users } = await setUp('k');
-    const child = cli(args(url), dir);
-    const importedSoFar = () => {
-      try {
-        return journal().filter((l) => l.type === 'user' && l.outcome === 'imported').length;
-      } catch {
-        return 0;
-      }
-    };
+    // The job held after 2 of its 4 claims, so that results are written while it still has work on a loaded
+    // machine too (the run told a long interval: held, it is not taken for a job that stalled).
+    await holdJob(url, 2);
+    const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
+    const importedSoFar = importedLines;
     await waitFor(
       async () => importedSoFar() > 0 && (await client(url).bulkImport.countUsers()).count > 0,
       'results written while the job works',
+      120_000,
     );
+    await holdJob(url, undefined); // the job goes on, and the run is killed while it works
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     const before = importedSoFar();

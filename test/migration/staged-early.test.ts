@@ -58,7 +58,7 @@ function listedTable(s: number, n: number, at: (i: number) => number): StagedTab
 }
 
 describe('read-back with the job', () => {
-  it("reads a claim back while the job imports the next, then the final read reads only the rest", async () => {
+  it('reads a claim back while the job imports the next, then the final read reads only the rest', async () => {
     const T = 1_640_000_000_000;
     const at = (i: number) => T + i * 1000;
     const { core, pages, listed } = counted();
@@ -135,6 +135,33 @@ describe('read-back with the job', () => {
     for (let i = 0; i < N; i++) expect(table.state[i], String(i)).toBe(i < (3 * N) / 4 ? CONFIRMED : STAGED);
     // The users settled by the first read were skipped (a gap of settled users between the two groups).
     expect(listed.filter((t) => t >= at(N / 4 + 10) && t < at(N / 2 - 10))).toEqual([]);
+  });
+
+  it('reads no more before the job is done once reads settle few of their users (the claims do not follow the upload)', async () => {
+    const T = 1_680_000_000_000;
+    const at = (i: number) => T + i * 1000;
+    const { core, pages } = counted();
+    const table = listedTable(5, N, at);
+    // The job's claims took rows from all over the table: a quarter of the users of each stretch is in the core.
+    const everyFourth = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 4) await put(core, 5, i, i + 1, at);
+    };
+    await everyFourth(0, N / 2);
+    const early = new EarlyReadBack(core, table);
+    early.consider(N / 2, 0);
+    await early.idle();
+    expect(early.settled).toBe(N / 8);
+    expect(early.off).toBe(false); // one read tells little (a claim's chunks may come out of order)
+    await everyFourth(N / 2, (3 * N) / 4);
+    early.consider(N / 4, 0);
+    await early.idle();
+    expect(early.settled).toBe(N / 8 + N / 16);
+    expect(early.off).toBe(true);
+    const after = pages();
+    await everyFourth((3 * N) / 4, N);
+    early.consider(N / 8, N / 8);
+    await early.idle();
+    expect(pages()).toBe(after);
   });
 
   it('leaves an early read that fails to the next one', async () => {
