@@ -33,8 +33,8 @@ const MILLION_MAX_MB = 300;
 /** The staged run's phase lines (learning, uploading, following the job, reading back, reporting), timed by the bench. */
 const PHASE =
   /^(validated|reading what the core holds|the core holds|waiting for the core's bulk-import job|reading the core's users back|writing the results|finished in)/;
-/** The staged run's line once the job has taken its last row. */
-const JOB_DONE = /^reading the core's users back/;
+/** The staged run's first line once the job has taken its last row (its count line, else the read-back's). */
+const JOB_DONE = /^(core's bulk-import job: .*\b0 staged, 0 processing|reading the core's users back)/;
 /** The staged run done within this long of the job's last import (issue 35). */
 const AFTER_JOB_MAX_S = 60;
 

@@ -1,8 +1,9 @@
 // `--via bulk-staged`, the results written along with the core's job: each user read back as imported
 // (staged-early.ts) gets its result and journal lines while the job imports later batches. The records are not kept:
 // the source is read a second time, in order, as far as the users read back at least once. Each batch the run
-// took is marked with its last record and the table's size once its upload was answered; the second read passes a
-// mark only once every user staged before it was read back (`readTo`). A user the reads did not settle yet (its
+// took is marked with its last record once its upload was answered; the second read goes no further than the
+// marked batches (a user not in the table there was not staged), and waits at a staged user until every user
+// staged up to it was read back (`readTo`, in table order). A user the reads did not settle yet (its
 // row was imported after the read, the job failed it, it is in the core otherwise) is kept aside, up to a bound,
 // and looked at again after each read; once the final read-back is done (final()), the kept ones and the rest of
 // the source get their results as reportStaged gives them. Past the bound (a job that fails many users), the
@@ -28,7 +29,7 @@ const STEPS_BUFFER = 256;
 const YIELD_EVERY = 250;
 
 export class ResultsAlong {
-  private readonly marks: Array<{ lastId: string; tableHi: number }> = [];
+  private readonly marks: string[] = [];
   private readTo = 0;
   private isFinal = false;
   private wake: (() => void) | undefined;
@@ -50,9 +51,9 @@ export class ResultsAlong {
     private readonly collect: () => void,
   ) {}
 
-  /** A batch was taken and its upload answered: its last record, the table's size after it. */
+  /** A batch was taken and its upload answered (its users are in the table): its last record. */
   batchTaken(lastId: string): void {
-    this.marks.push({ lastId, tableHi: this.table.size });
+    this.marks.push(lastId);
     this.poke();
   }
 
@@ -100,15 +101,20 @@ export class ResultsAlong {
     const source = this.ctx.options.reopenInputs?.();
     if (!source) return;
     let read = 0;
+    const waits = () => !this.isFinal && !this.overflowed && !this.ctx.isStopping();
     for await (const input of source) {
       if (++read % GC_EVERY === 0) this.collect();
-      // Wait until the users staged before the oldest mark not passed yet are read back (the source's order).
-      while (!this.isFinal && !this.overflowed && !this.ctx.isStopping() && !(this.marks[0] && this.marks[0].tableHi <= this.readTo))
-        await this.waitForPoke();
+      // Not past the batches whose uploads are answered: a user not in the table then was not staged.
+      while (waits() && !this.marks[0]) await this.waitForPoke();
       if (this.overflowed || this.ctx.isStopping()) return;
       await this.recheckAside();
-      if (input) await this.one(input, false);
-      if (input && input.record.id === this.marks[0]?.lastId) this.marks.shift();
+      // A staged user not read back yet (its table index at or past `readTo`) is waited for.
+      while (input && (await this.one(input, false)) === 'wait') {
+        await this.waitForPoke();
+        if (this.overflowed || this.ctx.isStopping()) return;
+        await this.recheckAside();
+      }
+      if (input && input.record.id === this.marks[0]) this.marks.shift();
     }
     this.marks.length = 0;
     await this.recheckAside();
@@ -129,33 +135,37 @@ export class ResultsAlong {
     }
   }
 
-  /** A user read again: its result when it is settled (or the run is final), else kept aside. */
-  private async one(input: MigrationInput, fromAside: boolean): Promise<boolean> {
+  /**
+   * A user read again: its result when it is settled (or the run is final); 'wait' when it is staged and not read
+   * back yet; else kept aside ('aside').
+   */
+  private async one(input: MigrationInput, fromAside: boolean): Promise<'done' | 'aside' | 'wait'> {
     const { ctx, table } = this;
-    if (!fromAside && (!input.valid || leftOut(input.record, ctx.plan))) return true;
+    if (!fromAside && (!input.valid || leftOut(input.record, ctx.plan))) return 'done';
     const journalled = ctx.journal.users.get(input.record.id);
-    if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') return true; // settled before
+    if (journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent') return 'done'; // settled before
     const user: Admitted = journalled ? { input, journalled } : { input };
     const planned = this.planOf(user);
     const i = planned && table.find(planned.key);
-    if (!planned || i === undefined || table.state[i] === REPORTED) return true; // settled during the upload
+    if (!planned || i === undefined || table.state[i] === REPORTED) return 'done'; // settled during the upload
     const state = table.state[i]!;
     if (state !== CONFIRMED && !this.isFinal) {
+      if (!fromAside && i >= this.readTo) return 'wait';
       if (!fromAside) this.keepAside(input);
-      return false;
+      return 'aside';
     }
     table.setState(i, REPORTED);
     ctx.fingerprints.admit(input); // for its finishing line (let go of while the job worked)
     if (state === PRESENT || state === EXISTS) {
       this.steps.push(user);
       if (this.steps.length >= STEPS_BUFFER) await this.runSteps();
-      return true;
+      return 'done';
     }
     await ctx.finish(settledResult(ctx, table, i, state, input, planned), input);
     if (!this.isFinal) this.writtenMeanwhile++;
     if (++this.written % YIELD_EVERY === 0) await nextTurn();
     if (this.written % JOURNAL_EVERY === 0) await ctx.journal.flush();
-    return true;
+    return 'done';
   }
 
   private keepAside(input: MigrationInput): void {
@@ -172,7 +182,7 @@ export class ResultsAlong {
     if (this.aside.length === 0 || this.readTo === this.asideAt) return;
     this.asideAt = this.readTo;
     const still: MigrationInput[] = [];
-    for (const input of this.aside) if (!(await this.one(input, true))) still.push(input);
+    for (const input of this.aside) if ((await this.one(input, true)) !== 'done') still.push(input);
     this.aside = still;
   }
 
