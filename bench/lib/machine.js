@@ -1,4 +1,4 @@
-// What the numbers were measured on: they mean little without the machine beside them.
+// What the numbers were measured on: they mean little without the machine beside them (and its load beside each turn).
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 
@@ -21,3 +21,18 @@ export function machineInfo() {
     commit,
   };
 }
+
+/** The machine's load now: its 1-minute load average (two decimals). */
+export function loadNow() {
+  return Math.round(os.loadavg()[0] * 100) / 100;
+}
+
+/** `fn` run with the machine's 1-minute load read before and after it: `{ result, load: { before, after } }`. */
+export async function withLoad(fn) {
+  const before = loadNow();
+  const result = await fn();
+  return { result, load: { before, after: loadNow() } };
+}
+
+/** A load as the tables print it: "load 3.1 -> 4.2". */
+export const fmtLoad = (load) => (load ? `load ${load.before.toFixed(1)} -> ${load.after.toFixed(1)}` : 'load ?');

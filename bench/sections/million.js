@@ -4,6 +4,8 @@
 // BENCH_MILLION_STORE=DIR keeps the store, journal and the run's figures in DIR (outside the repo) and, when DIR
 // already holds them, reuses them instead of migrating again (a real run takes ~10 min); BENCH_MILLION_STEPS
 // (run,restart,verify,resume) picks steps, e.g. `restart` alone to measure a start-up change on the same store.
+// Each step states its conditions: the machine's 1-minute load before and after it (and the sandbox's bulk-import
+// job interval), in the table and in the results.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,11 +17,14 @@ import { runMigration } from '../lib/migrate.js';
 import { track } from '../lib/proc.js';
 import { startBenchSandbox, processCpuMs, processRssMb, BENCH_API_KEY } from '../lib/sandbox.js';
 import { row, fmt } from '../lib/table.js';
+import { fmtLoad, loadNow } from '../lib/machine.js';
 
 const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
 const RUN_MAX_MB = 300;
 const SANDBOX_MAX_MB = 1200;
 const RESTART_MAX_MS = 10_000;
+/** The sandbox's bulk-import job interval here (its default, said explicitly). */
+const JOB_INTERVAL_SEC = 5;
 
 export async function benchMillion(ctx) {
   const { cfg, log } = ctx;
@@ -43,11 +48,14 @@ export async function benchMillion(ctx) {
       port = out.port;
       log(`million: reusing the store, journal and run figures in ${dir}`);
     } else if (steps.has('run')) {
-      const sandbox = await startBenchSandbox({ store });
+      const sandbox = await startBenchSandbox({ store, bulkImportIntervalSec: JOB_INTERVAL_SEC });
       port = out.port = sandbox.port;
+      out.jobIntervalSec = JOB_INTERVAL_SEC;
       try {
         const cpu0 = processCpuMs(sandbox.pid);
+        const loadBefore = loadNow();
         out.run = await runMigration({ file: data.file, url: sandbox.url, apiKey: BENCH_API_KEY, concurrency: cfg.concurrency, journal });
+        out.run.load = { before: loadBefore, after: loadNow() };
         out.sandboxCpuMs = processCpuMs(sandbox.pid) - cpu0;
         out.sandboxImportRss = processRssMb(sandbox.pid);
       } finally {
@@ -62,17 +70,18 @@ export async function benchMillion(ctx) {
       `million: ${n} users in ${fmt.s(out.run.wallMs)}; imported ${s.imported}, failed ${s.failed}, skipped ${s.skipped}; ` +
         `run ${Math.round((out.run.cpuMs * 1000) / n)} us CPU/user, peak ${fmt.mb(out.run.peakRssMb)}; ` +
         `sandbox ${Math.round((out.sandboxCpuMs * 1000) / n)} us CPU/user, peak ${fmt.mb(out.sandboxImportRss?.peakMb ?? NaN)}; ` +
-        `store ${fmt.mb(out.storeMb)}, journal ${fmt.mb(out.journalMb)}`,
+        `store ${fmt.mb(out.storeMb)}, journal ${fmt.mb(out.journalMb)}; ${fmtLoad(out.run.load)}`,
     );
 
     if (!steps.has('restart') && !steps.has('verify') && !steps.has('resume')) return { rows: rowsOf(out, n), data: out };
 
     // 2. The sandbox restarted on that store: time from the spawn to its first /hello, and its RSS then.
     out.storeBeforeRestartMb = statSync(store).size / 2 ** 20;
+    const restartLoad = loadNow();
     const t0 = performance.now();
     // The run's port when verify or resume follow (the journal names its target); any free port for a restart alone.
     const needsRunPort = steps.has('verify') || steps.has('resume');
-    const sandbox = await startBenchSandbox({ store, port: needsRunPort ? port : undefined });
+    const sandbox = await startBenchSandbox({ store, port: needsRunPort ? port : undefined, bulkImportIntervalSec: JOB_INTERVAL_SEC });
     try {
       for (;;) {
         const ok = await fetch(`${sandbox.url}/hello`).then(
@@ -83,6 +92,7 @@ export async function benchMillion(ctx) {
         await new Promise((r) => setTimeout(r, 50));
       }
       out.restartMs = performance.now() - t0;
+      out.restartLoad = { before: restartLoad, after: loadNow() };
       out.restartRss = processRssMb(sandbox.pid);
       out.restartCpuMs = processCpuMs(sandbox.pid);
       log(
@@ -93,6 +103,7 @@ export async function benchMillion(ctx) {
 
       // 3. verify over everything.
       if (steps.has('verify')) {
+        const loadBefore = loadNow();
         out.verify = await runMigration({
           command: 'verify',
           file: data.file,
@@ -101,6 +112,7 @@ export async function benchMillion(ctx) {
           concurrency: cfg.concurrency,
           journal,
         });
+        out.verify.load = { before: loadBefore, after: loadNow() };
         const v = out.verify.summary;
         log(
           `million: verify in ${fmt.s(out.verify.wallMs)}: ok ${v.ok}, missing ${v.missing}, mismatch ${v.mismatch}; peak ${fmt.mb(out.verify.peakRssMb)}`,
@@ -112,7 +124,9 @@ export async function benchMillion(ctx) {
       if (steps.has('resume')) {
         const half = join(dir, 'journal-half.jsonl');
         writeFileSync(half, cutAtFinishedUsers(readFileSync(journal, 'utf8'), Math.floor(n / 2)), { mode: 0o600 });
+        const loadBefore = loadNow();
         out.resume = await resumeUntilFirstNew(data.file, sandbox.url, half, cfg.concurrency);
+        out.resume.load = { before: loadBefore, after: loadNow() };
         rmSync(half, { force: true });
         log(
           `million: resumed from ${Math.floor(n / 2)} finished users: first new user after ${fmt.s(out.resume.ms)}, ` +
@@ -177,10 +191,16 @@ async function resumeUntilFirstNew(file, url, journal, concurrency) {
 
 function rowsOf(o, n) {
   const label = `Million rehearsal, mixed users (${fmt.int(n)})${o.reused ? ' (run reused)' : ''}`;
+  const job = o.jobIntervalSec !== undefined ? `, the sandbox's job every ${o.jobIntervalSec} s` : '';
   const s = o.run.summary;
   const ok = s.imported === n && s.failed === 0;
   const rows = [
-    row(`${label}: wall time, users/s`, `${fmt.s(o.run.wallMs)}, ${fmt.rate((n * 1000) / o.run.wallMs)}`, null, ok ? null : false),
+    row(
+      `${label}: wall time, users/s (${fmtLoad(o.run.load)}${job})`,
+      `${fmt.s(o.run.wallMs)}, ${fmt.rate((n * 1000) / o.run.wallMs)}`,
+      null,
+      ok ? null : false,
+    ),
     row(
       `${label}: CPU per user`,
       `run ${fmt.int((o.run.cpuMs * 1000) / n)} us, sandbox ${fmt.int((o.sandboxCpuMs * 1000) / n)} us`,
@@ -200,7 +220,7 @@ function rowsOf(o, n) {
     const restart = `Sandbox restart on that store (${fmt.mb(o.storeBeforeRestartMb)})`;
     rows.push(
       row(
-        `${restart}: spawn to first /hello`,
+        `${restart}: spawn to first /hello (${fmtLoad(o.restartLoad)})`,
         `${fmt.s(o.restartMs)} (${fmt.s(o.restartCpuMs)} CPU)`,
         `< ${fmt.s(RESTART_MAX_MS)}`,
         o.restartMs < RESTART_MAX_MS,
@@ -221,7 +241,12 @@ function rowsOf(o, n) {
   }
   if (o.resume) {
     rows.push(
-      row(`Resume after a kill at 50%: up to the first new user`, `${fmt.s(o.resume.ms)} wall, ${fmt.s(o.resume.cpuMs)} CPU`, null, null),
+      row(
+        `Resume after a kill at 50%: up to the first new user (${fmtLoad(o.resume.load)})`,
+        `${fmt.s(o.resume.ms)} wall, ${fmt.s(o.resume.cpuMs)} CPU`,
+        null,
+        null,
+      ),
       row(
         `Resume after a kill at 50%: run RSS before the first new user (peak)`,
         `${fmt.mb(o.resume.rssMb)} (${fmt.mb(o.resume.peakMb)})`,
@@ -234,7 +259,7 @@ function rowsOf(o, n) {
     const v = o.verify.summary;
     rows.push(
       row(
-        `Verify over it: time (${fmt.int(v.ok)} ok of ${fmt.int(v.total)})`,
+        `Verify over it: time (${fmt.int(v.ok)} ok of ${fmt.int(v.total)}; ${fmtLoad(o.verify.load)})`,
         `${fmt.s(o.verify.wallMs)}, ${fmt.int((o.verify.cpuMs * 1000) / n)} us CPU/user, peak ${fmt.mb(o.verify.peakRssMb)}`,
         `< the run's ${fmt.s(o.run.wallMs)}`,
         v.ok === v.total && o.verify.wallMs < o.run.wallMs,

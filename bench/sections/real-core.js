@@ -11,6 +11,9 @@
 // of each side, 2: bare, tool, tool, bare, then bare, tool, ... again; a first bare turn warms the core up and is not
 // counted: a core just started ran the job at half its speed), BENCH_REAL_JOB_INTERVAL
 // (seconds between the core's bulk-import job runs, default 300 as the reference's; say so when shortened).
+// Each turn states its conditions: its figure and the machine's 1-minute load before and after it, in the table and
+// in the results, beside the job interval; the staged runs also give the time from the job's last import (the run's
+// "reading the core's users back" line: it follows the job's end within a quarter of a second) to their end.
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import { client, pooled, readUsers, runBare } from '../lib/bare.js';
 import { runMigration } from '../lib/migrate.js';
 import { runNode } from '../lib/proc.js';
 import { row, fmt } from '../lib/table.js';
+import { fmtLoad, withLoad } from '../lib/machine.js';
 
 const BASE_TIME = 1_500_000_000_000;
 const pad = (n, w) => String(n).padStart(w, '0');
@@ -29,6 +33,19 @@ const MILLION_MAX_MB = 300;
 /** The staged run's phase lines (learning, uploading, following the job, reading back, reporting), timed by the bench. */
 const PHASE =
   /^(validated|reading what the core holds|the core holds|waiting for the core's bulk-import job|reading the core's users back|writing the results|finished in)/;
+/** The staged run's first line once the job has taken its last row (its count line, else the read-back's). */
+const JOB_DONE = /^(core's bulk-import job: .*\b0 staged, 0 processing|reading the core's users back)/;
+/** The staged run done within this long of the job's last import (issue 35). */
+const AFTER_JOB_MAX_S = 60;
+
+/** Seconds from the job's last import (the run's JOB_DONE line, at `atS` from its start) to the run's end. */
+const afterJob = (phases, wallMs) => {
+  const done = phases.find((p) => JOB_DONE.test(p.line));
+  return done ? Math.max(0, wallMs / 1000 - done.atS) : undefined;
+};
+
+/** Each turn in order: its side, users/s, and the machine's load before and after it. */
+const turnsText = (turns) => turns.map((t) => `${t.side} ${fmt.rate(t.usersPerS)} (${fmtLoad(t.load)})`).join('; ');
 
 /** One user of the reference's PostgreSQL instance (no paid features: one login method, no TOTP): 60% email-password (bcrypt, argon2, Firebase scrypt; half verified), 20% social, 20% phone; a third with an external id. */
 export function realUser(i, samples, tag, phoneBase) {
@@ -194,26 +211,38 @@ export async function benchRealCore(ctx) {
     const bares = [];
     const tools = [];
     const f = await writeFile(size, samples, via);
+    const inOrder = [];
     for (const turn of turns) {
       if (turn !== 'tool') {
-        const bare = await runBareProcess(bareKind[via], { url, apiKey, file: f.file, concurrency });
+        const { result: bare, load } = await withLoad(() => runBareProcess(bareKind[via], { url, apiKey, file: f.file, concurrency }));
+        const usersPerS = (size * 1000) / bare.wallMs;
         log(
-          `real core, bare ${via} script${turn === 'warm-up' ? ' (warm-up, not counted)' : ''}: ${size} users in ${fmt.s(bare.wallMs)} (${bare.requests} requests)`,
+          `real core, bare ${via} script${turn === 'warm-up' ? ' (warm-up, not counted)' : ''}: ${size} users in ${fmt.s(bare.wallMs)} ` +
+            `(${fmt.rate(usersPerS)}, ${bare.requests} requests; ${fmtLoad(load)})`,
         );
-        if (turn === 'bare') bares.push({ ...bare, usersPerS: (size * 1000) / bare.wallMs });
+        if (turn === 'bare') {
+          bares.push({ ...bare, usersPerS, load });
+          inOrder.push({ side: 'bare', usersPerS, load });
+        }
       } else {
         const t0 = Date.now();
         const phases = [];
         const onStderr = (text) => {
           for (const line of text.split('\n'))
-            if (PHASE.test(line)) phases.push(`${((Date.now() - t0) / 1000).toFixed(1)} s ${line.slice(0, 160)}`);
+            if (PHASE.test(line)) phases.push({ atS: (Date.now() - t0) / 1000, line: line.slice(0, 160) });
         };
-        const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via], onStderr });
-        log(
-          `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)}, ${tool.requests} requests; ${JSON.stringify(tool.summary)}`,
+        const { result: tool, load } = await withLoad(() =>
+          runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra[via], onStderr }),
         );
-        if (phases.length > 0) log(`  phases: ${phases.join('; ')}`);
-        tools.push(tool);
+        const usersPerS = (size * 1000) / tool.wallMs;
+        const gap = afterJob(phases, tool.wallMs);
+        log(
+          `real core, auth-migrate --via ${via}: ${size} users in ${fmt.s(tool.wallMs)} (${fmt.rate(usersPerS)}; ${fmtLoad(load)}), ` +
+            `${tool.requests} requests${gap !== undefined ? `, done ${gap.toFixed(1)} s after the job's last import` : ''}; ${JSON.stringify(tool.summary)}`,
+        );
+        if (phases.length > 0) log(`  phases: ${phases.map((p) => `${p.atS.toFixed(1)} s ${p.line}`).join('; ')}`);
+        tools.push({ ...tool, usersPerS, load, afterJobS: gap, phases });
+        inOrder.push({ side: 'tool', usersPerS, load });
       }
       const ids = new Set();
       const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, size, ids);
@@ -231,18 +260,32 @@ export async function benchRealCore(ctx) {
     const bareRate = (pairs * size * 1000) / bareMs;
     log(`real core --via ${via}: ${fmt.rate(usersPerS)} against the bare script's ${fmt.rate(bareRate)}: ${fmt.x(ratio)}`);
     const target = via === 'steps' ? 0.8 : via === 'bulk-staged' ? 0.9 : undefined;
+    const job = via === 'bulk-staged' ? `, the core's job every ${jobInterval} s` : '';
     rows.push(
       row(
-        `real core --via ${via} (the same ${fmt.int(size)} users ${pairs} times) vs a bare script (${pairs} times), back to back`,
+        `real core --via ${via} (the same ${fmt.int(size)} users ${pairs} times) vs a bare script (${pairs} times), back to back${job}`,
         `${fmt.rate(usersPerS)} vs ${fmt.rate(bareRate)}: ${fmt.x(ratio)}; ${exact ? 'exact' : 'NOT exact'}${via === 'steps' ? (joined ? ', each once' : ', NOT each once') : `, join dates ${joined ? 'kept' : 'NOT kept'}`}`,
         target ? `>= ${target}x, exact` : null,
         target ? ratio >= target && exact && joined : exact && joined,
       ),
+      // Each turn's figure and load, so that noise can be told from a regression.
+      row(`real core --via ${via}: each turn in order${job}`, turnsText(inOrder), null, null),
     );
     data.paths[via] = {
       users: size,
+      jobIntervalSec: via === 'bulk-staged' ? Number(jobInterval) : undefined,
+      turns: inOrder,
       bare: bares,
-      tool: tools.map((t) => ({ wallMs: t.wallMs, requests: t.requests, peakRssMb: t.peakRssMb, summary: t.summary, check: t.check })),
+      tool: tools.map((t) => ({
+        wallMs: t.wallMs,
+        usersPerS: t.usersPerS,
+        load: t.load,
+        afterJobS: t.afterJobS,
+        requests: t.requests,
+        peakRssMb: t.peakRssMb,
+        summary: t.summary,
+        check: t.check,
+      })),
       ratio,
       requestsPerUser: tools[0]?.requests !== undefined ? tools[0].requests / size : undefined,
     };
@@ -256,7 +299,9 @@ export async function benchRealCore(ctx) {
     const users = await readUsers(f.file);
     const before = users.filter((u, i) => i % 10 === 0 && u.password).map(({ externalUserId: _e, ...u }) => u);
     await runBare('steps', { url, apiKey, users: before, concurrency });
-    const tool = await runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra['bulk-staged'] });
+    const { result: tool, load } = await withLoad(() =>
+      runMigration({ file: f.file, url, apiKey, concurrency, extraArgs: extra['bulk-staged'] }),
+    );
     let mapped = 0;
     const want = before.map((b) => users.find((u) => u.id === b.id)).filter((u) => u?.externalUserId);
     for (const u of want) {
@@ -273,13 +318,13 @@ export async function benchRealCore(ctx) {
     log(`real core, staged with ${before.length} users already there: ${JSON.stringify(s)}; external ids mapped ${mapped}/${want.length}`);
     rows.push(
       row(
-        `real core --via bulk-staged, ${before.length} of ${size} users already there`,
+        `real core --via bulk-staged, ${before.length} of ${size} users already there (${fmtLoad(load)})`,
         `external ids mapped ${mapped}/${want.length}; ${JSON.stringify({ imported: s.imported, alreadyPresent: s.alreadyPresent, failed: s.failed })}`,
         'all mapped, exact',
         ok,
       ),
     );
-    data.present = { size, present: before.length, mapped, summary: s };
+    data.present = { size, present: before.length, mapped, summary: s, load };
   }
 
   if (millionN > 0) {
@@ -289,30 +334,41 @@ export async function benchRealCore(ctx) {
     const t0 = Date.now();
     const phases = [];
     const mark = PHASE;
-    const tool = await runMigration({
-      file: f.file,
-      url,
-      apiKey,
-      concurrency,
-      extraArgs: [...extra['bulk-staged'], '--batch-size', '10000'],
-      onStderr: (text) => {
-        for (const line of text.split('\n')) if (mark.test(line)) phases.push({ atS: (Date.now() - t0) / 1000, line: line.slice(0, 100) });
-      },
-    });
+    const { result: tool, load } = await withLoad(() =>
+      runMigration({
+        file: f.file,
+        url,
+        apiKey,
+        concurrency,
+        extraArgs: [...extra['bulk-staged'], '--batch-size', '10000'],
+        onStderr: (text) => {
+          for (const line of text.split('\n'))
+            if (mark.test(line)) phases.push({ atS: (Date.now() - t0) / 1000, line: line.slice(0, 100) });
+        },
+      }),
+    );
     for (const p of phases) log(`  ${p.atS.toFixed(1)} s: ${p.line}`);
+    const gap = afterJob(phases, tool.wallMs);
     const s = tool.summary;
     const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, millionN);
     const exact = s.imported === millionN && s.failed === 0 && check.users === millionN && check.wrongJoin === 0 && check.duplicates === 0;
     const minutes = tool.wallMs / 60_000;
     log(
-      `real core, million staged: ${fmt.s(tool.wallMs)}, peak RSS ${fmt.mb(tool.peakRssMb ?? NaN)}; ${JSON.stringify(s)}; read back ${JSON.stringify(check)}`,
+      `real core, million staged: ${fmt.s(tool.wallMs)} (${fmtLoad(load)}, the core's job every ${jobInterval} s), ` +
+        `peak RSS ${fmt.mb(tool.peakRssMb ?? NaN)}; ${JSON.stringify(s)}; read back ${JSON.stringify(check)}`,
     );
     rows.push(
       row(
-        `real core: ${fmt.int(millionN)} users --via bulk-staged, end to end`,
+        `real core: ${fmt.int(millionN)} users --via bulk-staged, end to end (the core's job every ${jobInterval} s; ${fmtLoad(load)})`,
         `${minutes.toFixed(1)} min, ${exact ? 'exact, join dates kept' : 'NOT exact'}`,
         `< ${MILLION_MINUTES} min, exact`,
         minutes < MILLION_MINUTES && exact,
+      ),
+      row(
+        `real core: ${fmt.int(millionN)} users staged, the tool's end after the job's last import`,
+        gap === undefined ? 'not seen' : fmt.s(gap * 1000),
+        `< ${AFTER_JOB_MAX_S} s`,
+        gap !== undefined && gap < AFTER_JOB_MAX_S,
       ),
     );
     rows.push(
@@ -323,7 +379,18 @@ export async function benchRealCore(ctx) {
         (tool.peakRssMb ?? Infinity) < MILLION_MAX_MB,
       ),
     );
-    data.million = { users: millionN, wallMs: tool.wallMs, peakRssMb: tool.peakRssMb, requests: tool.requests, summary: s, check, phases };
+    data.million = {
+      users: millionN,
+      jobIntervalSec: Number(jobInterval),
+      load,
+      wallMs: tool.wallMs,
+      afterJobS: gap,
+      peakRssMb: tool.peakRssMb,
+      requests: tool.requests,
+      summary: s,
+      check,
+      phases,
+    };
   }
   return { rows, data };
 }

@@ -1,38 +1,49 @@
-// `--via bulk-staged`, reading back in the pauses of the core's job, so that little is left to read once it is done.
-// The reference's job claims staged rows in the order they were stored (its claim has no ORDER BY: postgresql
-// plugin v9.4.2 BulkImportQueries.java line 157-161; measured on it: the claims of a 20,000-user run, 8,000,
-// 8,000 and 4,000 rows, took users 0-8,029, 7,998-15,999 and 16,000-19,999 of the upload), and imports each
-// claim whole before the next (ProcessBulkImportUsers waits for every chunk, looking once a second: the next claim
-// comes up to a second after the last row of one is done). So when the list holds N rows fewer than the run staged
-// and none PROCESSING, the first N users the run added to its table are most likely settled: the range of their
-// join times is read back then, in the job's pause (read while it worked, on a 2-core machine both went at half
-// speed and the reads fell behind); the final read-back (staged-readback.ts) reads only the range of the users
-// still awaited. Nothing rests on that order: a user read early before the job
-// imported it stays awaited and the final read settles it; a range that would hold many users the job has most
-// likely not reached yet is not read early (a source not in join-time order); a failed early read is left to the
-// final one. When an early read finds fewer than half the users it expected imported, the job does not take rows
-// in their order here (the claim follows the table's pages: rows of two uploads at once interleave there, which is
-// why the run uploads one batch at a time; PostgreSQL may also put new rows where removed ones were), and the run
-// reads no more early.
+// `--via bulk-staged`, reading back with the core's job: each claim it finishes is read back while it imports the
+// next, so that once it is done only its last claim is left to read. The reference's job claims staged rows in the
+// order they were stored (its claim has no ORDER BY: postgresql plugin v9.4.2 BulkImportQueries.java line
+// 157-161; measured on it: the claims of a 20,000-user run, 8,000, 8,000 and 4,000 rows, took users 0-8,029,
+// 7,998-15,999 and 16,000-19,999 of the upload), splits a claim into one contiguous chunk per CPU, imports each
+// chunk in one transaction and then takes its rows out of the list (ProcessBulkUsersImportWorker). So when the list
+// holds N of this run's rows fewer than it put there (NEW and PROCESSING counted), the first N rows the run listed
+// are most likely imported: the users it added up to the N-th listed one are read back then (only their range of
+// join times), whatever the job does meanwhile. Nothing rests on that order: a user read before the job imported it
+// (a claim's second chunk done before its first, rows of an earlier run claimed first) stays awaited, is read once
+// more with the next read, and else by the final read-back (staged-readback.ts); a range that would hold many users
+// the job has likely not reached yet is not read (a source not in join-time order: the final read does it); a
+// failed read is left to the next one. Reads that settled fewer than a third of the users they read anew (from the
+// second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
+// where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
+// written meanwhile follow (staged-along.ts).
 import type { CoreClient } from '../core-client/types.js';
-import { AWAITED, awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
+import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
+import { skipGaps, USERS_PAGE } from './staged-slices.js';
 import type { StagedTable } from './staged-table.js';
 
-/** Users to settle before an early read is worth its requests (4 pages). */
-const EARLY_FROM = 2_000;
-/** Users the job has likely not reached yet that an early read's range may hold, as a share of those it settles. */
+/** Users newly out of the list before a read is worth its requests (2 pages). */
+const EARLY_FROM = 1_000;
+/** Users the job has likely not reached yet that a read's range may hold, as a share of those it reads. */
 const UNREACHED_SHARE = 0.25;
+/** Groups of awaited users a read reads apart at most (skipping the settled users between them). */
+const READ_GROUPS = 3;
+/** Below this share of the users read anew settled (over the reads so far, from the second), no more reads. */
+const WORTH_READING = 1 / 3;
 
 export class EarlyReadBack {
-  /** Table indexes below this were read back early (or judged not worth it). */
-  private readTo = 0;
+  /** Table indexes below this were read back at least once while the job worked. */
+  readTo = 0;
+  /** Where the last read's new users began: those still awaited from here are read once more with the next. */
+  private retryFrom = 0;
   private reading: Promise<void> | undefined;
-  /** Users an early read settled (confirmed or found held otherwise). */
+  /** Users the reads while the job worked settled (confirmed or found held otherwise). */
   settled = 0;
-  /** An early read found too few of its users: the job's order is not the run's. */
-  private off = false;
+  /** Reads made while the job worked. */
+  reads = 0;
+  /** Users read for the first time, over the reads so far. */
+  private readAnew = 0;
+  /** The claims do not follow the upload: no more reads before the job is done. */
+  off = false;
 
-  /** `onRead`: after each early read that ended well. */
+  /** `onRead`: after each read that ended well (`readTo` moved). */
   constructor(
     private readonly core: CoreClient,
     private readonly table: StagedTable,
@@ -41,41 +52,51 @@ export class EarlyReadBack {
 
   /** After a look at the job: its list's rows still NEW, and those it works on (PROCESSING). */
   consider(fresh: number, processing: number): void {
-    // Not while the job works on a claim, nor once it is done (the final read is next).
-    if (this.off || this.reading || processing > 0 || fresh === 0) return;
     const table = this.table;
-    const done = Math.min(table.size, Math.max(0, table.size - fresh));
-    if (done - this.readTo < EARLY_FROM) return; // nothing much yet
-    const joins = awaitedJoined(table, this.readTo, done);
-    if (joins.length < EARLY_FROM / 2) {
-      this.readTo = done;
-      return;
-    }
-    const { from, to } = joinRange(joins);
-    let unreached = 0;
-    for (let i = done; i < table.size; i++) {
-      const t = table.joined[i]!;
-      if (isAwaited(table.state[i]) && t >= from && t <= to) unreached++;
-    }
-    if (unreached > joins.length * UNREACHED_SHARE) return; // wait: a later look may find the range clean
-    const before = table.countIn(...AWAITED);
-    this.reading = readBackJoined(this.core, table, joins)
+    const waiting = fresh + processing;
+    // Not while a read is under way, nor once the job is done (the final read is next).
+    if (this.off || this.reading || waiting === 0) return;
+    const out = Math.min(table.listedCount, table.listedCount - waiting);
+    if (out <= 0) return;
+    const bound = table.listedAt(out - 1) + 1;
+    if (bound - this.readTo < EARLY_FROM) return; // nothing much new yet
+    const from = this.retryFrom;
+    const joins = awaitedJoined(table, from, bound);
+    if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read
+    const awaitedNew = awaitedJoined(table, this.readTo, bound).length;
+    const groups = joins.length === 0 ? [] : skipGaps(table.joined.subarray(from, bound), joins, READ_GROUPS, USERS_PAGE);
+    this.reads++;
+    this.reading = Promise.all(groups.map((g) => readBackJoined(this.core, table, g)))
       .then(
         () => {
-          this.readTo = done;
+          this.readAnew += awaitedNew;
+          this.retryFrom = this.readTo;
+          this.readTo = bound;
           this.onRead();
         },
-        () => undefined, // the final read-back reads these users again, and says why if it fails too
+        () => undefined, // the next read (or the final one) reads these users again, and says why if it fails too
       )
       .finally(() => {
-        const settled = before - table.countIn(...AWAITED);
-        this.settled += settled;
-        if (settled < joins.length / 2) this.off = true;
+        // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
+        this.settled += joins.length - awaitedJoined(table, from, bound).length;
+        if (this.reads >= 2 && this.settled < this.readAnew * WORTH_READING) this.off = true;
         this.reading = undefined;
       });
   }
 
-  /** The early read under way, if any, finished. */
+  /** Awaited users from `bound` on whose join times lie in the range of `joins` (the job has likely not reached them). */
+  private unreached(joins: Float64Array, bound: number): number {
+    const { from, to } = joinRange(joins);
+    const table = this.table;
+    let n = 0;
+    for (let i = bound; i < table.size; i++) {
+      const t = table.joined[i]!;
+      if (t >= from && t <= to && isAwaited(table.state[i])) n++;
+    }
+    return n;
+  }
+
+  /** The read under way, if any, finished. */
   async idle(): Promise<void> {
     await this.reading;
   }

@@ -1,9 +1,9 @@
-// `--via bulk-staged`, the results of the users the run staged, once read back (staged-readback.ts): the source is
-// read a second time (the run keeps no record of a staged user, so a million of them cost no memory) and each
-// staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
+// `--via bulk-staged`, the results of the users the run staged, once read back (staged-readback.ts). Most are
+// written along with the core's job (staged-along.ts); this full pass (the source read again, or the records kept)
+// writes those left when that could not be done (a job that failed many users, records that cannot be read again).
+// Each staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BulkUserBody } from '../core-client/bulk-types.js';
 import type { UserResult } from './events.js';
 import { bulkShapeIds } from './rollback-shape.js';
@@ -63,35 +63,6 @@ export async function reportStaged(ctx: EngineContext, table: StagedTable, colle
 }
 
 /**
- * The passes of reportConfirmed, one at a time: `queue` (after an early read, after each page of the final one)
- * asks for a pass unless one is waiting to start (it takes every user confirmed by then); `done` waits for them.
- */
-export class ReportMeanwhile {
-  private chain: Promise<void> = Promise.resolve();
-  private queued = false;
-
-  constructor(
-    private readonly ctx: EngineContext,
-    private readonly table: StagedTable,
-    private readonly planOf: StagedPlanner,
-  ) {}
-
-  readonly queue = (): void => {
-    if (this.queued) return;
-    this.queued = true;
-    this.chain = this.chain.then(() => {
-      this.queued = false;
-      return reportConfirmed(this.ctx, this.table, this.planOf);
-    });
-    this.chain.catch(() => undefined); // its error reaches whoever waits with done()
-  };
-
-  done(): Promise<void> {
-    return this.chain;
-  }
-}
-
-/**
  * A user whose journal holds its read-back step (`bulk-staged`, created) but no outcome (a run stopped between the
  * two lines): imported, nothing to send. True when it was finished here.
  */
@@ -106,34 +77,8 @@ export async function finishReadBefore(ctx: EngineContext, user: Admitted): Prom
   return true;
 }
 
-/** Users a pass over the confirmed ones lets the core's answers in after (their handling is all CPU). */
-const YIELD_EVERY = 250;
-
-/**
- * While the core is still at work (its job, or the final read-back): the results of the users already read back
- * as imported, for a run that keeps its records (the others' results need the source read again, once).
- */
-export async function reportConfirmed(ctx: EngineContext, table: StagedTable, planOf: StagedPlanner): Promise<void> {
-  const inputs = table.inputs;
-  if (!inputs) return;
-  let done = 0;
-  for (const i of [...table.inState(CONFIRMED)]) {
-    if (ctx.isStopping()) return;
-    const input = inputs[i];
-    if (!input || table.state[i] !== CONFIRMED) continue;
-    const journalled = ctx.journal.users.get(input.record.id);
-    const planned = planOf(journalled ? { input, journalled } : { input });
-    if (!planned || table.find(planned.key) !== i) continue; // left to the full pass, which decides
-    table.setState(i, REPORTED);
-    ctx.fingerprints.admit(input);
-    await ctx.finish(settledResult(ctx, table, i, CONFIRMED, input, planned), input);
-    if (++done % YIELD_EVERY === 0) await nextTurn();
-    if (done % JOURNAL_EVERY === 0) await ctx.journal.flush();
-  }
-}
-
 /** The result (and journal lines) of a staged user read back (CONFIRMED) or not imported (any other state). */
-function settledResult(
+export function settledResult(
   ctx: EngineContext,
   table: StagedTable,
   i: number,

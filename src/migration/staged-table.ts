@@ -30,8 +30,11 @@ export class StagedTable {
   readonly foundIds = new Map<number, string>();
   /** The run's FAILED rows (by row id): removed once the users are settled. */
   readonly failedRows = new Set<string>();
-  /** The records themselves, only when the caller cannot read the source again (tests, small runs). */
+  /** The records themselves, only when the caller cannot read the source again (standard input). */
   inputs: Array<MigrationInput | undefined> | undefined;
+  /** The indexes of the users whose rows this run put in (or found in) the staging list, in the list's order. */
+  private listedOrder: Uint32Array;
+  private listedN = 0;
 
   /**
    * `expected`: the users the run may stage (its total), so that the arrays are made once at their size: growing
@@ -44,6 +47,7 @@ export class StagedTable {
     this.state = new Uint8Array(this.cap);
     this.joined = new Float64Array(this.cap);
     this.ids = new Uint8Array(this.cap * 16);
+    this.listedOrder = new Uint32Array(this.cap);
   }
 
   get size(): number {
@@ -65,6 +69,26 @@ export class StagedTable {
     this.joined[i] = joined;
     this.setState(i, state);
     return i;
+  }
+
+  /** User `i`'s row is in the staging list now (after the rows listed before it). */
+  markListed(i: number): void {
+    if (this.listedN === this.listedOrder.length) {
+      const grown = new Uint32Array(this.listedOrder.length * 2);
+      grown.set(this.listedOrder);
+      this.listedOrder = grown;
+    }
+    this.listedOrder[this.listedN++] = i;
+  }
+
+  /** Rows this run put in (or found in) the staging list. */
+  get listedCount(): number {
+    return this.listedN;
+  }
+
+  /** The table index of the `k`-th row listed (from 0). */
+  listedAt(k: number): number {
+    return this.listedOrder[k]!;
   }
 
   setState(i: number, state: number): void {

@@ -26,6 +26,8 @@ export interface SandboxConfig {
    * claim waits for the next second.
    */
   bulkImportClaimMs: number;
+  /** Claims the job may still take before it waits (POST /sandbox-test/bulk-import-hold; tests only): unset, no limit. */
+  bulkImportClaimsLeft?: number;
   /** Enables POST /sandbox-test/clock, which moves the clock forward. Tests only. */
   testHooks: boolean;
   /** Added to the system clock; only moved by the test hook. */

@@ -1,8 +1,9 @@
-// `run --via bulk-staged` uploading one batch at a time, reading back while the core's job works (staged-early.ts)
-// and writing those users' results meanwhile (staged-results.ts reportConfirmed): on a sandbox whose job claims
-// 1,000 rows at a time, each claim ending on a one-second grid as the reference's do, 4,000 users in 4 uploads. The
-// run ends exact with each user's result written once, the final read-back awaits only the users the early reads
-// did not settle; killed (SIGKILL) once some results are in the journal and the job still works, the same command
+// `run --via bulk-staged` uploading one batch at a time, reading each claim of the core's job back while it imports
+// the next (staged-early.ts) and writing those users' results meanwhile (staged-along.ts): on a sandbox whose job
+// claims 1,000 rows at a time, each claim ending on a one-second grid as the reference's do, 4,000 users in 4
+// uploads. The run ends exact with each user's result written once, the final read-back awaits only the users the
+// early reads did not settle; with the job held after 3 of its 5 claims (a test hook of the sandbox), the journal
+// and the results file hold exactly those claims' users, confirmed, while 2,000 rows still wait; killed (SIGKILL) once some results are in the journal and the job still works, the same command
 // ends exact, and a rollback then removes every user the runs created. A user whose read-back step reached the
 // journal without its outcome line is imported on the rerun without a request.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,7 @@ async function setUp(prefix: string): Promise<{ url: string; users: CanonicalUse
     bulkImportIntervalSec: 1,
     bulkImportBatchSize: 1000,
     bulkImportClaimMs: 1000, // as the reference, whose job looks at a claim's workers once a second
+    env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
   });
   return { url: sandbox.url, users };
 }
@@ -68,7 +70,67 @@ async function expectExact(url: string, users: CanonicalUser[]): Promise<void> {
   }
 }
 
+const importedLines = (): number => {
+  try {
+    return journal().filter((l) => l.type === 'user' && l.outcome === 'imported').length;
+  } catch {
+    return 0;
+  }
+};
+
+/** The sandbox's job takes `claims` more claims, then waits (undefined: it goes on). */
+async function holdJob(url: string, claims: number | undefined): Promise<void> {
+  const res = await fetch(`${url}/sandbox-test/bulk-import-hold`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(claims === undefined ? {} : { claims }),
+  });
+  expect(res.status).toBe(200);
+}
+
 describe('run --via bulk-staged, read back while the job works', () => {
+  it('writes the results of each claim while the job has later claims to take (the job held after 3 of 5)', async () => {
+    const M = 5_000;
+    const users = generateUsers(M, { prefix: 'h', simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
+    writeNdjson(join(dir, 'users.ndjson'), users);
+    sandbox = await startSandbox({
+      store: join(dir, 'store.json'),
+      licenseKey: LICENSE,
+      signerKey: SCRYPT_SIGNER_KEY,
+      bulkImportIntervalSec: 1,
+      bulkImportBatchSize: 1000,
+      env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
+    });
+    const url = sandbox.url;
+    await holdJob(url, 0);
+    // The tool told a long interval: a job held this long is not taken for one that stalled.
+    const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
+    const waiting = async () => (await client(url).bulkImport.countUsers()).count;
+    await waitFor(async () => (await waiting()) === M, 'every user staged', 120_000);
+    expect(importedLines()).toBe(0); // nothing imported, nothing confirmed
+    await holdJob(url, 3);
+    await waitFor(() => importedLines() >= 3_000, "the results of the job's first 3 claims", 120_000);
+    // The job has 2 claims still to take: the results of the first 3 were written while it works, not after it.
+    expect(await waiting()).toBe(M - 3_000);
+    const lines = journal();
+    const imported = new Set(lines.filter((l) => l.type === 'user' && l.outcome === 'imported').map((l) => l.user));
+    expect(imported).toEqual(new Set(users.slice(0, 3_000).map((u) => u.id)));
+    // Each of them confirmed by a read-back: its step names the id the core answered for it.
+    const confirmed = lines.filter((l) => l.step === 'bulk-staged' && l.result === 'created');
+    expect(new Set(confirmed.map((l) => l.user))).toEqual(imported);
+    const inCore = new Map((await allUsers(client(url))).map((u) => [u.loginMethods[0]!.email, u.id]));
+    const byId = new Map(users.map((u) => [u.id, u.email]));
+    for (const l of confirmed) expect((l.ids as Record<string, string>).recipeUserId).toBe(inCore.get(byId.get(l.user as string)));
+    await holdJob(url, undefined);
+    const r = await child;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(summaryOf(r.stdout)).toMatchObject({ imported: M, alreadyPresent: 0, failed: 0, skipped: 0 });
+    const meanwhile = /([\d,]+) of their results written/.exec(r.stderr);
+    expect(meanwhile, r.stderr).not.toBeNull();
+    expect(Number(meanwhile![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(3_000);
+    await expectExact(url, users);
+  });
+
   it('uploads one batch at a time; settles most users before the job ends; each result once; exact', async () => {
     const { url, users } = await setUp('e');
     const proxy = await startCountProxy(url);
@@ -97,18 +159,17 @@ describe('run --via bulk-staged, read back while the job works', () => {
 
   it('killed once some results are written and the job still works: the same command ends exact; rollback removes all', async () => {
     const { url, users } = await setUp('k');
-    const child = cli(args(url), dir);
-    const importedSoFar = () => {
-      try {
-        return journal().filter((l) => l.type === 'user' && l.outcome === 'imported').length;
-      } catch {
-        return 0;
-      }
-    };
+    // The job held after 2 of its 4 claims, so that results are written while it still has work on a loaded
+    // machine too (the run told a long interval: held, it is not taken for a job that stalled).
+    await holdJob(url, 2);
+    const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
+    const importedSoFar = importedLines;
     await waitFor(
       async () => importedSoFar() > 0 && (await client(url).bulkImport.countUsers()).count > 0,
       'results written while the job works',
+      120_000,
     );
+    await holdJob(url, undefined); // the job goes on, and the run is killed while it works
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     const before = importedSoFar();

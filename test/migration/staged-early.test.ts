@@ -1,7 +1,8 @@
-// The staged path's read-back in the job's pauses (staged-early.ts): once the list holds N rows fewer than the run
-// staged and none PROCESSING, the range of the first N users' join times is read back, and the final read-back
-// reads only the range of the users still awaited; a run whose first users' join times are spread over the whole
-// range is not read early, nor anything more once a read found too few of its users.
+// The staged path's read-back with the job (staged-early.ts): once the list holds N of the run's rows fewer than it
+// listed (NEW and PROCESSING), the first N listed users are read back (only their range of join times), while the
+// job works on its next claim; the final read-back reads only the range of the users still awaited; a user read
+// before the job imported it (a claim's chunks done out of order) is read once more with the next read; a run
+// whose first users' join times are spread over the whole range is not read early.
 // On the sandbox, whose GET /users pages as the reference's (supertokens-core v11.4.4 UserPaginationToken.java;
 // postgresql plugin v9.4.2 GeneralQueries.java getPaginatedPrimaryUserIds).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,28 +50,35 @@ async function put(core: CoreClient, s: number, from: number, to: number, joined
 
 const counted = () => listingCounted(sandbox.url);
 
-describe('read-back while the job works', () => {
-  it('reads the range of the users the job has likely imported, then the final read reads only the rest', async () => {
+/** A table of `n` users of series `s`, each listed (staged) in index order, joined at `at(i)`. */
+function listedTable(s: number, n: number, at: (i: number) => number): StagedTable {
+  const table = new StagedTable(n);
+  for (let i = 0; i < n; i++) table.markListed(table.add(key(s, i), at(i), STAGED));
+  return table;
+}
+
+describe('read-back with the job', () => {
+  it('reads a claim back while the job imports the next, then the final read reads only the rest', async () => {
     const T = 1_640_000_000_000;
     const at = (i: number) => T + i * 1000;
     const { core, pages, listed } = counted();
-    const table = new StagedTable(N);
-    for (let i = 0; i < N; i++) table.add(key(1, i), at(i), STAGED);
+    const table = listedTable(1, N, at);
     await put(core, 1, 0, N / 2, at); // the job's first claim is done
-    const early = new EarlyReadBack(core, table);
+    let reads = 0;
+    const early = new EarlyReadBack(core, table, () => reads++);
     early.consider(N, 0); // nothing gone from the list yet: no read
     await early.idle();
-    early.consider(N / 2, 1); // the job works on a claim: not now
-    await early.idle();
     expect(pages()).toBe(0);
-    early.consider(N / 2, 0);
+    early.consider(N / 4, N / 4); // the job works on its next claim: the first is read now
     await early.idle();
     expect(early.settled).toBe(N / 2);
+    expect(early.readTo).toBe(N / 2);
+    expect(reads).toBe(1);
     for (let i = 0; i < N; i++) expect(table.state[i]).toBe(i < N / 2 ? CONFIRMED : STAGED);
     expect(listed.filter((t) => t < T)).toEqual([]);
     // The same look again reads nothing more.
     const afterEarly = pages();
-    early.consider(N / 2, 0);
+    early.consider(N / 4, N / 4);
     await early.idle();
     expect(pages()).toBe(afterEarly);
 
@@ -92,47 +100,80 @@ describe('read-back while the job works', () => {
     // Index i joined at a time spread over the whole range: the first half's range holds the second half too.
     const at = (i: number) => T + ((i * 7919) % N) * 1000;
     const { core, pages } = counted();
-    const table = new StagedTable(N);
-    for (let i = 0; i < N; i++) table.add(key(2, i), at(i), STAGED);
+    const table = listedTable(2, N, at);
     await put(core, 2, 0, N / 2, at);
     const early = new EarlyReadBack(core, table);
     early.consider(N / 2, 0);
     await early.idle();
     expect(pages()).toBe(0);
     expect(early.settled).toBe(0);
+    expect(early.readTo).toBe(0);
     await readBack(core, table); // the final read settles them all the same
     for (let i = 0; i < N; i++) expect(table.state[i]).toBe(i < N / 2 ? CONFIRMED : STAGED);
   });
 
-  it('reads no more early once a read finds fewer than half its users (the job does not take rows in their order)', async () => {
+  it("a claim's second chunk imported before its first: the first chunk's users are read once more with the next read", async () => {
     const T = 1_670_000_000_000;
     const at = (i: number) => T + i * 1000;
+    const { core, listed } = counted();
+    const table = listedTable(4, N, at);
+    // A claim of the first half in two chunks: the second (users 1,000-1,999) is in the core, the first not yet.
+    await put(core, 4, N / 4, N / 2, at);
+    const early = new EarlyReadBack(core, table);
+    early.consider(N / 2, 0);
+    await early.idle();
+    expect(early.settled).toBe(N / 4);
+    expect(early.readTo).toBe(N / 2);
+    for (let i = 0; i < N / 2; i++) expect(table.state[i], String(i)).toBe(i < N / 4 ? STAGED : CONFIRMED);
+    // The first chunk, then the next claim's first chunk: the next read takes the first chunk again.
+    await put(core, 4, 0, N / 4, at);
+    await put(core, 4, N / 2, (3 * N) / 4, at);
+    listed.length = 0;
+    early.consider(0, N / 4); // the next claim's second chunk still PROCESSING
+    await early.idle();
+    expect(early.readTo).toBe((3 * N) / 4);
+    for (let i = 0; i < N; i++) expect(table.state[i], String(i)).toBe(i < (3 * N) / 4 ? CONFIRMED : STAGED);
+    // The users settled by the first read were skipped (a gap of settled users between the two groups).
+    expect(listed.filter((t) => t >= at(N / 4 + 10) && t < at(N / 2 - 10))).toEqual([]);
+  });
+
+  it('reads no more before the job is done once reads settle few of their users (the claims do not follow the upload)', async () => {
+    const T = 1_680_000_000_000;
+    const at = (i: number) => T + i * 1000;
     const { core, pages } = counted();
-    const table = new StagedTable(N);
-    for (let i = 0; i < N; i++) table.add(key(4, i), at(i), STAGED);
-    // The job's first claims took users from all over the upload: a quarter of the first half is in the core.
-    const quarter = Array.from({ length: N / 8 }, (_, k) => k * 4);
-    for (const i of quarter) await put(core, 4, i, i + 1, at);
+    const table = listedTable(5, N, at);
+    // The job's claims took rows from all over the table: a quarter of the users of each stretch is in the core.
+    const everyFourth = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 4) await put(core, 5, i, i + 1, at);
+    };
+    await everyFourth(0, N / 2);
     const early = new EarlyReadBack(core, table);
     early.consider(N / 2, 0);
     await early.idle();
     expect(early.settled).toBe(N / 8);
-    const after = pages();
+    expect(early.off).toBe(false); // one read tells little (a claim's chunks may come out of order)
+    await everyFourth(N / 2, (3 * N) / 4);
     early.consider(N / 4, 0);
+    await early.idle();
+    expect(early.settled).toBe(N / 8 + N / 16);
+    expect(early.off).toBe(true);
+    const after = pages();
+    await everyFourth((3 * N) / 4, N);
+    early.consider(N / 8, N / 8);
     await early.idle();
     expect(pages()).toBe(after);
   });
 
-  it('leaves an early read that fails to the final read', async () => {
+  it('leaves an early read that fails to the next one', async () => {
     const T = 1_660_000_000_000;
     const at = (i: number) => T + i * 1000;
-    const table = new StagedTable(N);
-    for (let i = 0; i < N; i++) table.add(key(3, i), at(i), STAGED);
+    const table = listedTable(3, N, at);
     const down = createCoreClient({ url: 'http://127.0.0.1:9', retry: { retries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
     const early = new EarlyReadBack(down, table);
     early.consider(N / 2, 0);
     await early.idle(); // resolves: the failure is not the run's
     expect(early.settled).toBe(0);
+    expect(early.readTo).toBe(0);
     expect(table.countIn(STAGED)).toBe(N);
   });
 });

@@ -57,6 +57,10 @@ export function startBulkImportJob(store: Store, config: SandboxConfig, log: (li
     for (const [app, count] of apps) {
       let left = count;
       while (left > 0 && !stopping) {
+        // Held by a test (POST /sandbox-test/bulk-import-hold): no claim until it is let go.
+        while (config.bulkImportClaimsLeft === 0 && !stopping) await new Promise((r) => setTimeout(r, 20));
+        if (stopping) break;
+        if (config.bulkImportClaimsLeft !== undefined) config.bulkImportClaimsLeft--;
         const batch: BulkImportRecord[] = [];
         for (const r of store.state.maps.bulkImport.values()) {
           if (r.app === app && waiting(r)) batch.push(r);

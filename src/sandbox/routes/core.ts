@@ -30,10 +30,23 @@ function advanceClock(ctx: Ctx) {
   return ok({ now: ctx.config.now() });
 }
 
+/**
+ * Tests only: the bulk-import job takes `claims` more claims and then waits before its next one (`{"claims": 0}`
+ * holds it at once); without `claims` it goes on unheld.
+ */
+function holdBulkImport(ctx: Ctx) {
+  if (!ctx.config.testHooks) throw new HttpError(404, 'Not found');
+  const claims = (ctx.body() as { claims?: unknown }).claims;
+  if (claims === undefined || claims === null) delete ctx.config.bulkImportClaimsLeft;
+  else ctx.config.bulkImportClaimsLeft = int(ctx.body(), 'claims');
+  return ok({ claimsLeft: ctx.config.bulkImportClaimsLeft ?? null });
+}
+
 export const coreRoutes: Route[] = [
   { path: '/', scope: 'tenant', versioned: false, apiKey: false, methods: { GET: hello, POST: hello, PUT: hello, DELETE: hello } },
   { path: '/hello', scope: 'tenant', versioned: false, apiKey: false, methods: { GET: hello, POST: hello, PUT: hello, DELETE: hello } },
   { path: '/apiversion', scope: 'app', versioned: false, methods: { GET: apiVersion } },
   { path: '/recipe/user', scope: 'app', methods: { PUT: putUser } },
   { path: '/sandbox-test/clock', scope: 'app', methods: { POST: advanceClock } },
+  { path: '/sandbox-test/bulk-import-hold', scope: 'app', methods: { POST: holdBulkImport } },
 ];
