@@ -43,9 +43,7 @@ export function journalWriter(handle: FileHandle, intervalMs: number, maxPending
       pending = [];
       if (batch.length === 0) return;
       try {
-        // Whole or an error: at a file size limit a plain write stores part of a line and says nothing.
-        await writeWhole(handle, batch.join('\n') + '\n');
-        await handle.datasync();
+        await writeBatch(handle, batch);
       } catch (err) {
         broken = err;
         throw err;
@@ -107,4 +105,10 @@ export function journalWriter(handle: FileHandle, intervalMs: number, maxPending
       }
     },
   };
+}
+
+/** Lines on the disk, whole or an error (at a file size limit a plain write stores part of a line and says nothing). */
+async function writeBatch(handle: FileHandle, lines: string[]): Promise<void> {
+  await writeWhole(handle, lines.join('\n') + '\n');
+  await handle.datasync();
 }
