@@ -409,6 +409,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
         }
       },
       quit: async () => {
+        await persist(); // the settings made on this screen too (a target chosen, then q)
         answer.current?.(false);
         runHandle.current?.stop();
         await runHandle.current?.done.catch(() => undefined);

@@ -1,5 +1,6 @@
 // Step 3: the export files (Tab completes paths), their formats (detected, changeable) and the Firebase hash parameters.
 import { Box, Text } from 'ink';
+import { withHashConfig } from '../../profiles/index.js';
 import { useState } from 'react';
 import { Field } from '../components/Field.js';
 import { Frame } from '../components/Frame.js';
@@ -69,10 +70,15 @@ export function SourceScreen() {
     if (!text.trim()) return;
     try {
       const { hashConfig, signerKey } = await services.parseHashConfig(text);
-      actions.updateProfile({ ...profile, hashConfig });
+      const next = withHashConfig(profile, hashConfig, signerKey);
+      actions.updateProfile(next);
       if (signerKey) actions.typeSecret('signerKey', signerKey);
       setHashText('');
-      actions.notice('info', signerKey ? 'hash parameters read; the signer key went to the keys (masked)' : 'hash parameters read');
+      const kept = next.secrets.signerKey.store === 'file' ? 'kept in the secrets file (0600)' : 'kept as chosen on the keys screen';
+      actions.notice(
+        'info',
+        signerKey ? `hash parameters read; the signer key went to the keys (masked), ${kept}` : 'hash parameters read',
+      );
     } catch (err) {
       actions.notice('error', (err as Error).message);
     }

@@ -55,7 +55,7 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     profiles: {
       list: () => store.listProfiles(env),
       load: (name) => store.loadProfile(name, env),
-      save: (profile, secrets) => store.saveProfile(profile, secrets, env),
+      save: (profile, secrets) => store.saveProfile(profile, secrets, env, cwd),
       remove: (name) => store.deleteProfile(name, env),
       rename: (from, to) => store.renameProfile(from, to, env),
       duplicate: (from, to) => store.duplicateProfile(from, to, env),
