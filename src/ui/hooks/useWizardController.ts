@@ -88,6 +88,7 @@ export function migrationInput(state: WizardState): MigrationInput {
     scryptAlgorithmName: p.scryptAlgorithmName,
     concurrency: p.concurrency,
     via: p.via,
+    jobIntervalSec: p.jobIntervalSec,
   };
 }
 

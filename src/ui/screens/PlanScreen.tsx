@@ -8,6 +8,7 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
+import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../../sandbox/config.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 import { SyncPlan, syncPlanLines } from './SyncLines.js';
 import { lossLine } from '../../operations/partial.js';
@@ -33,8 +34,20 @@ const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', '
 /** Default of the runner, shown when the profile does not set one. */
 const DEFAULT_CONCURRENCY = 16;
 
-type Option = 'via' | 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
-const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'disabled', 'unusableHashes', 'scryptAlgorithmName', 'via'];
+type Option =
+  'via' | 'jobInterval' | 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = [
+  'concurrency',
+  'keepSourceIds',
+  'updateExisting',
+  'disabled',
+  'unusableHashes',
+  'scryptAlgorithmName',
+  'via',
+  'jobInterval',
+];
+/** bulk-staged: how often the core runs its job, in seconds, as `run --job-interval` (undefined: the default). */
+const JOB_INTERVALS: Array<number | undefined> = [undefined, 1, 5, 10, 30, 60, 300, 600, 1800, 3600];
 /** `run --disabled`: the role choice keeps a role name the profile already has, else `disabled`. */
 const disabledChoices = (profile: Profile): string[] => [
   'skip',
@@ -53,6 +66,12 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
     case 'via': {
       const i = Math.max(0, VIAS.indexOf(profile.via ?? 'steps'));
       return { ...profile, via: VIAS[(i + VIAS.length + direction) % VIAS.length]! };
+    }
+    case 'jobInterval': {
+      const i = Math.max(0, JOB_INTERVALS.indexOf(profile.jobIntervalSec));
+      const { jobIntervalSec: _drop, ...rest } = profile;
+      const next = JOB_INTERVALS[(i + JOB_INTERVALS.length + direction) % JOB_INTERVALS.length];
+      return next === undefined ? rest : { ...rest, jobIntervalSec: next };
     }
     case 'keepSourceIds':
       return { ...profile, keepSourceIds: !profile.keepSourceIds };
@@ -101,7 +120,7 @@ export function PlanScreen() {
     } else if (c === 'left' || c === 'right') {
       actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
       // The plan depends on the id and algorithm options: plan again with the new values.
-      if (OPTIONS[focus] !== 'concurrency') void actions.plan();
+      if (OPTIONS[focus] !== 'concurrency' && OPTIONS[focus] !== 'jobInterval') void actions.plan();
     } else if (c === 'dryRun' && plan.status === 'running') {
       setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
       actions.showDryRun();
@@ -124,6 +143,7 @@ export function PlanScreen() {
   const target = state.target.status === 'done' ? state.target.value : undefined;
   const values: Record<Option, string> = {
     via: `${profile.via ?? 'steps'}: ${VIA_EXPLAINED[profile.via ?? 'steps']}`,
+    jobInterval: `${profile.jobIntervalSec !== undefined ? `every ${profile.jobIntervalSec} s` : target?.sandbox ? `every ${DEFAULT_BULK_IMPORT_INTERVAL_SEC} s (the sandbox's)` : "every 300 s (the reference core's default)"}${profile.via === 'bulk-staged' ? ': how often the core runs its bulk-import job' : ' (bulk-staged only)'}`,
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
     updateExisting: profile.updateExisting
@@ -145,6 +165,7 @@ export function PlanScreen() {
   };
   const labels: Record<Option, string> = {
     via: 'write users via',
+    jobInterval: 'job interval',
     concurrency: 'concurrency',
     keepSourceIds: 'keep source ids',
     updateExisting: 'update existing',
