@@ -99,6 +99,13 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
       if (parts.includes('email') && was !== undefined) work.leaving.add(was.trim().toLowerCase());
     }
   }
+  // The first users gone from the export are listed with the email the previous export gave them.
+  const gone = delta.samples.gone ?? [];
+  if (previous.usable && gone.length > 0) {
+    const paths = previous.files.map((f) => f.path);
+    for (const [id, r] of await readPreviousRecords(paths, req.readOptions, fingerprintsOf(users, gone)))
+      if (r.email) delta.emails[id] = r.email;
+  }
 
   const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;
   const header: SyncHeader = {
