@@ -49,6 +49,11 @@ describe('the bulk-staged job interval in the wizard', () => {
       // The last option: seven rows down, then two steps right (default → 1 s → 5 s → ...: three for 10 s).
       w.stdin.write(`${KEYS.down.repeat(7)}${KEYS.right.repeat(3)}`);
       await w.until(/› job interval\s+every 10 s: how often/);
+      // Shorter than the sandbox runs its job: said, since the run would take the wait for a stall.
+      w.stdin.write(KEYS.left.repeat(2));
+      await w.until(/› job interval\s+every 1 s: shorter than the sandbox's 5 s, so the run may stop/);
+      w.stdin.write(KEYS.right.repeat(2));
+      await w.until(/› job interval\s+every 10 s: how often/);
       w.stdin.write(KEYS.escape); // back to the target screen: the move saves the profile
       const saved = await waitFor(async () => (await loadProfile('staged', env)).profile.jobIntervalSec, 'the interval saved');
       expect(saved).toBe(10);

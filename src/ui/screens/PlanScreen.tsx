@@ -143,7 +143,7 @@ export function PlanScreen() {
   const target = state.target.status === 'done' ? state.target.value : undefined;
   const values: Record<Option, string> = {
     via: `${profile.via ?? 'steps'}: ${VIA_EXPLAINED[profile.via ?? 'steps']}`,
-    jobInterval: `${profile.jobIntervalSec !== undefined ? `every ${profile.jobIntervalSec} s` : target?.sandbox ? `every ${DEFAULT_BULK_IMPORT_INTERVAL_SEC} s (the sandbox's)` : "every 300 s (the reference core's default)"}${profile.via === 'bulk-staged' ? ': how often the core runs its bulk-import job' : ' (bulk-staged only)'}`,
+    jobInterval: `${profile.jobIntervalSec !== undefined ? `every ${profile.jobIntervalSec} s` : target?.sandbox ? `every ${DEFAULT_BULK_IMPORT_INTERVAL_SEC} s (the sandbox's)` : "every 300 s (the reference core's default)"}${profile.via !== 'bulk-staged' ? ' (bulk-staged only)' : target?.sandbox && (profile.jobIntervalSec ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC) < DEFAULT_BULK_IMPORT_INTERVAL_SEC ? `: shorter than the sandbox's ${DEFAULT_BULK_IMPORT_INTERVAL_SEC} s, so the run may stop thinking the job stalled` : ': how often the core runs its bulk-import job'}`,
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
     updateExisting: profile.updateExisting
