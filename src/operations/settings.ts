@@ -222,7 +222,7 @@ async function resolveSettings(values: RunOptionValues, o: ResolveRunOptions, re
     target: resolved.target,
     secrets: resolved.secrets,
     batchSize: parseBatchSize(values['batch-size']),
-    jobIntervalMs: parseJobInterval(values['job-interval'], resolved.target.kind === 'sandbox'),
+    jobIntervalMs: parseJobInterval(values['job-interval'] ?? profile?.jobIntervalSec?.toString(), resolved.target.kind === 'sandbox'),
     concurrency: parseConcurrency(values.concurrency, profile?.concurrency ?? DEFAULT_CONCURRENCY),
     skipPreflight: values['skip-preflight'] ?? false,
     rerun: { args: o.rerunArgs, exports },

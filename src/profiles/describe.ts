@@ -40,6 +40,7 @@ export function describeProfile(loaded: LoadedProfile): string[] {
   }
   if (p.concurrency !== undefined) lines.push(`  concurrency      ${p.concurrency}`);
   if (p.keepSourceIds) lines.push('  keep source ids  yes');
+  if (p.jobIntervalSec !== undefined) lines.push(`  job interval     ${p.jobIntervalSec} s (bulk-staged)`);
   if (p.scryptAlgorithmName) lines.push(`  scrypt algorithm ${p.scryptAlgorithmName}`);
   for (const key of SECRET_NAMES) {
     lines.push(`  ${SECRET_LABELS[key].padEnd(16)} ${describeSecretSource(p.secrets[key], secrets[key] !== undefined)}`);

@@ -3,3 +3,4 @@ export * from './types.js';
 export * from './store.js';
 export * from './describe.js';
 export * from './secret-rules.js';
+export * from './hash-config.js';

@@ -1,5 +1,7 @@
-// Saved profiles on disk (conf): a profiles file and a separate secrets file, both readable only by the user (0600).
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+// Saved profiles on disk (conf): a profiles file and a separate secrets file, both readable only by the user (0600),
+// neither written through a symbolic link. Paths in a profile are saved absolute, so it works from any folder.
+import { chmodSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type Conf from 'conf';
 import envPaths from 'env-paths';
 import { UserError } from '../errors.js';
@@ -38,6 +40,7 @@ async function open<T extends Record<string, unknown>>(env: Env, configName: str
   const cwd = configDir(env);
   // Owner-only folder when we create it; an existing folder chosen by the operator is left as it is.
   if (!existsSync(cwd)) mkdirSync(cwd, { recursive: true, mode: 0o700 });
+  refuseLink(`${cwd}/${configName}.json`); // conf writes its defaults when it opens a file
   try {
     return new ConfClass<T>({
       cwd,
@@ -63,10 +66,41 @@ function secretsConf(env: Env): Promise<Conf<SecretsFile>> {
   return open<SecretsFile>(env, 'secrets', { secrets: {} });
 }
 
+/** A link planted at the path would have conf write (and chmod) its target: refused, as src/files/private.ts does. */
+function refuseLink(path: string): void {
+  let link = false;
+  try {
+    link = lstatSync(path).isSymbolicLink();
+  } catch {
+    return; // not there yet: conf creates it
+  }
+  if (link) {
+    throw new UserError(
+      `refusing to write ${path}: it is a symbolic link (files holding secrets are never written through a link); remove it or choose another AUTH_MIGRATE_CONFIG_DIR`,
+    );
+  }
+}
+
 /** Write a whole file and make sure it stays owner-only even if it existed with a wider mode. */
 function write<T extends Record<string, unknown>>(conf: Conf<T>, key: keyof T & string, value: T[keyof T]): void {
+  refuseLink(conf.path);
   conf.set(key, value);
+  refuseLink(conf.path);
   chmodSync(conf.path, 0o600);
+}
+
+/** The profile with its paths (source files, the sandbox store) absolute, resolved from `cwd` (`~/` from $HOME). */
+export function absolutePaths(profile: Profile, cwd: string, env: Env = process.env): Profile {
+  const abs = (p: string) => {
+    const home = p.startsWith('~/') && env.HOME ? `${env.HOME}/${p.slice(2)}` : p;
+    return isAbsolute(home) ? home : resolve(cwd, home);
+  };
+  const t = profile.target;
+  return {
+    ...profile,
+    sources: profile.sources.map((s) => ({ ...s, path: abs(s.path) })),
+    target: t.kind === 'sandbox' && t.store ? { ...t, store: abs(t.store) } : t,
+  };
 }
 
 export function profilePaths(env: Env = process.env): { dir: string; profiles: string; secrets: string } {
@@ -102,9 +136,11 @@ export async function loadProfile(name: string, env: Env = process.env): Promise
 /**
  * Save a profile. `secrets` are written to the secrets file only for the secrets whose source is `file`;
  * a `file` secret not given keeps its stored value; every other secret is removed from the secrets file.
+ * Relative paths are saved resolved from `cwd`, so the profile finds its files and store from any folder.
  */
-export async function saveProfile(profile: Profile, secrets: Secrets = {}, env: Env = process.env): Promise<void> {
+export async function saveProfile(profile: Profile, secrets: Secrets = {}, env: Env = process.env, cwd = process.cwd()): Promise<void> {
   assertProfileName(profile.name);
+  profile = absolutePaths(profile, cwd, env);
   for (const key of SECRET_NAMES) {
     const source = profile.secrets[key];
     if (source.store === 'env') assertEnvName(source.name);

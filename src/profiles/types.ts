@@ -57,6 +57,8 @@ export interface Profile {
   scryptAlgorithmName?: string;
   /** How users are written: `steps` (default), `bulk` or `bulk-staged` (`run --via`, migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';
+  /** `bulk-staged`: how often the core runs its bulk-import job, in seconds (`run --job-interval`); absent = default. */
+  jobIntervalSec?: number;
   secrets: Record<SecretName, SecretSource>;
   createdAt?: string;
   updatedAt?: string;

@@ -135,7 +135,17 @@ describe('run --sync', () => {
     const dry = await cli([...args('b-2.ndjson', 'runs-b', '--sync', '--dry-run', '--remove-missing')], dir, env);
     expect(dry.exitCode).toBe(0);
     const goneLine = /gone from the export: 4 users, removed if .*: (.*)/.exec(dry.stdout)?.[1] ?? '';
-    expect(goneLine.split(', ').sort()).toEqual([...sets.deleted].sort());
+    // Each named by its source id and, where the previous export gave one, its email.
+    expect(
+      goneLine
+        .split(', ')
+        .map((who) => who.split(' ')[0])
+        .sort(),
+    ).toEqual([...sets.deleted].sort());
+    for (const id of sets.deleted) {
+      const email = sets.base.find((u) => u.id === id)?.email;
+      if (email) expect(goneLine).toContain(`${id} (${email})`);
+    }
     expect(dry.stdout).toMatch(/changed password: 6 users: /);
     expect(dry.stdout).not.toMatch(/\$2[aby]\$/); // no hash in the plan
     // Every changed user's steps (--steps): a login is named as the user knows it, not by the plan's key for it.

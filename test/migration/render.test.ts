@@ -4,6 +4,7 @@ import { describeKnowledge } from '../../src/migration/steps-knowledge.js';
 import { emptyTotals, type RunEvent, type Totals } from '../../src/migration/events.js';
 import { createJsonLinesRenderer } from '../../src/migration/render/json.js';
 import { createPlainRenderer, formatProgress, terminalLines } from '../../src/migration/render/plain.js';
+import { describeStagedStalled } from '../../src/migration/render/staged-line.js';
 
 function userDone(done: number, at: number, totals: Totals, outcome: 'imported' | 'failed' = 'imported'): RunEvent {
   return {
@@ -150,5 +151,61 @@ describe('progress on a terminal, and rates that mean something', () => {
       at: clock,
     });
     expect(lines.at(-1)).toMatch(/^70\/100 users \(70%\), 10\.0\/s, ETA 0m03s/);
+  });
+});
+
+describe('the bulk-import job on a terminal (issue 33 point 8)', () => {
+  const staged = (at: number): RunEvent => ({
+    type: 'staged-progress',
+    staged: 18_250,
+    processing: 1_000,
+    failed: 12,
+    imported: 750,
+    of: 20_000,
+    running: false,
+    intervalMs: 300_000,
+    nextRunInMs: 241_000,
+    nextRunExact: false,
+    idleMs: 59_000,
+    rate: undefined,
+    etaMs: undefined,
+    at,
+  });
+
+  for (const columns of [40, 60, 80, 120, undefined]) {
+    it(`redraws the job's line within ${columns ?? 'an unknown (80)'} columns, so no update leaves a wrapped fragment`, () => {
+      const drawn: string[] = [];
+      let clock = 0;
+      const render = createPlainRenderer({
+        write: () => undefined,
+        progress: (l) => drawn.push(l),
+        columns: () => columns,
+        now: () => clock,
+      });
+      render({ type: 'staged-phase', phase: 'following', detail: 'waiting', at: 0 });
+      for (let i = 1; i <= 3; i++) {
+        clock = i * 1000;
+        render(staged(clock));
+        render(userDone(i, clock, { ...emptyTotals(20_000), imported: i }));
+      }
+      expect(drawn.length).toBeGreaterThanOrEqual(3);
+      for (const line of drawn) expect([...line].length, line).toBeLessThan(columns ?? 80);
+      // The widest form that fits is kept: at 120 columns the counts are all there.
+      if (columns === 120) expect(drawn.find((l) => l.includes('job'))).toMatch(/18,250 staged, 1,000 processing, 12 failed/);
+    });
+  }
+
+  it('a job that does not run is told once: a short warning, a short stop; the whole reason is the fatal error', () => {
+    const lines: string[] = [];
+    const render = createPlainRenderer({ write: (l) => lines.push(l) });
+    const stalled = { type: 'staged-stalled', idleMs: 3_000, intervalMs: 1_000, waiting: 20, at: 3_000 } as const;
+    render(stalled);
+    render({ type: 'stopping', reason: 'fatal', message: describeStagedStalled(stalled), at: 3_000 });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^warning: the core's bulk-import job has not moved for 0m03s with 20 users waiting/);
+    expect(lines.join('\n')).not.toContain('BULK_MIGRATION_CRON_ENABLED');
+    // Another fatal error is told whole.
+    render({ type: 'stopping', reason: 'fatal', message: 'the disk is full', at: 4_000 });
+    expect(lines.at(-1)).toBe('stopping: the disk is full');
   });
 });

@@ -37,7 +37,7 @@ describe('auth-migrate profiles', () => {
 
     const list = await cli(['profiles', 'list']);
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(/^prod\tsandbox\tfixtures\/users.ndjson$/m);
+    expect(list.out).toMatch(/^prod\tsandbox\t\/\S+\/fixtures\/users.ndjson$/m);
 
     const show = await cli(['profiles', 'show', 'prod'], { PROD_LICENSE: 'license-value-secret' });
     expect(show.code).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   profilePaths,
   renameProfile,
   saveProfile,
+  withHashConfig,
   type Profile,
 } from '../../src/profiles/index.js';
 
@@ -120,5 +121,39 @@ describe('profiles store', () => {
     const p = sample('ok');
     p.secrets.apiKey = { store: 'env', name: '1BAD-NAME' };
     await expect(saveProfile(p, {}, env)).rejects.toThrow(/not an environment variable name/);
+  });
+
+  it('saves relative paths absolute (resolved from the folder it was saved in), so another folder finds them', async () => {
+    const p = emptyProfile('rel');
+    p.sources = [{ path: 'exports/users.json', format: 'firebase' }, { path: '/abs/other.json' }];
+    p.target = { kind: 'sandbox', store: 'store.json' };
+    await saveProfile(p, {}, env, '/srv/project');
+    const { profile } = await loadProfile('rel', env);
+    expect(profile.sources.map((s) => s.path)).toEqual(['/srv/project/exports/users.json', '/abs/other.json']);
+    expect(profile.target).toEqual({ kind: 'sandbox', store: '/srv/project/store.json' });
+  });
+
+  it('keeps the signer key that came with hash parameters in the secrets file when it was kept nowhere', async () => {
+    const h = { algorithm: 'SCRYPT', saltSeparator: 'Bw==', rounds: 8, memCost: 14 };
+    const p = withHashConfig(emptyProfile('hc'), h, SIGNER);
+    expect(p.secrets.signerKey).toEqual({ store: 'file' });
+    await saveProfile(p, { signerKey: SIGNER }, env);
+    expect((await loadProfile('hc', env)).secrets.signerKey).toBe(SIGNER);
+    expect(readFileSync(profilePaths(env).profiles, 'utf8')).not.toContain(SIGNER);
+    // A signer key the operator keeps in an environment variable stays there; no key, no change.
+    const fromEnv = { ...emptyProfile('e'), secrets: { ...emptyProfile('e').secrets, signerKey: { store: 'env' as const, name: 'SK' } } };
+    expect(withHashConfig(fromEnv, h, SIGNER).secrets.signerKey).toEqual({ store: 'env', name: 'SK' });
+    expect(withHashConfig(emptyProfile('n'), h, undefined).secrets.signerKey).toEqual({ store: 'none' });
+  });
+
+  it('never writes the secrets or profiles file through a symbolic link', async () => {
+    const target = join(dir, 'elsewhere.json');
+    writeFileSync(target, '{}', { mode: 0o644 });
+    symlinkSync(target, profilePaths(env).secrets);
+    const p = emptyProfile('linked');
+    p.secrets.apiKey = { store: 'file' };
+    await expect(saveProfile(p, { apiKey: API_KEY }, env)).rejects.toThrow(/symbolic link/);
+    expect(readFileSync(target, 'utf8')).toBe('{}');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
   });
 });

@@ -104,6 +104,9 @@ async function syncOnce(services: WizardServices) {
   const plan = flat(await w.until('changes planned:', 30_000));
   expect(plan).toMatch(/1 new, 2 changed, 1 gone from the export/);
   expect(plan).toContain('new users: 1: e');
+  // Each user named with its email too (issue 33 point 8), the changed ones and the new one.
+  expect(plan).toMatch(/new users: 1: e \(\S+@\S+\)/);
+  expect(plan).toMatch(/changed password: 1 users: b \(\S+@\S+\)/);
   expect(plan).toMatch(/changed password: 1 users: b/);
   expect(plan).toMatch(/changed email: 1 users: c/);
   expect(plan).toMatch(/gone from the export: 1 users, listed, left in the core/);

@@ -32,6 +32,8 @@ export interface SyncDelta {
   withoutFingerprint: number;
   /** The first users of each kind: `new`, `gone`, `disabled`, each part. */
   samples: Record<string, string[]>;
+  /** The email of each sampled user (from the export; for a gone user, from the previous export when it is there). */
+  emails: Record<string, string>;
 }
 
 export function emptyDelta(): SyncDelta {
@@ -49,12 +51,15 @@ export function emptyDelta(): SyncDelta {
     disabledSkip: 0,
     withoutFingerprint: 0,
     samples: {},
+    emails: {},
   };
 }
 
-function sample(delta: SyncDelta, kind: string, id: string): void {
+function sample(delta: SyncDelta, kind: string, id: string, email?: string): void {
   const list = (delta.samples[kind] ??= []);
-  if (list.length < SAMPLE) list.push(id);
+  if (list.length >= SAMPLE) return;
+  list.push(id);
+  if (email) delta.emails[id] = email;
 }
 
 /** Classifies each validated record of the newer export against the chain's users; fills `work.changed`. */
@@ -74,7 +79,7 @@ export function createDeltaClassifier(users: BaseUsers, work: SyncWork, plan: Pl
         if (leftOut(v.record, plan)) delta.leftOut += 1;
         else {
           delta.new += 1;
-          sample(delta, 'new', id);
+          sample(delta, 'new', id, v.record.email);
         }
         return;
       }
@@ -84,14 +89,14 @@ export function createDeltaClassifier(users: BaseUsers, work: SyncWork, plan: Pl
       if (parts.includes('disabled') && v.record.disabled === true && skipPolicy) {
         work.removals.set(id, 'disabled');
         delta.disabledSkip += 1;
-        sample(delta, 'disabled', id);
+        sample(delta, 'disabled', id, v.record.email);
         return;
       }
       work.changed.set(id, parts);
       delta.changed += 1;
       for (const p of parts) {
         delta.parts[p] += 1;
-        sample(delta, p, id);
+        sample(delta, p, id, v.record.email);
       }
       if (parts.includes('disabled') && state.fp) {
         if (v.record.disabled === true) delta.newlyDisabled += 1;

@@ -4,7 +4,8 @@
 import type { ValidateOptions } from '../../records/validate.js';
 import { streamValidatedRecords } from '../../records/validate.js';
 import type { ReadOptions } from '../../sources/index.js';
-import type { PlanOptions } from '../plan.js';
+import { planUserSteps, type PlanOptions } from '../plan.js';
+import type { CanonicalUser } from '../../records/types.js';
 import { describeStep } from '../step-rules.js';
 import type { SyncDelta } from './delta.js';
 import { expectedView } from './expected.js';
@@ -19,11 +20,19 @@ export const AUTHORITY =
   "and metadata keys brought to the export's values.";
 
 const n = (x: number): string => x.toLocaleString('en-US');
-const list = (ids: string[] | undefined, total: number): string =>
-  ids && ids.length > 0 ? `: ${ids.join(', ')}${total > ids.length ? `, ... (${n(total - ids.length)} more)` : ''}` : '';
+/** A user as the operator knows them: the source id and, when known, the email. */
+const who = (id: string, emails: Record<string, string> | undefined): string => (emails?.[id] ? `${id} (${emails[id]})` : id);
 
-/** The delta in lines: per kind, how many users and the first of them. */
+/** The delta in lines: per kind, how many users and the first of them (source id and email). */
 export function deltaLines(d: SyncDelta, removeMissing: boolean): string[] {
+  const list = (ids: string[] | undefined, total: number): string =>
+    ids && ids.length > 0
+      ? `: ${ids.map((id) => who(id, d.emails)).join(', ')}${total > ids.length ? `, ... (${n(total - ids.length)} more)` : ''}`
+      : '';
+  return deltaLinesWith(d, removeMissing, list);
+}
+
+function deltaLinesWith(d: SyncDelta, removeMissing: boolean, list: (ids: string[] | undefined, total: number) => string): string[] {
   const out = [
     `compared with the earlier run: ${n(d.records)} records, ${n(d.unchanged)} unchanged (no request), ${n(d.new)} new, ` +
       `${n(d.changed)} changed, ${n(d.gone)} gone from the export${d.invalid ? `, ${n(d.invalid)} invalid` : ''}${d.leftOut ? `, ${n(d.leftOut)} new but left out by the settings` : ''}`,
@@ -70,7 +79,11 @@ export async function predictSync(
   let shown = 0;
   add('new', p.delta.new);
   if (p.work.removeMissing) add('removed', p.delta.gone + p.delta.disabledSkip);
+  let newShown = 0;
+  const newIds = new Set(p.delta.samples.new ?? []);
   for await (const v of streamValidatedRecords(files, readOptions, p.report)) {
+    // A new user: the steps it will take, as `run` plans them (the first few).
+    if (v.valid && newIds.has(v.record.id) && newShown++ < show) writeNewUser(v.record, plan, write);
     const parts = p.work.changed.get(v.record.id);
     if (!parts || !v.valid) continue;
     const user = { record: v.record, parts, history: p.work.histories.get(v.record.id) ?? new Map(), old: p.work.olds.get(v.record.id) };
@@ -79,7 +92,7 @@ export async function predictSync(
     for (const s of planned.steps) add(kindOf(s));
     if (shown++ < show) {
       write(
-        `user ${v.record.id}: ${parts.join(', ')} changed${user.old ? '' : ' (previous export not available: planned from the journal)'}`,
+        `user ${who(v.record.id, { [v.record.id]: v.record.email ?? '' })}: ${parts.join(', ')} changed${user.old ? '' : ' (previous export not available: planned from the journal)'}`,
       );
       planned.steps.forEach((s, i) => write(`  ${i + 1}. ${describeStep(s)}`));
       for (const note of planned.notes) write(`  left: ${note}`);
@@ -87,4 +100,19 @@ export async function predictSync(
     }
   }
   return { changes, steps };
+}
+
+/** A new user's lines: who, and each step `run` would take for it. */
+function writeNewUser(record: CanonicalUser, plan: PlanOptions, write: (line: string) => void): void {
+  let steps;
+  try {
+    steps = planUserSteps(record, plan);
+  } catch (err) {
+    write(`new user ${who(record.id, { [record.id]: record.email ?? '' })}: not planned: ${(err as Error).message}`);
+    return;
+  }
+  write(
+    `new user ${who(record.id, { [record.id]: record.email ?? '' })}: migrated as by run, ${steps.length} step${steps.length === 1 ? '' : 's'}`,
+  );
+  steps.forEach((s, i) => write(`  ${i + 1}. ${describeStep(s)}`));
 }

@@ -80,6 +80,7 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   for (const [id, h] of await readChainHistory(chain, touched)) work.histories.set(id, h);
   const previous = await previousExport(choice.base.identity.sources, sources);
   if (previous.usable && work.changed.size > 0) await readOldRecords(work, users, previous, req.readOptions);
+  await nameGone(delta, users, previous, req);
   const header = syncHeader(req, choice.base, previous);
   const identity: RunIdentity = { sources, target: req.target, base: choice.base.path };
   const journal =
@@ -203,4 +204,18 @@ export async function checkBaseAgainstCore(
     `the journal ${p.base.path} says the core holds its users, but none of the ${ids.length} looked up is there (source id ${missing[0]}): ` +
       'the core was reset, or this is another core. Nothing was written. Point at the core the earlier run migrated into.',
   );
+}
+
+/** The first users gone from the export are listed with the email the previous export gave them. */
+async function nameGone(
+  delta: SyncDelta,
+  users: Parameters<typeof fingerprintsOf>[0],
+  previous: PreviousExport,
+  req: SyncRequest,
+): Promise<void> {
+  const gone = delta.samples.gone ?? [];
+  if (!previous.usable || gone.length === 0) return;
+  const paths = previous.files.map((f) => f.path);
+  for (const [id, r] of await readPreviousRecords(paths, req.readOptions, fingerprintsOf(users, gone)))
+    if (r.email) delta.emails[id] = r.email;
 }

@@ -62,5 +62,6 @@ export function migrationInput(state: WizardState): MigrationInput {
     scryptAlgorithmName: p.scryptAlgorithmName,
     concurrency: p.concurrency,
     via: p.via,
+    jobIntervalSec: p.jobIntervalSec,
   };
 }

@@ -55,6 +55,7 @@ export function useWizardController(services: WizardServices, initial?: WizardSt
       back: () => d({ type: 'back' }),
       notice: (kind, text) => d({ type: 'notice', kind, text }),
       quit: async () => {
+        await profile.persist(); // the settings made on this screen too (a target chosen, then q)
         await stopAll();
         await stopSandbox().catch(() => undefined);
         exit();

@@ -3,7 +3,8 @@
 // before it left it: React renders in between, so no handler sees half a burst or the state of an older render.
 // Screens and fields never call Ink's useInput; they subscribe with useKeystroke. Command handlers (useKeys) hear
 // a keystroke before text fields (Input), and a handler that moves the focus claims the keystroke so the field
-// the focus moved to does not take it too.
+// the focus moved to does not take it too. A handler that starts a change of screen that ends later (a profile
+// created or opened) holds the keystrokes after it until the new screen is drawn, so they reach that screen.
 import { useInput, useStdin, type Key } from 'ink';
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { splitKeystrokes } from './split.js';
@@ -13,6 +14,8 @@ const isText = (k: string) => [...k].length === 1 && k >= ' ' && k !== '\u007f';
 
 /** How long a keystroke waits for the render of the one before it, at most. */
 const COMMIT_WAIT_MS = 1000;
+/** How long keystrokes wait for a screen change held by `hold`, at most (the keyboard never freezes). */
+const HOLD_WAIT_MS = 10_000;
 
 /** Returns true when the keystroke did something beyond typing into a field (a command, a submit). */
 export type KeyHandler = (input: string, key: Key) => boolean | void;
@@ -28,12 +31,16 @@ interface Keyboard {
   /** The keystroke being handed out moved the focus: no text field takes it. */
   claim(): void;
   claimed(): boolean;
+  /** The keystroke being handled started a change of screen that ends with `done`: later keystrokes wait for it. */
+  hold(done: Promise<unknown>): void;
 }
 
 const KeyboardContext = createContext<Keyboard | undefined>(undefined);
 
 /** What the keyboard's users reach: subscribe to keystrokes, and claim the one being handed out. */
-function keyboardOver(state: { current: { subscribers: Subscriber[]; seq: number; claimed: number } }): Keyboard {
+function keyboardOver(state: {
+  current: { subscribers: Subscriber[]; seq: number; claimed: number; holds: Promise<unknown>[] };
+}): Keyboard {
   return {
     subscribe(s) {
       state.current.subscribers.push(s);
@@ -47,7 +54,23 @@ function keyboardOver(state: { current: { subscribers: Subscriber[]; seq: number
     claimed() {
       return state.current.claimed === state.current.seq;
     },
+    hold(done) {
+      state.current.holds.push(done);
+    },
   };
+}
+
+/** Waits for the changes of screen the keystrokes so far started (Keyboard.hold), each until its screen is drawn. */
+async function heldScreens(s: { holds: Promise<unknown>[]; drawn: (() => void) | undefined }, render: () => void): Promise<void> {
+  while (s.holds.length > 0) {
+    const holds = s.holds.splice(0);
+    await Promise.race([Promise.allSettled(holds), new Promise((r) => setTimeout(r, HOLD_WAIT_MS).unref())]);
+    await new Promise<void>((resolve) => {
+      s.drawn = resolve;
+      setTimeout(resolve, COMMIT_WAIT_MS).unref();
+      render();
+    });
+  }
 }
 
 function useKeyboardCore(): Keyboard {
@@ -61,6 +84,7 @@ function useKeyboardCore(): Keyboard {
     replaying: false,
     drawn: undefined as (() => void) | undefined,
     acted: false,
+    holds: [] as Promise<unknown>[],
   });
   // Bumped with every keystroke handed out: React renders it in the same pass as whatever the handlers changed,
   // so its commit (the layout effect below) says the screen now stands where the keystroke left it.
@@ -98,6 +122,8 @@ function useKeyboardCore(): Keyboard {
         // A character typed into a field changes no one's handlers (the field keeps its text in a ref): the next
         // character goes on at once. Anything else (a command, a submit, a control key) waits for its render.
         if (s.acted || !isText(next) || !isText(s.queue[0] ?? '')) await drawn;
+        // A change of screen in flight (a profile being created or opened): the keys after it are for the new screen.
+        await heldScreens(s, () => setTick((t) => t + 1));
       }
       s.draining = false;
     };
@@ -158,6 +184,11 @@ export function useKeystroke(
   activeRef.current = typeof isActive === 'function' ? isActive : () => isActive;
   const layer = options.layer ?? 'command';
   useLayoutEffect(() => keyboard.subscribe({ handler: handlerRef, active: activeRef, layer }), [keyboard, layer]);
+}
+
+/** Hold the keystrokes after this one until `done` settles and its screen is drawn (see Keyboard.hold). */
+export function useKeyHold(): (done: Promise<unknown>) => void {
+  return useKeyboard().hold;
 }
 
 /** Claim the keystroke being handled (a move), and ask whether it was claimed (a field). */

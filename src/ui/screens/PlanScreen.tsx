@@ -12,6 +12,7 @@ import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
+import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../../sandbox/config.js';
 import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
 import { SyncPlan, syncPlanLines } from './SyncLines.js';
 import { signInSecretNeeded } from './key-fields.js';
@@ -38,8 +39,20 @@ const SCRYPT_NAMES: Array<string | undefined> = [undefined, 'external_scrypt', '
 /** Default of the runner, shown when the profile does not set one. */
 const DEFAULT_CONCURRENCY = 16;
 
-type Option = 'via' | 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
-const OPTIONS: Option[] = ['concurrency', 'keepSourceIds', 'updateExisting', 'disabled', 'unusableHashes', 'scryptAlgorithmName', 'via'];
+type Option =
+  'via' | 'jobInterval' | 'concurrency' | 'keepSourceIds' | 'updateExisting' | 'disabled' | 'unusableHashes' | 'scryptAlgorithmName';
+const OPTIONS: Option[] = [
+  'concurrency',
+  'keepSourceIds',
+  'updateExisting',
+  'disabled',
+  'unusableHashes',
+  'scryptAlgorithmName',
+  'via',
+  'jobInterval',
+];
+/** bulk-staged: how often the core runs its job, in seconds, as `run --job-interval` (undefined: the default). */
+const JOB_INTERVALS: Array<number | undefined> = [undefined, 1, 5, 10, 30, 60, 300, 600, 1800, 3600];
 /** `run --disabled`: the role choice keeps a role name the profile already has, else `disabled`. */
 const disabledChoices = (profile: Profile): string[] => [
   'skip',
@@ -58,6 +71,12 @@ export function stepOption(profile: Profile, option: Option, direction: 1 | -1):
     case 'via': {
       const i = Math.max(0, VIAS.indexOf(profile.via ?? 'steps'));
       return { ...profile, via: VIAS[(i + VIAS.length + direction) % VIAS.length]! };
+    }
+    case 'jobInterval': {
+      const i = Math.max(0, JOB_INTERVALS.indexOf(profile.jobIntervalSec));
+      const { jobIntervalSec: _drop, ...rest } = profile;
+      const next = JOB_INTERVALS[(i + JOB_INTERVALS.length + direction) % JOB_INTERVALS.length];
+      return next === undefined ? rest : { ...rest, jobIntervalSec: next };
     }
     case 'keepSourceIds':
       return { ...profile, keepSourceIds: !profile.keepSourceIds };
@@ -109,7 +128,7 @@ export function PlanScreen() {
     } else if (c === 'left' || c === 'right') {
       actions.updateProfile(stepOption(profile, OPTIONS[focus]!, c === 'right' ? 1 : -1));
       // The plan depends on the id and algorithm options: plan again with the new values.
-      if (OPTIONS[focus] !== 'concurrency') void actions.plan();
+      if (OPTIONS[focus] !== 'concurrency' && OPTIONS[focus] !== 'jobInterval') void actions.plan();
     } else if (c === 'dryRun' && plan.status === 'running') {
       setScroll(state.dryRun ? undefined : rowAt(dryRunAt));
       actions.showDryRun();
@@ -163,10 +182,29 @@ export function PlanScreen() {
   );
 }
 
+/** The job interval in words: the profile's, or the core's default, and what it is for. */
+function jobIntervalText(profile: Profile, target: TargetConnection | undefined): string {
+  const sandbox = DEFAULT_BULK_IMPORT_INTERVAL_SEC;
+  const every =
+    profile.jobIntervalSec !== undefined
+      ? `every ${profile.jobIntervalSec} s`
+      : target?.sandbox
+        ? `every ${sandbox} s (the sandbox's)`
+        : "every 300 s (the reference core's default)";
+  if (profile.via !== 'bulk-staged') return `${every} (bulk-staged only)`;
+  if (target?.sandbox && (profile.jobIntervalSec ?? sandbox) < sandbox)
+    return `${every}: shorter than the sandbox's ${sandbox} s, so the run may stop thinking the job stalled`;
+  return `${every}: how often the core runs its bulk-import job`;
+}
+
 /** The options' labels, and the values the profile gives them in words. */
-function optionTexts(profile: Profile): { values: Record<Option, string>; labels: Record<Option, string> } {
+function optionTexts(
+  profile: Profile,
+  target: TargetConnection | undefined,
+): { values: Record<Option, string>; labels: Record<Option, string> } {
   const values: Record<Option, string> = {
     via: `${profile.via ?? 'steps'}: ${VIA_EXPLAINED[profile.via ?? 'steps']}`,
+    jobInterval: jobIntervalText(profile, target),
     concurrency: `${profile.concurrency ?? DEFAULT_CONCURRENCY} users at a time`,
     keepSourceIds: profile.keepSourceIds ? 'yes: map each user to its source id' : 'no',
     updateExisting: profile.updateExisting
@@ -188,6 +226,7 @@ function optionTexts(profile: Profile): { values: Record<Option, string>; labels
   };
   const labels: Record<Option, string> = {
     via: 'write users via',
+    jobInterval: 'job interval',
     concurrency: 'concurrency',
     keepSourceIds: 'keep source ids',
     updateExisting: 'update existing',
@@ -207,7 +246,7 @@ function planLines(state: WizardState, focus: number, target: TargetConnection |
   const plan = state.plan;
   const profile = state.profile!;
   const sync = state.sync;
-  const { values, labels } = optionTexts(profile);
+  const { values, labels } = optionTexts(profile, target);
   // Everything wraps. With the dry run shown, its steps replace the list of calls and get the rows the rest leaves.
   const optionLines = OPTIONS.map((o, i) => `${i === focus ? theme.symbols.pointer : ' '} ${labels[o].padEnd(16)} ${values[o]}`);
   const summaryLine =

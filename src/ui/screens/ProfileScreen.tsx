@@ -5,7 +5,7 @@ import { describeTarget } from '../../profiles/index.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useKeyClaim } from '../keys/keyboard.js';
+import { useKeyClaim, useKeyHold } from '../keys/keyboard.js';
 import { useSyncState } from '../hooks/useSyncState.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
@@ -24,6 +24,8 @@ export function ProfileScreen() {
   const [cursor, setCursor, getCursor] = useSyncState(0);
   const [mode, setModeNow, getMode] = useSyncState<Mode>({ kind: 'list' });
   const { claim } = useKeyClaim();
+  // Opening, creating, copying, renaming and deleting finish later: the keys typed after them wait for their screen.
+  const hold = useKeyHold();
   // The key that opens the name prompt (n, d, r, enter) is claimed, so the prompt does not take it as text.
   const setMode = (next: Mode | ((m: Mode) => Mode)) => {
     claim();
@@ -41,7 +43,7 @@ export function ProfileScreen() {
       if (c === 'up') setCursor((i) => Math.max(0, i - 1));
       else if (c === 'down') setCursor((i) => Math.min(items.length - 1, i + 1));
       else if (c === 'new' || (c === 'select' && cursor === 0)) setMode({ kind: 'name', purpose: 'new', value: '' });
-      else if (c === 'select' && selected) void actions.openProfile(selected.name);
+      else if (c === 'select' && selected) hold(actions.openProfile(selected.name));
       else if (c === 'duplicate' && selected)
         setMode({ kind: 'name', purpose: 'duplicate', from: selected.name, value: `${selected.name}-copy` });
       else if (c === 'rename' && selected) setMode({ kind: 'name', purpose: 'rename', from: selected.name, value: selected.name });
@@ -57,7 +59,7 @@ export function ProfileScreen() {
     (c) => {
       const mode = getMode();
       if (c === 'yes' && mode.kind === 'confirm-delete') {
-        void actions.deleteProfile(mode.name);
+        hold(actions.deleteProfile(mode.name));
         setCursor(0);
       }
       setMode({ kind: 'list' });
@@ -70,9 +72,9 @@ export function ProfileScreen() {
     if (mode.kind !== 'name') return;
     const name = value.trim();
     if (!name) return;
-    if (mode.purpose === 'new') void actions.createProfile(name);
-    else if (mode.purpose === 'duplicate' && mode.from) void actions.duplicateProfile(mode.from, name);
-    else if (mode.purpose === 'rename' && mode.from) void actions.renameProfile(mode.from, name);
+    if (mode.purpose === 'new') hold(actions.createProfile(name));
+    else if (mode.purpose === 'duplicate' && mode.from) hold(actions.duplicateProfile(mode.from, name));
+    else if (mode.purpose === 'rename' && mode.from) hold(actions.renameProfile(mode.from, name));
     setMode({ kind: 'list' });
   };
 

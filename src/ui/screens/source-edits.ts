@@ -2,7 +2,7 @@
 // hash parameters (the signer key goes to the keys, masked), keep the provider map, step a file's format or remove
 // the file, and go on to the preview. A failure is a notice naming what was typed.
 import type { WizardContextValue } from '../context.js';
-import type { Profile } from '../../profiles/index.js';
+import { withHashConfig, type Profile } from '../../profiles/index.js';
 import { formatProviderMap, parseProviderMap } from './provider-map.js';
 
 export interface SourceFields {
@@ -35,10 +35,15 @@ export function sourceEdits(
     if (!text.trim()) return;
     try {
       const { hashConfig, signerKey } = await services.parseHashConfig(text);
-      actions.updateProfile({ ...profile, hashConfig });
+      const next = withHashConfig(profile, hashConfig, signerKey);
+      actions.updateProfile(next);
       if (signerKey) actions.typeSecret('signerKey', signerKey);
       setHashText('');
-      actions.notice('info', signerKey ? 'hash parameters read; the signer key went to the keys (masked)' : 'hash parameters read');
+      const kept = next.secrets.signerKey.store === 'file' ? 'kept in the secrets file (0600)' : 'kept as chosen on the keys screen';
+      actions.notice(
+        'info',
+        signerKey ? `hash parameters read; the signer key went to the keys (masked), ${kept}` : 'hash parameters read',
+      );
     } catch (err) {
       actions.notice('error', (err as Error).message);
     }

@@ -21,7 +21,7 @@ import { createPreview } from './preview.js';
 import { undoRun } from './rollback.js';
 import { connectionTo, openedProfile, settingsOf } from './settings.js';
 import { checkCredentialsText, signIn } from './sign-in.js';
-import { createSyncService } from './sync.js';
+import { createSyncService, type SyncService } from './sync.js';
 import type { PlanSummary, TargetConnection, WizardServices } from './types.js';
 
 export interface RealServicesOptions {
@@ -42,7 +42,8 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
   const preview = createPreview(cwd);
   const settings = (input: Parameters<typeof settingsOf>[0], target: TargetConnection, profileName = 'wizard', readOnly = false) =>
     settingsOf(input, target, { profileName, cwd, out, readOnly });
-  let lastRun: RunOutcome | undefined;
+  /** The exit code of the latest run or sync, as `run` (or `run --sync`) would end with it. */
+  let lastExit: number | undefined;
   /** The latest preflight refused the target and no run came after it: the wizard exits 2, as `run` would. */
   let lastPreflightRefused = false;
   /** Temporary sandbox stores a run's journal points at: never removed (the resume command needs them). */
@@ -51,11 +52,11 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
     clientFor(t.url, { kind: 'remote', url: t.url, tenant: t.tenant, app: t.app }, { apiKey: t.apiKey }, { retry: SIGN_IN_RETRY });
 
   return {
-    exitCode: () => (lastPreflightRefused ? 2 : (lastRun?.exitCode ?? 0)),
+    exitCode: () => (lastPreflightRefused ? 2 : (lastExit ?? 0)),
     profiles: {
       list: () => store.listProfiles(env),
       load: async (name) => openedProfile(await store.loadProfile(name, env), env),
-      save: (profile, secrets) => store.saveProfile(profile, secrets, env),
+      save: (profile, secrets) => store.saveProfile(profile, secrets, env, cwd),
       remove: (name) => store.deleteProfile(name, env),
       rename: (from, to) => store.renameProfile(from, to, env),
       duplicate: (from, to) => store.duplicateProfile(from, to, env),
@@ -142,7 +143,9 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
         });
         if (early === 'pause') handle.pause();
         if (early === 'stop') handle.stop();
-        return (lastRun = await handle.done);
+        const outcome: RunOutcome = await handle.done;
+        lastExit = outcome.exitCode;
+        return outcome;
       })();
       return {
         done,
@@ -152,7 +155,10 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       };
     },
     rollback: (input, target, o) => undoRun(settings(input, target), target, o),
-    sync: createSyncService(settings),
+    sync: exitingWith(createSyncService(settings), (code) => {
+      lastPreflightRefused = false;
+      lastExit = code;
+    }),
     async verify(input, target, onEvent) {
       const s = await settings(input, target, 'wizard', true);
       return verifyMigration(s, {
@@ -183,6 +189,23 @@ export function createRealServices(options: RealServicesOptions = {}): WizardSer
       } finally {
         client.close();
       }
+    },
+  };
+}
+
+/** The sync service, its outcome's exit code told (the wizard ends with it, as `run --sync` would). */
+function exitingWith(sync: SyncService, told: (code: number) => void): SyncService {
+  return {
+    ...sync,
+    start(input, target, o) {
+      const handle = sync.start(input, target, o);
+      return {
+        ...handle,
+        done: handle.done.then((outcome) => {
+          told(outcome.exitCode);
+          return outcome;
+        }),
+      };
     },
   };
 }

@@ -21,6 +21,7 @@ export function profileOf(input: MigrationInput, name: string): Profile {
     scryptAlgorithmName: input.scryptAlgorithmName,
     concurrency: input.concurrency,
     via: input.via,
+    jobIntervalSec: input.jobIntervalSec,
     ...(input.secretStores ? { secrets: input.secretStores } : {}),
   };
 }

@@ -54,6 +54,8 @@ export interface MigrationInput {
   concurrency?: number;
   /** `steps` (default), `bulk` or `bulk-staged`, as `run --via` (migration/via.ts). */
   via?: 'steps' | 'bulk' | 'bulk-staged';
+  /** `bulk-staged`: how often the core runs its bulk-import job, in seconds, as `run --job-interval`. */
+  jobIntervalSec?: number;
   /** Go on although a whole class of users would be lost for a missing setting (`run --allow-partial`). */
   allowPartial?: boolean;
   /** Where the profile keeps each key: a rerun needs no export for a key the profile keeps. */
