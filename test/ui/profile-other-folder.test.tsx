@@ -45,7 +45,7 @@ describe('a profile reused from another folder', () => {
     await w.until('+ new profile');
     await w.press('n', 'reuse', 'enter');
     await w.until('2/8 keys · profile reuse');
-    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await w.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     await w.until('3/8 source files');
     await w.press('users.json', 'enter');
     await w.until('[firebase]');
@@ -79,7 +79,7 @@ describe('a profile reused from another folder', () => {
     const v = wizardIn('second', 'reuse');
     await v.until('2/8 keys · profile reuse');
     s = await v.until(/signer key\s+•+/);
-    await v.press('down', 'down', 'down', 'down', 'down', 'down', 'enter');
+    await v.press('down', 'down', 'down', 'down', 'down', 'down', 'down', 'down', 'enter');
     s = await v.until('3/8 source files');
     expect(s).toContain(firebase);
     expect(s).toContain('signer key set');

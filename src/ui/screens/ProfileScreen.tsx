@@ -1,7 +1,7 @@
 // Step 1: choose a saved profile or create one; duplicate, rename and delete them here too.
 import { Box, Text } from 'ink';
 import { Input } from '../components/Input.js';
-import { describeTarget } from '../../profiles/index.js';
+import { describeTarget, type Profile } from '../../profiles/index.js';
 import { Frame } from '../components/Frame.js';
 import { useWizard } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -78,19 +78,33 @@ export function ProfileScreen() {
     setMode({ kind: 'list' });
   };
 
-  const help =
-    mode.kind === 'list'
-      ? helpLine(LIST_KEYS, { select: 'open' })
-      : mode.kind === 'name'
-        ? `enter ok · ${helpLine(NAME_KEYS, { back: 'cancel' })}`
-        : helpLine(CONFIRM_KEYS, { yes: 'delete it', back: 'keep it' });
-  const listRows = Math.max(3, size.rows - 9);
-  const first = Math.max(0, Math.min(cursor - Math.floor(listRows / 2), items.length - listRows));
-
   return (
-    <Frame title="profile: choose or create" help={help}>
+    <Frame title="profile: choose or create" help={helpFor(mode)}>
       {state.profiles.status === 'running' ? <Text {...theme.muted}>reading profiles…</Text> : null}
       {state.profiles.status === 'failed' ? <Text {...theme.error}>{state.profiles.error}</Text> : null}
+      <ProfileList items={items} profiles={profiles} cursor={cursor} rows={Math.max(3, size.rows - 9)} />
+      {/* Always mounted, so a name typed right after `n` (before the prompt is drawn) is kept. */}
+      <Box marginTop={1} display={mode.kind === 'name' ? 'flex' : 'none'}>
+        <Text>{promptLabel(mode)}</Text>
+        <Input
+          value={mode.kind === 'name' ? mode.value : ''}
+          focus={mode.kind === 'name'}
+          focusNow={() => getMode().kind === 'name'}
+          onChange={(value) => setModeNow((m) => (m.kind === 'name' ? { ...m, value } : m))}
+          onSubmit={submitName}
+        />
+      </Box>
+      {mode.kind === 'confirm-delete' ? <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text> : null}
+    </Frame>
+  );
+}
+
+/** The profiles, a window of them around the cursor. */
+function ProfileList({ items, profiles, cursor, rows }: { items: string[]; profiles: Profile[]; cursor: number; rows: number }) {
+  const first = Math.max(0, Math.min(cursor - Math.floor(rows / 2), items.length - rows));
+  const listRows = rows;
+  return (
+    <>
       {items.slice(first, first + listRows).map((item, i) => {
         const index = first + i;
         const p = index > 0 ? profiles[index - 1] : undefined;
@@ -107,26 +121,19 @@ export function ProfileScreen() {
           </Text>
         );
       })}
-      {/* Always mounted, so a name typed right after `n` (before the prompt is drawn) is kept. */}
-      <Box marginTop={1} display={mode.kind === 'name' ? 'flex' : 'none'}>
-        <Text>
-          {mode.kind !== 'name'
-            ? ''
-            : mode.purpose === 'new'
-              ? 'New profile name: '
-              : mode.purpose === 'duplicate'
-                ? `Copy ${mode.from} as: `
-                : `Rename ${mode.from} to: `}
-        </Text>
-        <Input
-          value={mode.kind === 'name' ? mode.value : ''}
-          focus={mode.kind === 'name'}
-          focusNow={() => getMode().kind === 'name'}
-          onChange={(value) => setModeNow((m) => (m.kind === 'name' ? { ...m, value } : m))}
-          onSubmit={submitName}
-        />
-      </Box>
-      {mode.kind === 'confirm-delete' ? <Text {...theme.warning}>Delete profile {mode.name} and its stored secrets? (y/esc)</Text> : null}
-    </Frame>
+    </>
   );
+}
+
+function helpFor(mode: Mode): string {
+  if (mode.kind === 'list') return helpLine(LIST_KEYS, { select: 'open' });
+  if (mode.kind === 'name') return `enter ok · ${helpLine(NAME_KEYS, { back: 'cancel' })}`;
+  return helpLine(CONFIRM_KEYS, { yes: 'delete it', back: 'keep it' });
+}
+
+function promptLabel(mode: Mode): string {
+  if (mode.kind !== 'name') return '';
+  if (mode.purpose === 'new') return 'New profile name: ';
+  if (mode.purpose === 'duplicate') return `Copy ${mode.from} as: `;
+  return `Rename ${mode.from} to: `;
 }

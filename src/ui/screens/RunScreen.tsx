@@ -37,41 +37,13 @@ export function RunScreen() {
   useKeys(CONFIRM_KEYS, (c) => actions.answerConfirm(c === 'yes'), { isActive: confirming });
   const width = Math.max(40, size.columns);
   const stagedVia = state.profile?.via === 'bulk-staged';
-  if (confirming) {
-    const lines = confirmationLines(run.confirm!);
-    return (
-      <Frame
-        title={state.sync.on ? 'sync: confirm' : 'run: confirm'}
-        help={helpLine(CONFIRM_KEYS, { yes: 'write to this core', back: 'cancel, nothing written' })}
-      >
-        {lines.map((line, i) => (
-          <Text key={i} wrap="wrap" {...(i === 0 ? theme.warning : {})}>
-            {line}
-          </Text>
-        ))}
-        {stagedVia ? (
-          <Text wrap="wrap">
-            write users via bulk-staged: the users are uploaded to the core&apos;s bulk-import list, then the run waits for the core&apos;s
-            own job to take them in (it runs on the core&apos;s schedule; this screen shows its progress and when it runs next)
-          </Text>
-        ) : null}
-        <Text>y writes to it; esc goes back to the plan and writes nothing</Text>
-      </Frame>
-    );
-  }
+  if (confirming) return <RunConfirm confirm={run.confirm!} sync={state.sync.on} staged={stagedVia} />;
   // Running time only (pauses left out), and only the users this run did (not those resumed from the journal).
   const now = Date.now();
   const elapsed = run.startedAt ? now - run.startedAt - run.pausedMs - (run.pausedAt !== undefined ? now - run.pausedAt : 0) : 0;
   const rate = elapsed > 0 ? (run.done - run.resumed) / (elapsed / 1000) : 0;
   const eta = rate > 0 && run.total > run.done ? ((run.total - run.done) / rate) * 1000 : undefined;
-  const status =
-    run.status === 'preparing'
-      ? 'checking the sources and the target (nothing written yet)…'
-      : run.status === 'paused'
-        ? 'paused (p resumes)'
-        : run.status === 'stopping'
-          ? 'stopping: finishing in-flight users, flushing the journal'
-          : 'running';
+  const status = statusText(run.status);
   const f = run.folder;
   const where = f ? [`into ${f.url} (app ${f.app}, tenant ${f.tenant})`, `run folder ${f.folder ?? f.journal}`] : [];
   const fixed = [status, '', `${run.done}/${run.total} users · ${rate.toFixed(1)}/s · elapsed ${formatDuration(elapsed)}`, countsLine(run)];
@@ -125,4 +97,36 @@ export function RunScreen() {
       </Box>
     </Frame>
   );
+}
+
+/** The question before a real core is written: what the run will write, and where. */
+function RunConfirm({ confirm, sync, staged }: { confirm: NonNullable<RunState['confirm']>; sync: boolean; staged: boolean }) {
+  const lines = confirmationLines(confirm);
+  return (
+    <Frame
+      title={sync ? 'sync: confirm' : 'run: confirm'}
+      help={helpLine(CONFIRM_KEYS, { yes: 'write to this core', back: 'cancel, nothing written' })}
+    >
+      {lines.map((line, i) => (
+        <Text key={i} wrap="wrap" {...(i === 0 ? theme.warning : {})}>
+          {line}
+        </Text>
+      ))}
+      {staged ? (
+        <Text wrap="wrap">
+          write users via bulk-staged: the users are uploaded to the core&apos;s bulk-import list, then the run waits for the core&apos;s
+          own job to take them in (it runs on the core&apos;s schedule; this screen shows its progress and when it runs next)
+        </Text>
+      ) : null}
+      <Text>y writes to it; esc goes back to the plan and writes nothing</Text>
+    </Frame>
+  );
+}
+
+/** What the run is doing, in words. */
+function statusText(status: RunState['status']): string {
+  if (status === 'preparing') return 'checking the sources and the target (nothing written yet)…';
+  if (status === 'paused') return 'paused (p resumes)';
+  if (status === 'stopping') return 'stopping: finishing in-flight users, flushing the journal';
+  return 'running';
 }
