@@ -11,7 +11,7 @@ import { rerunCommand, rerunText } from '../operations/rerun.js';
 import type { PlanSettings, RunSettings } from '../operations/settings.js';
 import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
 import { connectTarget, describeTarget } from '../operations/target.js';
-import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
+import { terminalAsking } from './confirm-prompt.js';
 import { createRunLines } from './run-lines.js';
 
 export interface SyncCommandInput {
@@ -75,7 +75,6 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
     return 0;
   }
   if (!run) throw new UsageError('say which core to bring up to date: --core URL or --sandbox --store FILE');
-  refuseWithoutYes('sync', run.target, values.yes === true, io.stdin ?? process.stdin);
 
   // Until the first write a signal ends the command at once; from the run folder on it stops the sync safely.
   let signals: SignalGuard = exitOnSignals(err, rerunCommand('run', c.argv, { exports: [] }).command);
@@ -84,7 +83,8 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
   try {
     const sync = startSync(run, options, {
       connect: (o) => connectTarget(run, o),
-      confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+      // No terminal to ask on and no --yes: the session refuses a real core before anything is read or sent.
+      ...terminalAsking({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
       onEvent: (e) => {
         if (e.type === 'sync-delta') {
           if (values['json-events']) err(JSON.stringify(e));

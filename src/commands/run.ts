@@ -15,7 +15,7 @@ import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
 import { skippedLines } from '../operations/skipped.js';
-import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
+import { terminalAsking } from './confirm-prompt.js';
 import { DRY_RUN_SAMPLE, RUN_HELP } from './run-help.js';
 import { commonLines, createRunLines } from './run-lines.js';
 import { SOURCE_OPTIONS, TARGET_OPTIONS } from './target-options.js';
@@ -82,8 +82,6 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   let settings;
   try {
     settings = await resolveRunSettings(flags, o);
-    // No terminal to ask on and no --yes: a real core is refused before anything is read or sent.
-    refuseWithoutYes('run', settings.target, values.yes === true, io.stdin ?? process.stdin);
   } catch (e) {
     signals.remove();
     throw e;
@@ -91,7 +89,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const onEvent = createRunLines(io.stderr, { jsonEvents: values['json-events'] === true });
   const run = startRun(settings, {
     connect: (c) => connectTarget(settings, c),
-    confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+    // No terminal to ask on and no --yes: the session refuses a real core before anything is read or sent.
+    ...terminalAsking({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
     onEvent: (e) => {
       if (e.type === 'run-folder') {
         signals.remove();
