@@ -12,7 +12,7 @@ import { describeAction, type UserDecision } from '../migration/rollback-decide.
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import type { RollbackDecisions } from '../migration/rollback.js';
 import { rollbackMigration } from '../operations/rollback.js';
-import { connectTarget, resolveSecrets, resolveTarget } from '../operations/target.js';
+import { connectTarget, resolveSecrets, resolveTarget } from './target-options.js';
 import { terminalAsking } from './confirm-prompt.js';
 import { commonLines } from './run-lines.js';
 import { TARGET_OPTIONS } from './target-options.js';
@@ -89,7 +89,14 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   };
   // The operation (src/operations/rollback.ts) decides, asks before a real core is emptied, and undoes.
   const o = await rollbackMigration(
-    { journal: resolve(values.journal), target: named?.target, force: values.force ?? false, concurrency, by: 'auth-migrate rollback' },
+    {
+      journal: resolve(values.journal),
+      target: named?.target,
+      force: values.force ?? false,
+      concurrency,
+      by: 'auth-migrate rollback',
+      dryRun: values['dry-run'] === true,
+    },
     {
       connect: (target, c) => connectTarget({ target, secrets: keys }, c),
       // No terminal to ask on and no --yes: the operation refuses a real core (given, or the journal's) at once.
@@ -103,7 +110,6 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
         else if (e.type !== 'rollback-decided') progress(e as RollbackEvent);
       },
     },
-    { dryRun: values['dry-run'] === true },
   );
   if (o.refusal) return o.exitCode;
   const d = o.decisions;

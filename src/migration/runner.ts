@@ -6,8 +6,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
-import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
 import { formatProblem } from '../records/types.js';
+import type { ValidatedRecord } from '../records/validate.js';
 import { emptyTotals, doneCount, type RunEventListener, type Totals, type UserResult } from './events.js';
 import type { Journal } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
@@ -24,21 +24,18 @@ import { createAdaptiveConcurrency } from './adaptive-concurrency.js';
 import { fingerprintingJournal, type FingerprintOf } from './sync/journal-fingerprints.js';
 import { writeAheadWindow } from './write-ahead-window.js';
 
-/** A record after validation (the shape of records/validate's ValidatedRecord). */
-export interface MigrationInput {
-  record: CanonicalUser;
-  origin: RecordOrigin;
-  problems: Problem[];
-  valid: boolean;
-}
+/** A record after validation: the engine takes records/validate's ValidatedRecord as it is. */
+export type { ValidatedRecord };
+/** @deprecated the old name of ValidatedRecord (kept while the staged and runner-strategy files move to it). */
+export type MigrationInput = ValidatedRecord;
 
 export interface RunnerOptions {
-  inputs: AsyncIterable<MigrationInput>;
+  inputs: AsyncIterable<ValidatedRecord>;
   /**
    * The same records again, from the start (`--via bulk-staged` reads them a second time to report the users the
    * core's job imported, instead of holding a million of them in memory). Without it they are held.
    */
-  reopenInputs?: () => AsyncIterable<MigrationInput>;
+  reopenInputs?: () => AsyncIterable<ValidatedRecord>;
   /** Number of records (from the validation pass), for progress. */
   total: number;
   core: CoreClient;
@@ -58,7 +55,7 @@ export interface RunnerOptions {
   /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
   maxServerErrorsInARow?: number;
   /** Called once per finished user, before its event (the caller writes the report and the failures file). */
-  onUserResult?: (result: UserResult, input: MigrationInput) => void | Promise<void>;
+  onUserResult?: (result: UserResult, input: ValidatedRecord) => void | Promise<void>;
   /**
    * `run --sync` (sync/strategy.ts): the strategy that takes the users, given the `--via` path's (which it hands
    * the users new to the core).
@@ -94,7 +91,7 @@ const asError = (err: unknown): Error => (err instanceof Error ? err : new UserE
 
 /** A record that needs no write gets its result at once; any other is admitted for the strategy. */
 async function admit(
-  input: MigrationInput,
+  input: ValidatedRecord,
   journal: Journal,
   plan: PlanOptions,
   core: CoreClient,
@@ -170,7 +167,7 @@ export function startMigration(options: RunnerOptions): MigrationRun {
 
   // Each finished user's line carries its fingerprint, for a later `run --sync` (sync/journal-fingerprints.ts).
   const fingerprints = fingerprintingJournal(options.journal, options.fingerprintOf);
-  const finish = async (result: UserResult, input: MigrationInput): Promise<void> => {
+  const finish = async (result: UserResult, input: ValidatedRecord): Promise<void> => {
     fingerprints.forget(input.record.id);
     if (result.outcome === 'imported') totals.imported += 1;
     else if (result.outcome === 'alreadyPresent') totals.alreadyPresent += 1;

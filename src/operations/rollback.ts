@@ -2,7 +2,7 @@
 // its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
 // remove, undo the run's additions, keep what changed since), ask before a real core is emptied, then carry it out
 // with every removal read back. The shells draw the events; neither decides.
-import { UsageError, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import { liveSyncsOn, readJournalHead } from '../migration/sync/base.js';
 import type { UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
@@ -17,21 +17,11 @@ import {
 } from '../migration/rollback.js';
 import { needsConfirmation } from './confirm.js';
 import type { CommonEvent, Refusal } from './events.js';
+import type { RollbackRequest } from './requests.js';
 import { refuseUnattended, startSession, type SessionShell, type WriteSession } from './session.js';
-import { describeTarget, type ConnectOptions, type Connection, type Target, type TargetOptionValues } from './target.js';
+import { describeTarget, type ConnectOptions, type Connection, type Target } from './target.js';
 
-export interface RollbackSettings {
-  /** The run's journal (its retired name once an undo began is found too). */
-  journal: string;
-  /** The target given; undefined: the run's own, as its journal names it. */
-  target?: Target;
-  force: boolean;
-  concurrency: number;
-  /** Ask on the sandbox too (the wizard's `u`: an undo there is one key away); a real core is always asked about. */
-  confirmSandbox?: boolean;
-  /** Who holds the journal's lock meanwhile (named to a run that finds it taken). */
-  by: string;
-}
+export type { RollbackRequest };
 
 export type RollbackOperationEvent =
   | CommonEvent
@@ -55,18 +45,15 @@ export interface RollbackOutcome {
   exitCode: number;
 }
 
-/** The target options a journal's identity names (`describeTarget`'s text), for a rollback given none. */
-export function targetOfJournal(target: string): TargetOptionValues {
+/** The target a journal's identity names (`describeTarget`'s text), for a rollback given none. */
+export function targetOfJournal(target: string): Target {
   const m = /^(.*) tenant=(\S+) app=(\S+)$/.exec(target);
-  if (!m) throw new UsageError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
+  if (!m) throw new UserError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
   const [, where, tenant, app] = m as unknown as [string, string, string, string];
   const scope = { ...(tenant !== 'public' ? { tenant } : {}), ...(app !== 'public' ? { app } : {}) };
-  return where.startsWith('sandbox:') ? { sandbox: true, store: where.slice('sandbox:'.length), ...scope } : { core: where, ...scope };
-}
-
-function targetOf(values: TargetOptionValues): Target {
-  const scope = { tenant: values.tenant, app: values.app };
-  return values.core !== undefined ? { kind: 'remote', url: values.core, ...scope } : { kind: 'sandbox', store: values.store!, ...scope };
+  return where.startsWith('sandbox:')
+    ? { kind: 'sandbox', store: where.slice('sandbox:'.length), ...scope }
+    : { kind: 'remote', url: where, ...scope };
 }
 
 /** What an undo would remove and keep, in the confirmation's words (asked before anything is removed). */
@@ -85,18 +72,14 @@ async function journalTarget(path: string): Promise<Target | undefined> {
   if (!head) return undefined;
   try {
     const t = targetOfJournal(head.identity.target);
-    return t.core !== undefined ? { kind: 'remote', url: t.core } : { kind: 'sandbox', store: t.store! };
+    return t.kind === 'remote' ? { kind: 'remote', url: t.url } : { kind: 'sandbox', store: t.store };
   } catch {
     return undefined;
   }
 }
 
-export async function rollbackMigration(
-  settings: RollbackSettings,
-  shell: RollbackShell,
-  o: { dryRun: boolean },
-): Promise<RollbackOutcome> {
-  if (!o.dryRun) {
+export async function rollbackMigration(settings: RollbackRequest, shell: RollbackShell): Promise<RollbackOutcome> {
+  if (!settings.dryRun) {
     // Nothing to ask on and no --yes: a real core (given, or the journal's) is refused before it is contacted.
     const target = settings.target ?? (await journalTarget(settings.journal));
     if (target) refuseUnattended('rollback', target, shell);
@@ -115,9 +98,9 @@ export async function rollbackMigration(
   const session = { ...shell, connect: (c: ConnectOptions) => shell.connect(target!, c) };
   return startSession('rollback', session, async (s) => {
     s.hold(prepared.release);
-    target ??= targetOf(targetOfJournal(prepared.identity.target));
+    target ??= targetOfJournal(prepared.identity.target);
     s.emit({ type: 'rollback-target', target: prepared.identity.target, fromJournal: settings.target === undefined });
-    return undo(s, prepared, target, settings, shell, o.dryRun);
+    return undo(s, prepared, target, settings, shell);
   }).done;
 }
 
@@ -126,10 +109,10 @@ async function undo(
   s: WriteSession<RollbackOperationEvent>,
   prepared: PreparedRollback,
   target: Target,
-  settings: RollbackSettings,
+  settings: RollbackRequest,
   shell: RollbackShell,
-  dryRun: boolean,
 ): Promise<RollbackOutcome> {
+  const dryRun = settings.dryRun;
   const conn = await s.connect({ concurrency: settings.concurrency, retries: false });
   const options = { force: settings.force, concurrency: settings.concurrency, onEvent: s.emit };
   const deciding = { ...options, ...(shell.onDecision ? { onDecision: (d: UserDecision) => shell.onDecision!(d) } : {}) };

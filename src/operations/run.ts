@@ -16,7 +16,7 @@ import { classLosses, partialRefusal } from './partial.js';
 import { finishedUsers, runEffects, signInCountsOf, type SignInCounts } from './run-parts.js';
 import { rerunCommand, type Rerun } from './rerun.js';
 import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
-import type { RunSettings } from './settings.js';
+import type { RunRequest } from './requests.js';
 import type { SkippedSummary } from './skipped.js';
 import { stoppedBeforeWrites } from './write-gate.js';
 import { describeTarget } from './target.js';
@@ -60,7 +60,7 @@ export function runExitCode(o: Pick<RunOutcome, 'stopped' | 'totals' | 'unreadab
   return o.totals.failed + o.totals.skipped + o.unreadable > 0 ? 1 : 0;
 }
 
-export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
+export function startRun(settings: RunRequest, shell: RunShell): RunHandle {
   return startSession(
     'run',
     shell,
@@ -95,10 +95,10 @@ export function startRun(settings: RunSettings, shell: RunShell): RunHandle {
   );
 }
 
-const identityOf = (settings: RunSettings): RunIdentity => ({ sources: settings.files, target: describeTarget(settings.target) });
+const identityOf = (settings: RunRequest): RunIdentity => ({ sources: settings.files, target: describeTarget(settings.target) });
 
 /** What is a run's own: its refusal, its records and its outcome; the session does the rest. */
-function runOf(settings: RunSettings, session: WriteSession<RunOperationEvent>, prepared: PreparedRun, choice: RunJournalChoice) {
+function runOf(settings: RunRequest, session: WriteSession<RunOperationEvent>, prepared: PreparedRun, choice: RunJournalChoice) {
   const { report, unreadable } = prepared;
   const total = sliceTotal(report.summary.records, settings.slice);
   const store = settings.target.kind === 'sandbox' ? settings.target.store : undefined;
@@ -111,7 +111,7 @@ function runOf(settings: RunSettings, session: WriteSession<RunOperationEvent>, 
       const again = rerunCommand('run', settings.rerun.args, { store, exports: settings.rerun.exports });
       return { ...base, stopped: 'refused', refusal, rerun: again, exitCode: 2 };
     },
-    async migrate(plan: RunSettings['plan']): Promise<RunOutcome> {
+    async migrate(plan: RunRequest['plan']): Promise<RunOutcome> {
       const records = () => sliceRecords(streamValidatedRecords(settings.files, settings.read, report), settings.slice);
       // The staged path reads the records a second time, to report the users the core's job imported.
       const end = await session.migrate({ inputs: records(), reopenInputs: records, total, plan }, settings, rerun);

@@ -13,13 +13,13 @@ import { openJournal, type Journal, type OpenJournalOptions, type RunIdentity } 
 import type { PlanOptions } from '../migration/plan.js';
 import { openRunFiles, pathsBesideJournal, pathsMade, type RunPaths } from '../migration/report.js';
 import { ensureRunFolder } from '../migration/run-folder.js';
-import { startMigration, type RunnerOptions, type RunSummary, type MigrationInput as ValidatedRecord } from '../migration/runner.js';
+import { startMigration, type RunnerOptions, type RunSummary, type ValidatedRecord } from '../migration/runner.js';
 import { confirmationFor, type Confirmation } from './confirm.js';
 import { Refusal, type CommonEvent } from './events.js';
 import { gitWorkTreeOf, ignoreInGit } from './folder-guard.js';
 import type { Rerun } from './rerun.js';
 import { writeRerunFile } from './run-parts.js';
-import type { RunSettings as RunRequest } from './settings.js';
+import type { RunRequest } from './requests.js';
 import { skippedCollector, type SkippedSummary } from './skipped.js';
 import type { ConnectOptions, Connection, Target } from './target.js';
 import { EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';

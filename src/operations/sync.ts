@@ -13,20 +13,13 @@ import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
 import { runExitCode, type RunOutcome } from './run.js';
 import { rerunCommand } from './rerun.js';
 import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
-import type { RunSettings } from './settings.js';
+import type { RunRequest, SyncOptions, SyncRequest as SyncRunRequest } from './requests.js';
 import { describeTarget } from './target.js';
 import { stoppedBeforeWrites } from './write-gate.js';
 
 export { AUTHORITY };
 
-/** What a sync adds to a run's settings: which earlier run it brings up to date, and whether gone users go. */
-export interface SyncOptions {
-  /** The earlier run's journal (default: the newest run folder of this target under the output folder). */
-  fromJournal?: string;
-  removeMissing: boolean;
-  /** Where a relative --from-journal is read from (default: the output folder). */
-  cwd?: string;
-}
+export type { SyncOptions };
 
 /** What a sync will do, before any write (the dry run, the wizard's plan screen): no request is sent. */
 export interface SyncPreview {
@@ -50,7 +43,7 @@ export interface SyncPreview {
 }
 
 /** The sync's request from a run's settings. */
-export const syncRequestOf = (s: Pick<RunSettings, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncRequest => ({
+export const syncRequestOf = (s: Pick<RunRequest, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncRequest => ({
   files: s.files,
   readOptions: s.read,
   plan: s.plan,
@@ -108,11 +101,8 @@ export interface SyncOutcome extends RunOutcome {
 export type SyncHandle = SessionHandle<SyncOutcome>;
 
 /** The sync: the shell gives it settings, a way to connect, a confirm() and a listener, as for a run. */
-export function startSync(
-  settings: RunSettings,
-  o: SyncOptions,
-  shell: SessionShell<SyncOperationEvent> & { preview?: SyncPreview },
-): SyncHandle {
+export function startSync(request: SyncRunRequest, shell: SessionShell<SyncOperationEvent> & { preview?: SyncPreview }): SyncHandle {
+  const { sync: o, ...settings } = request;
   return startSession(
     'sync',
     shell,
@@ -145,7 +135,7 @@ export function startSync(
 }
 
 /** What is a sync's own: its refusal, its records (only the changes, counted per kind) and its outcome. */
-function syncOf(settings: RunSettings, session: WriteSession<SyncOperationEvent>, p: PreparedSync, shown: Omit<SyncPreview, 'prepared'>) {
+function syncOf(settings: RunRequest, session: WriteSession<SyncOperationEvent>, p: PreparedSync, shown: Omit<SyncPreview, 'prepared'>) {
   const store = settings.target.kind === 'sandbox' ? settings.target.store : undefined;
   const rerun = rerunCommand('run', settings.rerun.args, { journal: p.journal, store, exports: settings.rerun.exports });
   const base = { totals: emptyTotals(p.total), unreadable: p.unreadable, durationMs: 0, rerun, applied: {}, preview: shown };
@@ -155,7 +145,7 @@ function syncOf(settings: RunSettings, session: WriteSession<SyncOperationEvent>
       session.emit({ type: 'refused', code: refusal.code, message: refusal.message, fix: refusal.fix });
       return { ...base, stopped: 'refused', refusal, exitCode: 2 };
     },
-    async migrate(plan: RunSettings['plan'], folder: string): Promise<SyncOutcome> {
+    async migrate(plan: RunRequest['plan'], folder: string): Promise<SyncOutcome> {
       const countNew = (result: UserResult) => {
         const id = result.id;
         if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))

@@ -11,7 +11,7 @@ import { createCoreClient } from '../../src/core-client/client.js';
 import { CoreHttpError } from '../../src/core-client/errors.js';
 import { FreshKnowledge, SLOW_MS_PER_USER } from '../../src/migration/bulk-knowledge.js';
 import { openJournal } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
 import type { Step } from '../../src/migration/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function* inputs(list: CanonicalUser[]): AsyncIterable<MigrationInput> {
+async function* inputs(list: CanonicalUser[]): AsyncIterable<ValidatedRecord> {
   for (const [i, record] of list.entries()) yield { record, origin: { file: 'users.ndjson', line: i + 1 }, valid: true, problems: [] };
 }
 
