@@ -1,7 +1,8 @@
 // What an undo does, for `auth-migrate rollback` and the wizard's `u` alike: lock and read the run's journal, reach
 // its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
-// remove, undo the run's additions, keep what changed since), ask before a real core is emptied, then carry it out
-// with every removal read back. The shells draw the events; neither decides.
+// remove, undo the run's additions, keep what changed since), ask before a real core is emptied (the write session,
+// session.ts, with the run's and sync's question and --yes rule), then carry it out with every removal read back.
+// The shells draw the events; neither decides.
 import { UserError } from '../errors.js';
 import { liveSyncsOn, readJournalHead } from '../migration/sync/base.js';
 import type { UserDecision } from '../migration/rollback-decide.js';

@@ -1,7 +1,7 @@
 // What a run does, for `auth-migrate run` and the wizard alike: validate the sources, refuse a run that would drop
-// a whole class of users, connect and preflight the target, ask before a real core is written, choose the run
-// folder, then migrate (steps, bulk or staged) with the journal, report and failures files, and say how it ended.
-// The shells give it their settings, a way to connect, a confirm() and a listener; they decide nothing of this.
+// a whole class of users, choose the run folder (carrying on an earlier run's journal), then, through the write
+// session (session.ts: connect, preflight, the question, journal, engine, end), migrate and say how it ended.
+// The shells give it a RunRequest, a way to connect, a confirm() and a listener; they decide nothing of this.
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals } from '../migration/events.js';
 import type { RunIdentity } from '../migration/journal.js';

@@ -1,6 +1,6 @@
 // `run --sync` as one operation for both shells (the issue-23 rule): the preview of what a sync will do (the delta
-// per kind with the first users of each, and the changes planned, no request), and the sync itself: preflight,
-// the question before a real core is written, the run folder, then only the changes, each read back. The CLI
+// per kind with the first users of each, and the changes planned, no request), and the sync itself through the
+// write session (session.ts: preflight, the question, the run folder), then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/migration/sync/.
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../migration/events.js';
