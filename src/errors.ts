@@ -18,3 +18,17 @@ export class UsageError extends UserError {
     this.name = 'UsageError';
   }
 }
+
+/**
+ * A setting the engine cannot take (`setting` names it without any flag syntax, `problem` says what it must be):
+ * the command line turns it into a UsageError naming its flag; the wizard shows it as it is.
+ */
+export class InvalidSetting extends UserError {
+  constructor(
+    readonly setting: string,
+    readonly problem: string,
+  ) {
+    super(`${setting} ${problem}`, 2);
+    this.name = 'InvalidSetting';
+  }
+}

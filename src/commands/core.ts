@@ -93,28 +93,27 @@ function listen(server: Server, host: string, port: number): Promise<number> {
   });
 }
 
+const OPTIONS = {
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '3567' },
+  store: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  'license-key': { type: 'string' },
+  'reset-license': { type: 'boolean' },
+  'signer-key': { type: 'string' },
+  faults: { type: 'string' },
+  'bulk-import-interval': { type: 'string' },
+  'bulk-import-batch-size': { type: 'string' },
+  'bulk-import-claim-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type CoreValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
 export async function coreCommand(argv: string[], io: CommandIO): Promise<number> {
-  let values;
+  let values: CoreValues;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '3567' },
-        store: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        'license-key': { type: 'string' },
-        'reset-license': { type: 'boolean' },
-        'signer-key': { type: 'string' },
-        faults: { type: 'string' },
-        'bulk-import-interval': { type: 'string' },
-        'bulk-import-batch-size': { type: 'string' },
-        'bulk-import-claim-ms': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}. See \`auth-migrate core --help\`.`);
   }
@@ -123,6 +122,46 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     return 0;
   }
   const env = io.env;
+  const s = coreSettings(values, env);
+  await mkdir(dirname(s.storePath), { recursive: true });
+  const { store, lock } = await openLockedStore(s.storePath, s.licenseKey, values['reset-license'] === true);
+  const config = configFromEnv(env, { apiKeys: s.apiKeys, signerKey: s.signerKey || undefined, licenseKey: s.licenseKey || undefined });
+  config.bulkImportIntervalMs = s.intervalSec * 1000;
+  config.bulkImportBatchSize = s.batchSize;
+  config.bulkImportClaimMs = s.claimMs;
+  // A store that cannot be written any more (disk full, size limit, folder made read-only): every later write
+  // would answer 500. One line naming the file and the fix, exit 2 (src/files/errors.ts), once the 500 is sent.
+  let storeFailed = false;
+  const onStoreError = (err: unknown): void => {
+    if (storeFailed || !isFileError(err)) return;
+    storeFailed = true;
+    io.stderr.write(
+      `auth-migrate: ${fileErrorMessage(err, s.storePath, 'every write answered OK is in the store: once fixed, start the core again')}\n`,
+    );
+    setImmediate(() => void lock.release().finally(() => process.exit(2)));
+  };
+  const app = createApp(store, config, s.faults, { onStoreError });
+  const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
+  let boundPort: number;
+  try {
+    boundPort = await listen(server, values.host!, s.port);
+  } catch (err) {
+    await store.close();
+    await lock.release();
+    throw err;
+  }
+  if (s.faults)
+    io.stderr.write(
+      `auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500 or not their own answer\n`,
+    );
+  if (!s.jobOn) io.stderr.write('auth-migrate core: the bulk-import job is off: staged users stay NEW\n');
+  io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
+  const job = s.jobOn ? startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n')) : undefined;
+  return untilStopped({ server, app, job, store, lock, storePath: s.storePath }, io);
+}
+
+/** The core's settings from its flags and the environment (the reference core's names as aliases). */
+function coreSettings(values: CoreValues, env: NodeJS.ProcessEnv) {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
   const intervalRaw = values['bulk-import-interval']?.trim().toLowerCase();
@@ -149,9 +188,22 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   const licenseKey = (values['license-key'] ?? env.AUTH_MIGRATE_LICENSE_KEY ?? '').trim();
   const faults = createFaultInjector(parseFaults(values.faults ?? env[FAULTS_ENV]));
   const storePath = resolve(values.store ?? defaultStorePath());
-  await mkdir(dirname(storePath), { recursive: true });
+  return {
+    port,
+    intervalSec,
+    jobOn,
+    batchSize: Number(batchRaw),
+    claimMs: Number(claimRaw),
+    apiKeys,
+    signerKey,
+    licenseKey,
+    faults,
+    storePath,
+  };
+}
 
-  // One sandbox per store: a second one would delete the first one's live change log.
+/** The store, locked (one sandbox per store: a second one would delete the first one's live change log). */
+async function openLockedStore(storePath: string, licenseKey: string, resetLicense: boolean) {
   const lock = await acquireLock(storePath, 'the sandbox store', 'auth-migrate core');
   let store;
   try {
@@ -163,42 +215,24 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
   // A licence given at start-up is stored, as PUT /ee/license would (it then survives restarts). With
   // --reset-license the store holds exactly the licence given: none removes one an earlier start stored.
   const stored = store.state.maps.meta.get('license')?.value ?? '';
-  if ((licenseKey !== '' || values['reset-license']) && stored !== licenseKey) {
+  if ((licenseKey !== '' || resetLicense) && stored !== licenseKey) {
     await store.commit([{ c: 'meta', k: 'license', v: { value: licenseKey } }]);
   }
-  const config = configFromEnv(env, { apiKeys, signerKey: signerKey || undefined, licenseKey: licenseKey || undefined });
-  config.bulkImportIntervalMs = intervalSec * 1000;
-  config.bulkImportBatchSize = Number(batchRaw);
-  config.bulkImportClaimMs = Number(claimRaw);
-  // A store that cannot be written any more (disk full, size limit, folder made read-only): every later write
-  // would answer 500. One line naming the file and the fix, exit 2 (src/files/errors.ts), once the 500 is sent.
-  let storeFailed = false;
-  const onStoreError = (err: unknown): void => {
-    if (storeFailed || !isFileError(err)) return;
-    storeFailed = true;
-    io.stderr.write(
-      `auth-migrate: ${fileErrorMessage(err, storePath, 'every write answered OK is in the store: once fixed, start the core again')}\n`,
-    );
-    setImmediate(() => void lock.release().finally(() => process.exit(2)));
-  };
-  const app = createApp(store, config, faults, { onStoreError });
-  const server = createServer({ keepAliveTimeout: 5_000 }, app.listener);
-  let boundPort: number;
-  try {
-    boundPort = await listen(server, values.host!, port);
-  } catch (err) {
-    await store.close();
-    await lock.release();
-    throw err;
-  }
-  if (faults)
-    io.stderr.write(
-      `auth-migrate core: fault modes on (${values.faults ?? env[FAULTS_ENV]}): some requests will answer HTTP 500 or not their own answer\n`,
-    );
-  if (!jobOn) io.stderr.write('auth-migrate core: the bulk-import job is off: staged users stay NEW\n');
-  io.stdout.write(`core listening on http://${values.host}:${boundPort}\n`);
-  const job = jobOn ? startBulkImportJob(store, config, (line) => io.stderr.write(line + '\n')) : undefined;
+  return { store, lock };
+}
 
+interface Running {
+  server: ReturnType<typeof createServer>;
+  app: ReturnType<typeof createApp>;
+  job: ReturnType<typeof startBulkImportJob> | undefined;
+  store: Awaited<ReturnType<typeof openStore>>;
+  lock: Awaited<ReturnType<typeof acquireLock>>;
+  storePath: string;
+}
+
+/** Serves until a signal, the parent's exit or the end of its stdin pipe; then the store is flushed (exit 0, or 1). */
+function untilStopped(r: Running, io: CommandIO): Promise<number> {
+  const { server, app, job, store, lock, storePath } = r;
   return new Promise<number>((resolveExit) => {
     let stopping = false;
     const parent = process.ppid;
@@ -227,7 +261,7 @@ export async function coreCommand(argv: string[], io: CommandIO): Promise<number
     };
     process.once('SIGINT', () => void stop());
     process.once('SIGTERM', () => void stop());
-    if (env.AUTH_MIGRATE_CORE_WATCH_STDIN === '1') {
+    if (io.env.AUTH_MIGRATE_CORE_WATCH_STDIN === '1') {
       // Spawned by startSandbox: the stdin pipe closes when the parent exits, however it exits.
       process.stdin.on('end', () => void stop());
       process.stdin.on('close', () => void stop());

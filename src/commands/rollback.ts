@@ -11,11 +11,9 @@ import { UsageError } from '../errors.js';
 import { describeAction, type UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
 import type { RollbackDecisions } from '../migration/rollback.js';
-import { rollbackMigration, targetOfJournal } from '../operations/rollback.js';
-import { locateJournal } from '../migration/rollback-retire.js';
-import { readJournalHead } from '../migration/sync/base.js';
-import { connectTarget, resolveSecrets, resolveTarget, type Target } from '../operations/target.js';
-import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
+import { rollbackMigration } from '../operations/rollback.js';
+import { connectTarget, resolveSecrets, resolveTarget } from './target-options.js';
+import { terminalAsking } from './confirm-prompt.js';
 import { commonLines } from './run-lines.js';
 import { TARGET_OPTIONS } from './target-options.js';
 
@@ -83,11 +81,6 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   const named = given ? await resolveTarget(values, io.env, process.cwd()) : undefined;
   // The keys: as given, else from the environment (the target may be the journal's own).
   const keys = named?.secrets ?? resolveSecrets(values, io.env);
-  if (!values['dry-run']) {
-    // No terminal to ask on and no --yes: a real core (given, or the journal's) is refused before it is contacted.
-    const target = named?.target ?? (await journalTarget(resolve(values.journal)));
-    if (target) refuseWithoutYes('rollback', target, values.yes === true, io.stdin ?? process.stdin);
-  }
   const progress = renderer(err);
   const printDecision = (u: UserDecision): void => {
     if (u.kind === 'remove' || u.kind === 'undo') for (const a of u.actions) io.stdout.write(`user ${u.user}: ${describeAction(a)}\n`);
@@ -96,10 +89,18 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
   };
   // The operation (src/operations/rollback.ts) decides, asks before a real core is emptied, and undoes.
   const o = await rollbackMigration(
-    { journal: resolve(values.journal), target: named?.target, force: values.force ?? false, concurrency, by: 'auth-migrate rollback' },
+    {
+      journal: resolve(values.journal),
+      target: named?.target,
+      force: values.force ?? false,
+      concurrency,
+      by: 'auth-migrate rollback',
+      dryRun: values['dry-run'] === true,
+    },
     {
       connect: (target, c) => connectTarget({ target, secrets: keys }, c),
-      confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+      // No terminal to ask on and no --yes: the operation refuses a real core (given, or the journal's) at once.
+      ...terminalAsking({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
       // A dry run prints each decision as it is made (never all of them held at once).
       ...(values['dry-run'] ? { onDecision: printDecision } : {}),
       onEvent: (e) => {
@@ -109,7 +110,6 @@ export async function rollbackCommand(argv: string[], io: CommandIO): Promise<nu
         else if (e.type !== 'rollback-decided') progress(e as RollbackEvent);
       },
     },
-    { dryRun: values['dry-run'] === true },
   );
   if (o.refusal) return o.exitCode;
   const d = o.decisions;
@@ -163,17 +163,4 @@ function renderer(err: (line: string) => void): (e: RollbackEvent) => void {
       );
     else err(`rollback: ${n(e.done)} of ${n(e.total)} users undone (${n(e.removed)} removed, ${n(e.kept)} kept, ${n(e.failed)} failed)`);
   };
-}
-
-/** The target a journal names (its run's), when it can be read; the operation reads it again under the lock. */
-async function journalTarget(path: string): Promise<Target | undefined> {
-  const where = locateJournal(path);
-  const head = where ? await readJournalHead(where.journal) : undefined;
-  if (!head) return undefined;
-  try {
-    const t = targetOfJournal(head.identity.target);
-    return t.core !== undefined ? { kind: 'remote', url: t.core } : { kind: 'sandbox', store: t.store! };
-  } catch {
-    return undefined;
-  }
 }

@@ -8,18 +8,18 @@ import { skippedLines } from '../operations/skipped.js';
 import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
 import { readJournalHead } from '../migration/sync/base.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
-import type { PlanSettings, RunSettings } from '../operations/settings.js';
+import type { PlanRequest, RunRequest } from '../operations/requests.js';
 import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
 import { connectTarget, describeTarget } from '../operations/target.js';
-import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
+import { terminalAsking } from './confirm-prompt.js';
 import { createRunLines } from './run-lines.js';
 
 export interface SyncCommandInput {
   argv: string[];
   io: CommandIO;
   cwd: string;
-  /** RunSettings when a target is named (a dry run may name only --from-journal). */
-  settings: PlanSettings | RunSettings;
+  /** RunRequest when a target is named (a dry run may name only --from-journal). */
+  settings: PlanRequest | RunRequest;
   values: {
     'from-journal'?: string;
     'remove-missing'?: boolean;
@@ -46,7 +46,7 @@ export function previewLines(p: Omit<SyncPreview, 'prepared'>): string[] {
 export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
   const { io, values, settings } = c;
   const err = (line: string) => io.stderr.write(line + '\n');
-  const run = 'target' in settings && settings.target ? (settings as RunSettings) : undefined;
+  const run = 'target' in settings && settings.target ? (settings as RunRequest) : undefined;
   let target = run ? describeTarget(run.target) : undefined;
   if (target === undefined && values['from-journal'] !== undefined)
     target = (await readJournalHead(values['from-journal']))?.identity.target;
@@ -75,42 +75,45 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
     return 0;
   }
   if (!run) throw new UsageError('say which core to bring up to date: --core URL or --sandbox --store FILE');
-  refuseWithoutYes('sync', run.target, values.yes === true, io.stdin ?? process.stdin);
 
   // Until the first write a signal ends the command at once; from the run folder on it stops the sync safely.
   let signals: SignalGuard = exitOnSignals(err, rerunCommand('run', c.argv, { exports: [] }).command);
   const lines = createRunLines(io.stderr, { jsonEvents: values['json-events'] === true });
   let outcome: SyncOutcome;
   try {
-    const sync = startSync(run, options, {
-      connect: (o) => connectTarget(run, o),
-      confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
-      onEvent: (e) => {
-        if (e.type === 'sync-delta') {
-          if (values['json-events']) err(JSON.stringify(e));
-          else for (const line of previewLines(e.preview)) err(line);
-          if (e.preview.hasWork && !values['json-events']) err(AUTHORITY);
-          return;
-        }
-        if (e.type === 'finished' && !values['json-events']) {
-          // A sync changes users: "imported" would misname a removal or an update (the changes per kind follow).
-          const t = e.totals;
-          const written = t.imported;
-          err(
-            `${e.stopped ? 'stopped' : 'finished'}: ${n(written)} user${written === 1 ? '' : 's'} written (added, changed or removed), ` +
-              `${n(t.alreadyPresent)} already as the export says, failed ${n(t.failed)}, skipped ${n(t.skipped)}`,
-          );
-          return;
-        }
-        if (e.type === 'run-folder') {
-          signals.remove();
-          signals = stopOnSignals(err, () => sync.stop());
-          if (!values['json-events']) err(`sync folder ${e.folder}`);
-        }
-        lines(e);
+    const sync = startSync(
+      { ...run, sync: options },
+      {
+        connect: (o) => connectTarget(run, o),
+        // No terminal to ask on and no --yes: the session refuses a real core before anything is read or sent.
+        ...terminalAsking({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+        onEvent: (e) => {
+          if (e.type === 'sync-delta') {
+            if (values['json-events']) err(JSON.stringify(e));
+            else for (const line of previewLines(e.preview)) err(line);
+            if (e.preview.hasWork && !values['json-events']) err(AUTHORITY);
+            return;
+          }
+          if (e.type === 'finished' && !values['json-events']) {
+            // A sync changes users: "imported" would misname a removal or an update (the changes per kind follow).
+            const t = e.totals;
+            const written = t.imported;
+            err(
+              `${e.stopped ? 'stopped' : 'finished'}: ${n(written)} user${written === 1 ? '' : 's'} written (added, changed or removed), ` +
+                `${n(t.alreadyPresent)} already as the export says, failed ${n(t.failed)}, skipped ${n(t.skipped)}`,
+            );
+            return;
+          }
+          if (e.type === 'run-folder') {
+            signals.remove();
+            signals = stopOnSignals(err, () => sync.stop());
+            if (!values['json-events']) err(`sync folder ${e.folder}`);
+          }
+          lines(e);
+        },
+        drained: () => drained(io.stderr),
       },
-      drained: () => drained(io.stderr),
-    });
+    );
     outcome = await sync.done;
   } finally {
     signals.remove();

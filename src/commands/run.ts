@@ -9,13 +9,13 @@ import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/sto
 import { planRun } from '../operations/plan.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
 import { startRun, type RunOutcome } from '../operations/run.js';
-import { resolvePlanSettings, resolveRunSettings, type RunOptionValues } from '../operations/settings.js';
+import { planRequestOf, runRequestOf, type ResolveRunOptions, type RunOptionValues } from './run-request.js';
 import { isSliced } from '../migration/slice.js';
 import { runSyncCommand } from './run-sync.js';
 import { connectTarget } from '../operations/target.js';
 import { drained } from '../migration/report.js';
 import { skippedLines } from '../operations/skipped.js';
-import { refuseWithoutYes, terminalConfirm } from './confirm-prompt.js';
+import { terminalAsking } from './confirm-prompt.js';
 import { DRY_RUN_SAMPLE, RUN_HELP } from './run-help.js';
 import { commonLines, createRunLines } from './run-lines.js';
 import { SOURCE_OPTIONS, TARGET_OPTIONS } from './target-options.js';
@@ -81,9 +81,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   let signals: SignalGuard = exitOnSignals(err, rerunCommand('run', argv, { exports: [] }).command);
   let settings;
   try {
-    settings = await resolveRunSettings(flags, o);
-    // No terminal to ask on and no --yes: a real core is refused before anything is read or sent.
-    refuseWithoutYes('run', settings.target, values.yes === true, io.stdin ?? process.stdin);
+    settings = await runRequestOf(flags, o);
   } catch (e) {
     signals.remove();
     throw e;
@@ -91,7 +89,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const onEvent = createRunLines(io.stderr, { jsonEvents: values['json-events'] === true });
   const run = startRun(settings, {
     connect: (c) => connectTarget(settings, c),
-    confirm: terminalConfirm({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
+    // No terminal to ask on and no --yes: the session refuses a real core before anything is read or sent.
+    ...terminalAsking({ stdin: io.stdin ?? process.stdin, stderr: io.stderr }, values.yes === true),
     onEvent: (e) => {
       if (e.type === 'run-folder') {
         signals.remove();
@@ -166,23 +165,23 @@ function jsonSummary(o: RunOutcome): Record<string, unknown> {
 /** `--sync`: the second pass of a cutover (docs/migration.md, "Two-pass cutover"): the sync operation's shell. */
 async function syncCommand(
   flags: RunOptionValues & Parameters<typeof runSyncCommand>[0]['values'],
-  o: Parameters<typeof resolvePlanSettings>[1],
+  o: ResolveRunOptions,
   argv: string[],
   io: CommandIO,
 ): Promise<number> {
-  const settings = await resolvePlanSettings(flags, o);
+  const settings = await planRequestOf(flags, o);
   if (isSliced(settings.slice)) throw new UsageError('--sync brings every user up to date: leave out --skip, --limit and --only');
   return runSyncCommand({ argv, io, cwd: o.cwd, settings, values: flags });
 }
 
 async function dryRunCommand(
   flags: RunOptionValues,
-  o: Parameters<typeof resolvePlanSettings>[1],
+  o: ResolveRunOptions,
   io: CommandIO,
   sample: number | undefined,
   json: boolean,
 ): Promise<number> {
-  const settings = await resolvePlanSettings(flags, o);
+  const settings = await planRequestOf(flags, o);
   const err = (line: string) => io.stderr.write(line + '\n');
   const early = exitOnSignals(err, undefined);
   try {

@@ -12,7 +12,7 @@ import { pathsBesideJournal } from '../migration/report.js';
 import { readJournalHead } from '../migration/sync/base.js';
 import { targetOfJournal } from '../operations/rollback.js';
 import { expireWaiting, readSignInFile, signInStatus, type SignInStatus } from '../signin/status.js';
-import { connectTarget, resolveTarget, TARGET_OPTIONS } from './target-options.js';
+import { connectTarget, flagsOfTarget, resolveTarget, TARGET_OPTIONS } from './target-options.js';
 
 export const SIGNIN_STATUS_HELP = `Usage: auth-migrate signin-status (--journal FILE | --file SIGNIN-FILE | RUN-FOLDER) [options]
 
@@ -95,7 +95,7 @@ export async function signInStatusCommand(argv: string[], io: CommandIO): Promis
         : undefined;
   const head = !given_ && journal !== undefined ? await readJournalHead(journal) : undefined;
   if (head) io.stderr.write(`target ${head.identity.target} (the run's, from its journal)\n`);
-  const resolved = await resolveTarget(head ? { ...values, ...targetOfJournal(head.identity.target) } : values, io.env, cwd);
+  const resolved = await resolveTarget(head ? { ...values, ...flagsOfTarget(targetOfJournal(head.identity.target)) } : values, io.env, cwd);
   const connection = await connectTarget(resolved, {
     concurrency,
     onSandbox: (s) => io.stderr.write(`sandbox core at ${s.url}, store ${s.storePath}\n`),

@@ -13,6 +13,7 @@ import { formatCount } from '../numbers.js';
 import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
 import { parseDisabledPolicy } from '../migration/policies.js';
+import { usage } from './flag-values.js';
 
 export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]     (a file named - is standard input)
 
@@ -96,7 +97,7 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     throw new UsageError('give at least one export file (or a --profile that lists its sources). See `auth-migrate validate --help`.');
   const options = await resolveSourceOptions(values, io.env, profile);
   // Disabled users are reported as `run` will treat them (the same --disabled, or the profile's).
-  const disabled = parseDisabledPolicy(values.disabled ?? profile?.profile.disabled);
+  const disabled = usage('--disabled', () => parseDisabledPolicy(values.disabled ?? profile?.profile.disabled));
 
   // Keep only the records asked about, so memory stays bounded however large the files are.
   const wanted = new Map<string, ValidatedRecord | undefined>();

@@ -7,7 +7,7 @@ import type { CommandIO } from './io.js';
 import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
 import { parseCredentials } from '../migration/verify.js';
-import { resolveRunSettings } from '../operations/settings.js';
+import { runRequestOf } from './run-request.js';
 import { connectTarget } from '../operations/target.js';
 import { verifyMigration, type VerifyEvent } from '../operations/verify.js';
 import { createVerifyLines } from './verify-lines.js';
@@ -67,16 +67,13 @@ export async function verifyCommand(argv: string[], io: CommandIO): Promise<numb
     return 0;
   }
   const cwd = process.cwd();
-  const settings = await resolveRunSettings(values, { cwd, env: io.env, positionals, rerunArgs: [], readOnly: true });
+  const settings = await runRequestOf(values, { cwd, env: io.env, positionals, rerunArgs: [], readOnly: true });
   if (values.journal !== undefined && !existsSync(settings.output.journal!))
     throw new UsageError(`--journal ${values.journal} does not exist`);
   const credentials = values.credentials !== undefined ? await readCredentials(values.credentials) : undefined;
   const lines = createVerifyLines(io.stderr, { json: values.json === true });
-  const outcome = await verifyMigration(
-    settings,
-    { connect: (c) => connectTarget(settings, c), onEvent: (e: VerifyEvent) => lines(e) },
-    { totpCodes: values['totp-codes'], credentials },
-  );
+  const request = { ...settings, totpCodes: values['totp-codes'], credentials };
+  const outcome = await verifyMigration(request, { connect: (c) => connectTarget(settings, c), onEvent: (e: VerifyEvent) => lines(e) });
   if (values.json) {
     const failed = outcome.credentials.filter((c) => !c.ok);
     io.stdout.write(

@@ -116,6 +116,35 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
   }
 
   // 2. Api-key and versions (/apiversion checks the key).
+  if (!(await checkVersions(client, report, add))) return done();
+
+  // 2b. The tenant (and app) exist: a tenant-specific read answers 400 for an unknown one.
+  if (client.tenantId !== 'public' || client.appId !== 'public') {
+    try {
+      await client.listUsers({ limit: 1 });
+    } catch (err) {
+      add('error', codeOf(err), messageOf(err, client));
+      return done();
+    }
+  }
+
+  // 3. Paid features: warn before any write that TOTP import or linking would be refused with 402.
+  await checkFeatures(client, options.needs, report, add);
+
+  // 4. The tenant's login methods: a plan that needs a disabled one is refused before any write.
+  await checkLoginMethods(client, options.needs, report, add);
+
+  // 5. The scrypt variant: which name the core takes, and whether it holds the signer key (no write, see probe-scrypt.ts).
+  if (options.needs?.scrypt && !report.disabledLoginMethods?.includes('emailpassword')) {
+    await checkScrypt(client, options.scryptAlgorithmName, report, add);
+  }
+  return done();
+}
+
+type Add = (level: FindingLevel, code: FindingCode, message: string) => void;
+
+/** The api key accepted and a CDI version both speak (/apiversion checks the key); false: the preflight ends here. */
+async function checkVersions(client: CoreClient, report: PreflightReport, add: Add): Promise<boolean> {
   try {
     const { versions } = await client.apiVersion();
     report.apiKeyAccepted = true;
@@ -137,34 +166,26 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
     } else if (client.cdiVersion !== PREFERRED_CDI_VERSION) {
       add('info', 'cdi-version-other', `speaking CDI ${client.cdiVersion} (${PREFERRED_CDI_VERSION} is the tested version).`);
     }
+    return true;
   } catch (err) {
     if (err instanceof CoreAuthError) {
       report.apiKeyAccepted = false;
       add('error', 'api-key-rejected', err.message);
-      return done();
+      return false;
     }
     add('error', codeOf(err), messageOf(err, client));
-    return done();
+    return false;
   }
+}
 
-  // 2b. The tenant (and app) exist: a tenant-specific read answers 400 for an unknown one.
-  if (client.tenantId !== 'public' || client.appId !== 'public') {
-    try {
-      await client.listUsers({ limit: 1 });
-    } catch (err) {
-      add('error', codeOf(err), messageOf(err, client));
-      return done();
-    }
-  }
-
-  // 3. Paid features: warn before any write that TOTP import or linking would be refused with 402.
+/** Paid features: warn (or refuse, when the plan needs them) before any write that TOTP or linking would get 402. */
+async function checkFeatures(client: CoreClient, needs: PlanNeeds | undefined, report: PreflightReport, add: Add): Promise<void> {
   try {
     const flags = await client.featureFlags();
     const features = Array.isArray(flags.features) ? flags.features.map((f) => String(f).toLowerCase()) : [];
     report.features = features;
     report.totpAllowed = features.includes('mfa');
     report.linkingAllowed = features.includes('account_linking') || features.includes('mfa');
-    const needs = options.needs;
     if (!report.totpAllowed && (!needs || needs.totp)) {
       add(
         needs?.totp ? 'error' : 'warning',
@@ -188,18 +209,7 @@ export async function preflight(client: CoreClient, options: PreflightOptions = 
       `could not read the core's features (${messageOf(err)}); TOTP import and linking may be refused with HTTP 402.`,
     );
   }
-
-  // 4. The tenant's login methods: a plan that needs a disabled one is refused before any write.
-  await checkLoginMethods(client, options.needs, report, add);
-
-  // 5. The scrypt variant: which name the core takes, and whether it holds the signer key (no write, see probe-scrypt.ts).
-  if (options.needs?.scrypt && !report.disabledLoginMethods?.includes('emailpassword')) {
-    await checkScrypt(client, options.scryptAlgorithmName, report, add);
-  }
-  return done();
 }
-
-type Add = (level: FindingLevel, code: FindingCode, message: string) => void;
 
 /** Factor ids of the reference core's tenant configuration, per login method (TenantConfig.toJson_v2_5_1). */
 const FACTORS: Record<LoginMethodName, string[]> = {

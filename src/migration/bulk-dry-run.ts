@@ -3,14 +3,14 @@
 import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './bulk-plan.js';
 import { whySkipped, type DryRunSummary } from './dry-run.js';
 import { PlanError } from './plan.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import type { Via } from './via.js';
 
 /** Requests per user when all goes well: the look-up, then the import (bulk); staged: none (a share of a batch). */
 const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 0 };
 
 export async function dryRunBulk(
-  inputs: AsyncIterable<MigrationInput>,
+  inputs: AsyncIterable<ValidatedRecord>,
   options: BulkPlanOptions,
   via: Exclude<Via, 'steps'>,
   write: (line: string) => void,

@@ -1,7 +1,7 @@
 // Dry run: plan every valid record and describe the calls, without contacting a core or writing a file.
 import { formatProblem } from '../records/types.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import { callCount, describeStep } from './step-rules.js';
 import type { StepKind } from './steps.js';
 
@@ -19,7 +19,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** Streams the plan of each user as text lines through `write`; returns the totals. */
 /** Why a dry run (steps or bulk) leaves a record out: invalid, or left out by the run's settings; else undefined. */
-export function whySkipped(input: MigrationInput, options: PlanOptions): string | undefined {
+export function whySkipped(input: ValidatedRecord, options: PlanOptions): string | undefined {
   if (!input.valid) {
     const first = input.problems.find((p) => p.severity === 'error');
     return `invalid record${first ? `: ${formatProblem(first)}` : ''}`;
@@ -28,7 +28,7 @@ export function whySkipped(input: MigrationInput, options: PlanOptions): string 
 }
 
 export async function dryRun(
-  inputs: AsyncIterable<MigrationInput>,
+  inputs: AsyncIterable<ValidatedRecord>,
   options: PlanOptions,
   write: (line: string) => void,
   /** Users whose lines are written (every user when undefined); the totals always cover every user. */

@@ -1,6 +1,6 @@
 // The run's two policies for users the core cannot take as they are, parsed once for the headless commands and
 // the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password|migrate-at-sign-in`.
-import { UsageError } from '../errors.js';
+import { InvalidSetting } from '../errors.js';
 import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../records/legacy-rules.js';
 import type { DisabledPolicy } from './plan.js';
 
@@ -16,20 +16,10 @@ export function parseDisabledPolicy(value: string | undefined): DisabledPolicy {
     const role = value.slice(5).trim();
     if (ROLE_NAME.test(role)) return { role };
   }
-  throw new UsageError(
-    `--disabled must be skip (the default: disabled or blocked users are left out), import, or role:NAME (imported and given the role NAME, so the app can refuse them) (got "${value.slice(0, 60)}")`,
+  throw new InvalidSetting(
+    'disabled',
+    `must be skip (the default: disabled or blocked users are left out), import, or role:NAME (imported and given the role NAME, so the app can refuse them) (got "${value.slice(0, 60)}")`,
   );
-}
-
-/**
- * A profile's on/off setting as the command line leaves it: `--NAME` on, `--no-NAME` off (Node 20's parseArgs has no
- * allowNegative, so both are declared), else the profile's, else off.
- */
-export function profileSwitch(name: string, on: boolean | undefined, off: boolean | undefined, profile: boolean | undefined): boolean {
-  if (on && off) throw new UsageError(`--${name} and --no-${name} contradict each other: give one of them`);
-  if (on) return true;
-  if (off) return false;
-  return profile ?? false;
 }
 
 export function disabledPolicyText(policy: DisabledPolicy | undefined): string {
@@ -44,7 +34,8 @@ export function disabledPolicyText(policy: DisabledPolicy | undefined): string {
 export function parseUnusableHashPolicy(value: string | undefined): UnusableHashPolicy {
   if (value === undefined) return 'skip';
   if ((UNUSABLE_HASH_POLICIES as readonly string[]).includes(value)) return value as UnusableHashPolicy;
-  throw new UsageError(
-    `--unusable-hashes must be skip (the default: users whose password hash the core cannot take are left out), without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) or migrate-at-sign-in (imported whole with a placeholder password; the hash waits in the core until the app's sign-in part, the package auth-migrate-signin, checks it at first sign-in) (got "${value.slice(0, 60)}")`,
+  throw new InvalidSetting(
+    'unusable-hashes',
+    `must be skip (the default: users whose password hash the core cannot take are left out), without-password (their other sign-in methods, factors and profile are imported; the hash goes to the sign-in migration file) or migrate-at-sign-in (imported whole with a placeholder password; the hash waits in the core until the app's sign-in part, the package auth-migrate-signin, checks it at first sign-in) (got "${value.slice(0, 60)}")`,
   );
 }

@@ -4,7 +4,7 @@ import { existsSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { openPrivate as openPrivateFile, openPrivateStream } from '../files/private.js';
 import type { UserResult } from './events.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import { describeOrigin } from '../records/types.js';
 import { signInLine } from './signin-migration.js';
 import type { PlanOptions } from './plan.js';
@@ -54,7 +54,7 @@ export interface ReportLine {
 }
 
 export interface RunFiles {
-  write(result: UserResult, input: MigrationInput): Promise<void>;
+  write(result: UserResult, input: ValidatedRecord): Promise<void>;
   close(): Promise<void>;
 }
 

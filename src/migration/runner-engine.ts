@@ -14,7 +14,7 @@ import type { Journal } from './journal.js';
 import { checkJournalAgainstCore } from './journal-check.js';
 import { PauseGate } from './pause-gate.js';
 import { redoesFinished, type PlanOptions } from './plan.js';
-import type { MigrationInput, RunnerOptions, RunSummary } from './runner.js';
+import type { ValidatedRecord, RunnerOptions, RunSummary } from './runner.js';
 import { finishOne, journalledUserId, migrateUserSteps, stepsStrategy } from './runner-steps.js';
 import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
 import { stagedStrategy } from './staged-strategy.js';
@@ -31,7 +31,7 @@ const asError = (err: unknown): Error => (err instanceof Error ? err : new UserE
 
 /** A record that needs no write gets its result at once; any other is admitted for the strategy. */
 export async function admit(
-  input: MigrationInput,
+  input: ValidatedRecord,
   journal: Journal,
   plan: PlanOptions,
   core: CoreClient,
@@ -84,7 +84,7 @@ export class MigrationEngine {
   private readonly unobserve: (() => void) | undefined;
   /** Each finished user's line carries its fingerprint, for a later `run --sync` (sync/journal-fingerprints.ts). */
   private readonly fingerprints: FingerprintingJournal;
-  private readonly iterator: AsyncIterator<MigrationInput>;
+  private readonly iterator: AsyncIterator<ValidatedRecord>;
   private ended = false;
   readonly ctx: EngineContext;
   private readonly strategy: Strategy;
@@ -137,7 +137,7 @@ export class MigrationEngine {
   }
 
   /** A user's final result: totals, the caller's files, the event; a core failing every user stops the run. */
-  async finish(result: UserResult, input: MigrationInput): Promise<void> {
+  async finish(result: UserResult, input: ValidatedRecord): Promise<void> {
     const totals = this.totals;
     this.fingerprints.forget(input.record.id);
     if (result.outcome === 'imported') totals.imported += 1;

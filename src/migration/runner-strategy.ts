@@ -8,11 +8,11 @@ import type { RunEventListener, UserResult } from './events.js';
 import type { Journal, JournalledUser } from './journal.js';
 import type { PlanOptions } from './plan.js';
 import type { Step } from './steps.js';
-import type { MigrationInput, RunnerOptions } from './runner.js';
+import type { ValidatedRecord, RunnerOptions } from './runner.js';
 
 /** A valid record that needs writing: not left out by a policy, not finished in the journal. */
 export interface Admitted {
-  input: MigrationInput;
+  input: ValidatedRecord;
   /** What the journal holds of the user (steps of an interrupted run, a failure, a staged upload in doubt). */
   journalled?: JournalledUser;
   /** The user's steps, when the strategy planned them already (while writing ahead). */
@@ -30,7 +30,7 @@ export interface EngineContext {
   readonly options: RunnerOptions;
   readonly emit: RunEventListener;
   /** Record a user's final result: totals, the caller's files, the event (the strategy journals its own outcome). */
-  finish(result: UserResult, input: MigrationInput): Promise<void>;
+  finish(result: UserResult, input: ValidatedRecord): Promise<void>;
   /** Resolves while the run is not paused. */
   gate(): Promise<void>;
   isStopping(): boolean;
@@ -48,7 +48,7 @@ export interface EngineContext {
    * admission to that line. A strategy that settles users long after taking them (`bulk-staged`: after the core's
    * job and a read-back) lets go of it meanwhile and notes it again just before the finishing line.
    */
-  readonly fingerprints: { admit(input: MigrationInput): void; forget(user: string): void };
+  readonly fingerprints: { admit(input: ValidatedRecord): void; forget(user: string): void };
   /** `--via steps`: whether a step's login method is known absent from the core (its look-up is then skipped). */
   readonly knownAbsent?: (step: Step) => Promise<boolean>;
   /** Run `fn` over `items`, `concurrency` at a time; stops taking new items once the run is stopping. */

@@ -4,7 +4,7 @@
 // (runner-engine.ts): the journal checked against the core before anything is skipped, pause and stop, totals,
 // per-user results and events, and the stop on a core that fails every user. It emits events and never prints.
 import type { CoreClient } from '../core-client/types.js';
-import type { CanonicalUser, Problem, RecordOrigin } from '../records/types.js';
+import type { ValidatedRecord } from '../records/validate.js';
 import type { RunEventListener, Totals, UserResult } from './events.js';
 import type { Journal } from './journal.js';
 import type { PlanOptions } from './plan.js';
@@ -16,21 +16,16 @@ import { MigrationEngine } from './runner-engine.js';
 
 export { DEFAULT_CONCURRENCY } from './runner-engine.js';
 
-/** A record after validation (the shape of records/validate's ValidatedRecord). */
-export interface MigrationInput {
-  record: CanonicalUser;
-  origin: RecordOrigin;
-  problems: Problem[];
-  valid: boolean;
-}
+/** A record after validation: the engine takes records/validate's ValidatedRecord as it is. */
+export type { ValidatedRecord };
 
 export interface RunnerOptions {
-  inputs: AsyncIterable<MigrationInput>;
+  inputs: AsyncIterable<ValidatedRecord>;
   /**
    * The same records again, from the start (`--via bulk-staged` reads them a second time to report the users the
    * core's job imported, instead of holding a million of them in memory). Without it they are held.
    */
-  reopenInputs?: () => AsyncIterable<MigrationInput>;
+  reopenInputs?: () => AsyncIterable<ValidatedRecord>;
   /** Number of records (from the validation pass), for progress. */
   total: number;
   core: CoreClient;
@@ -50,7 +45,7 @@ export interface RunnerOptions {
   /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
   maxServerErrorsInARow?: number;
   /** Called once per finished user, before its event (the caller writes the report and the failures file). */
-  onUserResult?: (result: UserResult, input: MigrationInput) => void | Promise<void>;
+  onUserResult?: (result: UserResult, input: ValidatedRecord) => void | Promise<void>;
   /**
    * `run --sync` (sync/strategy.ts): the strategy that takes the users, given the `--via` path's (which it hands
    * the users new to the core).

@@ -4,7 +4,7 @@
 // (docs/migration.md, "Migration at first sign-in"). report.ts writes it beside the report: 0600, never through a
 // link, created only when there is a line to write, rewritten whole by every run of the journal (resumed users too).
 import type { UserResult } from './events.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import type { PlanOptions } from './plan.js';
 import { disabledPolicyText } from './policies.js';
 
@@ -28,7 +28,7 @@ export interface SignInMigrationLine {
   params?: Record<string, string | number>;
 }
 
-export function signInLine(result: UserResult, input: MigrationInput, plan?: PlanOptions): SignInMigrationLine | undefined {
+export function signInLine(result: UserResult, input: ValidatedRecord, plan?: PlanOptions): SignInMigrationLine | undefined {
   const legacy = input.record.legacyPassword;
   if (!legacy || input.record.password) return undefined;
   // A disabled user the run leaves out (--disabled skip, or invalid) must not get in through the app's legacy check

@@ -1,26 +1,12 @@
 // `--skip N`, `--limit N` and `--only ID...`: try a first slice of a file before the rest. The slice is taken over
 // the records in file order (valid or not), so `--skip 100 --limit 100` is always the same second hundred, and a
 // later run without the options (with the same or a new journal) carries on with everything.
-import { UsageError } from '../errors.js';
 
 export interface SliceOptions {
   skip?: number;
   limit?: number;
   /** Source ids to keep (every other record is left out). */
   only?: string[];
-}
-
-export function parseSlice(values: { skip?: string; limit?: string; only?: string[] }): SliceOptions {
-  const count = (name: string, v: string | undefined): number | undefined => {
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number (got "${v}")`);
-    return Number(v);
-  };
-  const only = values.only
-    ?.flatMap((v) => v.split(','))
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  return { skip: count('skip', values.skip), limit: count('limit', values.limit), ...(only && only.length ? { only } : {}) };
 }
 
 export const isSliced = (s: SliceOptions): boolean => s.skip !== undefined || s.limit !== undefined || s.only !== undefined;

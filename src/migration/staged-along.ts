@@ -12,7 +12,7 @@
 // table order instead, as far as `readTo`.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Admitted, EngineContext } from './runner-strategy.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import { leftOut } from './plan.js';
 import { settledResult, type StagedPlanner } from './staged-results.js';
 import { CONFIRMED, EXISTS, PRESENT, REPORTED, type StagedTable } from './staged-table.js';
@@ -33,7 +33,7 @@ export class ResultsAlong {
   private readTo = 0;
   private isFinal = false;
   private wake: (() => void) | undefined;
-  private aside: MigrationInput[] = [];
+  private aside: ValidatedRecord[] = [];
   /** `readTo` when the users kept aside were last looked at. */
   private asideAt = 0;
   private steps: Admitted[] = [];
@@ -122,7 +122,7 @@ export class ResultsAlong {
   }
 
   /** Kept records: the confirmed users in table order, as far as `readTo`; the full pass writes the others. */
-  private async runKept(inputs: Array<MigrationInput | undefined>): Promise<void> {
+  private async runKept(inputs: Array<ValidatedRecord | undefined>): Promise<void> {
     for (let i = 0; ; i++) {
       while (i >= Math.min(this.readTo, this.table.size) && !this.isFinal && !this.overflowed && !this.ctx.isStopping())
         await this.waitForPoke();
@@ -139,7 +139,7 @@ export class ResultsAlong {
    * A user read again: its result when it is settled (or the run is final); 'wait' when it is staged and not read
    * back yet; else kept aside ('aside').
    */
-  private async one(input: MigrationInput, fromAside: boolean): Promise<'done' | 'aside' | 'wait'> {
+  private async one(input: ValidatedRecord, fromAside: boolean): Promise<'done' | 'aside' | 'wait'> {
     const { ctx, table } = this;
     if (!fromAside && (!input.valid || leftOut(input.record, ctx.plan))) return 'done';
     const journalled = ctx.journal.users.get(input.record.id);
@@ -168,7 +168,7 @@ export class ResultsAlong {
     return 'done';
   }
 
-  private keepAside(input: MigrationInput): void {
+  private keepAside(input: ValidatedRecord): void {
     if (this.aside.length >= KEPT_ASIDE_MAX) {
       this.overflowed = true;
       this.aside = [];
@@ -181,7 +181,7 @@ export class ResultsAlong {
   private async recheckAside(): Promise<void> {
     if (this.aside.length === 0 || this.readTo === this.asideAt) return;
     this.asideAt = this.readTo;
-    const still: MigrationInput[] = [];
+    const still: ValidatedRecord[] = [];
     for (const input of this.aside) if ((await this.one(input, true)) !== 'done') still.push(input);
     this.aside = still;
   }

@@ -8,7 +8,7 @@ import type { BulkUserBody } from '../core-client/bulk-types.js';
 import type { UserResult } from './events.js';
 import { bulkShapeIds } from './rollback-shape.js';
 import { leftOut } from './plan.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import type { Admitted, EngineContext } from './runner-strategy.js';
 import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, REPORTED, STAGED, type StagedTable } from './staged-table.js';
 import { STAGED_STEP } from './staged-upload.js';
@@ -28,7 +28,7 @@ const JOURNAL_EVERY = 5_000;
 
 /** `collect`: a full garbage collection (heap.ts), or nothing for a run that keeps its records anyway. */
 export async function reportStaged(ctx: EngineContext, table: StagedTable, collect: () => void, planOf: StagedPlanner): Promise<void> {
-  const source: AsyncIterable<MigrationInput | undefined> | Iterable<MigrationInput | undefined> =
+  const source: AsyncIterable<ValidatedRecord | undefined> | Iterable<ValidatedRecord | undefined> =
     table.inputs ?? ctx.options.reopenInputs?.() ?? [];
   let steps: Admitted[] = [];
   const runSteps = async (): Promise<void> => {
@@ -83,7 +83,7 @@ export function settledResult(
   table: StagedTable,
   i: number,
   state: number,
-  input: MigrationInput,
+  input: ValidatedRecord,
   planned: NonNullable<ReturnType<StagedPlanner>>,
 ): UserResult {
   const id = input.record.id;

@@ -3,7 +3,7 @@
 // its state, the join time that identifies it in the core, and the id the core gave its row. Its record is not
 // kept: the results are written in a second read of the source (staged-results.ts).
 import { KeyTable } from '../records/key-table.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 
 /** Where a staged user stands. */
 export const STAGED = 1; // in the staging list (uploaded, or found there): waiting for the core's job
@@ -31,7 +31,7 @@ export class StagedTable {
   /** The run's FAILED rows (by row id): removed once the users are settled. */
   readonly failedRows = new Set<string>();
   /** The records themselves, only when the caller cannot read the source again (standard input). */
-  inputs: Array<MigrationInput | undefined> | undefined;
+  inputs: Array<ValidatedRecord | undefined> | undefined;
   /** The indexes of the users whose rows this run put in (or found in) the staging list, in the list's order. */
   private listedOrder: Uint32Array;
   private listedN = 0;

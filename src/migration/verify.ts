@@ -5,7 +5,7 @@ import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';
 import type { JournalledUser, JournalUsersView } from './journal.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
-import type { MigrationInput } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 import type { Step } from './steps.js';
 import { candidateCodes } from '../shared/totp-code.js';
 import type { TotpCheckLog } from './totp-checks.js';
@@ -82,7 +82,7 @@ async function findUser(
   return lookup(first);
 }
 
-export async function verifyUser(input: MigrationInput, core: CoreClient, options: VerifyUserOptions = {}): Promise<UserVerification> {
+export async function verifyUser(input: ValidatedRecord, core: CoreClient, options: VerifyUserOptions = {}): Promise<UserVerification> {
   const id = input.record.id;
   const email = input.record.email !== undefined ? { email: input.record.email } : {};
   if (!input.valid) {
@@ -125,7 +125,7 @@ export async function verifyUser(input: MigrationInput, core: CoreClient, option
 }
 
 /** The login methods the plan makes: each on the user (with the source's join time where the run kept it). */
-function loginDifferences(input: MigrationInput, steps: Step[], user: CoreUser, journalled: JournalledUser | undefined): string[] {
+function loginDifferences(input: ValidatedRecord, steps: Step[], user: CoreUser, journalled: JournalledUser | undefined): string[] {
   const differences: string[] = [];
   for (const step of steps) {
     if (step.kind === 'import-password' || step.kind === 'thirdparty-signinup' || step.kind === 'passwordless-signinup') {
@@ -192,7 +192,7 @@ const isFakeEmail = (email: string): boolean => email.endsWith('@stfakeemail.sup
  * The verified state the plan leads to: a verify-email step's login method is verified, so is a third-party
  * login sent with isVerified; an email-password login the source explicitly calls unverified is not.
  */
-function verifiedDifferences(input: MigrationInput, steps: Step[], user: CoreUser): string[] {
+function verifiedDifferences(input: ValidatedRecord, steps: Step[], user: CoreUser): string[] {
   const out: string[] = [];
   const method = (recipeId: string, email: string) => user.loginMethods.find((m) => m.recipeId === recipeId && m.email === norm(email));
   for (const step of steps) {

@@ -1,5 +1,5 @@
 // How a run writes its users (`run --via`, the wizard's plan screen), shared by both, with what each keeps.
-import { UsageError } from '../errors.js';
+import { InvalidSetting } from '../errors.js';
 
 export type Via = 'steps' | 'bulk' | 'bulk-staged';
 
@@ -16,5 +16,5 @@ export const VIA_EXPLAINED: Record<Via, string> = {
 export function parseVia(value: string | undefined): Via {
   if (value === undefined) return 'steps';
   if ((VIAS as readonly string[]).includes(value)) return value as Via;
-  throw new UsageError(`--via must be steps, bulk or bulk-staged (got "${value}")`);
+  throw new InvalidSetting('via', `must be steps, bulk or bulk-staged (got "${value}")`);
 }

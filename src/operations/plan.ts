@@ -12,7 +12,7 @@ import { streamValidatedRecords } from '../records/validate.js';
 import type { CommonEvent } from './events.js';
 import { classLosses, type ClassLoss } from './partial.js';
 import { finishedUsers } from './run-parts.js';
-import type { PlanSettings } from './settings.js';
+import type { PlanRequest } from './requests.js';
 import { describeTarget } from './target.js';
 
 export interface PlanOutcome extends DryRunSummary {
@@ -34,13 +34,13 @@ export interface PlanOptions {
 }
 
 /** The journal an earlier run of this migration left (an explicit --journal, else the newest run folder's). */
-export async function earlierJournal(settings: PlanSettings): Promise<string | undefined> {
+export async function earlierJournal(settings: PlanRequest): Promise<string | undefined> {
   if (!settings.target) return undefined;
   if (settings.output.journal !== undefined) return settings.output.journal;
   return findRunJournal(settings.output.out, { sources: settings.files, target: describeTarget(settings.target) });
 }
 
-export async function planRun(settings: PlanSettings, write: (line: string) => void, o: PlanOptions = {}): Promise<PlanOutcome> {
+export async function planRun(settings: PlanRequest, write: (line: string) => void, o: PlanOptions = {}): Promise<PlanOutcome> {
   const prepared = o.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   if (!o.prepared) collectGarbage();
   o.onEvent?.({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });

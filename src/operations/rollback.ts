@@ -1,28 +1,28 @@
 // What an undo does, for `auth-migrate rollback` and the wizard's `u` alike: lock and read the run's journal, reach
 // its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
-// remove, undo the run's additions, keep what changed since), ask before a real core is emptied, then carry it out
-// with every removal read back. The shells draw the events; neither decides.
-import { UsageError, UserError } from '../errors.js';
-import { liveSyncsOn } from '../migration/sync/base.js';
+// remove, undo the run's additions, keep what changed since), ask before a real core is emptied (the write session,
+// session.ts, with the run's and sync's question and --yes rule), then carry it out with every removal read back.
+// The shells draw the events; neither decides.
+import { UserError } from '../errors.js';
+import { liveSyncsOn, readJournalHead } from '../migration/sync/base.js';
 import type { UserDecision } from '../migration/rollback-decide.js';
 import type { RollbackEvent } from '../migration/rollback-events.js';
-import { decideRollback, performRollback, prepareRollback, type RollbackDecisions, type RollbackSummary } from '../migration/rollback.js';
-import { confirmationFor, needsConfirmation, type Confirmation } from './confirm.js';
-import { Refusal, type CommonEvent } from './events.js';
-import { describeTarget, type ConnectOptions, type Connection, type Target, type TargetOptionValues } from './target.js';
+import { locateJournal } from '../migration/rollback-retire.js';
+import {
+  decideRollback,
+  performRollback,
+  prepareRollback,
+  type PreparedRollback,
+  type RollbackDecisions,
+  type RollbackSummary,
+} from '../migration/rollback.js';
+import { needsConfirmation } from './confirm.js';
+import type { CommonEvent, Refusal } from './events.js';
+import type { RollbackRequest } from './requests.js';
+import { refuseUnattended, startSession, type SessionShell, type WriteSession } from './session.js';
+import { describeTarget, type ConnectOptions, type Connection, type Target } from './target.js';
 
-export interface RollbackSettings {
-  /** The run's journal (its retired name once an undo began is found too). */
-  journal: string;
-  /** The target given; undefined: the run's own, as its journal names it. */
-  target?: Target;
-  force: boolean;
-  concurrency: number;
-  /** Ask on the sandbox too (the wizard's `u`: an undo there is one key away); a real core is always asked about. */
-  confirmSandbox?: boolean;
-  /** Who holds the journal's lock meanwhile (named to a run that finds it taken). */
-  by: string;
-}
+export type { RollbackRequest };
 
 export type RollbackOperationEvent =
   | CommonEvent
@@ -31,11 +31,9 @@ export type RollbackOperationEvent =
   | { type: 'rollback-target'; target: string; fromJournal: boolean }
   | { type: 'rollback-decided'; decisions: RollbackDecisions };
 
-export interface RollbackShell {
-  /** Connect to the target (the run's own when the settings name none). */
+/** The session's shell, but for connect: it is told the target (the run's own when the settings name none). */
+export interface RollbackShell extends Omit<SessionShell<RollbackOperationEvent>, 'connect'> {
   connect(target: Target, options: ConnectOptions): Promise<Connection>;
-  confirm(c: Confirmation): Promise<boolean>;
-  onEvent(e: RollbackOperationEvent): void;
   /** Each user's decision as it is made, read-only (what a dry run lists). */
   onDecision?(decision: UserDecision): void;
 }
@@ -48,18 +46,15 @@ export interface RollbackOutcome {
   exitCode: number;
 }
 
-/** The target options a journal's identity names (`describeTarget`'s text), for a rollback given none. */
-export function targetOfJournal(target: string): TargetOptionValues {
+/** The target a journal's identity names (`describeTarget`'s text), for a rollback given none. */
+export function targetOfJournal(target: string): Target {
   const m = /^(.*) tenant=(\S+) app=(\S+)$/.exec(target);
-  if (!m) throw new UsageError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
+  if (!m) throw new UserError(`the journal names its target as "${target}", which is not a target: give it (--core URL or --sandbox)`);
   const [, where, tenant, app] = m as unknown as [string, string, string, string];
   const scope = { ...(tenant !== 'public' ? { tenant } : {}), ...(app !== 'public' ? { app } : {}) };
-  return where.startsWith('sandbox:') ? { sandbox: true, store: where.slice('sandbox:'.length), ...scope } : { core: where, ...scope };
-}
-
-function targetOf(values: TargetOptionValues): Target {
-  const scope = { tenant: values.tenant, app: values.app };
-  return values.core !== undefined ? { kind: 'remote', url: values.core, ...scope } : { kind: 'sandbox', store: values.store!, ...scope };
+  return where.startsWith('sandbox:')
+    ? { kind: 'sandbox', store: where.slice('sandbox:'.length), ...scope }
+    : { kind: 'remote', url: where, ...scope };
 }
 
 /** What an undo would remove and keep, in the confirmation's words (asked before anything is removed). */
@@ -71,14 +66,25 @@ export function rollbackEffects(d: RollbackDecisions): string[] {
   ];
 }
 
-export async function rollbackMigration(
-  settings: RollbackSettings,
-  shell: RollbackShell,
-  o: { dryRun: boolean },
-): Promise<RollbackOutcome> {
-  const emit = (e: RollbackOperationEvent) => shell.onEvent(e);
-  // The run holds the journal's lock while it goes: a journal still being written is refused.
-  const named = settings.target ? describeTarget(settings.target) : undefined;
+/** The target a journal names (its run's), when it can be read; the operation reads it again under the lock. */
+async function journalTarget(path: string): Promise<Target | undefined> {
+  const where = locateJournal(path);
+  const head = where ? await readJournalHead(where.journal) : undefined;
+  if (!head) return undefined;
+  try {
+    const t = targetOfJournal(head.identity.target);
+    return t.kind === 'remote' ? { kind: 'remote', url: t.url } : { kind: 'sandbox', store: t.store };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function rollbackMigration(settings: RollbackRequest, shell: RollbackShell): Promise<RollbackOutcome> {
+  if (!settings.dryRun) {
+    // Nothing to ask on and no --yes: a real core (given, or the journal's) is refused before it is contacted.
+    const target = settings.target ?? (await journalTarget(settings.journal));
+    if (target) refuseUnattended('rollback', target, shell);
+  }
   // One history per migration: a run is undone only once the syncs made on it are (newest first).
   const later = await liveSyncsOn(settings.journal);
   if (later.length > 0) {
@@ -87,36 +93,41 @@ export async function rollbackMigration(
         `Roll back the sync first (auth-migrate rollback --journal ${later[0]}), then this run; nothing was changed.`,
     );
   }
-  const prepared = await prepareRollback(settings.journal, named, settings.by);
-  try {
-    const target = settings.target ?? targetOf(targetOfJournal(prepared.identity.target));
-    emit({ type: 'rollback-target', target: prepared.identity.target, fromJournal: settings.target === undefined });
-    const conn = await shell.connect(target, { concurrency: settings.concurrency });
-    try {
-      if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
-      const options = { force: settings.force, concurrency: settings.concurrency, onEvent: emit };
-      const deciding = { ...options, ...(shell.onDecision ? { onDecision: (d: UserDecision) => shell.onDecision!(d) } : {}) };
-      const ask = target.kind === 'remote' ? needsConfirmation(target) : settings.confirmSandbox === true;
-      // The decisions before anything is done: what a dry run lists and a confirmation counts.
-      const decisions = o.dryRun || ask ? await decideRollback(conn.client, prepared, deciding) : undefined;
-      if (decisions) emit({ type: 'rollback-decided', decisions });
-      if (o.dryRun) return { decisions: decisions!, exitCode: 0 };
-      if (ask) {
-        const where = { url: conn.url, tenant: target.tenant, app: target.app };
-        const c = await confirmationFor('rollback', where, conn.client, rollbackEffects(decisions!));
-        emit({ type: 'confirm', confirmation: c });
-        if (!(await shell.confirm(c))) {
-          const refusal = new Refusal('not-confirmed', `not confirmed: nothing was removed from ${c.url}`);
-          emit({ type: 'refused', code: refusal.code, message: refusal.message });
-          return { decisions: decisions!, refusal, exitCode: 2 };
-        }
-      }
-      const summary = await performRollback(conn.client, prepared, options);
-      return { decisions: summary, summary, exitCode: summary.failed > 0 ? 1 : 0 };
-    } finally {
-      await conn.close();
-    }
-  } finally {
-    await prepared.release();
+  // The run holds the journal's lock while it goes: a journal still being written is refused.
+  const prepared = await prepareRollback(settings.journal, settings.target ? describeTarget(settings.target) : undefined, settings.by);
+  let target: Target | undefined = settings.target;
+  const session = { ...shell, connect: (c: ConnectOptions) => shell.connect(target!, c) };
+  return startSession('rollback', session, async (s) => {
+    s.hold(prepared.release);
+    target ??= targetOfJournal(prepared.identity.target);
+    s.emit({ type: 'rollback-target', target: prepared.identity.target, fromJournal: settings.target === undefined });
+    return undo(s, prepared, target, settings, shell);
+  }).done;
+}
+
+/** What is an undo's own: the decisions, then (asked about) the removals, each read back. */
+async function undo(
+  s: WriteSession<RollbackOperationEvent>,
+  prepared: PreparedRollback,
+  target: Target,
+  settings: RollbackRequest,
+  shell: RollbackShell,
+): Promise<RollbackOutcome> {
+  const dryRun = settings.dryRun;
+  const conn = await s.connect({ concurrency: settings.concurrency, retries: false });
+  const options = { force: settings.force, concurrency: settings.concurrency, onEvent: s.emit };
+  const deciding = { ...options, ...(shell.onDecision ? { onDecision: (d: UserDecision) => shell.onDecision!(d) } : {}) };
+  const ask = target.kind === 'remote' ? needsConfirmation(target) : settings.confirmSandbox === true;
+  // The decisions before anything is done: what a dry run lists and a confirmation counts.
+  const decisions = dryRun || ask ? await decideRollback(conn.client, prepared, deciding) : undefined;
+  if (decisions) s.emit({ type: 'rollback-decided', decisions });
+  if (dryRun) return { decisions: decisions!, exitCode: 0 };
+  const where = { url: conn.url, tenant: target.tenant, app: target.app };
+  const declined = ask ? await s.ask(where, true, () => rollbackEffects(decisions!)) : undefined;
+  if (declined) {
+    s.emit({ type: 'refused', code: declined.code, message: declined.message });
+    return { decisions: decisions!, refusal: declined, exitCode: 2 };
   }
+  const summary = await performRollback(conn.client, prepared, options);
+  return { decisions: summary, summary, exitCode: summary.failed > 0 ? 1 : 0 };
 }

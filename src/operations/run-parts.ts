@@ -7,7 +7,7 @@ import { openPrivate } from '../files/private.js';
 import { rerunFileText, type Rerun } from './rerun.js';
 import type { CoreClient } from '../core-client/types.js';
 import { readSignInFile, signInStatus } from '../signin/status.js';
-import type { RunSettings } from './settings.js';
+import type { RunRequest } from './requests.js';
 
 /** Users an earlier run's journal holds as finished (imported or already present): they are not sent again. */
 export function finishedUsers(users: JournalUsersView): number {
@@ -17,7 +17,7 @@ export function finishedUsers(users: JournalUsersView): number {
 }
 
 /** What a run will write, in the words of the confirmation (both shells show these lines). */
-export function runEffects(settings: RunSettings, valid: number, fromJournal: number): string[] {
+export function runEffects(settings: RunRequest, valid: number, fromJournal: number): string[] {
   const left = Math.max(0, valid - fromJournal);
   return [
     `writes up to ${valid} users (the valid records) via ${settings.via}: ${VIA_EXPLAINED[settings.via]}`,

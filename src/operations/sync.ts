@@ -1,36 +1,25 @@
 // `run --sync` as one operation for both shells (the issue-23 rule): the preview of what a sync will do (the delta
-// per kind with the first users of each, and the changes planned, no request), and the sync itself: preflight,
-// the question before a real core is written, the run folder, then only the changes, each read back. The CLI
+// per kind with the first users of each, and the changes planned, no request), and the sync itself through the
+// write session (session.ts: preflight, the question, the run folder), then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/migration/sync/.
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../migration/events.js';
-import { openJournal, type Journal } from '../migration/journal.js';
-import { openRunFiles, pathsBesideJournal, pathsMade } from '../migration/report.js';
-import { ensureRunFolder } from '../migration/run-folder.js';
-import { startMigration, type MigrationInput } from '../migration/runner.js';
 import { userIdOf } from '../migration/sync/chain.js';
 import { AUTHORITY, changeLines, deltaLines, predictSync } from '../migration/sync/dry-run.js';
 import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncRequest } from '../migration/sync/operation.js';
 import { syncStrategy } from '../migration/sync/strategy.js';
+import { needsConfirmation } from './confirm.js';
 import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
-import { runExitCode, type RunOutcome, type RunShell } from './run.js';
-import { writeRerunFile } from './run-parts.js';
+import { runExitCode, type RunOutcome } from './run.js';
 import { rerunCommand } from './rerun.js';
-import type { RunSettings } from './settings.js';
-import { skippedCollector } from './skipped.js';
+import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
+import type { RunRequest, SyncOptions, SyncRequest as SyncRunRequest } from './requests.js';
 import { describeTarget } from './target.js';
-import { askBeforeWriting, EarlyControl, preflightPlan, stoppedBeforeWrites } from './write-gate.js';
+import { stoppedBeforeWrites } from './write-gate.js';
 
 export { AUTHORITY };
 
-/** What a sync adds to a run's settings: which earlier run it brings up to date, and whether gone users go. */
-export interface SyncOptions {
-  /** The earlier run's journal (default: the newest run folder of this target under the output folder). */
-  fromJournal?: string;
-  removeMissing: boolean;
-  /** Where a relative --from-journal is read from (default: the output folder). */
-  cwd?: string;
-}
+export type { SyncOptions };
 
 /** What a sync will do, before any write (the dry run, the wizard's plan screen): no request is sent. */
 export interface SyncPreview {
@@ -54,7 +43,7 @@ export interface SyncPreview {
 }
 
 /** The sync's request from a run's settings. */
-export const syncRequestOf = (s: Pick<RunSettings, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncRequest => ({
+export const syncRequestOf = (s: Pick<RunRequest, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncRequest => ({
   files: s.files,
   readOptions: s.read,
   plan: s.plan,
@@ -109,133 +98,65 @@ export interface SyncOutcome extends RunOutcome {
   nothingChanged?: boolean;
 }
 
-export interface SyncHandle {
-  done: Promise<SyncOutcome>;
-  pause(): void;
-  resume(): void;
-  stop(): void;
-}
+export type SyncHandle = SessionHandle<SyncOutcome>;
 
 /** The sync: the shell gives it settings, a way to connect, a confirm() and a listener, as for a run. */
-export function startSync(
-  settings: RunSettings,
-  o: SyncOptions,
-  shell: Omit<RunShell, 'onEvent' | 'prepared'> & { onEvent(e: SyncOperationEvent): void; preview?: SyncPreview },
-): SyncHandle {
-  const control = new EarlyControl();
-  const emit = (e: SyncOperationEvent) => shell.onEvent(e);
-  const done = (async (): Promise<SyncOutcome> => {
-    const preview = shell.preview ?? (await previewSync(syncRequestOf(settings, describeTarget(settings.target), o)));
-    const { prepared: p, ...shown } = preview;
-    const unreadable = p.unreadable;
-    emit({ type: 'validated', summary: p.report.summary, unreadable });
-    emit({ type: 'sync-delta', preview: shown });
-    const store = settings.target.kind === 'sandbox' ? settings.target.store : undefined;
-    const rerun = rerunCommand('run', settings.rerun.args, { journal: p.journal, store, exports: settings.rerun.exports });
-    const base = { totals: emptyTotals(p.total), unreadable, durationMs: 0, rerun, applied: {}, preview: shown };
-    const refuse = (refusal: Refusal): SyncOutcome => {
-      emit({ type: 'refused', code: refusal.code, message: refusal.message, fix: refusal.fix });
-      return { ...base, stopped: 'refused', refusal, exitCode: 2 };
-    };
-    if (!p.hasWork) return { ...base, nothingChanged: true, exitCode: p.delta.invalid > 0 ? 1 : 0 };
-    if (control.stopped) return refuse(stoppedBeforeWrites());
-    const conn = await shell.connect({
-      concurrency: settings.concurrency,
-      onRetry: (info) => emit({ type: 'retry', ...info, at: Date.now() }),
-    });
-    let journal: Journal | undefined;
-    let ended: 'finished' | 'stopped' | 'fatal' = 'fatal';
-    try {
-      if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
-      const checked = await preflightPlan(conn, p.needs, settings, emit);
-      if (checked.refusal) return refuse(checked.refusal);
-      const { plan } = checked;
+export function startSync(request: SyncRunRequest, shell: SessionShell<SyncOperationEvent> & { preview?: SyncPreview }): SyncHandle {
+  const { sync: o, ...settings } = request;
+  return startSession(
+    'sync',
+    shell,
+    async (session) => {
+      const preview = shell.preview ?? (await previewSync(syncRequestOf(settings, describeTarget(settings.target), o)));
+      const { prepared: p, ...shown } = preview;
+      session.emit({ type: 'validated', summary: p.report.summary, unreadable: p.unreadable });
+      session.emit({ type: 'sync-delta', preview: shown });
+      const sync = syncOf(settings, session, p, shown);
+      if (!p.hasWork) return sync.nothingChanged();
+      if (session.control.stopped) return sync.refuse(stoppedBeforeWrites());
+      const conn = await session.connect({ concurrency: settings.concurrency });
+      const checked = await session.preflight(p.needs, settings);
+      if (checked.refusal) return sync.refuse(checked.refusal);
       const wrong = await checkBaseAgainstCore(conn.client, p, (id) => userIdOf(p.work.histories.get(id) ?? new Map()));
-      if (wrong) return refuse(new Refusal('preflight', wrong.message, 'point at the core the earlier run migrated into'));
+      if (wrong) return sync.refuse(new Refusal('preflight', wrong.message, 'point at the core the earlier run migrated into'));
       // The delta and the authority line were shown just before (sync-delta): the question names what they come to.
-      const effects = () => [syncEffect(p.delta, o.removeMissing)];
-      const declined = await askBeforeWriting('sync', settings, conn, effects, shell, emit, control);
-      if (declined) return refuse(declined);
-      await ensureRunFolder(p.journal);
-      journal = await openJournal(p.journal, p.identity, {
-        ...(p.fingerprintKey ? { fingerprintKey: p.fingerprintKey } : {}),
-        sync: { ...p.header },
-      });
-      const { app = 'public', tenant = 'public' } = settings.target;
+      const declined = await session.ask(settings.target, needsConfirmation(settings.target), () => [syncEffect(p.delta, o.removeMissing)]);
+      if (declined) return sync.refuse(declined);
       const folder = p.journal.replace(/\/journal\.ndjson$/, '');
-      emit({
-        type: 'run-folder',
-        url: conn.url,
-        app,
-        tenant,
-        folder,
-        journal: p.journal,
-        carriedOn: p.resume !== undefined,
-        fromJournal: 0,
-      });
-      const paths = pathsBesideJournal(p.journal);
-      const runFiles = openRunFiles(paths, plan);
-      const skipped = skippedCollector();
-      const migration = control.attach(
-        startMigration({
-          inputs: p.inputs(),
-          reopenInputs: p.inputs,
-          total: p.total,
-          core: conn.client,
-          journal,
-          plan,
-          via: settings.via,
-          batchSize: settings.batchSize,
-          jobIntervalMs: settings.jobIntervalMs,
-          concurrency: settings.concurrency,
-          onEvent: emit,
-          onUserResult: async (result: UserResult, input: MigrationInput) => {
-            const id = result.id;
-            if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
-              p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
-            skipped.add(result, input.record);
-            await runFiles.write(result, input);
-            await shell.drained?.();
-          },
-          wrapStrategy: syncStrategy(p.work),
-          fingerprintOf: p.fingerprintOf,
-        }),
-      );
-      let summary;
-      try {
-        summary = await migration.done;
-      } finally {
-        await runFiles.close();
-      }
-      ended = summary.stopped === 'fatal' ? 'fatal' : summary.stopped ? 'stopped' : 'finished';
-      const outcome: SyncOutcome = {
-        ...base,
-        totals: summary.totals,
-        durationMs: summary.durationMs,
-        ...(summary.stopped ? { stopped: summary.stopped } : {}),
-        ...(summary.fatal ? { error: summary.fatal.message } : {}),
-        folder,
-        paths: pathsMade(paths),
-        ...(conn.sandbox ? { sandboxStore: conn.sandbox.storePath } : {}),
-        applied: Object.fromEntries(p.work.applied),
-        skipped: skipped.summary(),
-        exitCode: 0,
+      const options = { ...(p.fingerprintKey ? { fingerprintKey: p.fingerprintKey } : {}), sync: { ...p.header } };
+      await session.openRunFolder({ journal: p.journal, out: settings.output.out }, p.identity, options);
+      const { app = 'public', tenant = 'public' } = settings.target;
+      const where = { url: conn.url, app, tenant, folder, journal: p.journal };
+      session.emit({ type: 'run-folder', ...where, carriedOn: p.resume !== undefined, fromJournal: 0 });
+      return sync.migrate(checked.plan, folder);
+    },
+    settings.target,
+  );
+}
+
+/** What is a sync's own: its refusal, its records (only the changes, counted per kind) and its outcome. */
+function syncOf(settings: RunRequest, session: WriteSession<SyncOperationEvent>, p: PreparedSync, shown: Omit<SyncPreview, 'prepared'>) {
+  const store = settings.target.kind === 'sandbox' ? settings.target.store : undefined;
+  const rerun = rerunCommand('run', settings.rerun.args, { journal: p.journal, store, exports: settings.rerun.exports });
+  const base = { totals: emptyTotals(p.total), unreadable: p.unreadable, durationMs: 0, rerun, applied: {}, preview: shown };
+  return {
+    nothingChanged: (): SyncOutcome => ({ ...base, nothingChanged: true, exitCode: p.delta.invalid > 0 ? 1 : 0 }),
+    refuse(refusal: Refusal): SyncOutcome {
+      session.emit({ type: 'refused', code: refusal.code, message: refusal.message, fix: refusal.fix });
+      return { ...base, stopped: 'refused', refusal, exitCode: 2 };
+    },
+    async migrate(plan: RunRequest['plan'], folder: string): Promise<SyncOutcome> {
+      const countNew = (result: UserResult) => {
+        const id = result.id;
+        if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
+          p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
       };
-      if (summary.stopped) outcome.resumeFile = await writeRerunFile(p.journal, rerun);
+      const engine = { inputs: p.inputs(), reopenInputs: p.inputs, total: p.total, plan, onUser: countNew };
+      const sync = { wrapStrategy: syncStrategy(p.work), fingerprintOf: p.fingerprintOf };
+      const end = await session.migrate({ ...engine, ...sync }, settings, rerun);
+      const outcome: SyncOutcome = { ...base, ...end, folder, applied: Object.fromEntries(p.work.applied), exitCode: 0 };
       outcome.exitCode = runExitCode(outcome);
       return outcome;
-    } finally {
-      if (journal) {
-        journal.append({ type: 'end', reason: ended, at: new Date().toISOString() });
-        await journal.close();
-      }
-      await conn.close();
-    }
-  })();
-  return {
-    done,
-    pause: control.pause,
-    resume: control.resume,
-    stop: control.stop,
+    },
   };
 }

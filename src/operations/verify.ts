@@ -17,8 +17,10 @@ import { openTotpCheckLog } from '../migration/totp-checks.js';
 import { checkCredential, createAccountLookup, verifyUser, type CredentialCheck, type UserVerification } from '../migration/verify.js';
 import { streamValidatedRecords } from '../records/validate.js';
 import type { CommonEvent } from './events.js';
-import type { RunSettings } from './settings.js';
+import type { VerifyRequest } from './requests.js';
 import { describeTarget, type ConnectOptions, type Connection } from './target.js';
+
+export type { VerifyRequest };
 
 export interface VerifyCounts {
   total: number;
@@ -44,14 +46,6 @@ export type VerifyEvent =
       waiting?: Record<string, number>;
     };
 
-export interface VerifyOptions {
-  /** Try each TOTP device with a code from its source secret (default: on the sandbox only; a real core counts attempts). */
-  totpCodes?: boolean;
-  credentials?: Array<{ email: string; password: string; line: number }>;
-  /** Users not ok kept in the outcome (the rest are counted): memory stays bounded on a million missing users. */
-  keep?: number;
-}
-
 export interface VerifyShell {
   connect(options: ConnectOptions): Promise<Connection>;
   onEvent(e: VerifyEvent): void;
@@ -71,91 +65,141 @@ export interface VerifyOutcome {
   exitCode: number;
 }
 
-export async function verifyMigration(settings: RunSettings, shell: VerifyShell, o: VerifyOptions = {}): Promise<VerifyOutcome> {
+export async function verifyMigration(request: VerifyRequest, shell: VerifyShell): Promise<VerifyOutcome> {
   const emit = shell.onEvent;
-  const identity = { sources: settings.files, target: describeTarget(settings.target) };
-  // The run's journal: as given, else the one its run folder holds; the TOTP checks log sits beside it.
-  const found =
-    settings.output.journal ??
-    (await findRunJournal(settings.output.out, identity)) ??
-    (await findSyncJournal(settings.output.out, identity.target, identity.sources))?.path;
-  const journalPath = found ?? resolve(settings.output.out, `auth-migrate-${identityId(identity)}.journal.ndjson`);
+  const journalPath = await journalOf(request);
   // Validation first, the journal after: the first pass's tables are garbage by then (never both held at once).
-  const prepared = shell.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
+  const prepared = shell.prepared ?? (await prepareRun(request.files, request.read, request.plan));
   emit({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });
   collectGarbage();
   const chain = existsSync(journalPath) ? await loadRunChain(journalPath) : undefined;
-  const journal = chain?.users;
   collectGarbage();
-  const totpCodesChecked = o.totpCodes ?? settings.target.kind === 'sandbox';
+  const totpCodesChecked = request.totpCodes ?? request.target.kind === 'sandbox';
   const totpChecksFile = totpCodesChecked ? `${journalPath}.totp-checks.ndjson` : undefined;
   const totpLog = totpChecksFile ? await openTotpCheckLog(totpChecksFile) : undefined;
-  const conn = await shell.connect({ concurrency: settings.concurrency });
-  const counts: VerifyCounts = { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 };
-  const problems: UserVerification[] = [];
-  const credentials: CredentialCheck[] = [];
-  const waiting: Record<string, number> = {};
-  let notOk = 0;
+  const conn = await shell.connect({ concurrency: request.concurrency });
   const started = Date.now();
+  let found: Found;
   try {
     if (conn.sandbox) emit({ type: 'sandbox', url: conn.sandbox.url, store: conn.sandbox.storePath });
     // A core that is down is said at once, as the run's preflight does, not after a minute of retries per user.
     await conn.client.withRetry(QUICK_RETRY).hello();
-    const total = sliceTotal(prepared.report.summary.records, settings.slice);
-    emit({
-      type: 'verify-started',
-      total,
-      ...(journal ? { journal: journalPath } : {}),
-      ...(chain?.note ? { journalNote: chain.note } : {}),
-      at: started,
-    });
-    const lookup = createAccountLookup(conn.client);
-    // Credentials whose email no source record has are said so instead of tried (a real core counts refusals).
-    const wanted = new Set((o.credentials ?? []).map((c) => c.email.trim().toLowerCase()));
-    const inSource = new Set<string>();
-    // Users of the credentials the run leaves out (disabled in the source...): said so, with why, not tried.
-    const notMigrated = new Map<string, string>();
-    const inputs = sliceRecords(streamValidatedRecords(settings.files, settings.read, prepared.report), settings.slice);
-    await forEachPooled(inputs, settings.concurrency, async (input) => {
-      const email = input.record.email?.trim().toLowerCase();
-      if (email !== undefined && wanted.has(email)) inSource.add(email);
-      const options = { plan: settings.plan, journal, checkTotpCodes: totpCodesChecked, totpLog, checkExtraDevices: true, lookup };
-      const result = await verifyUser(input, conn.client, options);
-      if (email !== undefined && wanted.has(email) && result.outcome === 'skipped') notMigrated.set(email, result.differences.join('; '));
-      counts.total += 1;
-      counts[result.outcome] += 1;
-      if (result.waiting !== undefined) waiting[result.waiting] = (waiting[result.waiting] ?? 0) + 1;
-      if (result.outcome !== 'ok' && result.outcome !== 'skipped') {
-        notOk += 1;
-        if (problems.length < (o.keep ?? 10_000)) problems.push(result);
-      }
-      emit({ type: 'verify-user', result, counts: { ...counts }, at: Date.now() });
-    });
-    for (const c of o.credentials ?? []) {
-      const key = c.email.trim().toLowerCase();
-      const why = notMigrated.get(key);
-      let check: CredentialCheck = inSource.has(key)
-        ? await checkCredential(conn.client, c.email, c.password)
-        : { email: c.email, ok: false, status: 'NOT_IN_SOURCE' };
-      // Refused for a user the run never migrated: that is why, not "wrong credentials".
-      if (!check.ok && why !== undefined) check = { email: c.email, ok: false, status: 'NOT_MIGRATED', reason: why };
-      credentials.push(check);
-      emit({ type: 'credential', line: c.line, check });
-    }
+    const total = sliceTotal(prepared.report.summary.records, request.slice);
+    const journal = chain ? { journal: journalPath } : {};
+    emit({ type: 'verify-started', total, ...journal, ...(chain?.note ? { journalNote: chain.note } : {}), at: started });
+    const check = { plan: request.plan, journal: chain?.users, checkTotpCodes: totpCodesChecked, totpLog, checkExtraDevices: true };
+    found = await verifyUsers(request, prepared, conn, check, emit);
+    found.credentials = await verifyCredentials(request.credentials ?? [], found, conn, emit);
   } finally {
     await conn.close();
   }
-  const durationMs = Date.now() - started;
+  return verifyEnd(found, Date.now() - started, { totpCodesChecked, totpChecksFile }, emit);
+}
+
+/** The run's journal: as given, else the one its run folder holds (or a sync's); the TOTP checks log sits beside it. */
+async function journalOf(request: VerifyRequest): Promise<string> {
+  const identity = { sources: request.files, target: describeTarget(request.target) };
+  const found =
+    request.output.journal ??
+    (await findRunJournal(request.output.out, identity)) ??
+    (await findSyncJournal(request.output.out, identity.target, identity.sources))?.path;
+  return found ?? resolve(request.output.out, `auth-migrate-${identityId(identity)}.journal.ndjson`);
+}
+
+/** What checking the users found, and what the credentials need of it. */
+interface Found {
+  counts: VerifyCounts;
+  problems: UserVerification[];
+  notOk: number;
+  waiting: Record<string, number>;
+  /** Emails of the credentials that some source record has. */
+  inSource: Set<string>;
+  /** Users of the credentials the run leaves out (disabled in the source...), with why: said so, not tried. */
+  notMigrated: Map<string, string>;
+  credentials: CredentialCheck[];
+}
+
+/** Every user of the sources checked in the core as planned, `concurrency` at once. */
+async function verifyUsers(
+  request: VerifyRequest,
+  prepared: PreparedRun,
+  conn: Connection,
+  check: Omit<Parameters<typeof verifyUser>[2], 'lookup'>,
+  emit: (e: VerifyEvent) => void,
+): Promise<Found> {
+  const found: Found = {
+    counts: { total: 0, ok: 0, missing: 0, mismatch: 0, skipped: 0 },
+    problems: [],
+    notOk: 0,
+    waiting: {},
+    inSource: new Set(),
+    notMigrated: new Map(),
+    credentials: [],
+  };
+  const { counts, waiting } = found;
+  const options = { ...check, lookup: createAccountLookup(conn.client) };
+  // Credentials whose email no source record has are said so instead of tried (a real core counts refusals).
+  const wanted = new Set((request.credentials ?? []).map((c) => c.email.trim().toLowerCase()));
+  const inputs = sliceRecords(streamValidatedRecords(request.files, request.read, prepared.report), request.slice);
+  await forEachPooled(inputs, request.concurrency, async (input) => {
+    const email = input.record.email?.trim().toLowerCase();
+    const asked = email !== undefined && wanted.has(email);
+    if (asked) found.inSource.add(email);
+    const result = await verifyUser(input, conn.client, options);
+    if (asked && result.outcome === 'skipped') found.notMigrated.set(email, result.differences.join('; '));
+    counts.total += 1;
+    counts[result.outcome] += 1;
+    if (result.waiting !== undefined) waiting[result.waiting] = (waiting[result.waiting] ?? 0) + 1;
+    if (result.outcome !== 'ok' && result.outcome !== 'skipped') {
+      found.notOk += 1;
+      if (found.problems.length < (request.keep ?? 10_000)) found.problems.push(result);
+    }
+    emit({ type: 'verify-user', result, counts: { ...counts }, at: Date.now() });
+  });
+  return found;
+}
+
+/** The known passwords tried, one at a time; those of users not in the sources or not migrated are said so. */
+async function verifyCredentials(
+  credentials: NonNullable<VerifyRequest['credentials']>,
+  found: Found,
+  conn: Connection,
+  emit: (e: VerifyEvent) => void,
+): Promise<CredentialCheck[]> {
+  const checks: CredentialCheck[] = [];
+  for (const c of credentials) {
+    const key = c.email.trim().toLowerCase();
+    const why = found.notMigrated.get(key);
+    let check: CredentialCheck = found.inSource.has(key)
+      ? await checkCredential(conn.client, c.email, c.password)
+      : { email: c.email, ok: false, status: 'NOT_IN_SOURCE' };
+    // Refused for a user the run never migrated: that is why, not "wrong credentials".
+    if (!check.ok && why !== undefined) check = { email: c.email, ok: false, status: 'NOT_MIGRATED', reason: why };
+    checks.push(check);
+    emit({ type: 'credential', line: c.line, check });
+  }
+  return checks;
+}
+
+/** The last event and the outcome: expected skips and users the run left out do not fail a verify. */
+function verifyEnd(
+  found: Found,
+  durationMs: number,
+  totp: { totpCodesChecked: boolean; totpChecksFile: string | undefined },
+  emit: (e: VerifyEvent) => void,
+): VerifyOutcome {
+  const { counts, credentials, waiting } = found;
   // A user the run leaves out is expected not to sign in: counted apart, not a failure (as its skip is not).
   const notMigratedCount = credentials.filter((c) => c.status === 'NOT_MIGRATED').length;
   const refused = credentials.filter((c) => !c.ok).length - notMigratedCount;
   const signedIn = { checked: credentials.length, ok: credentials.length - refused - notMigratedCount, notMigrated: notMigratedCount };
   const anyWaiting = Object.keys(waiting).length > 0;
+  const { totpCodesChecked, totpChecksFile } = totp;
   emit({ type: 'verify-finished', counts, durationMs, totpCodesChecked, credentials: signedIn, ...(anyWaiting ? { waiting } : {}) });
   return {
     counts,
-    problems,
-    notOk,
+    problems: found.problems,
+    notOk: found.notOk,
     credentials,
     totpCodesChecked,
     ...(totpChecksFile ? { totpChecksFile } : {}),

@@ -7,7 +7,7 @@ import type { MigrationRun } from '../migration/runner.js';
 import { checkTargetForPlan } from '../migration/target-check.js';
 import { confirmationFor, needsConfirmation, type Confirmation } from './confirm.js';
 import { Refusal, type CommonEvent } from './events.js';
-import type { RunSettings } from './settings.js';
+import type { RunRequest } from './requests.js';
 import type { Connection } from './target.js';
 
 /** Pause, resume and stop, taken before the migration starts and handed to it once it does. */
@@ -46,7 +46,7 @@ export const stoppedBeforeWrites = (): Refusal => new Refusal('not-confirmed', '
 export async function preflightPlan(
   conn: Connection,
   needs: PlanNeeds,
-  settings: Pick<RunSettings, 'plan' | 'skipPreflight' | 'via'>,
+  settings: Pick<RunRequest, 'plan' | 'skipPreflight' | 'via'>,
   emit: (e: CommonEvent) => void,
 ): Promise<{ plan: PlanOptions; refusal?: undefined } | { refusal: Refusal }> {
   const plan = settings.plan;
@@ -64,7 +64,7 @@ export async function preflightPlan(
  */
 export async function askBeforeWriting(
   action: Confirmation['action'],
-  settings: Pick<RunSettings, 'target'>,
+  settings: Pick<RunRequest, 'target'>,
   conn: Connection,
   effects: () => string[],
   shell: { confirm(c: Confirmation): Promise<boolean> },

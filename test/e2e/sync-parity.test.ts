@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import type { MigrationInput } from '../../src/ui/services/types.js';
+import type { WizardInput } from '../../src/ui/services/types.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 import { buildSyncSets } from '../support/sync-sets.js';
@@ -49,7 +49,7 @@ async function headlessSync(file: string, url: string, out: string) {
 
 async function wizardSync(file: string, url: string, out: string) {
   const services = createRealServices({ env: { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') }, cwd: dir, out: join(dir, out) });
-  const input: MigrationInput = { sources: [{ path: join(dir, file), format: 'canonical' }], signerKey: SCRYPT_SIGNER_KEY };
+  const input: WizardInput = { sources: [{ path: join(dir, file), format: 'canonical' }], signerKey: SCRYPT_SIGNER_KEY };
   const target = { url, licenseKey: LICENSE };
   const offer = await services.sync!.offer(input, target);
   expect(offer, 'the wizard offers the sync').toBeDefined();

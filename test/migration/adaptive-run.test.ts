@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { RunEvent } from '../../src/migration/events.js';
 import { openJournal } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, client, LICENSE } from '../support/cli.js';
@@ -71,7 +71,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function* inputs(list: CanonicalUser[]): AsyncIterable<MigrationInput> {
+async function* inputs(list: CanonicalUser[]): AsyncIterable<ValidatedRecord> {
   for (const [i, record] of list.entries()) yield { record, origin: { file: 'u.ndjson', line: i + 1 }, valid: true, problems: [] };
 }
 

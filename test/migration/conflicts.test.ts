@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
 import type { UserResult } from '../../src/migration/events.js';
 import { openJournal } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { client, LICENSE } from '../support/cli.js';
@@ -34,7 +34,7 @@ async function migrate(records: CanonicalUser[]): Promise<Map<string, UserResult
   runs += 1;
   const journal = await openJournal(join(dir, `j${runs}.ndjson`), { sources: [`run${runs}`], target: 'sandbox' });
   const results = new Map<string, UserResult>();
-  async function* inputs(): AsyncIterable<MigrationInput> {
+  async function* inputs(): AsyncIterable<ValidatedRecord> {
     for (const record of records) yield { record, origin: { file: 'mem' }, problems: [], valid: true };
   }
   const run = startMigration({
@@ -125,7 +125,7 @@ describe('classification of the core answers', () => {
 
   it('a hashing algorithm name the core refuses stops the whole run instead of failing every user', async () => {
     const journal = await openJournal(join(dir, 'algo.ndjson'), { sources: ['algo'], target: 'sandbox' });
-    async function* inputs(): AsyncIterable<MigrationInput> {
+    async function* inputs(): AsyncIterable<ValidatedRecord> {
       const hash =
         '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==';
       for (let i = 0; i < 5; i += 1)

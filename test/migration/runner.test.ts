@@ -10,7 +10,7 @@ import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
 import type { RunEvent } from '../../src/migration/events.js';
 import { openJournal, type RunIdentity } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { LICENSE, allUsers, waitFor } from '../support/cli.js';
@@ -35,7 +35,7 @@ function users(n: number): CanonicalUser[] {
 const recipeUserCount = (list: CanonicalUser[]) =>
   list.length + list.filter((u) => u.thirdParty).length + list.filter((u) => u.otpFactors).length;
 
-async function* inputs(list: CanonicalUser[], invalid: Set<string> = new Set()): AsyncIterable<MigrationInput> {
+async function* inputs(list: CanonicalUser[], invalid: Set<string> = new Set()): AsyncIterable<ValidatedRecord> {
   for (const [i, record] of list.entries()) {
     const valid = !invalid.has(record.id);
     yield {

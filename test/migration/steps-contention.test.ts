@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
 import { openJournal } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput, type RunSummary } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord, type RunSummary } from '../../src/migration/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, client, LICENSE } from '../support/cli.js';
@@ -40,7 +40,7 @@ async function migrate(list: CanonicalUser[], retries: number): Promise<RunSumma
   runs += 1;
   const core = createCoreClient({ url: sandbox!.url, retry: { retries, baseDelayMs: 1, maxDelayMs: 2 } });
   const journal = await openJournal(join(dir, `j${runs}.ndjson`), { sources: [`r${runs}`], target: 'sandbox' });
-  async function* inputs(): AsyncIterable<MigrationInput> {
+  async function* inputs(): AsyncIterable<ValidatedRecord> {
     for (const record of list) yield { record, origin: { file: 'mem' }, problems: [], valid: true };
   }
   try {

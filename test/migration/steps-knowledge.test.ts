@@ -15,7 +15,7 @@ import { CoreHttpError } from '../../src/core-client/errors.js';
 import type { RunEvent } from '../../src/migration/events.js';
 import { FreshKnowledge, knownAbsentForSteps } from '../../src/migration/steps-knowledge.js';
 import { openJournal } from '../../src/migration/journal.js';
-import { startMigration, type MigrationInput } from '../../src/migration/runner.js';
+import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
 import type { Step } from '../../src/migration/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
@@ -38,7 +38,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function* inputs(list: CanonicalUser[]): AsyncIterable<MigrationInput> {
+async function* inputs(list: CanonicalUser[]): AsyncIterable<ValidatedRecord> {
   for (const [i, record] of list.entries()) yield { record, origin: { file: 'users.ndjson', line: i + 1 }, valid: true, problems: [] };
 }
 

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeTarget, resolveTarget } from '../../src/operations/target.js';
+import { resolveTarget } from '../../src/commands/target-options.js';
+import { describeTarget } from '../../src/operations/target.js';
 import { rerunCommand, rerunFileText, rerunText } from '../../src/operations/rerun.js';
 import { saveProfile } from '../../src/profiles/index.js';
 

@@ -3,7 +3,7 @@
 // (exit 2, naming the variables, never echoing a value); verify, which only reads, goes on without.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { resolveRunSettings, type RunOptionValues } from '../../src/operations/settings.js';
+import { runRequestOf, type RunOptionValues } from '../../src/commands/run-request.js';
 import { emptyProfile, type LoadedProfile } from '../../src/profiles/index.js';
 
 const SECRET = 'a-secret-for-the-settings-test-0123456789';
@@ -21,13 +21,13 @@ const profile = (name?: string): LoadedProfile => ({
 
 describe("the sign-in migration's secret", () => {
   it('from AUTH_MIGRATE_SIGNIN_SECRET: the plan signs entries', async () => {
-    const s = await resolveRunSettings(values, { ...base, env: { AUTH_MIGRATE_SIGNIN_SECRET: SECRET } });
+    const s = await runRequestOf(values, { ...base, env: { AUTH_MIGRATE_SIGNIN_SECRET: SECRET } });
     expect(s.plan.signer).toBeDefined();
     expect(JSON.stringify(s)).not.toContain(SECRET);
   });
 
   it('from the variable a profile names, when AUTH_MIGRATE_SIGNIN_SECRET is not set', async () => {
-    const s = await resolveRunSettings(values, { ...base, env: { MY_APP_SECRET: SECRET }, profile: profile('MY_APP_SECRET') });
+    const s = await runRequestOf(values, { ...base, env: { MY_APP_SECRET: SECRET }, profile: profile('MY_APP_SECRET') });
     expect(s.plan.signer).toBeDefined();
   });
 
@@ -36,7 +36,7 @@ describe("the sign-in migration's secret", () => {
     ['a short secret', { AUTH_MIGRATE_SIGNIN_SECRET: 'short-one' }, undefined],
     ["the profile's variable unset", {}, 'MY_APP_SECRET'],
   ])('refused with %s, naming the variables and never the value', async (_name, env, named) => {
-    const err = await resolveRunSettings(values, { ...base, env, ...(named ? { profile: profile(named) } : {}) }).catch((e: unknown) => e);
+    const err = await runRequestOf(values, { ...base, env, ...(named ? { profile: profile(named) } : {}) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).exitCode).toBe(2);
     expect((err as Error).message).toContain('AUTH_MIGRATE_SIGNIN_SECRET');
@@ -45,7 +45,7 @@ describe("the sign-in migration's secret", () => {
   });
 
   it('verify (read only) goes on without it', async () => {
-    const s = await resolveRunSettings(values, { ...base, env: {}, readOnly: true });
+    const s = await runRequestOf(values, { ...base, env: {}, readOnly: true });
     expect(s.plan.signer).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyProfile, loadProfile, saveProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
 import { settingsOf } from '../../src/ui/services/settings.js';
-import type { MigrationInput, TargetConnection } from '../../src/ui/services/types.js';
+import type { WizardInput, TargetConnection } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
 import { CANONICAL } from '../support/fixture.js';
@@ -17,7 +17,7 @@ import { KEYS, renderWizard, waitFor } from './harness.js';
 const dir = mkdtempSync(join(tmpdir(), 'am-job-interval-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], via: 'bulk-staged' };
+const input: WizardInput = { sources: [{ path: CANONICAL, format: 'canonical' }], via: 'bulk-staged' };
 const sandbox: TargetConnection = { url: 'http://127.0.0.1:9', sandbox: { storePath: join(dir, 'store.json'), temporary: false } };
 const remote: TargetConnection = { url: 'http://127.0.0.1:9' };
 const o = { profileName: 'p', cwd: dir, out: dir, readOnly: true };

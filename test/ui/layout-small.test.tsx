@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyProfile, saveProfile } from '../../src/profiles/index.js';
 import { lossLine } from '../../src/operations/partial.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import type { MigrationInput, TargetConnection } from '../../src/ui/services/types.js';
+import type { WizardInput, TargetConnection } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
 import { REPO } from '../support/fixture.js';
@@ -50,7 +50,7 @@ describe('at 60x16', () => {
 
   it('the plan with a refusal: the whole refusal (pgdn), every option (↓), and the dry run (d)', async () => {
     const services = createRealServices({ env, cwd: dir });
-    const input: MigrationInput = { sources: [{ path: join(dir, 'users.csv'), format: 'supabase' }] };
+    const input: WizardInput = { sources: [{ path: join(dir, 'users.csv'), format: 'supabase' }] };
     const target: TargetConnection = { url: 'http://127.0.0.1:9' };
     const plan = await services.plan(input, target);
     expect(plan.losses.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // results screen: the starting point of the results-screen tests (sign-in check, undo).
 import { expect } from 'vitest';
 import { emptyProfile } from '../../src/profiles/index.js';
-import type { MigrationInput, SandboxHandle, TargetConnection, WizardServices } from '../../src/ui/services/types.js';
+import type { WizardInput, SandboxHandle, TargetConnection, WizardServices } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action, WizardState } from '../../src/ui/state/types.js';
 import { API_KEY, CANONICAL, LICENSE_KEY, SIGNER_KEY } from '../support/fixture.js';
@@ -19,7 +19,7 @@ export async function migrated(
   });
   opts.track(s);
   const target: TargetConnection = { url: s.url, apiKey: API_KEY, licenseKey: LICENSE_KEY, sandbox: { storePath: s.storePath } };
-  const input: MigrationInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
+  const input: WizardInput = { sources: [{ path: CANONICAL, format: 'canonical' }], signerKey: SIGNER_KEY };
   const outcome = await services.run(input, target, { profileName: 'night', onEvent: () => undefined, confirm: async () => false }).done;
   expect(outcome.totals.imported).toBe(6);
   const actions: Action[] = [

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import type { MigrationInput, TargetConnection } from '../../src/ui/services/types.js';
+import type { WizardInput, TargetConnection } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
 import { inWizardWords } from '../../src/ui/wizard-words.js';
@@ -22,7 +22,7 @@ describe('whole classes of users lost, in the wizard', () => {
   it('the plan names them with the fix in screens, refuses r, and a goes on knowingly', async () => {
     copyFileSync(join(REPO, 'fixtures', 'supabase', 'users.csv'), join(dir, 'users.csv'));
     const services = createRealServices({ env: { AUTH_MIGRATE_CONFIG_DIR: join(dir, 'config') }, cwd: dir });
-    const input: MigrationInput = { sources: [{ path: join(dir, 'users.csv'), format: 'supabase' }] };
+    const input: WizardInput = { sources: [{ path: join(dir, 'users.csv'), format: 'supabase' }] };
     // No core is asked for a plan: a target that is never reached will do.
     const target: TargetConnection = { url: 'http://127.0.0.1:9' };
     const plan = await services.plan(input, target);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyProfile } from '../../src/profiles/index.js';
 import { createRealServices } from '../../src/ui/services/real.js';
-import type { MigrationInput, TargetConnection } from '../../src/ui/services/types.js';
+import type { WizardInput, TargetConnection } from '../../src/ui/services/types.js';
 import { initialState, reducer } from '../../src/ui/state/reducer.js';
 import type { Action } from '../../src/ui/state/types.js';
 import { KEYS, renderWizard } from './harness.js';
@@ -24,7 +24,7 @@ describe('plan options that change who is migrated', () => {
       { id: 'u-ok', email: 'ok@example.test', password: { hash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' } },
     ];
     writeFileSync(join(dir, 'users.ndjson'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
-    const input: MigrationInput = { sources: [{ path: join(dir, 'users.ndjson'), format: 'canonical' }] };
+    const input: WizardInput = { sources: [{ path: join(dir, 'users.ndjson'), format: 'canonical' }] };
     // The plan asks no core: a target never reached will do.
     const target: TargetConnection = { url: 'http://127.0.0.1:9' };
     const skipping = await services.plan(input, target);

@@ -2,17 +2,17 @@
 // engine (runner.ts) notes the fingerprint when it admits a user and hands the strategies this journal, whose
 // append adds it to that user's `imported` or `alreadyPresent` line (the same line, so the same group commit).
 import type { Journal, JournalEntry } from '../journal.js';
-import type { MigrationInput } from '../runner.js';
+import type { ValidatedRecord } from '../runner.js';
 import { fingerprint, fingerprintKey } from './fingerprint.js';
 
 /** The fingerprint to journal for a user (a sync gives its own); undefined writes none. */
-export type FingerprintOf = (input: MigrationInput) => string | undefined;
+export type FingerprintOf = (input: ValidatedRecord) => string | undefined;
 
 export interface FingerprintingJournal {
   /** The journal the strategies write through. */
   readonly journal: Journal;
   /** A user handed to the strategy: its fingerprint waits for its finishing line. */
-  admit(input: MigrationInput): void;
+  admit(input: ValidatedRecord): void;
   /** A user finished (with or without a journal line): nothing waits for it any more. */
   forget(user: string): void;
 }
@@ -25,7 +25,7 @@ export function fingerprintingJournal(journal: Journal, custom?: FingerprintOf):
    * fingerprint is taken when the finishing line comes (a staged user is forgotten at its upload and admitted
    * again once read back: one fingerprint, not two, and none in the way of the upload).
    */
-  const waiting = new Map<string, MigrationInput>();
+  const waiting = new Map<string, ValidatedRecord>();
   const append = (entry: JournalEntry): void => {
     if (entry.type === 'user' && (entry.outcome === 'imported' || entry.outcome === 'alreadyPresent')) {
       const input = waiting.get(entry.user);

@@ -11,7 +11,7 @@ import { streamValidatedRecords, type ValidateOptions } from '../../records/vali
 import type { RunIdentity } from '../journal.js';
 import type { PlanOptions } from '../plan.js';
 import { prepareRun, type PreparedRun } from '../prepare.js';
-import type { MigrationInput } from '../runner.js';
+import type { ValidatedRecord } from '../runner.js';
 import { FOLDER_JOURNAL, newRunFolder } from '../run-folder.js';
 import { chooseSyncBase, journalChain, type JournalHead, type SyncHeader } from './base.js';
 import { readChainHistory, readChainUsers } from './chain.js';
@@ -54,7 +54,7 @@ export interface PreparedSync extends PreparedRun {
   fingerprintKey?: string;
   /** Users the engine is handed: new, changed, gone (and invalid records, reported as a run reports them). */
   total: number;
-  inputs(): AsyncIterable<MigrationInput>;
+  inputs(): AsyncIterable<ValidatedRecord>;
   fingerprintOf: FingerprintOf;
   /** Whether anything is to be written (false: the core matches the export; no journal is made). */
   readonly hasWork: boolean;
@@ -91,7 +91,7 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const key = choice.base.fpKey ?? undefined;
   const fpKey: FingerprintKey | undefined = key ? fingerprintKey(key) : undefined;
   const total = delta.invalid + delta.new + delta.leftOut + work.changed.size + work.removals.size;
-  const inputs = async function* (): AsyncIterable<MigrationInput> {
+  const inputs = async function* (): AsyncIterable<ValidatedRecord> {
     for await (const v of streamValidatedRecords(sources, req.readOptions, prepared.report)) {
       const id = v.record.id;
       if (work.removals.get(id) === 'disabled') {

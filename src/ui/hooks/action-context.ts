@@ -5,7 +5,7 @@ import { useMemo, type Dispatch, type MutableRefObject } from 'react';
 import { emptyProfile } from '../../profiles/index.js';
 import { reducer } from '../state/reducer.js';
 import type { Action, WizardState } from '../state/types.js';
-import type { MigrationInput, TargetConnection, WizardServices } from '../services/types.js';
+import type { WizardInput, TargetConnection, WizardServices } from '../services/types.js';
 
 export interface ActionContext {
   services: WizardServices;
@@ -45,7 +45,7 @@ export function useActionContext(
   );
 }
 
-export function migrationInput(state: WizardState): MigrationInput {
+export function migrationInput(state: WizardState): WizardInput {
   const p = state.profile ?? emptyProfile('unnamed');
   return {
     secretStores: p.secrets,

@@ -3,7 +3,7 @@
 import type { RunOperationEvent } from '../../operations/events.js';
 import type { SyncOperationEvent } from '../../operations/sync.js';
 import type { Confirmation } from '../../operations/confirm.js';
-import type { MigrationInput, RunHandle, TargetConnection, WizardServices } from '../services/types.js';
+import type { WizardInput, RunHandle, TargetConnection, WizardServices } from '../services/types.js';
 import type { Action, WizardState } from '../state/types.js';
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -20,7 +20,7 @@ export function syncActions(
   d: (a: Action) => void,
   latest: { current: WizardState },
   target: () => TargetConnection | undefined,
-  inputOf: (state: WizardState) => MigrationInput,
+  inputOf: (state: WizardState) => WizardInput,
 ): SyncActions & { offer(): Promise<void> } {
   let asked = 0; // only the latest preview asked for reaches the screen
   // The choice is passed in: the state read through `latest` is the one before this key's dispatch has rendered.
@@ -64,7 +64,7 @@ export function syncActions(
 export function startRunOrSync(
   services: WizardServices,
   state: WizardState,
-  input: MigrationInput,
+  input: WizardInput,
   t: TargetConnection,
   o: { profileName: string; onEvent: (e: RunOperationEvent) => void; confirm: (c: Confirmation) => Promise<boolean> },
   d: (a: Action) => void,

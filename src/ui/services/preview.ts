@@ -1,20 +1,19 @@
-// The preview's validation: the run's own validation pass (migration/prepare.ts, through the run's settings), its
+// The preview's validation: the run's own validation pass (migration/prepare.ts, through the run's request), its
 // records handed to the table as they are read, and kept so the plan, the run and verify of the same input do
 // not read the files again.
 import { collectGarbage } from '../../heap.js';
 import { prepareRun, type PreparedRun } from '../../migration/prepare.js';
-import { resolveSourceSettings } from '../../operations/settings.js';
 import { originKey } from '../../records/validate.js';
 import type { Problem } from '../../records/types.js';
-import { profileOf } from './settings.js';
-import type { MigrationInput, PreviewRecord, PreviewReport } from './types.js';
+import { planRequestOf } from './settings.js';
+import type { WizardInput, PreviewRecord, PreviewReport } from './types.js';
 
 export interface Preview {
-  validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
+  validate(input: WizardInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
   /** The validation of exactly this input (from the preview when nothing changed since, else read again). */
-  prepared(input: MigrationInput): Promise<PreparedRun>;
+  prepared(input: WizardInput): Promise<PreparedRun>;
   /** The records whose id, email, phone or external id holds `query`: the files read again, `limit` kept. */
-  search(input: MigrationInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
+  search(input: WizardInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
 }
 
 /** Whether a record's id, email, phone, external id or a third-party login holds `q` (lower case). */
@@ -25,19 +24,9 @@ function matches(r: PreviewRecord['record'], q: string): boolean {
 
 export function createPreview(cwd: string): Preview {
   let cached: { key: string; prepared: PreparedRun } | undefined;
-  const keyOf = (input: MigrationInput) => JSON.stringify({ ...input, allowPartial: undefined, concurrency: undefined });
-  const sourcesOf = (input: MigrationInput) =>
-    resolveSourceSettings(
-      {},
-      {
-        cwd,
-        env: {},
-        positionals: [],
-        profile: { profile: profileOf(input, 'wizard'), secrets: { signerKey: input.signerKey }, missing: [] },
-        rerunArgs: [],
-      },
-    );
-  const validate = async (input: MigrationInput, onRecord?: (r: PreviewRecord) => void) => {
+  const keyOf = (input: WizardInput) => JSON.stringify({ ...input, allowPartial: undefined, concurrency: undefined });
+  const sourcesOf = (input: WizardInput) => planRequestOf(input, { profileName: 'wizard', cwd, out: cwd });
+  const validate = async (input: WizardInput, onRecord?: (r: PreviewRecord) => void) => {
     const s = await sourcesOf(input);
     const prepared = await prepareRun(s.files, s.read, s.plan, onRecord ? (v) => onRecord({ key: originKey(v.origin), ...v }) : undefined);
     collectGarbage(); // the first pass's duplicate tables are dead: freed now (heap.ts)

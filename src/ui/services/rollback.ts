@@ -5,7 +5,7 @@ import { findRetiredRunJournal } from '../../migration/rollback-retire.js';
 import { findRunJournal } from '../../migration/run-folder.js';
 import { rollbackMigration, type RollbackOperationEvent, type RollbackOutcome } from '../../operations/rollback.js';
 import type { Confirmation } from '../../operations/confirm.js';
-import type { RunSettings } from '../../operations/settings.js';
+import type { RunRequest } from '../../operations/requests.js';
 import { describeTarget } from '../../operations/target.js';
 import { connectionTo } from './settings.js';
 import type { TargetConnection } from './types.js';
@@ -17,15 +17,14 @@ export interface UndoOptions {
   journal?: string;
 }
 
-export async function undoRun(pending: Promise<RunSettings>, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome> {
+export async function undoRun(pending: Promise<RunRequest>, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome> {
   const s = await pending;
   const identity = { sources: s.files, target: describeTarget(s.target) };
   const journal =
     o.journal ?? (await findRunJournal(s.output.out, identity)) ?? (await findRetiredRunJournal(s.output.out, identityId(identity)));
   if (!journal) throw new Error(`no journal of this migration under ${s.output.out}: nothing to undo`);
   return rollbackMigration(
-    { journal, target: s.target, force: false, concurrency: 8, confirmSandbox: true, by: 'the auth-migrate wizard (undo)' },
+    { journal, target: s.target, force: false, concurrency: 8, confirmSandbox: true, by: 'the auth-migrate wizard (undo)', dryRun: false },
     { connect: async (_t, c) => connectionTo(target, s, c), confirm: o.confirm, onEvent: o.onEvent },
-    { dryRun: false },
   );
 }

@@ -1,14 +1,33 @@
-// The wizard's input as the operations' settings: its profile (as the screens left it) and the keys typed on the
-// keys screen go through the same resolution as `run`'s flags (operations/settings.ts), so an option cannot mean
-// one thing headless and another here. The target is the one the target screen connected.
+// The wizard's input as the operations' typed requests, built from its profile directly (the screens' choices,
+// the keys typed on the keys screen, the target the target screen connected), with the same defaults and checks
+// as the command line's (operations/requests.ts), so an option cannot mean one thing headless and another here.
+// No flag object is made up on the way.
+import { resolve } from 'node:path';
 import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
+import { UserError } from '../../errors.js';
+import { parseDisabledPolicy, parseUnusableHashPolicy } from '../../migration/policies.js';
+import { parseVia } from '../../migration/via.js';
 import { emptyProfile, type LoadedProfile, type Profile } from '../../profiles/index.js';
-import { resolveRunSettings, type RunOptionValues, type RunSettings } from '../../operations/settings.js';
-import { clientFor, type ConnectOptions, type Connection } from '../../operations/target.js';
-import type { MigrationInput, OpenedProfile, TargetConnection } from './types.js';
+import {
+  checkUpdateExisting,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_CONCURRENCY,
+  defaultJobIntervalMs,
+  rerunExports,
+  runLabel,
+  scryptAlgorithmName,
+  signInSigner,
+  type PlanRequest,
+  type RunRequest,
+} from '../../operations/requests.js';
+import { profileFiles, profileReadOptions, withSignerKey } from '../../operations/sources.js';
+import { clientFor, type ConnectOptions, type Connection, type Target, type TargetSecrets } from '../../operations/target.js';
+import type { ReadOptions } from '../../sources/index.js';
+import type { ValidateOptions } from '../../records/validate.js';
+import type { OpenedProfile, TargetConnection, WizardInput } from './types.js';
 
 /** The profile an input describes (the wizard builds its input from the open profile: this goes back). */
-export function profileOf(input: MigrationInput, name: string): Profile {
+export function profileOf(input: WizardInput, name: string): Profile {
   return {
     ...emptyProfile(name),
     sources: input.sources,
@@ -32,49 +51,70 @@ export function targetFlags(target: TargetConnection): string[] {
   return ['--core', target.url, ...(target.tenant ? ['--tenant', target.tenant] : []), ...(target.app ? ['--app', target.app] : [])];
 }
 
-export async function settingsOf(
-  input: MigrationInput,
-  target: TargetConnection,
-  o: { profileName: string; cwd: string; out: string; readOnly?: boolean },
-): Promise<RunSettings> {
+const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
+
+/** The sources, plan and output of the input (what validating and planning need; no target looked at). */
+export async function planRequestOf(input: WizardInput, o: { profileName: string; cwd: string; out: string }): Promise<PlanRequest> {
   const profile = profileOf(input, o.profileName);
-  const loaded: LoadedProfile = {
-    profile,
-    secrets: { apiKey: target.apiKey, licenseKey: target.licenseKey, signerKey: input.signerKey },
-    missing: [],
+  const files = profileFiles(profile, o.cwd);
+  if (files.length === 0) throw new UserError('choose at least one export file');
+  const read: ReadOptions & ValidateOptions = profileReadOptions(profile);
+  // Left undefined when the profile does not choose (it means skip): a run refuses to leave every such user out
+  // for a setting nobody chose (operations/partial.ts).
+  if (profile.unusableHashes !== undefined) read.unusableHashes = parseUnusableHashPolicy(profile.unusableHashes);
+  withSignerKey(read, [
+    [read.hashConfig?.signerKey, 'the hash config'],
+    [input.signerKey, `profile ${o.profileName}`],
+  ]);
+  const plan = {
+    keepSourceIds: profile.keepSourceIds ?? false,
+    updateExisting: profile.updateExisting ?? false,
+    disabled: parseDisabledPolicy(profile.disabled),
+    scryptAlgorithmName: scryptAlgorithmName(profile.scryptAlgorithmName),
+    unusableHashes: read.unusableHashes,
   };
-  const values: RunOptionValues = target.sandbox
-    ? { sandbox: true, store: target.sandbox.storePath }
-    : { core: target.url, tenant: target.tenant, app: target.app };
-  values.out = o.out;
-  if (input.allowPartial) values['allow-partial'] = true;
-  // The keys come from the keys screen, never from this process's AUTH_MIGRATE_* variables: the sign-in secret too
-  // (AUTH_MIGRATE_SIGNIN_SECRET only pre-fills its field when the profile is opened: openedProfile below).
-  const env = input.signInSecret ? { [SIGNIN_SECRET_ENV]: input.signInSecret } : {};
-  // A plan, a preflight or a verify writes nothing: the sign-in secret is asked for only by the run itself.
-  const settings = await resolveRunSettings(values, {
-    cwd: o.cwd,
-    env,
-    positionals: [],
-    profile: loaded,
-    rerunArgs: [],
-    ...(o.readOnly ? { readOnly: true } : {}),
-  });
-  settings.rerun.args = ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])];
-  // The rerun is told to export the sign-in secret too (its name only: the value is never on a command line).
-  if (settings.plan.signer && !settings.rerun.exports.includes(SIGNIN_SECRET_ENV)) settings.rerun.exports.push(SIGNIN_SECRET_ENV);
-  return settings;
+  const via = parseVia(profile.via);
+  checkUpdateExisting(via, plan);
+  const output = { out: resolve(o.cwd, o.out), label: await runLabel(o.profileName, read.format, files) };
+  return { files, read, plan, via, slice: {}, output, allowPartial: input.allowPartial ?? false };
 }
 
-/** The wizard's connection as an operation uses it: a client of the core (or of the sandbox the wizard keeps running). */
-export function connectionTo(target: TargetConnection, settings: RunSettings, options: ConnectOptions): Connection {
-  const client = clientFor(target.url, settings.target, settings.secrets, options);
+export async function settingsOf(
+  input: WizardInput,
+  target: TargetConnection,
+  o: { profileName: string; cwd: string; out: string; readOnly?: boolean },
+): Promise<RunRequest> {
+  const planned = await planRequestOf(input, o);
+  const loaded: LoadedProfile = { profile: profileOf(input, o.profileName), secrets: {}, missing: [] };
+  const where: Target = target.sandbox
+    ? { kind: 'sandbox', store: resolve(o.cwd, target.sandbox.storePath), tenant: undefined, app: undefined }
+    : { kind: 'remote', url: target.url, tenant: target.tenant, app: target.app };
+  // The keys come from the keys screen, never from this process's AUTH_MIGRATE_* variables (the hash config's
+  // signer key fills in for a sandbox rehearsal).
+  const secrets: TargetSecrets = {
+    apiKey: nonEmpty(target.apiKey),
+    licenseKey: nonEmpty(target.licenseKey),
+    signerKey: nonEmpty(input.signerKey) ?? planned.read.signerKey,
+  };
+  // The sign-in secret comes from its field on the keys screen too (AUTH_MIGRATE_SIGNIN_SECRET only pre-fills it
+  // when the profile is opened: openedProfile below). A plan, a preflight or a verify writes nothing: the secret is
+  // asked for only by the run itself.
+  const env = input.signInSecret ? { [SIGNIN_SECRET_ENV]: input.signInSecret } : {};
+  const signer = signInSigner(planned.plan, env, loaded.profile, o.readOnly === true);
+  if (signer) planned.plan.signer = signer;
   return {
-    client,
-    url: target.url,
-    ...(target.sandbox ? { sandbox: { url: target.url, storePath: target.sandbox.storePath } } : {}),
-    // The sandbox lives as long as the target screen's choice: the wizard stops it, not the operation.
-    close: async () => client.close(),
+    ...planned,
+    target: where,
+    secrets,
+    batchSize: DEFAULT_BATCH_SIZE,
+    jobIntervalMs: input.jobIntervalSec !== undefined ? input.jobIntervalSec * 1000 : defaultJobIntervalMs(where),
+    concurrency: input.concurrency ?? DEFAULT_CONCURRENCY,
+    skipPreflight: false,
+    rerun: {
+      args: ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])],
+      // The rerun is told to export the sign-in secret too (its name only: the value is never on a command line).
+      exports: [...rerunExports(secrets, loaded, false), ...(signer ? [SIGNIN_SECRET_ENV] : [])],
+    },
   };
 }
 
@@ -89,5 +129,17 @@ export function openedProfile(loaded: LoadedProfile, env: NodeJS.ProcessEnv): Op
     ...loaded,
     missing: [...loaded.missing, ...(named !== undefined && value === undefined ? (['signInSecret'] as const) : [])],
     ...(value !== undefined ? { signInSecret: value } : {}),
+  };
+}
+
+/** The wizard's connection as an operation uses it: a client of the core (or of the sandbox the wizard keeps running). */
+export function connectionTo(target: TargetConnection, settings: RunRequest, options: ConnectOptions): Connection {
+  const client = clientFor(target.url, settings.target, settings.secrets, options);
+  return {
+    client,
+    url: target.url,
+    ...(target.sandbox ? { sandbox: { url: target.url, storePath: target.sandbox.storePath } } : {}),
+    // The sandbox lives as long as the target screen's choice: the wizard stops it, not the operation.
+    close: async () => client.close(),
   };
 }

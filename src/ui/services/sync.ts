@@ -3,7 +3,7 @@
 // sync itself, the same events and question as `run --sync`). Adapters only: the operation decides.
 import { chooseSyncBase } from '../../migration/sync/base.js';
 import type { Confirmation } from '../../operations/confirm.js';
-import type { RunSettings } from '../../operations/settings.js';
+import type { RunRequest } from '../../operations/requests.js';
 import {
   previewSync,
   startSync,
@@ -15,15 +15,15 @@ import {
 import { describeTarget } from '../../operations/target.js';
 import type { SyncOffer, SyncPreviewView } from '../state/sync.js';
 import { connectionTo } from './settings.js';
-import type { MigrationInput, TargetConnection } from './types.js';
+import type { WizardInput, TargetConnection } from './types.js';
 
 export interface SyncService {
   /** The earlier run a sync would bring up to date, or undefined (never ran into this core: a sync is not offered). */
-  offer(input: MigrationInput, target: TargetConnection): Promise<SyncOffer | undefined>;
+  offer(input: WizardInput, target: TargetConnection): Promise<SyncOffer | undefined>;
   /** The delta and the changes planned (no request to the core); kept for the sync that follows. */
-  preview(input: MigrationInput, target: TargetConnection, o: { removeMissing: boolean; profileName: string }): Promise<SyncPreviewView>;
+  preview(input: WizardInput, target: TargetConnection, o: { removeMissing: boolean; profileName: string }): Promise<SyncPreviewView>;
   start(
-    input: MigrationInput,
+    input: WizardInput,
     target: TargetConnection,
     o: {
       removeMissing: boolean;
@@ -34,12 +34,12 @@ export interface SyncService {
   ): SyncHandle;
 }
 
-type Settings = (input: MigrationInput, target: TargetConnection, profileName?: string) => Promise<RunSettings>;
+type Settings = (input: WizardInput, target: TargetConnection, profileName?: string) => Promise<RunRequest>;
 
 export function createSyncService(settings: Settings): SyncService {
   /** The last preview, reused by the sync when nothing changed in between (the same input, target and choice). */
   let last: { key: string; preview: SyncPreview } | undefined;
-  const keyOf = (input: MigrationInput, target: TargetConnection, removeMissing: boolean) =>
+  const keyOf = (input: WizardInput, target: TargetConnection, removeMissing: boolean) =>
     JSON.stringify([input, target.url, target.tenant, target.app, target.sandbox?.storePath, removeMissing]);
   return {
     async offer(input, target) {
@@ -77,8 +77,7 @@ export function createSyncService(settings: Settings): SyncService {
         // The rerun command (a stopped sync's resume.txt) is the same sync.
         s.rerun.args.push('--sync', ...(o.removeMissing ? ['--remove-missing'] : []));
         handle = startSync(
-          s,
-          { removeMissing: o.removeMissing },
+          { ...s, sync: { removeMissing: o.removeMissing } },
           {
             connect: async (c) => connectionTo(target, s, c),
             confirm: o.confirm,

@@ -36,7 +36,7 @@ export interface ProfileService {
 }
 
 /** Everything a reader, the validator, the planner and the runner need about the input. */
-export interface MigrationInput {
+export interface WizardInput {
   sources: ProfileSource[];
   hashConfig?: ProfileHashConfig;
   signerKey?: string;
@@ -164,25 +164,25 @@ export interface WizardServices {
   /** The hash parameters as pasted; the signer key, if present, is returned apart (it is a secret). */
   /** The pasted `hash_config { … }` (or its JSON), or the path of a file holding it. */
   parseHashConfig(text: string): Promise<{ hashConfig: ProfileHashConfig; signerKey?: string }>;
-  validate(input: MigrationInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
+  validate(input: WizardInput, onRecord: (r: PreviewRecord) => void): Promise<PreviewReport>;
   /** Every record of the files whose id, email, phone or external id holds `query` (case-insensitive), up to `limit`. */
-  search(input: MigrationInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
+  search(input: WizardInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
   spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
   startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;
   /** The same findings and blocking rule as `run`, for what this input needs (undefined: nothing known yet). */
-  preflight(target: TargetConnection, input: MigrationInput | undefined): Promise<PreflightResult>;
-  plan(input: MigrationInput, target: TargetConnection): Promise<PlanSummary>;
+  preflight(target: TargetConnection, input: WizardInput | undefined): Promise<PreflightResult>;
+  plan(input: WizardInput, target: TargetConnection): Promise<PlanSummary>;
   /** The run operation (operations/run.ts) on this target: its events, and its question before a real core is written. */
   run(
-    input: MigrationInput,
+    input: WizardInput,
     target: TargetConnection,
     opts: { profileName: string; onEvent: (e: RunOperationEvent) => void; confirm: (c: Confirmation) => Promise<boolean> },
   ): RunHandle;
   /** The verify operation (operations/verify.ts), with its progress. */
-  verify(input: MigrationInput, target: TargetConnection, onEvent?: (e: VerifyEvent) => void): Promise<VerifyOutcome>;
+  verify(input: WizardInput, target: TargetConnection, onEvent?: (e: VerifyEvent) => void): Promise<VerifyOutcome>;
   /** Undo this input's run on the target (as `auth-migrate rollback`); with `dryRun`, only count what it would do. */
   /** The rollback operation (operations/rollback.ts) of this input's run: its decisions, its question, its progress. */
-  rollback(input: MigrationInput, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome>;
+  rollback(input: WizardInput, target: TargetConnection, o: UndoOptions): Promise<RollbackOutcome>;
   /** The sync (`run --sync`, operations/sync.ts): offered on a profile that ran into this core before. */
   sync?: SyncService;
   /** `POST /recipe/signin` on the target, as `verify --credentials` does; errors come back as an outcome. */
