@@ -2,7 +2,7 @@
 // and after, and report the JS heap plus typed arrays it holds per user. Usage: node bench/journal-child.js DIR N
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadJournal } from '../dist/migration/journal.js';
+import { loadJournal } from '../dist/engine/journal/journal.js';
 import { collectGarbage } from '../dist/heap.js';
 
 /** A function of its own, so that none of the journal's text is still referenced when the heap is measured. */

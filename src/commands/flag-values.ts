@@ -1,7 +1,7 @@
 // Small parsers of command-line values, for the commands only: the engine's typed InvalidSetting turned into a
 // usage message naming the flag, on/off switch pairs over a profile, and the slice flags (--skip, --limit, --only).
 import { InvalidSetting, UsageError } from '../errors.js';
-import type { SliceOptions } from '../migration/slice.js';
+import type { SliceOptions } from '../engine/plan/slice.js';
 
 /** `parse()` of a flag's value; the engine's InvalidSetting becomes a UsageError that names `flag`. */
 export function usage<T>(flag: string, parse: () => T): T {

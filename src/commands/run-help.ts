@@ -1,6 +1,6 @@
 // `auth-migrate run --help`.
-import { DEFAULT_CONCURRENCY } from '../migration/runner.js';
-import { VIA_EXPLAINED } from '../migration/via.js';
+import { DEFAULT_CONCURRENCY } from '../engine/runner.js';
+import { VIA_EXPLAINED } from '../engine/strategies/via.js';
 
 /** Users whose steps `--dry-run` lists without --steps. */
 export const DRY_RUN_SAMPLE = 10;

@@ -1,7 +1,7 @@
 // The headless shell of the run operation: its events as lines on stderr (the runner's progress through the plain
 // renderer, redrawn in place on a terminal), or every event as one JSON line with --json-events.
-import { createPlainRenderer, terminalLines } from '../migration/render/plain.js';
-import type { RunEvent } from '../migration/events.js';
+import { createPlainRenderer, terminalLines } from '../engine/render/plain.js';
+import type { RunEvent } from '../engine/events.js';
 import { confirmationLines } from '../operations/confirm.js';
 import { lossLine } from '../operations/partial.js';
 import type { CommonEvent, RunOperationEvent } from '../operations/events.js';

@@ -3,9 +3,9 @@
 // thrown here (or in the option files beside it); the operations take the RunRequest and never see a flag.
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { PlanOptions } from '../migration/plan.js';
-import { parseDisabledPolicy } from '../migration/policies.js';
-import { parseVia } from '../migration/via.js';
+import type { PlanOptions } from '../engine/plan/plan.js';
+import { parseDisabledPolicy } from '../engine/plan/policies.js';
+import { parseVia } from '../engine/strategies/via.js';
 import {
   checkUpdateExisting,
   DEFAULT_BATCH_SIZE,

@@ -3,10 +3,10 @@
 // safe stop and the outcome into an exit code; the wizard renders the same operation (ui/services/sync.ts).
 import type { CommandIO } from './io.js';
 import { UsageError } from '../errors.js';
-import { drained } from '../migration/report.js';
+import { drained } from '../engine/report.js';
 import { skippedLines } from '../operations/skipped.js';
-import { exitOnSignals, stopOnSignals, type SignalGuard } from '../migration/stop-signals.js';
-import { readJournalHead } from '../migration/sync/base.js';
+import { exitOnSignals, stopOnSignals, type SignalGuard } from '../engine/pace/stop-signals.js';
+import { readJournalHead } from '../engine/sync/base.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
 import type { PlanRequest, RunRequest } from '../operations/requests.js';
 import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';

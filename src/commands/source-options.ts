@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { parseUnusableHashPolicy } from '../migration/policies.js';
+import { parseUnusableHashPolicy } from '../engine/plan/policies.js';
 import { profileFiles, profileReadOptions, withSignerKey } from '../operations/sources.js';
 import { SECRET_ENV } from '../operations/target.js';
 import type { LoadedProfile, Profile } from '../profiles/index.js';

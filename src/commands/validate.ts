@@ -12,7 +12,7 @@ import { formatProblem } from '../records/types.js';
 import { formatCount } from '../numbers.js';
 import { renderFieldSummary } from '../sources/index.js';
 import { resolveSourceOptions, SOURCE_OPTIONS } from './source-options.js';
-import { parseDisabledPolicy } from '../migration/policies.js';
+import { parseDisabledPolicy } from '../engine/plan/policies.js';
 import { usage } from './flag-values.js';
 
 export const VALIDATE_HELP = `Usage: auth-migrate validate <file>... [options]     (a file named - is standard input)

@@ -1,6 +1,6 @@
 // The headless shell of the verify operation: the first users not ok as lines, a progress line about once a
 // second (redrawn in place on a terminal), the credentials refused, and the totals.
-import { terminalLines } from '../migration/render/plain.js';
+import { terminalLines } from '../engine/render/plain.js';
 import type { VerifyEvent } from '../operations/verify.js';
 import { commonLines } from './run-lines.js';
 import { formatCount as n } from '../numbers.js';

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { flagUsageError } from './flag-suggest.js';
 import { UsageError } from '../errors.js';
-import { parseCredentials } from '../migration/verify.js';
+import { parseCredentials } from '../engine/verify.js';
 import { runRequestOf } from './run-request.js';
 import { connectTarget } from '../operations/target.js';
 import { verifyMigration, type VerifyEvent } from '../operations/verify.js';

@@ -1,5 +1,5 @@
 // Typed events of a migration run: the runner emits them and never prints; renderers draw them.
-import type { UserOutcome } from './journal.js';
+import type { UserOutcome } from './journal/journal.js';
 
 export interface Totals {
   total: number;

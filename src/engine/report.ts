@@ -7,7 +7,7 @@ import type { UserResult } from './events.js';
 import type { ValidatedRecord } from './runner.js';
 import { describeOrigin } from '../records/types.js';
 import { signInLine } from './signin-migration.js';
-import type { PlanOptions } from './plan.js';
+import type { PlanOptions } from './plan/plan.js';
 
 export interface RunPaths {
   journal: string;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { identityId, type RunIdentity } from './journal.js';
+import { identityId, type RunIdentity } from './journal/journal.js';
 
 /** The journal's name inside a run folder (report, failures and resume files sit beside it: report.ts). */
 export const FOLDER_JOURNAL = 'journal.ndjson';

@@ -6,15 +6,15 @@
 import type { CoreClient } from '../core-client/types.js';
 import type { ValidatedRecord } from '../records/validate.js';
 import type { RunEventListener, Totals, UserResult } from './events.js';
-import type { Journal } from './journal.js';
-import type { PlanOptions } from './plan.js';
-import type { Via } from './via.js';
-import { migrationRun } from './pause-gate.js';
-import type { EngineContext, Strategy } from './runner-strategy.js';
-import type { FingerprintOf } from './sync/journal-fingerprints.js';
-import { MigrationEngine } from './runner-engine.js';
+import type { Journal } from './journal/journal.js';
+import type { PlanOptions } from './plan/plan.js';
+import type { Via } from './strategies/via.js';
+import { migrationRun } from './pace/pause-gate.js';
+import type { EngineContext, Strategy } from './strategy.js';
+import type { FingerprintOf } from './journal/fingerprints.js';
+import { MigrationEngine } from './engine.js';
 
-export { DEFAULT_CONCURRENCY } from './runner-engine.js';
+export { DEFAULT_CONCURRENCY } from './engine.js';
 
 /** A record after validation: the engine takes records/validate's ValidatedRecord as it is. */
 export type { ValidatedRecord };

@@ -5,8 +5,8 @@
 // link, created only when there is a line to write, rewritten whole by every run of the journal (resumed users too).
 import type { UserResult } from './events.js';
 import type { ValidatedRecord } from './runner.js';
-import type { PlanOptions } from './plan.js';
-import { disabledPolicyText } from './policies.js';
+import type { PlanOptions } from './plan/plan.js';
+import { disabledPolicyText } from './plan/policies.js';
 
 export interface SignInMigrationLine {
   sourceId: string;

@@ -5,9 +5,9 @@
 // cannot add to. A new path (a sync, say) is a new strategy, not a new loop.
 import type { CoreClient } from '../core-client/types.js';
 import type { RunEventListener, UserResult } from './events.js';
-import type { Journal, JournalledUser } from './journal.js';
-import type { PlanOptions } from './plan.js';
-import type { Step } from './steps.js';
+import type { Journal, JournalledUser } from './journal/journal.js';
+import type { PlanOptions } from './plan/plan.js';
+import type { Step } from './plan/steps.js';
 import type { ValidatedRecord, RunnerOptions } from './runner.js';
 
 /** A valid record that needs writing: not left out by a policy, not finished in the journal. */

@@ -5,8 +5,8 @@ import { preflight, type PlanNeeds, type PreflightReport } from '../core-client/
 import type { CoreClient } from '../core-client/types.js';
 import { CoreHttpError } from '../core-client/errors.js';
 import { UserError } from '../errors.js';
-import type { PlanOptions } from './plan.js';
-import type { Via } from './via.js';
+import type { PlanOptions } from './plan/plan.js';
+import type { Via } from './strategies/via.js';
 
 /**
  * Whether the core offers the bulk-import API, without a write: GET /bulk-import/users/count (read-only).

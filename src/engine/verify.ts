@@ -3,13 +3,13 @@
 import { checkLegacyPassword, readLegacyEntry, type LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';
-import type { JournalledUser, JournalUsersView } from './journal.js';
-import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
+import type { JournalledUser, JournalUsersView } from './journal/journal.js';
+import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan/plan.js';
 import type { ValidatedRecord } from './runner.js';
-import type { Step } from './steps.js';
+import type { Step } from './plan/steps.js';
 import { candidateCodes } from '../shared/totp-code.js';
-import type { TotpCheckLog } from './totp-checks.js';
-import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } from './lookup.js';
+import type { TotpCheckLog } from './plan/totp-checks.js';
+import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } from './strategies/steps/lookup.js';
 
 export { createAccountLookup, type AccountLookup };
 

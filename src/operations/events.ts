@@ -2,7 +2,7 @@
 // it before any write, with the fix). The CLI turns them into lines, the wizard into screens; neither decides.
 import type { PreflightFinding } from '../core-client/preflight.js';
 import { UserError } from '../errors.js';
-import type { RunEvent } from '../migration/events.js';
+import type { RunEvent } from '../engine/events.js';
 import type { ValidationSummary } from '../records/validate.js';
 import type { Confirmation } from './confirm.js';
 import type { ClassLoss } from './partial.js';

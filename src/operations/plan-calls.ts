@@ -1,9 +1,9 @@
 // The plan screen's list of calls, for both shells: how many of each request the plan sends (per-user steps, in
 // the words of the engine's step table), or what the bulk path sends. The shells hold no HTTP path of their own.
-import type { DryRunSummary } from '../migration/dry-run.js';
-import { requestsOf } from '../migration/step-rules.js';
-import type { StepKind } from '../migration/steps.js';
-import { VIA_EXPLAINED, type Via } from '../migration/via.js';
+import type { DryRunSummary } from '../engine/strategies/steps/dry-run.js';
+import { requestsOf } from '../engine/strategies/steps/rules.js';
+import type { StepKind } from '../engine/plan/steps.js';
+import { VIA_EXPLAINED, type Via } from '../engine/strategies/via.js';
 
 export interface PlannedCalls {
   what: string;

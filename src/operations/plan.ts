@@ -2,12 +2,12 @@
 // counted, the first users' steps described; and, when the target is named, what the earlier run of this same
 // migration already finished (its journal), so a resumed run is shown as one, with what is left.
 import { collectGarbage } from '../heap.js';
-import { dryRunBulk } from '../migration/bulk-dry-run.js';
-import { dryRun, type DryRunSummary } from '../migration/dry-run.js';
-import { loadJournal } from '../migration/journal.js';
-import { prepareRun, type PreparedRun } from '../migration/prepare.js';
-import { findRunJournal } from '../migration/run-folder.js';
-import { sliceRecords } from '../migration/slice.js';
+import { dryRunBulk } from '../engine/strategies/bulk/dry-run.js';
+import { dryRun, type DryRunSummary } from '../engine/strategies/steps/dry-run.js';
+import { loadJournal } from '../engine/journal/journal.js';
+import { prepareRun, type PreparedRun } from '../engine/plan/prepare.js';
+import { findRunJournal } from '../engine/run-folder.js';
+import { sliceRecords } from '../engine/plan/slice.js';
 import { streamValidatedRecords } from '../records/validate.js';
 import type { CommonEvent } from './events.js';
 import { classLosses, type ClassLoss } from './partial.js';

@@ -2,9 +2,9 @@
 // right before its first write): the core's answers as named checks, the findings, and whether a run may go on.
 import type { PlanNeeds } from '../core-client/preflight.js';
 import type { CoreClient } from '../core-client/types.js';
-import type { PlanOptions } from '../migration/plan.js';
-import { checkTargetForPlan } from '../migration/target-check.js';
-import type { Via } from '../migration/via.js';
+import type { PlanOptions } from '../engine/plan/plan.js';
+import { checkTargetForPlan } from '../engine/target-check.js';
+import type { Via } from '../engine/strategies/via.js';
 
 export interface PreflightCheck {
   name: string;

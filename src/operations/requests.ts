@@ -6,10 +6,10 @@
 import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { InvalidSetting } from '../errors.js';
 import { parseHashingAlgorithmName } from '../hashes/formats.js';
-import type { PlanOptions } from '../migration/plan.js';
-import type { SliceOptions } from '../migration/slice.js';
-import { DEFAULT_STAGED_BATCH, REFERENCE_JOB_INTERVAL_MS } from '../migration/staged-strategy.js';
-import type { Via } from '../migration/via.js';
+import type { PlanOptions } from '../engine/plan/plan.js';
+import type { SliceOptions } from '../engine/plan/slice.js';
+import { DEFAULT_STAGED_BATCH, REFERENCE_JOB_INTERVAL_MS } from '../engine/strategies/staged/strategy.js';
+import type { Via } from '../engine/strategies/via.js';
 import type { LoadedProfile } from '../profiles/index.js';
 import type { ValidateOptions } from '../records/validate.js';
 import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../sandbox/config.js';
@@ -17,7 +17,7 @@ import { signerFromEnvironment } from '../signin/run-entry.js';
 import { detectFormat, STDIN, type ReadOptions } from '../sources/index.js';
 import { SECRET_ENV, type SecretFlag, type Target, type TargetSecrets } from './target.js';
 
-export { DEFAULT_CONCURRENCY } from '../migration/runner.js';
+export { DEFAULT_CONCURRENCY } from '../engine/runner.js';
 
 /** What planning a run needs: the sources, the plan options and, when one is named, the target. */
 export interface PlanRequest {

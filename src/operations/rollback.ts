@@ -4,10 +4,10 @@
 // session.ts, with the run's and sync's question and --yes rule), then carry it out with every removal read back.
 // The shells draw the events; neither decides.
 import { UserError } from '../errors.js';
-import { liveSyncsOn, readJournalHead } from '../migration/sync/base.js';
-import type { UserDecision } from '../migration/rollback-decide.js';
-import type { RollbackEvent } from '../migration/rollback-events.js';
-import { locateJournal } from '../migration/rollback-retire.js';
+import { liveSyncsOn, readJournalHead } from '../engine/sync/base.js';
+import type { UserDecision } from '../engine/rollback/decide.js';
+import type { RollbackEvent } from '../engine/rollback/events.js';
+import { locateJournal } from '../engine/rollback/retire.js';
 import {
   decideRollback,
   performRollback,
@@ -15,7 +15,7 @@ import {
   type PreparedRollback,
   type RollbackDecisions,
   type RollbackSummary,
-} from '../migration/rollback.js';
+} from '../engine/rollback/operation.js';
 import { needsConfirmation } from './confirm.js';
 import type { CommonEvent, Refusal } from './events.js';
 import type { RollbackRequest } from './requests.js';

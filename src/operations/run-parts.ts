@@ -1,8 +1,8 @@
 // Small pieces of the run operation: what an earlier run's journal already finished, what a run will write (the
 // confirmation's words), and the rerun file saved beside the journal of a run that stopped.
-import type { JournalUsersView } from '../migration/journal.js';
-import { resumeFileOf } from '../migration/report.js';
-import { VIA_EXPLAINED } from '../migration/via.js';
+import type { JournalUsersView } from '../engine/journal/journal.js';
+import { resumeFileOf } from '../engine/report.js';
+import { VIA_EXPLAINED } from '../engine/strategies/via.js';
 import { openPrivate } from '../files/private.js';
 import { rerunFileText, type Rerun } from './rerun.js';
 import type { CoreClient } from '../core-client/types.js';

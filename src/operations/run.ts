@@ -3,12 +3,12 @@
 // session (session.ts: connect, preflight, the question, journal, engine, end), migrate and say how it ended.
 // The shells give it a RunRequest, a way to connect, a confirm() and a listener; they decide nothing of this.
 import { collectGarbage } from '../heap.js';
-import { emptyTotals, type Totals } from '../migration/events.js';
-import type { RunIdentity } from '../migration/journal.js';
-import { prepareRun, type PreparedRun } from '../migration/prepare.js';
-import type { RunPaths } from '../migration/report.js';
-import { chooseRunJournal, type RunJournalChoice } from '../migration/run-folder.js';
-import { sliceRecords, sliceTotal } from '../migration/slice.js';
+import { emptyTotals, type Totals } from '../engine/events.js';
+import type { RunIdentity } from '../engine/journal/journal.js';
+import { prepareRun, type PreparedRun } from '../engine/plan/prepare.js';
+import type { RunPaths } from '../engine/report.js';
+import { chooseRunJournal, type RunJournalChoice } from '../engine/run-folder.js';
+import { sliceRecords, sliceTotal } from '../engine/plan/slice.js';
 import { streamValidatedRecords } from '../records/validate.js';
 import { needsConfirmation } from './confirm.js';
 import type { Refusal, RunOperationEvent } from './events.js';

@@ -8,12 +8,12 @@
 import { dirname } from 'node:path';
 import type { PlanNeeds } from '../core-client/preflight.js';
 import { UserError } from '../errors.js';
-import type { Totals, UserResult } from '../migration/events.js';
-import { openJournal, type Journal, type OpenJournalOptions, type RunIdentity } from '../migration/journal.js';
-import type { PlanOptions } from '../migration/plan.js';
-import { openRunFiles, pathsBesideJournal, pathsMade, type RunPaths } from '../migration/report.js';
-import { ensureRunFolder } from '../migration/run-folder.js';
-import { startMigration, type RunnerOptions, type RunSummary, type ValidatedRecord } from '../migration/runner.js';
+import type { Totals, UserResult } from '../engine/events.js';
+import { openJournal, type Journal, type OpenJournalOptions, type RunIdentity } from '../engine/journal/journal.js';
+import type { PlanOptions } from '../engine/plan/plan.js';
+import { openRunFiles, pathsBesideJournal, pathsMade, type RunPaths } from '../engine/report.js';
+import { ensureRunFolder } from '../engine/run-folder.js';
+import { startMigration, type RunnerOptions, type RunSummary, type ValidatedRecord } from '../engine/runner.js';
 import { confirmationFor, type Confirmation } from './confirm.js';
 import { Refusal, type CommonEvent } from './events.js';
 import { gitWorkTreeOf, ignoreInGit } from './folder-guard.js';

@@ -1,7 +1,7 @@
 // Users a run or sync leaves out (skipped: disabled or banned in the source, an invalid record, a hash the core
 // cannot take, a gone user not removed...) named with their reason: the first few kept for the shells' summary,
 // every one counted by reason. The report names them all (migration/report.ts). Never a hash or a secret.
-import type { UserResult } from '../migration/events.js';
+import type { UserResult } from '../engine/events.js';
 import type { CanonicalUser } from '../records/types.js';
 
 /** A user left out, as the summary names it. */

@@ -1,13 +1,13 @@
 // `run --sync` as one operation for both shells (the issue-23 rule): the preview of what a sync will do (the delta
 // per kind with the first users of each, and the changes planned, no request), and the sync itself through the
 // write session (session.ts: preflight, the question, the run folder), then only the changes, each read back. The CLI
-// (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/migration/sync/.
+// (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/engine/sync/.
 import { collectGarbage } from '../heap.js';
-import { emptyTotals, type UserResult } from '../migration/events.js';
-import { userIdOf } from '../migration/sync/chain.js';
-import { AUTHORITY, changeLines, deltaLines, predictSync } from '../migration/sync/dry-run.js';
-import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncRequest } from '../migration/sync/operation.js';
-import { syncStrategy } from '../migration/sync/strategy.js';
+import { emptyTotals, type UserResult } from '../engine/events.js';
+import { userIdOf } from '../engine/sync/chain.js';
+import { AUTHORITY, changeLines, deltaLines, predictSync } from '../engine/sync/dry-run.js';
+import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncRequest } from '../engine/sync/operation.js';
+import { syncStrategy } from '../engine/sync/strategy.js';
 import { needsConfirmation } from './confirm.js';
 import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
 import { runExitCode, type RunOutcome } from './run.js';

@@ -2,9 +2,9 @@
 // migration exists, the preflight that may refuse the target or teach the plan, and the question before a real core
 // is written. Each writing operation (run.ts, sync.ts) goes through these, so both ask and refuse alike.
 import type { PlanNeeds } from '../core-client/preflight.js';
-import type { PlanOptions } from '../migration/plan.js';
-import type { MigrationRun } from '../migration/runner.js';
-import { checkTargetForPlan } from '../migration/target-check.js';
+import type { PlanOptions } from '../engine/plan/plan.js';
+import type { MigrationRun } from '../engine/runner.js';
+import { checkTargetForPlan } from '../engine/target-check.js';
 import { confirmationFor, needsConfirmation, type Confirmation } from './confirm.js';
 import { Refusal, type CommonEvent } from './events.js';
 import type { RunRequest } from './requests.js';

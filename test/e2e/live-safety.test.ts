@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityId, openJournal } from '../../src/migration/journal.js';
+import { identityId, openJournal } from '../../src/engine/journal/journal.js';
 import { startSandbox } from '../../src/sandbox/spawn.js';
 import { BIN, cleanEnv, cli, summaryOf } from '../support/cli.js';
 

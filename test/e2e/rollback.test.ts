@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
-import { openJournal } from '../../src/migration/journal.js';
+import { openJournal } from '../../src/engine/journal/journal.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../src/migration/events.js';
+import type { RunEvent } from '../../src/engine/events.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, waitFor } from '../support/cli.js';
 import { generateUsers, writeNdjson } from '../support/users.js';

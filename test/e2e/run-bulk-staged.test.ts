@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 import { allUsers, BIN, cleanEnv, cli, client, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../support/cli.js';

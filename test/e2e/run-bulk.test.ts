@@ -3,7 +3,7 @@
 // in, TOTP codes verify, linked methods and external ids are as with --via steps; a rerun imports nothing twice;
 // answers lost after the core applied them (the fault proxy) neither duplicate nor fail a user; a SIGKILL mid-run
 // then the same command ends exact; a user the core refuses is in the report and failures file with its message.
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { bulkImportOffered } from '../../src/migration/target-check.js';
+import { bulkImportOffered } from '../../src/engine/target-check.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 import { allUsers, BIN, cleanEnv, cli, client, LICENSE, summaryOf, waitFor } from '../support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeCredentials, writeNdjson } from '../support/users.js';

@@ -1,7 +1,7 @@
 // End to end: the source's verified-email state reaches the core for email-password users (with and without
 // an external id, and the record email added to a phone sign-in user); unverified stays unverified; reruns
 // are "already present"; verify notices when the core's state differs; the journal holds no token.
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // End to end: answers that must stop the whole run (401 wrong api-key, 402 no licence, unknown tenant) end
 // it with exit 2 and a message; a run the preflight refuses leaves no journal, a run stopped mid-way a journal of exactly what was done.
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { identityId } from '../../src/migration/journal.js';
-import { chooseRunJournal, findRunJournal, runFolderName } from '../../src/migration/run-folder.js';
-import { pathsBesideJournal, resumeFileOf } from '../../src/migration/report.js';
+import { identityId } from '../../src/engine/journal/journal.js';
+import { chooseRunJournal, findRunJournal, runFolderName } from '../../src/engine/run-folder.js';
+import { pathsBesideJournal, resumeFileOf } from '../../src/engine/report.js';
 import { cli, LICENSE, summaryOf } from '../support/cli.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';

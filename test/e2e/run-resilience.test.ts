@@ -1,6 +1,6 @@
 // End to end, the hard cases: `run` SIGKILLed mid-way then rerun; the sandbox killed and restarted during a
 // run; a proxy injecting 503/429/drops into 5% of requests; SIGINT then the printed resume command.
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { mkdtempSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // drained(): the runner's backpressure on stderr (a --json-events reader slower than the run).
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { drained } from '../../src/migration/report.js';
+import { drained } from '../../src/engine/report.js';
 
 describe('drained', () => {
   it('resolves at once below the high-water mark, and only once the backlog is written above it', async () => {

@@ -1,6 +1,6 @@
 // Runner semantics against the real sandbox core over HTTP: bounded concurrency, journal resume, reruns, stop,
 // pause, fatal errors. The real client is only wrapped to count calls in flight and to inject server errors.
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
-import type { RunEvent } from '../../src/migration/events.js';
-import { openJournal, type RunIdentity } from '../../src/migration/journal.js';
-import { startMigration, type ValidatedRecord } from '../../src/migration/runner.js';
+import type { RunEvent } from '../../src/engine/events.js';
+import { openJournal, type RunIdentity } from '../../src/engine/journal/journal.js';
+import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { LICENSE, allUsers, waitFor } from '../support/cli.js';
 import { instrument, type InstrumentedCore } from '../support/instrumented-core.js';
-import { JOURNAL_SAMPLE } from '../../src/migration/journal-check.js';
+import { JOURNAL_SAMPLE } from '../../src/engine/journal/check.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient } from '../../src/core-client/types.js';
-import { methodKey } from '../../src/migration/bulk-knowledge.js';
-import { EarlyReadBack } from '../../src/migration/staged-early.js';
-import { readBack } from '../../src/migration/staged-readback.js';
-import { CONFIRMED, STAGED, StagedTable } from '../../src/migration/staged-table.js';
+import { methodKey } from '../../src/engine/strategies/bulk/knowledge.js';
+import { EarlyReadBack } from '../../src/engine/strategies/staged/early.js';
+import { readBack } from '../../src/engine/strategies/staged/readback.js';
+import { CONFIRMED, STAGED, StagedTable } from '../../src/engine/strategies/staged/table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { listingCounted } from '../support/listing-client.js';
 

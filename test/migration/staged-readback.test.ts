@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreClient } from '../../src/core-client/types.js';
-import { methodKey } from '../../src/migration/bulk-knowledge.js';
-import { readBack } from '../../src/migration/staged-readback.js';
-import { skipGaps } from '../../src/migration/staged-slices.js';
-import { CONFIRMED, EXISTS, PRESENT, STAGED, StagedTable } from '../../src/migration/staged-table.js';
+import { methodKey } from '../../src/engine/strategies/bulk/knowledge.js';
+import { readBack } from '../../src/engine/strategies/staged/readback.js';
+import { skipGaps } from '../../src/engine/strategies/staged/slices.js';
+import { CONFIRMED, EXISTS, PRESENT, STAGED, StagedTable } from '../../src/engine/strategies/staged/table.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { listingCounted } from '../support/listing-client.js';
 

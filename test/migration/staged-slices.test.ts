@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreUser } from '../../src/core-client/types.js';
-import { CoreKnowledge } from '../../src/migration/bulk-knowledge.js';
-import { readUsersSliced, splitCore, splitPoints } from '../../src/migration/staged-slices.js';
+import { CoreKnowledge } from '../../src/engine/strategies/bulk/knowledge.js';
+import { readUsersSliced, splitCore, splitPoints } from '../../src/engine/strategies/staged/slices.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 
 let dir: string;

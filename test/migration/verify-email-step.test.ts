@@ -2,8 +2,8 @@
 // mapping, and a consume whose answer is lost (the retry meets a spent token) still counts as done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient, type CoreClient } from '../../src/core-client/index.js';
-import { executeStep, newUserIds, applyStepIds } from '../../src/migration/execute.js';
-import type { Step } from '../../src/migration/steps.js';
+import { executeStep, newUserIds, applyStepIds } from '../../src/engine/strategies/steps/execute.js';
+import type { Step } from '../../src/engine/plan/steps.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 

@@ -1,9 +1,9 @@
 // The plan screen's list of calls comes from the engine's step table (no HTTP path in the shells).
 import { describe, expect, it } from 'vitest';
 import { plannedCalls } from '../../src/operations/plan-calls.js';
-import { callCount, describeStep, requestsOf, STEP_RULES } from '../../src/migration/step-rules.js';
-import { VIA_EXPLAINED } from '../../src/migration/via.js';
-import { planUserSteps } from '../../src/migration/plan.js';
+import { callCount, describeStep, requestsOf, STEP_RULES } from '../../src/engine/strategies/steps/rules.js';
+import { VIA_EXPLAINED } from '../../src/engine/strategies/via.js';
+import { planUserSteps } from '../../src/engine/plan/plan.js';
 
 const BCRYPT = '$2b$10$' + 'a'.repeat(53);
 const summary = { users: 4, planned: 3, skipped: 1, unplannable: 0, calls: 9, steps: 5 };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
-import { decodeJournalLine } from '../../src/migration/journal-lines.js';
+import { decodeJournalLine } from '../../src/engine/journal/lines.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
 

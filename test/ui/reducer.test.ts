@@ -3,7 +3,7 @@ import { emptyProfile } from '../../src/profiles/index.js';
 import { initialState, PREVIEW_ROW_LIMIT, reducer, SIGN_IN_RESULTS, visibleRows } from '../../src/ui/state/reducer.js';
 import type { Action, WizardState } from '../../src/ui/state/types.js';
 import type { PreviewRecord, RunOutcome, SignInOutcome } from '../../src/ui/services/types.js';
-import type { UserResult } from '../../src/migration/events.js';
+import type { UserResult } from '../../src/engine/events.js';
 import { Refusal, type RunOperationEvent } from '../../src/operations/events.js';
 
 /** A finished run's outcome with these totals (the rest zero). */

@@ -1,9 +1,9 @@
 // Before a resumed run skips the users its journal says are done, make sure the core still holds some of them:
 // the same journal against a core that was reset (or a new sandbox store at the same path) would otherwise
 // report those users as present while the core has none of them.
-import type { CoreClient } from '../core-client/types.js';
-import { usersInTenant } from '../core-client/users-count.js';
-import { UserError } from '../errors.js';
+import type { CoreClient } from '../../core-client/types.js';
+import { usersInTenant } from '../../core-client/users-count.js';
+import { UserError } from '../../errors.js';
 import { journalledRecipeUserIds, type Journal, type JournalledUser } from './journal.js';
 
 /** How many finished users to look up, spread over the journal. */

@@ -1,9 +1,9 @@
 // Puts each finished user's fingerprint on the journal line that finishes it, whatever the `--via` path: the
 // engine (runner.ts) notes the fingerprint when it admits a user and hands the strategies this journal, whose
 // append adds it to that user's `imported` or `alreadyPresent` line (the same line, so the same group commit).
-import type { Journal, JournalEntry } from '../journal.js';
+import type { Journal, JournalEntry } from './journal.js';
 import type { ValidatedRecord } from '../runner.js';
-import { fingerprint, fingerprintKey } from './fingerprint.js';
+import { fingerprint, fingerprintKey } from '../sync/fingerprint.js';
 
 /** The fingerprint to journal for a user (a sync gives its own); undefined writes none. */
 export type FingerprintOf = (input: ValidatedRecord) => string | undefined;

@@ -29,16 +29,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { acquireLock } from '../files/lock.js';
-import { openPrivate } from '../files/private.js';
+import { acquireLock } from '../../files/lock.js';
+import { openPrivate } from '../../files/private.js';
 import { createInterface } from 'node:readline';
-import { UserError } from '../errors.js';
-import { FinishedSteps, JournalUsers, type JournalUsersView } from './journal-users.js';
-import { newFingerprintKey } from './sync/fingerprint.js';
-import { decodeJournalLine, JOURNAL_VERSION } from './journal-lines.js';
-import { journalWriter } from './journal-writer.js';
+import { UserError } from '../../errors.js';
+import { FinishedSteps, JournalUsers, type JournalUsersView } from './users.js';
+import { newFingerprintKey } from '../sync/fingerprint.js';
+import { decodeJournalLine, JOURNAL_VERSION } from './lines.js';
+import { journalWriter } from './writer.js';
 
-export type { JournalUsersView } from './journal-users.js';
+export type { JournalUsersView } from './users.js';
 
 export interface RunIdentity {
   /** Absolute paths of the source files, in the order given. */

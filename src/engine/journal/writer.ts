@@ -2,9 +2,9 @@
 // when the queue is full, or at once for a line someone waits for (appendDurable). Invariant: a line is on the disk
 // whole or the writer is broken (every later flush rejects): after a failed write nothing more is written.
 import type { FileHandle } from 'node:fs/promises';
-import { writeWhole } from '../files/private.js';
+import { writeWhole } from '../../files/private.js';
 import type { JournalEntry } from './journal.js';
-import { encodeFinishingStep, encodeJournalEntry, finishesOnStepLine } from './journal-lines.js';
+import { encodeFinishingStep, encodeJournalEntry, finishesOnStepLine } from './lines.js';
 
 export interface JournalWriter {
   append(entry: JournalEntry): void;

@@ -1,11 +1,11 @@
 // Whether a valid record is left out by the run's settings, knowing what earlier runs did: a user disabled in the
 // source that `--disabled skip` leaves out may still be in the core from an earlier run (disabled in a newer
 // export since): it can still sign in, and the report must say so instead of "not migrated".
-import { CoreClientError } from '../core-client/errors.js';
-import type { CoreClient } from '../core-client/types.js';
-import type { CanonicalUser } from '../records/types.js';
-import { executeLookup } from './execute.js';
-import type { JournalledUser } from './journal.js';
+import { CoreClientError } from '../../core-client/errors.js';
+import type { CoreClient } from '../../core-client/types.js';
+import type { CanonicalUser } from '../../records/types.js';
+import { executeLookup } from '../strategies/steps/execute.js';
+import type { JournalledUser } from '../journal/journal.js';
 import { leftOut, planUserSteps, type PlanOptions } from './plan.js';
 
 export interface LeftOut {

@@ -1,12 +1,12 @@
 // Turns one canonical record into the ordered steps that import it (rules in docs/migration.md).
-import { detectAlgorithm } from '../hashes/formats.js';
-import type { CanonicalUser, PasswordAlgorithm } from '../records/types.js';
-import { toBase32Secret } from '../records/secrets.js';
+import { detectAlgorithm } from '../../hashes/formats.js';
+import type { CanonicalUser, PasswordAlgorithm } from '../../records/types.js';
+import { toBase32Secret } from '../../records/secrets.js';
 import type { Step, StepRef } from './steps.js';
-import type { UnusableHashPolicy } from '../records/legacy-rules.js';
-import { unusableBcryptHash, type SignInSigner } from '../signin/run-entry.js';
+import type { UnusableHashPolicy } from '../../records/legacy-rules.js';
+import { unusableBcryptHash, type SignInSigner } from '../../signin/run-entry.js';
 import type { LegacyEntry } from 'auth-migrate-signin/protocol';
-import type { JournalledSteps } from './journal.js';
+import type { JournalledSteps } from '../journal/journal.js';
 
 export interface PlanOptions {
   /** hashingAlgorithm sent for the external scrypt variant: `external_scrypt` (default) or e.g. `firebase_scrypt`. */

@@ -1,10 +1,10 @@
 // The run's two policies for users the core cannot take as they are, parsed once for the headless commands and
 // the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password|migrate-at-sign-in`.
-import { InvalidSetting } from '../errors.js';
-import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../records/legacy-rules.js';
+import { InvalidSetting } from '../../errors.js';
+import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../../records/legacy-rules.js';
 import type { DisabledPolicy } from './plan.js';
 
-export type { UnusableHashPolicy } from '../records/legacy-rules.js';
+export type { UnusableHashPolicy } from '../../records/legacy-rules.js';
 
 const ROLE_NAME = /^[^\s,][^,]{0,99}$/;
 

@@ -1,18 +1,18 @@
 // The validation pass of a run: every record validated (nothing written), plus what the plan will need from
 // the core (paid features) and how many source items cannot become users at all.
-import type { ReadOptions } from '../sources/index.js';
-import type { CanonicalUser } from '../records/types.js';
+import type { ReadOptions } from '../../sources/index.js';
+import type { CanonicalUser } from '../../records/types.js';
 import {
   KEEP_RECORDS_UP_TO,
   validateSources,
   type ValidatedRecord,
   type ValidateOptions,
   type ValidationReport,
-} from '../records/validate.js';
-import type { LoginMethodName, PlanNeeds } from '../core-client/preflight.js';
+} from '../../records/validate.js';
+import type { LoginMethodName, PlanNeeds } from '../../core-client/preflight.js';
 import { planUserSteps, type PlanOptions } from './plan.js';
 
-export type { PlanNeeds } from '../core-client/preflight.js';
+export type { PlanNeeds } from '../../core-client/preflight.js';
 
 /** A fresh needs record: nothing needed yet. */
 export function noNeeds(): Required<PlanNeeds> {

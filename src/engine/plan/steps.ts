@@ -1,5 +1,5 @@
 // The typed steps a user's migration is made of; what each kind does, costs and says is its entry in step-rules.ts.
-import type { SyncStep } from './sync/steps.js';
+import type { SyncStep } from '../sync/steps.js';
 import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 
 /** Key of the step whose recipe user a later step acts on (e.g. `password`, `phone`, `otp`). */

@@ -4,8 +4,8 @@
 // secret. Lines past the core's replay window (period * (2 * skew + 1) seconds) are forgotten on load.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { openPrivate } from '../files/private.js';
-import { totpAt } from '../shared/totp-code.js';
+import { openPrivate } from '../../files/private.js';
+import { totpAt } from '../../shared/totp-code.js';
 
 interface UsedStep {
   device: string;

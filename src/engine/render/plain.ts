@@ -3,7 +3,7 @@
 // happens, and the whole reason with what to do in the command's last lines (the run's fatal error).
 import type { RunEvent, Totals } from '../events.js';
 import { doneCount } from '../events.js';
-import { describeStagedProgress, describeStagedRemoved, describeStagedStalled, shortDuration } from './staged-line.js';
+import { describeStagedProgress, describeStagedRemoved, describeStagedStalled, shortDuration } from './job-line.js';
 import { fitLine, fitStagedProgress, widthOf } from './terminal-fit.js';
 
 export interface PlainRendererOptions {

@@ -2,7 +2,7 @@
 // clears only its last row, leaving a fragment behind at every update. The bulk-import job's line has shorter
 // forms; any other line is cut with an ellipsis.
 import type { RunEvent } from '../events.js';
-import { describeStagedProgress, shortDuration } from './staged-line.js';
+import { describeStagedProgress, shortDuration } from './job-line.js';
 
 type Progress = Extract<RunEvent, { type: 'staged-progress' }>;
 

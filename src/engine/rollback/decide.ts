@@ -2,12 +2,12 @@
 // (rollback-core.ts): remove it, undo what the run added to a user that was there before, keep it because it
 // changed since the run (a login method linked, a TOTP device added, an email changed), or nothing (gone).
 // Pure: the dry run, the confirmation and the rollback itself all decide here, so they cannot disagree.
-import type { CoreUser, LoginMethod } from '../core-client/types.js';
-import type { RunMade } from './rollback-plan.js';
-import { coreMethodForms, recipeOfSig } from './rollback-shape.js';
-import { decideSyncUndo } from './sync/rollback-decide.js';
-import type { SyncState } from './sync/rollback.js';
-import { describeSyncUndo, type SyncUndo } from './sync/rollback-undo.js';
+import type { CoreUser, LoginMethod } from '../../core-client/types.js';
+import type { RunMade } from './plan.js';
+import { coreMethodForms, recipeOfSig } from './shape.js';
+import { decideSyncUndo } from './sync/decide.js';
+import type { SyncState } from './sync/state.js';
+import { describeSyncUndo, type SyncUndo } from './sync/undo.js';
 
 export type RollbackAction =
   /** A login method that was there before, which the run linked to a primary: unlinked, kept. */

@@ -6,8 +6,8 @@
 // user it then finds gone as removed by this rollback, not as "gone already".
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
-import { openPrivate, writeWhole } from '../files/private.js';
+import { UserError } from '../../errors.js';
+import { openPrivate, writeWhole } from '../../files/private.js';
 
 export interface RollbackLogEntry {
   user: string;

@@ -4,16 +4,16 @@
 // user right before acting, each action read back, each finished user in `<journal>.rollback.ndjson`). A core that
 // holds none of the journal's users (reset, or another core at that URL) is refused before anything is removed; the
 // undo retires the journal (rollback-retire.ts). docs/migration.md §6b.
-import type { CoreClient } from '../core-client/types.js';
-import { UserError } from '../errors.js';
-import { acquireLock } from '../files/lock.js';
-import { forEachPooled } from './pool.js';
-import { readUserState } from './rollback-core.js';
-import { decideUser } from './rollback-decide.js';
-import { progressEmitter } from './rollback-events.js';
-import { readRollbackLog } from './rollback-log.js';
-import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './rollback-plan.js';
-import { isRetired, locateJournal, logPathOf, moveLog } from './rollback-retire.js';
+import type { CoreClient } from '../../core-client/types.js';
+import { UserError } from '../../errors.js';
+import { acquireLock } from '../../files/lock.js';
+import { forEachPooled } from '../pace/pool.js';
+import { readUserState } from './core.js';
+import { decideUser } from './decide.js';
+import { progressEmitter } from './events.js';
+import { readRollbackLog } from './log.js';
+import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './plan.js';
+import { isRetired, locateJournal, logPathOf, moveLog } from './retire.js';
 import {
   count,
   emptyDecisions,
@@ -23,13 +23,13 @@ import {
   type PreparedRollback,
   type RollbackDecisions,
   type RollbackOptions,
-} from './rollback-tally.js';
-import { attachSyncMade } from './sync/rollback.js';
-import { settleIntents } from './rollback-settle.js';
-import { readJournalHead } from './sync/base.js';
+} from './tally.js';
+import { attachSyncMade } from './sync/state.js';
+import { settleIntents } from './settle.js';
+import { readJournalHead } from '../sync/base.js';
 
-export { LISTED, type PreparedRollback, type RollbackDecisions, type RollbackOptions, type RollbackSummary } from './rollback-tally.js';
-export { performRollback } from './rollback-perform.js';
+export { LISTED, type PreparedRollback, type RollbackDecisions, type RollbackOptions, type RollbackSummary } from './tally.js';
+export { performRollback } from './perform.js';
 
 /**
  * Lock the journal, check it belongs to `target` (describeTarget's text; undefined: the journal's own), and read

@@ -1,15 +1,15 @@
 // Carrying out a rollback (rollback.ts prepares and decides): refuse a core without the journal's users, retire the
 // journal, then per user decide again on what the core holds right now, act, read every action back (one by one,
 // or from the listing when there are many) and log the user once all is done.
-import type { CoreClient } from '../core-client/types.js';
-import { forEachPooled } from './pool.js';
-import { usersInTenant } from '../core-client/users-count.js';
-import { ActionFailed, listedIds, performAction, readUserState } from './rollback-core.js';
-import { decideUser, describeAction, type UserDecision, type UserState } from './rollback-decide.js';
-import { progressEmitter } from './rollback-events.js';
-import { openRollbackLog, readRollbackLog } from './rollback-log.js';
-import type { RunMade } from './rollback-plan.js';
-import { isRetired, logPathOf, retireJournal } from './rollback-retire.js';
+import type { CoreClient } from '../../core-client/types.js';
+import { forEachPooled } from '../pace/pool.js';
+import { usersInTenant } from '../../core-client/users-count.js';
+import { ActionFailed, listedIds, performAction, readUserState } from './core.js';
+import { decideUser, describeAction, type UserDecision, type UserState } from './decide.js';
+import { progressEmitter } from './events.js';
+import { openRollbackLog, readRollbackLog } from './log.js';
+import type { RunMade } from './plan.js';
+import { isRetired, logPathOf, retireJournal } from './retire.js';
 import {
   candidates,
   count,
@@ -21,7 +21,7 @@ import {
   type PreparedRollback,
   type RollbackOptions,
   type RollbackSummary,
-} from './rollback-tally.js';
+} from './tally.js';
 
 /** Up to `n` of the candidates, spread over the journal, and how many there are. */
 function spread(p: PreparedRollback, n: number): { picked: RunMade[]; total: number } {

@@ -3,12 +3,12 @@
 // linked or marked. Every `--via` path: per-user steps, `bulk` and `bulk-staged` (one step per user).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { UserError } from '../errors.js';
-import type { JournalEntry, RunIdentity, StepResult } from './journal.js';
-import { decodeJournalLine } from './journal-lines.js';
-import { idList } from './rollback-shape.js';
-import type { SyncMade } from './sync/rollback.js';
-import type { Unresolved } from './rollback-settle.js';
+import { UserError } from '../../errors.js';
+import type { JournalEntry, RunIdentity, StepResult } from '../journal/journal.js';
+import { decodeJournalLine } from '../journal/lines.js';
+import { idList } from './shape.js';
+import type { SyncMade } from './sync/state.js';
+import type { Unresolved } from './settle.js';
 
 /** The journal step of a user imported in one piece (`--via bulk` and `--via bulk-staged`). */
 export const BULK_STEP_KEYS = ['bulk', 'bulk-staged'] as const;

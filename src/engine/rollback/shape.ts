@@ -3,9 +3,9 @@
 // paths, the fingerprints and TOTP device names of the whole user. A login method whose fingerprint the core no
 // longer shows had its email (phone, provider email) changed since; one with no fingerprint was added since.
 import { createHash } from 'node:crypto';
-import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
-import type { LoginMethod } from '../core-client/types.js';
-import type { Step } from './steps.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../core-client/bulk-types.js';
+import type { LoginMethod } from '../../core-client/types.js';
+import type { Step } from '../plan/steps.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 12);

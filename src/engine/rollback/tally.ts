@@ -1,13 +1,13 @@
 // What a rollback works on and what it counts (rollback.ts prepares and decides, rollback-perform.ts undoes): the
 // prepared journal, the options, the decisions and summary with their counts, and the rules both passes share
 // (which users to look at, the refusals before anything is done).
-import type { CoreClient } from '../core-client/types.js';
-import { UserError } from '../errors.js';
-import type { RunIdentity } from './journal.js';
-import type { UserDecision } from './rollback-decide.js';
-import { emptyCounts, type RollbackCounts, type RollbackEventListener } from './rollback-events.js';
-import type { LoadedLog } from './rollback-log.js';
-import type { RunMade } from './rollback-plan.js';
+import type { CoreClient } from '../../core-client/types.js';
+import { UserError } from '../../errors.js';
+import type { RunIdentity } from '../journal/journal.js';
+import type { UserDecision } from './decide.js';
+import { emptyCounts, type RollbackCounts, type RollbackEventListener } from './events.js';
+import type { LoadedLog } from './log.js';
+import type { RunMade } from './plan.js';
 
 export interface PreparedRollback {
   /** The journal undone: the path the run wrote, or its retired name once an undo began. */

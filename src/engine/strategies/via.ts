@@ -1,5 +1,5 @@
 // How a run writes its users (`run --via`, the wizard's plan screen), shared by both, with what each keeps.
-import { InvalidSetting } from '../errors.js';
+import { InvalidSetting } from '../../errors.js';
 
 export type Via = 'steps' | 'bulk' | 'bulk-staged';
 

@@ -5,7 +5,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import type { JournalEntry, RunIdentity } from '../journal.js';
+import type { JournalEntry, RunIdentity } from '../journal/journal.js';
 import { FOLDER_JOURNAL } from '../run-folder.js';
 
 /** A source file of the earlier run, as the sync found it: rollback restores removed devices and logins from it. */

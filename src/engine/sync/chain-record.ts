@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { acquireLock } from '../../files/lock.js';
 import { openPrivate } from '../../files/private.js';
-import type { JournalEntry } from '../journal.js';
-import { encodeJournalEntry } from '../journal-lines.js';
+import type { JournalEntry } from '../journal/journal.js';
+import { encodeJournalEntry } from '../journal/lines.js';
 
 /** Where a re-imported user is recorded, and how far an earlier attempt of the same rollback got. */
 export interface RestoreRecord {

@@ -3,8 +3,8 @@
 // made of them step by step (which logins, devices and roles it created: only those may a sync remove).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { JournalEntry, JournalledStep } from '../journal.js';
-import { decodeJournalLine } from '../journal-lines.js';
+import type { JournalEntry, JournalledStep } from '../journal/journal.js';
+import { decodeJournalLine } from '../journal/lines.js';
 import type { JournalHead } from './base.js';
 import { decodeFingerprint } from './fingerprint.js';
 import { BaseUsers } from './store.js';

@@ -3,7 +3,7 @@
 // the users the export no longer has. Counts and the first users of each kind are kept for the dry run and the
 // confirmation; the changed users' parts for the sync itself.
 import type { ValidatedRecord } from '../../records/validate.js';
-import { leftOut, type PlanOptions } from '../plan.js';
+import { leftOut, type PlanOptions } from '../plan/plan.js';
 import { changedParts, fingerprintBytes, fingerprintKey, PARTS, type FingerprintKey, type Part } from './fingerprint.js';
 import type { BaseUsers } from './store.js';
 import type { SyncWork } from './work.js';

@@ -4,9 +4,9 @@
 import type { ValidateOptions } from '../../records/validate.js';
 import { streamValidatedRecords } from '../../records/validate.js';
 import type { ReadOptions } from '../../sources/index.js';
-import { planUserSteps, type PlanOptions } from '../plan.js';
+import { planUserSteps, type PlanOptions } from '../plan/plan.js';
 import type { CanonicalUser } from '../../records/types.js';
-import { describeStep } from '../step-rules.js';
+import { describeStep } from '../strategies/steps/rules.js';
 import type { SyncDelta } from './delta.js';
 import { expectedView } from './expected.js';
 import { PARTS } from './fingerprint.js';

@@ -5,7 +5,7 @@
 // with a value that differs.
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
-import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan/plan.js';
 import type { CoreView, ChangedUser } from './plan-user.js';
 
 /** A value that differs from any the export can hold (the previous one is not known). */

@@ -8,7 +8,7 @@ import crypto, { createHash, randomBytes } from 'node:crypto';
 import type { CanonicalTotp, CanonicalUser } from '../../records/types.js';
 import { detectAlgorithm } from '../../hashes/formats.js';
 import { toBase32Secret } from '../../records/secrets.js';
-import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, roleAssignments } from '../plan.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, roleAssignments } from '../plan/plan.js';
 
 /** The parts of a user a sync tells apart, in their order in the fingerprint. */
 export const PARTS = [

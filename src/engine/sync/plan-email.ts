@@ -8,8 +8,8 @@
 import type { LoginMethod } from '../../core-client/types.js';
 import { detectAlgorithm } from '../../hashes/formats.js';
 import type { CanonicalUser } from '../../records/types.js';
-import { signInEntry, type PlanOptions } from '../plan.js';
-import type { Step } from '../steps.js';
+import { signInEntry, type PlanOptions } from '../plan/plan.js';
+import type { Step } from '../plan/steps.js';
 import type { Part } from './fingerprint.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();

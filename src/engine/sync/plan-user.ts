@@ -6,9 +6,9 @@
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';
-import { newUserIds, type UserIds } from '../step-ids.js';
-import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan.js';
-import type { Step } from '../steps.js';
+import { newUserIds, type UserIds } from '../strategies/steps/ids.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan/plan.js';
+import type { Step } from '../plan/steps.js';
 import type { UserHistory } from './chain.js';
 import type { Part } from './fingerprint.js';
 import { planEmailAndPassword } from './plan-email.js';

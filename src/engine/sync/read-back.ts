@@ -5,9 +5,9 @@
 // role, metadata keys, a login linked to the user); a hash cannot be read back, so a replaced password is checked
 // by the login the import must have hit: still there, still under the email the hash was imported for.
 import type { CoreClient } from '../../core-client/types.js';
-import { STEP_RULES, type StepRule } from '../step-rules.js';
-import type { UserIds } from '../step-ids.js';
-import type { Step } from '../steps.js';
+import { STEP_RULES, type StepRule } from '../strategies/steps/rules.js';
+import type { UserIds } from '../strategies/steps/ids.js';
+import type { Step } from '../plan/steps.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 

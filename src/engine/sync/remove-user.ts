@@ -3,10 +3,10 @@
 // only a user the migration created, and only while it is as the migration left it (no login, device or email
 // changed or added since); what was there before the migration is never removed.
 import type { UserResult } from '../events.js';
-import { ActionFailed, performAction, readUserState } from '../rollback-core.js';
-import { decideUser } from '../rollback-decide.js';
-import { runMadeOf } from '../rollback-plan.js';
-import type { Admitted, EngineContext } from '../runner-strategy.js';
+import { ActionFailed, performAction, readUserState } from '../rollback/core.js';
+import { decideUser } from '../rollback/decide.js';
+import { runMadeOf } from '../rollback/plan.js';
+import type { Admitted, EngineContext } from '../strategy.js';
 import { REMOVED_FP } from './chain.js';
 import type { SyncWork } from './work.js';
 

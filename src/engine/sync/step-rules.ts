@@ -4,9 +4,9 @@
 // reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
 import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
-import type { Found, StepRule } from '../step-rules.js';
-import { done, fail, resolveRef, type StepOutcome } from '../step-ids.js';
-import { foreign, loginIn } from '../answer-checks.js';
+import type { Found, StepRule } from '../strategies/steps/rules.js';
+import { done, fail, resolveRef, type StepOutcome } from '../strategies/steps/ids.js';
+import { foreign, loginIn } from '../strategies/steps/answer-checks.js';
 import type { SyncStep, SyncStepKind } from './steps.js';
 
 type SyncRules = { [K in SyncStepKind]: StepRule<Extract<SyncStep, { kind: K }>> };

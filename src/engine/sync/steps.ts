@@ -2,7 +2,7 @@
 // are entries of the one exactly-once rule (sync/step-rules.ts, spread into step-rules.ts): each says how to
 // find its effect in the core, so a repeat or an unclear answer is settled by reading back, never guessed.
 import type { LegacyEntry } from 'auth-migrate-signin/protocol';
-import type { StepRef } from '../steps.js';
+import type { StepRef } from '../plan/steps.js';
 
 export type SyncStep =
   /** A changed hash imported over the old one (the login is found by its email first: never a new user). */

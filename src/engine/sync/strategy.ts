@@ -5,11 +5,11 @@
 // journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
-import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from '../execute.js';
-import { stepIdentity } from '../step-intent.js';
-import type { Admitted, EngineContext, Strategy } from '../runner-strategy.js';
-import { stepShapeIds } from '../rollback-shape.js';
-import type { Step } from '../steps.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from '../strategies/steps/execute.js';
+import { stepIdentity } from '../strategies/steps/intent.js';
+import type { Admitted, EngineContext, Strategy } from '../strategy.js';
+import { stepShapeIds } from '../rollback/shape.js';
+import type { Step } from '../plan/steps.js';
 import { planUserChanges, roleTenants, type CoreView } from './plan-user.js';
 import { removeUser } from './remove-user.js';
 import { kindOf, type SyncWork } from './work.js';

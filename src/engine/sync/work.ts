@@ -1,8 +1,8 @@
 // What the sync hands its strategy (strategy.ts): the users it must touch and why, what the migration made of
 // them, the previous export's records where it still has them, and a tally of the changes applied.
 import type { CanonicalUser } from '../../records/types.js';
-import type { StepResult } from '../journal.js';
-import type { Step } from '../steps.js';
+import type { StepResult } from '../journal/journal.js';
+import type { Step } from '../plan/steps.js';
 import type { UserHistory } from './chain.js';
 import type { Part } from './fingerprint.js';
 

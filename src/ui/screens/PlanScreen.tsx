@@ -13,7 +13,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { helpLine, type Command } from '../keymap.js';
 import { theme } from '../theme.js';
 import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../../sandbox/config.js';
-import { VIA_EXPLAINED, VIAS } from '../../migration/via.js';
+import { VIA_EXPLAINED, VIAS } from '../../engine/strategies/via.js';
 import { SyncPlan, syncPlanLines } from './SyncLines.js';
 import { signInSecretNeeded } from './key-fields.js';
 import { lossLine } from '../../operations/partial.js';

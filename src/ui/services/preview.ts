@@ -2,7 +2,7 @@
 // records handed to the table as they are read, and kept so the plan, the run and verify of the same input do
 // not read the files again.
 import { collectGarbage } from '../../heap.js';
-import { prepareRun, type PreparedRun } from '../../migration/prepare.js';
+import { prepareRun, type PreparedRun } from '../../engine/plan/prepare.js';
 import { originKey } from '../../records/validate.js';
 import type { Problem } from '../../records/types.js';
 import { planRequestOf } from './settings.js';

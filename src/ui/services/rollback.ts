@@ -1,8 +1,8 @@
 // The results screen's undo: the rollback operation (operations/rollback.ts) on this input's run, its journal found
 // in the run folder (or under its retired name once an undo began), on the core the wizard is connected to.
-import { identityId } from '../../migration/journal.js';
-import { findRetiredRunJournal } from '../../migration/rollback-retire.js';
-import { findRunJournal } from '../../migration/run-folder.js';
+import { identityId } from '../../engine/journal/journal.js';
+import { findRetiredRunJournal } from '../../engine/rollback/retire.js';
+import { findRunJournal } from '../../engine/run-folder.js';
 import { rollbackMigration, type RollbackOperationEvent, type RollbackOutcome } from '../../operations/rollback.js';
 import type { Confirmation } from '../../operations/confirm.js';
 import type { RunRequest } from '../../operations/requests.js';

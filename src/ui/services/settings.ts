@@ -5,8 +5,8 @@
 import { resolve } from 'node:path';
 import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { UserError } from '../../errors.js';
-import { parseDisabledPolicy, parseUnusableHashPolicy } from '../../migration/policies.js';
-import { parseVia } from '../../migration/via.js';
+import { parseDisabledPolicy, parseUnusableHashPolicy } from '../../engine/plan/policies.js';
+import { parseVia } from '../../engine/strategies/via.js';
 import { emptyProfile, type LoadedProfile, type Profile } from '../../profiles/index.js';
 import {
   checkUpdateExisting,

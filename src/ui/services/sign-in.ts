@@ -2,7 +2,7 @@
 // the core answered turned into an outcome the screen can show. Passwords go to the core and nowhere else.
 import { CoreClientError, CoreConfigError } from '../../core-client/errors.js';
 import type { CoreClient, SignInResult } from '../../core-client/types.js';
-import { checkCredential, parseCredentials } from '../../migration/verify.js';
+import { checkCredential, parseCredentials } from '../../engine/verify.js';
 import type { CredentialsFileResult, SignInOutcome } from './types.js';
 
 /** A plain sentence for an error met while signing in; the missing signer key gets a short one of its own. */

@@ -1,7 +1,7 @@
 // The wizard's sync service: the sync operation (operations/sync.ts) on the connected target, for the plan screen
 // (is there an earlier run of this migration into this core? what would a sync change?) and the run screen (the
 // sync itself, the same events and question as `run --sync`). Adapters only: the operation decides.
-import { chooseSyncBase } from '../../migration/sync/base.js';
+import { chooseSyncBase } from '../../engine/sync/base.js';
 import type { Confirmation } from '../../operations/confirm.js';
 import type { RunRequest } from '../../operations/requests.js';
 import {

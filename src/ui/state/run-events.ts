@@ -1,8 +1,8 @@
 // The run screen's state, drawn from the run operation's events (the same events `run` prints as lines).
 import type { RunOperationEvent } from '../../operations/events.js';
-import { doneCount } from '../../migration/events.js';
+import { doneCount } from '../../engine/events.js';
 import type { RunState } from './types.js';
-import { describeStagedProgress, describeStagedRemoved, describeStagedStalled } from '../../migration/render/staged-line.js';
+import { describeStagedProgress, describeStagedRemoved, describeStagedStalled } from '../../engine/render/job-line.js';
 
 const LATEST = 5;
 

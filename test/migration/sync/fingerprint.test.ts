@@ -14,9 +14,9 @@ import {
   FINGERPRINT_CHARS,
   newFingerprintKey,
   type Part,
-} from '../../../src/migration/sync/fingerprint.js';
-import { loadJournal, openJournal } from '../../../src/migration/journal.js';
-import { decodeJournalLine } from '../../../src/migration/journal-lines.js';
+} from '../../../src/engine/sync/fingerprint.js';
+import { loadJournal, openJournal } from '../../../src/engine/journal/journal.js';
+import { decodeJournalLine } from '../../../src/engine/journal/lines.js';
 
 const HASH = '$2a$10$abcdefghijklmnopqrstuu7Yf1rBFGqLSFWXEFc9gIDz8sHZz4mSu';
 const base: CanonicalUser = {

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LoginMethod } from '../../../src/core-client/types.js';
 import type { CanonicalUser } from '../../../src/records/types.js';
-import { holdEmail, planEmailAndPassword } from '../../../src/migration/sync/plan-email.js';
-import type { Part } from '../../../src/migration/sync/fingerprint.js';
+import { holdEmail, planEmailAndPassword } from '../../../src/engine/sync/plan-email.js';
+import type { Part } from '../../../src/engine/sync/fingerprint.js';
 
 const HASH = '$2a$04$abcdefghijklmnopqrstuuJ5vS2Qx6rW3QkM6s5yq8x0Vv7lQ1m7e';
 const login = (email: string, verified = true): LoginMethod => ({

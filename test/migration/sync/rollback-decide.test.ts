@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreUser } from '../../../src/core-client/types.js';
 import type { CanonicalUser } from '../../../src/records/types.js';
-import { runMadeOf, type RunMade } from '../../../src/migration/rollback-plan.js';
-import { decideSyncUndo } from '../../../src/migration/sync/rollback-decide.js';
-import { holdEmail } from '../../../src/migration/sync/plan-email.js';
-import type { SyncMade, SyncState } from '../../../src/migration/sync/rollback.js';
-import type { JournalledStep } from '../../../src/migration/journal.js';
+import { runMadeOf, type RunMade } from '../../../src/engine/rollback/plan.js';
+import { decideSyncUndo } from '../../../src/engine/rollback/sync/decide.js';
+import { holdEmail } from '../../../src/engine/sync/plan-email.js';
+import type { SyncMade, SyncState } from '../../../src/engine/rollback/sync/state.js';
+import type { JournalledStep } from '../../../src/engine/journal/journal.js';
 
 const coreUser = (email: string): CoreUser => ({
   id: 'ep-1',

@@ -1,4 +1,4 @@
-// Conformance: the calls `run --sync` adds (src/migration/sync/step-rules.ts), as the reference core 11.4.4 answers
+// Conformance: the calls `run --sync` adds (src/engine/sync/step-rules.ts), as the reference core 11.4.4 answers
 // them; each answer below was also compared with a running reference (in-memory storage), scenario by scenario.
 // - PUT /recipe/user (rid emailpassword): webserver/api/emailpassword/UserAPI.java:148-213,
 //   EmailPassword.updateUsersEmailOrPassword (EmailPassword.java:641-723): normalised email, duplicate, unknown id.

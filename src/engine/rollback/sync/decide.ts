@@ -4,15 +4,15 @@
 // sync left; otherwise the user is kept and the change named. Hashes overwritten by the sync are listed: the core
 // never gives a hash back.
 import { readLegacyDone } from 'auth-migrate-signin/protocol';
-import type { RollbackAction, UserDecision } from '../rollback-decide.js';
-import type { RunMade } from '../rollback-plan.js';
-import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../plan.js';
-import { toBase32Secret } from '../../records/secrets.js';
-import type { SyncMade, SyncState } from './rollback.js';
-import type { SyncUndo } from './rollback-undo.js';
-import { isHoldEmail } from './plan-email.js';
-import type { RestoreRecord } from './chain-record.js';
-import type { CoreUser } from '../../core-client/types.js';
+import type { RollbackAction, UserDecision } from '../decide.js';
+import type { RunMade } from '../plan.js';
+import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../../plan/plan.js';
+import { toBase32Secret } from '../../../records/secrets.js';
+import type { SyncMade, SyncState } from './state.js';
+import type { SyncUndo } from './undo.js';
+import { isHoldEmail } from '../../sync/plan-email.js';
+import type { RestoreRecord } from '../../sync/chain-record.js';
+import type { CoreUser } from '../../../core-client/types.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 

@@ -3,17 +3,17 @@
 // changed is put back from the previous export (path and checksum in the sync journal's header: never copied into
 // a journal), where the core still shows the sync's value; what it cannot put back is listed: an overwritten hash
 // (the core never gives one back), anything whose previous record is gone, anything changed in the core since.
-import type { CoreClient, CoreUser, TotpDevice } from '../../core-client/types.js';
-import type { CanonicalUser } from '../../records/types.js';
-import type { ReadOptions } from '../../sources/index.js';
-import type { JournalledStep } from '../journal.js';
-import { runMadeOf, type RunMade } from '../rollback-plan.js';
-import { readJournalHead, checksum, journalChain } from './base.js';
+import type { CoreClient, CoreUser, TotpDevice } from '../../../core-client/types.js';
+import type { CanonicalUser } from '../../../records/types.js';
+import type { ReadOptions } from '../../../sources/index.js';
+import type { JournalledStep } from '../../journal/journal.js';
+import { runMadeOf, type RunMade } from '../plan.js';
+import { readJournalHead, checksum, journalChain } from '../../sync/base.js';
 
-import { readPreviousRecords } from './previous.js';
-import { readChainHistory, userIdOf } from './chain.js';
-import { decideSyncUndo } from './rollback-decide.js';
-import { restoreKeys, type RestoreRecord } from './chain-record.js';
+import { readPreviousRecords } from '../../sync/previous.js';
+import { readChainHistory, userIdOf } from '../../sync/chain.js';
+import { decideSyncUndo } from './decide.js';
+import { restoreKeys, type RestoreRecord } from '../../sync/chain-record.js';
 
 export { decideSyncUndo };
 

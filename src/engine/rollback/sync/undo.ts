@@ -2,16 +2,16 @@
 // each puts back what the sync changed, from the previous export's record (held in memory only: a TOTP secret or a
 // hash never reaches a log or a message), and is read back like every rollback action.
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
-import type { CoreClient } from '../../core-client/types.js';
-import type { CanonicalUser } from '../../records/types.js';
-import { ActionFailed } from '../rollback-core.js';
-import { applyStepIds, executeStep, newUserIds } from '../execute.js';
-import { planUserSteps, type PlanOptions } from '../plan.js';
-import { holdEmail } from './plan-email.js';
-import { appendChainLines, restoreKeys, type RestoreRecord } from './chain-record.js';
-import { CREATES_USER } from '../rollback-plan.js';
-import { stepShapeIds } from '../rollback-shape.js';
-import type { JournalEntry } from '../journal.js';
+import type { CoreClient } from '../../../core-client/types.js';
+import type { CanonicalUser } from '../../../records/types.js';
+import { ActionFailed } from '../core.js';
+import { applyStepIds, executeStep, newUserIds } from '../../strategies/steps/execute.js';
+import { planUserSteps, type PlanOptions } from '../../plan/plan.js';
+import { holdEmail } from '../../sync/plan-email.js';
+import { appendChainLines, restoreKeys, type RestoreRecord } from '../../sync/chain-record.js';
+import { CREATES_USER } from '../plan.js';
+import { stepShapeIds } from '../shape.js';
+import type { JournalEntry } from '../../journal/journal.js';
 
 export type SyncUndo =
   | { kind: 'restore-email'; recipeUserId: string; email: string }

@@ -1,10 +1,10 @@
 // `run --via bulk|bulk-staged --dry-run`: the bulk-import body of each user (password hashes and TOTP secrets
 // masked), without contacting a core or writing a file; the same totals as the steps dry run.
-import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './bulk-plan.js';
-import { whySkipped, type DryRunSummary } from './dry-run.js';
-import { PlanError } from './plan.js';
-import type { ValidatedRecord } from './runner.js';
-import type { Via } from './via.js';
+import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './plan.js';
+import { whySkipped, type DryRunSummary } from '../steps/dry-run.js';
+import { PlanError } from '../../plan/plan.js';
+import type { ValidatedRecord } from '../../runner.js';
+import type { Via } from '../via.js';
 
 /** Requests per user when all goes well: the look-up, then the import (bulk); staged: none (a share of a batch). */
 const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 0 };

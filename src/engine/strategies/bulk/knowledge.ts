@@ -4,12 +4,12 @@
 // The staged path stages only users with none of their keys here; the others are partly in the core already and
 // go through the per-user steps. The steps path skips the look-up of a user known to be absent (steps-knowledge.ts).
 // A hash collision can only make a user look present (it is then looked up properly), never absent.
-import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
-import type { CoreClient, CoreUser } from '../core-client/types.js';
-import { usersInTenant } from '../core-client/users-count.js';
-import { KeyTable } from '../records/key-table.js';
-import { readUsersSliced, splitCore, USERS_PAGE } from './staged-slices.js';
-import type { Step } from './steps.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { CoreClient, CoreUser } from '../../../core-client/types.js';
+import { usersInTenant } from '../../../core-client/users-count.js';
+import { KeyTable } from '../../../records/key-table.js';
+import { readUsersSliced, splitCore, USERS_PAGE } from '../staged/slices.js';
+import type { Step } from '../../plan/steps.js';
 
 const norm = (email: string): string => email.trim().toLowerCase();
 

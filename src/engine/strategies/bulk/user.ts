@@ -6,18 +6,18 @@
 // Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
 // Write-ahead: the user's intent is on the disk after the look-up and before the import; a user an earlier run
 // intended and the look-up now finds was imported by that run (the import is one transaction: the whole user).
-import type { BulkLoginMethodBody, BulkUserBody } from '../core-client/bulk-types.js';
-import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
-import type { CoreClient } from '../core-client/types.js';
-import { bulkRoles, planBulkUser } from './bulk-plan.js';
-import type { UserResult } from './events.js';
-import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
-import { finishOne, migrateUserSteps } from './runner-steps.js';
-import { PlanError } from './plan.js';
-import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from './execute.js';
-import { done, fail, type StepOutcome } from './step-ids.js';
-import { bulkShapeIds } from './rollback-shape.js';
-import { ForeignAnswerError, userOf } from './answer-checks.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/bulk-types.js';
+import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core-client/errors.js';
+import type { CoreClient } from '../../../core-client/types.js';
+import { bulkRoles, planBulkUser } from './plan.js';
+import type { UserResult } from '../../events.js';
+import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import { finishOne, migrateUserSteps } from '../steps/strategy.js';
+import { PlanError } from '../../plan/plan.js';
+import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from '../steps/execute.js';
+import { done, fail, type StepOutcome } from '../steps/ids.js';
+import { bulkShapeIds } from '../../rollback/shape.js';
+import { ForeignAnswerError, userOf } from '../steps/answer-checks.js';
 
 const norm = (email: string): string => email.trim().toLowerCase();
 

@@ -11,11 +11,11 @@
 // A run that keeps its records (a source that cannot be read again) writes the results of its confirmed users in
 // table order instead, as far as `readTo`.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Admitted, EngineContext } from './runner-strategy.js';
-import type { ValidatedRecord } from './runner.js';
-import { leftOut } from './plan.js';
-import { settledResult, type StagedPlanner } from './staged-results.js';
-import { CONFIRMED, EXISTS, PRESENT, REPORTED, type StagedTable } from './staged-table.js';
+import type { Admitted, EngineContext } from '../../strategy.js';
+import type { ValidatedRecord } from '../../runner.js';
+import { leftOut } from '../../plan/plan.js';
+import { settledResult, type StagedPlanner } from './results.js';
+import { CONFIRMED, EXISTS, PRESENT, REPORTED, type StagedTable } from './table.js';
 
 /** Users kept aside (their records) before the second read gives up to the full pass at the end (~1.5 kB each). */
 const KEPT_ASIDE_MAX = 10_000;

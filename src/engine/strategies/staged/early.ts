@@ -14,10 +14,10 @@
 // second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
 // where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
 // written meanwhile follow (staged-along.ts).
-import type { CoreClient } from '../core-client/types.js';
-import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './staged-readback.js';
-import { skipGaps, USERS_PAGE } from './staged-slices.js';
-import type { StagedTable } from './staged-table.js';
+import type { CoreClient } from '../../../core-client/types.js';
+import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
+import { skipGaps, USERS_PAGE } from './slices.js';
+import type { StagedTable } from './table.js';
 
 /** Users newly out of the list before a read is worth its requests (2 pages). */
 const EARLY_FROM = 1_000;

@@ -3,13 +3,13 @@
 // (staged-early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
 // every `followMs` (every 100 ms once no row waits to be claimed) until it has taken every staged user, or a stop
 // when it stalls.
-import { UserError } from '../errors.js';
-import { describeStagedStalled } from './render/staged-line.js';
-import type { EngineContext } from './runner-strategy.js';
-import type { EarlyReadBack } from './staged-early.js';
-import type { JobCounts, JobWatcher } from './staged-job.js';
-import { scanFailedRows } from './staged-readback.js';
-import { STAGED, type StagedTable } from './staged-table.js';
+import { UserError } from '../../../errors.js';
+import { describeStagedStalled } from '../../render/job-line.js';
+import type { EngineContext } from '../../strategy.js';
+import type { EarlyReadBack } from './early.js';
+import type { JobCounts, JobWatcher } from './job.js';
+import { scanFailedRows } from './readback.js';
+import { STAGED, type StagedTable } from './table.js';
 
 /** How often the job is looked at while it works on the last of the run's rows. */
 const LAST_CLAIM_LOOK_MS = 100;

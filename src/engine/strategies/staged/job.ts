@@ -8,7 +8,7 @@
 // 5 s interval here), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
 // Between two batches of one run nothing is claimed for up to a second (the run checks its workers every 1,000 ms:
 // ProcessBulkImportUsers.java, Thread.sleep(1000)), so a run ends only once nothing has moved for longer.
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '../../events.js';
 
 export interface JobCounts {
   NEW: number;

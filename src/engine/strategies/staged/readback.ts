@@ -5,13 +5,13 @@
 // batch staged twice, a row the job took again after a restart); one holding it with another join time was there
 // before, or came meanwhile: the per-user steps complete it. A write counts when it is read back, so "gone from
 // the list" alone proves nothing.
-import type { StagedUserRow } from '../core-client/bulk-types.js';
-import type { CoreClient, CoreUser } from '../core-client/types.js';
-import { methodKey } from './bulk-knowledge.js';
-import { PRESENT_IN_CORE, redactBulkMessage } from './bulk-user.js';
-import { rowJoined, stagedKey, stagingPages } from './staged-index.js';
-import { readUsersSliced, skipGaps, splitPoints, USERS_PAGE } from './staged-slices.js';
-import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './staged-table.js';
+import type { StagedUserRow } from '../../../core-client/bulk-types.js';
+import type { CoreClient, CoreUser } from '../../../core-client/types.js';
+import { methodKey } from '../bulk/knowledge.js';
+import { PRESENT_IN_CORE, redactBulkMessage } from '../bulk/user.js';
+import { rowJoined, stagedKey, stagingPages } from './staging-list.js';
+import { readUsersSliced, skipGaps, splitPoints, USERS_PAGE } from './slices.js';
+import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './table.js';
 
 /** The job's text with the row's password hashes and TOTP secrets taken out (the reference echoes some). */
 function rowMessage(row: StagedUserRow): string {

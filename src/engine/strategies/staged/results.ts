@@ -4,14 +4,14 @@
 // Each staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
-import type { BulkUserBody } from '../core-client/bulk-types.js';
-import type { UserResult } from './events.js';
-import { bulkShapeIds } from './rollback-shape.js';
-import { leftOut } from './plan.js';
-import type { ValidatedRecord } from './runner.js';
-import type { Admitted, EngineContext } from './runner-strategy.js';
-import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, REPORTED, STAGED, type StagedTable } from './staged-table.js';
-import { STAGED_STEP } from './staged-upload.js';
+import type { BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { UserResult } from '../../events.js';
+import { bulkShapeIds } from '../../rollback/shape.js';
+import { leftOut } from '../../plan/plan.js';
+import type { ValidatedRecord } from '../../runner.js';
+import type { Admitted, EngineContext } from '../../strategy.js';
+import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, REPORTED, STAGED, type StagedTable } from './table.js';
+import { STAGED_STEP } from './upload.js';
 
 /** How a record becomes its bulk body, key and join time (the same function the upload used). */
 export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: string; externalUserId?: string } | undefined;

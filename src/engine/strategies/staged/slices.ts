@@ -7,8 +7,8 @@
 // id starts a reader at T. The slices split at join times; each reads until it is past its end. Users at a
 // boundary are read by both neighbours, which settling does not mind (staged-readback.ts). A core that refuses a
 // made token (HTTP 400) is read in one pass.
-import { CoreHttpError } from '../core-client/errors.js';
-import type { CoreClient, CoreUser } from '../core-client/types.js';
+import { CoreHttpError } from '../../../core-client/errors.js';
+import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 
 /** Users a GET /users page holds at most (the reference's AuthRecipe.USER_PAGINATION_LIMIT). */
 export const USERS_PAGE = 500;

@@ -3,14 +3,14 @@
 // stopped), read back (in an upload when a run stopped, in the core now), finished at once (read back before) or
 // failed (its record cannot be planned). Rows an earlier run left FAILED for a user staged again are named for
 // removal.
-import type { BulkUserBody } from '../core-client/bulk-types.js';
-import type { CoreKnowledge } from './bulk-knowledge.js';
-import { PlanError } from './plan.js';
-import type { Admitted, EngineContext } from './runner-strategy.js';
-import type { StagingSnapshot } from './staged-index.js';
-import { finishReadBefore } from './staged-results.js';
-import { EXISTS, STAGED, type StagedTable } from './staged-table.js';
-import type { ToStage } from './staged-upload.js';
+import type { BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { CoreKnowledge } from '../bulk/knowledge.js';
+import { PlanError } from '../../plan/plan.js';
+import type { Admitted, EngineContext } from '../../strategy.js';
+import type { StagingSnapshot } from './staging-list.js';
+import { finishReadBefore } from './results.js';
+import { EXISTS, STAGED, type StagedTable } from './table.js';
+import type { ToStage } from './upload.js';
 
 /** A user's bulk body, the key of its first login method and the join time that identifies it in the core. */
 export interface StagedPlan {

@@ -10,20 +10,20 @@
 // it is done, its FAILED rows and the users still awaited (its last claim) are read back in bulk
 // (staged-readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
 // user (staged-table.ts).
-import { collectGarbage } from '../heap.js';
-import { planBulkUser } from './bulk-plan.js';
-import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
-import { ResultsAlong } from './staged-along.js';
-import { EarlyReadBack } from './staged-early.js';
-import { JobFollower } from './staged-follow.js';
-import { JobWatcher } from './staged-job.js';
-import { removeStaged, rowJoined, stagedKey, stagingPages } from './staged-index.js';
-import { AWAITED, readBack } from './staged-readback.js';
-import { reportStaged } from './staged-results.js';
-import { sortBatch, type StagedPlan } from './staged-sort.js';
-import { STAGED, StagedTable } from './staged-table.js';
-import { STAGED_STEP, stageBatch, type ToStage } from './staged-upload.js';
-import { learnCore, planAndLookUp, type Learnt } from './staged-lookup.js';
+import { collectGarbage } from '../../../heap.js';
+import { planBulkUser } from '../bulk/plan.js';
+import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import { ResultsAlong } from './along.js';
+import { EarlyReadBack } from './early.js';
+import { JobFollower } from './follow.js';
+import { JobWatcher } from './job.js';
+import { removeStaged, rowJoined, stagedKey, stagingPages } from './staging-list.js';
+import { AWAITED, readBack } from './readback.js';
+import { reportStaged } from './results.js';
+import { sortBatch, type StagedPlan } from './sort.js';
+import { STAGED, StagedTable } from './table.js';
+import { STAGED_STEP, stageBatch, type ToStage } from './upload.js';
+import { learnCore, planAndLookUp, type Learnt } from './lookup.js';
 
 /** The reference's job interval (BulkImport.PROCESS_USERS_INTERVAL_SECONDS). */
 export const REFERENCE_JOB_INTERVAL_MS = 300_000;

@@ -2,8 +2,8 @@
 // typed arrays so that a million of them fit in tens of MB: the key of its first login method (a 64-bit hash),
 // its state, the join time that identifies it in the core, and the id the core gave its row. Its record is not
 // kept: the results are written in a second read of the source (staged-results.ts).
-import { KeyTable } from '../records/key-table.js';
-import type { ValidatedRecord } from './runner.js';
+import { KeyTable } from '../../../records/key-table.js';
+import type { ValidatedRecord } from '../../runner.js';
 
 /** Where a staged user stands. */
 export const STAGED = 1; // in the staging list (uploaded, or found there): waiting for the core's job

@@ -4,8 +4,8 @@
 // carries no identity at all (a mapping, a role, a contact, metadata) counts once the core is read back. Otherwise
 // the rule throws ForeignAnswerError: execute.ts (and the bulk path) takes it as an unclear attempt, reads the core
 // (the rule's `find`), and sends again when the effect is not there; a user it keeps meeting fails, never counts.
-import { CoreHttpError } from '../core-client/errors.js';
-import type { CoreUser, LoginMethod } from '../core-client/types.js';
+import { CoreHttpError } from '../../../core-client/errors.js';
+import type { CoreUser, LoginMethod } from '../../../core-client/types.js';
 
 /**
  * An answer that is not this request's. A CoreHttpError of status 502 (a bad answer from behind a gateway), not

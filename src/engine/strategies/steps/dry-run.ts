@@ -1,9 +1,9 @@
 // Dry run: plan every valid record and describe the calls, without contacting a core or writing a file.
-import { formatProblem } from '../records/types.js';
-import { leftOut, planUserSteps, PlanError, type PlanOptions } from './plan.js';
-import type { ValidatedRecord } from './runner.js';
-import { callCount, describeStep } from './step-rules.js';
-import type { StepKind } from './steps.js';
+import { formatProblem } from '../../../records/types.js';
+import { leftOut, planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
+import type { ValidatedRecord } from '../../runner.js';
+import { callCount, describeStep } from './rules.js';
+import type { StepKind } from '../../plan/steps.js';
 
 export interface DryRunSummary {
   users: number;

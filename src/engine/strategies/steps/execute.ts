@@ -17,14 +17,14 @@
 // counts what it finds as its own, never as "there before".
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreClientError, CoreHttpError, CoreProtocolError } from '../core-client/errors.js';
-import type { LostWrites } from '../core-client/lost-writes.js';
-import type { CoreClient } from '../core-client/types.js';
-import { STEP_RULES, type Found, type StepRule } from './step-rules.js';
-import { done, fail, newUserIds, type StepOutcome, type UserIds } from './step-ids.js';
-import type { Step } from './steps.js';
+import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core-client/errors.js';
+import type { LostWrites } from '../../../core-client/lost-writes.js';
+import type { CoreClient } from '../../../core-client/types.js';
+import { STEP_RULES, type Found, type StepRule } from './rules.js';
+import { done, fail, newUserIds, type StepOutcome, type UserIds } from './ids.js';
+import type { Step } from '../../plan/steps.js';
 
-export { applyStepIds, newUserIds, resolveRef, type StepOutcome, type UserIds } from './step-ids.js';
+export { applyStepIds, newUserIds, resolveRef, type StepOutcome, type UserIds } from './ids.js';
 
 /**
  * Attempts of one step, per kind of failure. Each unclear attempt or failed lookup already went through the

@@ -4,11 +4,11 @@
 // up by that id too: a user whose email (or phone) changed in the core since the export is the same user, and is
 // never created again. (Found by account info while the external id names another user: a conflict the mapping
 // step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
-import type { CoreClient, CoreUser, LoginMethod } from '../core-client/types.js';
+import type { CoreClient, CoreUser, LoginMethod } from '../../../core-client/types.js';
 import { foreign, loginIn, text } from './answer-checks.js';
-import { done, fail, type StepOutcome } from './step-ids.js';
-import type { Found, StepRule } from './step-rules.js';
-import type { Step } from './steps.js';
+import { done, fail, type StepOutcome } from './ids.js';
+import type { Found, StepRule } from './rules.js';
+import type { Step } from '../../plan/steps.js';
 
 type Of<K extends Step['kind']> = Extract<Step, { kind: K }>;
 type Match = (lm: LoginMethod) => boolean;

@@ -1,7 +1,7 @@
 // What a step produces and how a user's ids are tracked across its steps: the recipe user id each step created,
 // and the external id once mapped (the core answers with it from then on, so both count as "ours").
-import type { StepResult } from './journal.js';
-import type { Step, StepRef } from './steps.js';
+import type { StepResult } from '../../journal/journal.js';
+import type { Step, StepRef } from '../../plan/steps.js';
 
 export type StepOutcome =
   | { ok: true; result: StepResult; ids: Record<string, string> }

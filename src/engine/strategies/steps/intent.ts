@@ -2,8 +2,8 @@
 // whether a step needs an intent of its own on the disk before it is sent. Invariant: every request that can create
 // or change something in the core is owned by an intent already on the disk, either its own or the intent of the
 // user it acts on, when the migration created that user (everything on such a user is the migration's).
-import type { UserIds } from './step-ids.js';
-import type { Step } from './steps.js';
+import type { UserIds } from './ids.js';
+import type { Step } from '../../plan/steps.js';
 
 /** Fields of a step that name what it creates or changes; never a hash, secret or code. */
 const IDENTITY_FIELDS = [

@@ -4,12 +4,12 @@
 // is read once in bulk and kept fresh from its newest end; a large one (or one that does not say its size) is
 // looked up user by user. The run says which (the `core-knowledge` event). Never a look-up in place of knowledge
 // that is late: a step waits for it (so the requests a run sends do not depend on the machine's load).
-import { CoreHttpError } from '../core-client/errors.js';
-import type { CoreClient, CoreUser } from '../core-client/types.js';
-import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from './bulk-knowledge.js';
-import type { RunEvent } from './events.js';
-import { readSince, USERS_PAGE } from './staged-slices.js';
-import type { Step } from './steps.js';
+import { CoreHttpError } from '../../../core-client/errors.js';
+import type { CoreClient, CoreUser } from '../../../core-client/types.js';
+import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from '../bulk/knowledge.js';
+import type { RunEvent } from '../../events.js';
+import { readSince, USERS_PAGE } from '../staged/slices.js';
+import type { Step } from '../../plan/steps.js';
 
 /** Users created in the core this long before the newest one seen may still be committing: read again. */
 const COMMIT_MARGIN_MS = 5_000;

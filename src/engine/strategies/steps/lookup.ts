@@ -1,6 +1,6 @@
 // Finding a source user in the core by account info (email, phone, third-party id), for verify.
-import type { CoreClient, CoreUser } from '../core-client/types.js';
-import type { Step } from './steps.js';
+import type { CoreClient, CoreUser } from '../../../core-client/types.js';
+import type { Step } from '../../plan/steps.js';
 
 export const norm = (email: string) => email.trim().toLowerCase();
 

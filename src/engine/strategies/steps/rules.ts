@@ -3,12 +3,12 @@
 // an attempt that ended without a clear answer, and what it promises about an object it finds already there.
 // execute.ts applies the one exactly-once rule to all of them; a new step kind is a new entry here
 // (docs/migration.md, "Adding a step kind"). The first factors' rules are in first-factor-rules.ts.
-import type { CoreClient, LoginMethod } from '../core-client/types.js';
+import type { CoreClient, LoginMethod } from '../../../core-client/types.js';
 import { importPassword, markVerified, norm, passwordlessSignInUp, replacePassword, thirdPartySignInUp } from './first-factor-rules.js';
-import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './step-ids.js';
+import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './ids.js';
 import { foreign, sameJson, userHolds, userOf } from './answer-checks.js';
-import type { Step, StepKind, StepRef } from './steps.js';
-import { SYNC_RULES } from './sync/step-rules.js';
+import type { Step, StepKind, StepRef } from '../../plan/steps.js';
+import { SYNC_RULES } from '../../sync/step-rules.js';
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY } from 'auth-migrate-signin/protocol';
 
 /** What a lookup found of the step's effect in the core; undefined when it is not (yet) there. */

@@ -2,16 +2,16 @@
 // exactly-once rule (execute.ts), every completed step journalled, steps an earlier run finished taken from
 // the journal. The outcome is `imported` when any step created something, else `alreadyPresent`. Write-ahead: a
 // step's intent is on the disk before its request (step-intent.ts says which steps need one of their own).
-import { CoreClientError } from '../core-client/errors.js';
-import type { UserResult } from './events.js';
+import { CoreClientError } from '../../../core-client/errors.js';
+import type { UserResult } from '../../events.js';
 import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from './execute.js';
-import { journalledRecipeUserIds, type JournalEntry, type JournalledSteps } from './journal.js';
-import type { Step } from './steps.js';
-import { planUserSteps, PlanError, type PlanOptions } from './plan.js';
-import type { CanonicalUser } from '../records/types.js';
-import { stepShapeIds } from './rollback-shape.js';
-import { onCreatedUser, stepIdentity } from './step-intent.js';
-import type { Admitted, EngineContext, Strategy } from './runner-strategy.js';
+import { journalledRecipeUserIds, type JournalEntry, type JournalledSteps } from '../../journal/journal.js';
+import type { Step } from '../../plan/steps.js';
+import { planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
+import type { CanonicalUser } from '../../../records/types.js';
+import { stepShapeIds } from '../../rollback/shape.js';
+import { onCreatedUser, stepIdentity } from './intent.js';
+import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
 export function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {

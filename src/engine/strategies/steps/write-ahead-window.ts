@@ -2,7 +2,7 @@
 // intents it can already name for all of them (the first factors the engine knows absent from the core) in one
 // group, one write and one sync, before any of them is sent. Without it each user would wait for a sync of its own
 // before its first request. Invariant: a user leaves the window only once its written-ahead intents are on disk.
-import type { Admitted } from './runner-strategy.js';
+import type { Admitted } from '../../strategy.js';
 
 /**
  * A `take` for the engine's per-user workers. `next(n)` admits up to n users (fewer only at the end of the input or
