@@ -4,7 +4,7 @@ import { DEFAULT_RETRY } from './retry.js';
 import { normaliseAppId, normaliseTenantId, parseBaseUrl } from './paths.js';
 import { sendJson, sendRequest, type RequestContext } from './request.js';
 import { createPool } from './transport.js';
-import type { BulkImportUserResult, ListStagedUsersResult } from './bulk-types.js';
+import type { BulkImportUserResult, ListStagedUsersResult } from './import-bodies.js';
 import type {
   ApiVersionResult,
   ConsumeCodeResult,

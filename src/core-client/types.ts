@@ -3,7 +3,7 @@
 import type { LostWrites } from './lost-writes.js';
 import type { Dispatcher } from 'undici';
 import type { TlsOptions } from './transport.js';
-import type { BulkImportClient } from './bulk-types.js';
+import type { BulkImportClient } from './import-bodies.js';
 
 // ---------------------------------------------------------------------------------------------
 // The user object (§2, CDI >= 4.0)

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
-import type { BulkUserBody } from '../../src/core-client/bulk-types.js';
+import type { BulkUserBody } from '../../src/core-client/import-bodies.js';
 import { accountQueries, lookUpHeld } from '../../src/engine/strategies/staged/lookup.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 

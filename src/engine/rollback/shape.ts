@@ -3,7 +3,7 @@
 // paths, the fingerprints and TOTP device names of the whole user. A login method whose fingerprint the core no
 // longer shows had its email (phone, provider email) changed since; one with no fingerprint was added since.
 import { createHash } from 'node:crypto';
-import type { BulkLoginMethodBody, BulkUserBody } from '../../core-client/bulk-types.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../core-client/import-bodies.js';
 import type { LoginMethod } from '../../core-client/types.js';
 import type { Step } from '../plan/steps.js';
 

@@ -14,7 +14,7 @@ import { userRoutes } from './users.js';
 import { byAccountInfoRoutes } from './by-accountinfo.js';
 import { removalRoutes } from './removal.js';
 import { metadataRoleRoutes } from './metadata-roles.js';
-import { bulkImportRoutes } from './bulk-import.js';
+import { bulkImportRoutes } from '../bulk/routes.js';
 import { passwordResetRoutes } from './password-reset.js';
 import { sessionRoutes } from './session.js';
 

@@ -4,7 +4,7 @@
 // The staged path stages only users with none of their keys here; the others are partly in the core already and
 // go through the per-user steps. The steps path skips the look-up of a user known to be absent (steps-knowledge.ts).
 // A hash collision can only make a user look present (it is then looked up properly), never absent.
-import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { usersInTenant } from '../../../core-client/users-count.js';
 import { KeyTable } from '../../../records/key-table.js';

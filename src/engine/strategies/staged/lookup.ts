@@ -5,7 +5,7 @@
 // /user/id for its external id; the users found are added to a CoreKnowledge, so the staging decision
 // (holdsAnyOf) is the one the whole-core listing feeds. Measured on the reference on PostgreSQL: a 1,000-user run
 // into a core of 200,000 read the core for 26-30 s before its one upload.
-import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { AccountInfoQuery, CoreClient } from '../../../core-client/types.js';
 import { CoreKnowledge, coreSize, LISTING_WORTH_IT } from '../bulk/knowledge.js';
 import { PlanError } from '../../plan/plan.js';

@@ -5,7 +5,7 @@
 // batch staged twice, a row the job took again after a restart); one holding it with another join time was there
 // before, or came meanwhile: the per-user steps complete it. A write counts when it is read back, so "gone from
 // the list" alone proves nothing.
-import type { StagedUserRow } from '../../../core-client/bulk-types.js';
+import type { StagedUserRow } from '../../../core-client/import-bodies.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { methodKey } from '../bulk/knowledge.js';
 import { PRESENT_IN_CORE, redactBulkMessage } from '../bulk/user.js';

@@ -4,7 +4,7 @@
 // Each staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
-import type { BulkUserBody } from '../../../core-client/bulk-types.js';
+import type { BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { UserResult } from '../../events.js';
 import { bulkShapeIds } from '../../rollback/shape.js';
 import { leftOut } from '../../plan/plan.js';

@@ -3,7 +3,7 @@
 // hold: the row's id is only known once the upload answers, so a run killed between the upload and that answer
 // still finds its rows. The list is read 500 rows a request; a snapshot keeps only each row's key, status, join
 // time and id (its body holds password hashes, which never leave the page being read).
-import type { BulkImportStatus, BulkUserBody, StagedUserRow } from '../../../core-client/bulk-types.js';
+import type { BulkImportStatus, BulkUserBody, StagedUserRow } from '../../../core-client/import-bodies.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { methodKey } from '../bulk/knowledge.js';
 import { StagedTable } from './table.js';

@@ -4,7 +4,7 @@
 // with the core's messages (secrets taken out) and the rest is sent again. An upload without a clear answer is
 // looked for before it is sent again: a batch is staged whole or not at all, so one of its rows in the list (or,
 // once the job took them, one of its users in the core with its join time) means all of it is there.
-import type { BulkUserBody, RefusedBatch, StagedUserAnswer } from '../../../core-client/bulk-types.js';
+import type { BulkUserBody, RefusedBatch, StagedUserAnswer } from '../../../core-client/import-bodies.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError, CoreUnreachableError } from '../../../core-client/errors.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { bulkRoles } from '../bulk/plan.js';

@@ -6,9 +6,9 @@ import { commitThen, type Ctx, type Route } from '../context.js';
 import { HttpError, badRequest, json, ok, query, queryInt } from '../http.js';
 import { key, type BulkImportRecord, type BulkImportStatus, type Change } from '../store/index.js';
 import { userJson } from '../users.js';
-import { ImportError, hashPlainTextPasswords, importChanges } from '../bulk/importer.js';
-import { parseBulkUser, type BulkUser } from '../bulk/schema.js';
-import { InvalidTokenError, STATUSES, countStaged, listStaged, schemaEnv, stagedJson } from '../bulk/staging.js';
+import { ImportError, hashPlainTextPasswords, importChanges } from './importer.js';
+import { parseBulkUser, type BulkUser } from './schema.js';
+import { InvalidTokenError, STATUSES, countStaged, listStaged, schemaEnv, stagedJson } from './staging.js';
 
 export const MAX_USERS_TO_ADD = 10_000;
 export const GET_USERS_MAX_LIMIT = 500;
