@@ -7,7 +7,6 @@ import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
 import { formatProblem } from '../records/types.js';
 import { createAdaptiveConcurrency, type AdaptiveConcurrency } from './pace/adaptive-concurrency.js';
-import { bulkStrategy } from './strategies/bulk/user.js';
 import { leftOutOfRun } from './plan/disabled-check.js';
 import { doneCount, emptyTotals, type RunEventListener, type Totals, type UserResult } from './events.js';
 import type { Journal } from './journal/journal.js';
@@ -15,9 +14,9 @@ import { checkJournalAgainstCore } from './journal/check.js';
 import { PauseGate } from './pace/pause-gate.js';
 import { redoesFinished, type PlanOptions } from './plan/plan.js';
 import type { ValidatedRecord, RunnerOptions, RunSummary } from './runner.js';
-import { finishOne, journalledUserId, migrateUserSteps, stepsStrategy } from './strategies/steps/strategy.js';
+import { finishOne, journalledUserId, migrateUserSteps } from './strategies/steps/strategy.js';
+import { WRITE_PATHS } from './strategies/index.js';
 import type { Admitted, EngineContext, Strategy } from './strategy.js';
-import { stagedStrategy } from './strategies/staged/strategy.js';
 import { knownAbsentForSteps } from './strategies/steps/knowledge.js';
 import { fingerprintingJournal, type FingerprintingJournal } from './journal/fingerprints.js';
 import type { Via } from './strategies/via.js';
@@ -104,9 +103,7 @@ export class MigrationEngine {
     this.fingerprints = fingerprintingJournal(options.journal, options.fingerprintOf);
     this.iterator = options.inputs[Symbol.asyncIterator]();
     this.ctx = this.context();
-    const via = options.via;
-    const viaStrategy =
-      via === 'bulk-staged' ? stagedStrategy(this.ctx) : via === 'bulk' ? bulkStrategy(this.ctx) : stepsStrategy(this.ctx);
+    const viaStrategy = WRITE_PATHS[options.via ?? 'steps'].strategy(this.ctx);
     this.strategy = options.wrapStrategy ? options.wrapStrategy(this.ctx, viaStrategy) : viaStrategy;
     // Per-user paths that write intents ahead take their users through a window of 16 x concurrency (at least 256).
     const window = Math.max(256, this.concurrency * 16);

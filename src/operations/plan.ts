@@ -2,8 +2,8 @@
 // counted, the first users' steps described; and, when the target is named, what the earlier run of this same
 // migration already finished (its journal), so a resumed run is shown as one, with what is left.
 import { collectGarbage } from '../heap.js';
-import { dryRunBulk } from '../engine/strategies/bulk/dry-run.js';
-import { dryRun, type DryRunSummary } from '../engine/strategies/steps/dry-run.js';
+import { WRITE_PATHS } from '../engine/strategies/index.js';
+import type { DryRunSummary } from '../engine/strategies/steps/dry-run.js';
 import { loadJournal } from '../engine/journal/journal.js';
 import { prepareRun, type PreparedRun } from '../engine/plan/prepare.js';
 import { findRunJournal } from '../engine/run-folder.js';
@@ -47,10 +47,7 @@ export async function planRun(settings: PlanRequest, write: (line: string) => vo
   const losses = classLosses(prepared.report, settings.read);
   if (losses.length > 0) o.onEvent?.({ type: 'partial', losses, allowed: settings.allowPartial });
   const inputs = sliceRecords(streamValidatedRecords(settings.files, settings.read, prepared.report), settings.slice);
-  const summary =
-    settings.via === 'steps'
-      ? await dryRun(inputs, settings.plan, write, o.sample)
-      : await dryRunBulk(inputs, { ...settings.plan, tenantId: settings.target?.tenant }, settings.via, write, o.sample);
+  const summary = await WRITE_PATHS[settings.via].dryRun(inputs, { ...settings.plan, tenantId: settings.target?.tenant }, write, o.sample);
   const journal = await earlierJournal(settings);
   const fromJournal = journal
     ? await loadJournal(journal).then(
