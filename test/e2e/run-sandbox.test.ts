@@ -116,7 +116,7 @@ describe('run into a sandbox', () => {
     // The clash claims g0's external id while another core user (made by the app, not by a run) holds its email:
     // a genuine conflict no validation of the file alone can see. (A core user under that external id alone would
     // be the clash itself with its email changed in the core since: already present, never overwritten, issue 20
-    // point 13; test/migration/conflicts.test.ts.)
+    // point 13; test/engine/conflicts.test.ts.)
     const clash = { id: 'clash', email: 'clash@example.test', externalUserId: 'g-ext-0', password: set.users[1]!.password };
     const holder = await client(sandbox.url, API_KEY).importPasswordHash({ email: clash.email, passwordHash: clash.password!.hash });
     expect(holder.didUserAlreadyExist).toBe(false);
