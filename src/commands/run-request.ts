@@ -2,6 +2,7 @@
 // the environment, then the profile, then the defaults (operations/requests.ts). Every usage error about a flag is
 // thrown here (or in the option files beside it); the operations take the RunRequest and never see a flag.
 import { resolve } from 'node:path';
+import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { UsageError } from '../errors.js';
 import type { PlanOptions } from '../engine/plan/plan.js';
 import { parseDisabledPolicy } from '../engine/plan/policies.js';
@@ -155,7 +156,14 @@ function runPartOf(values: RunOptionValues, o: ResolveRunOptions, resolved: Reso
     ),
     concurrency: parseConcurrency(values.concurrency, loaded?.profile.concurrency ?? DEFAULT_CONCURRENCY),
     skipPreflight: values['skip-preflight'] ?? false,
-    rerun: { args: o.rerunArgs, exports: rerunExports(resolved.secrets, loaded, signerInHashConfig) },
+    rerun: {
+      args: o.rerunArgs,
+      // The sign-in secret's variable is named too (never its value): the resumed run needs it as this one did.
+      exports: [
+        ...rerunExports(resolved.secrets, loaded, signerInHashConfig),
+        ...(signer ? [o.env[SIGNIN_SECRET_ENV] ? SIGNIN_SECRET_ENV : (loaded?.profile.signinSecret?.name ?? SIGNIN_SECRET_ENV)] : []),
+      ],
+    },
   };
 }
 

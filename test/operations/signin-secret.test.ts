@@ -24,11 +24,15 @@ describe("the sign-in migration's secret", () => {
     const s = await runRequestOf(values, { ...base, env: { AUTH_MIGRATE_SIGNIN_SECRET: SECRET } });
     expect(s.plan.signer).toBeDefined();
     expect(JSON.stringify(s)).not.toContain(SECRET);
+    // The resume command names the variable to export again (its name, never its value).
+    expect(s.rerun.exports).toContain('AUTH_MIGRATE_SIGNIN_SECRET');
   });
 
   it('from the variable a profile names, when AUTH_MIGRATE_SIGNIN_SECRET is not set', async () => {
     const s = await runRequestOf(values, { ...base, env: { MY_APP_SECRET: SECRET }, profile: profile('MY_APP_SECRET') });
     expect(s.plan.signer).toBeDefined();
+    expect(s.rerun.exports).toContain('MY_APP_SECRET');
+    expect(s.rerun.exports).not.toContain('AUTH_MIGRATE_SIGNIN_SECRET');
   });
 
   it.each([
@@ -47,5 +51,6 @@ describe("the sign-in migration's secret", () => {
   it('verify (read only) goes on without it', async () => {
     const s = await runRequestOf(values, { ...base, env: {}, readOnly: true });
     expect(s.plan.signer).toBeUndefined();
+    expect(s.rerun.exports).not.toContain('AUTH_MIGRATE_SIGNIN_SECRET');
   });
 });
