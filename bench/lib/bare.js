@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 
 const DIST = new URL('../../dist/', import.meta.url);
-const { planBulkUser } = await import(new URL('migration/bulk-plan.js', DIST));
+const { planBulkUser } = await import(new URL('engine/strategies/bulk/plan.js', DIST));
 const { detectAlgorithm } = await import(new URL('hashes/formats.js', DIST));
 
 const ALG = { bcrypt: 'bcrypt', argon2: 'argon2', external_scrypt: 'firebase_scrypt' };
