@@ -83,7 +83,7 @@ export function clientFor(url: string, target: Target, secrets: TargetSecrets, o
 
 /** Connect to the target; a sandbox target spawns the sandbox core on its store (stopped by close()). */
 export async function connectTarget(
-  resolved: Pick<ResolvedTarget, 'target' | 'secrets'>,
+  resolved: Pick<ResolvedTarget, 'target' | 'secrets'> & { jobIntervalMs?: number },
   options: ConnectOptions = {},
 ): Promise<Connection> {
   const { target, secrets } = resolved;
@@ -95,6 +95,8 @@ export async function connectTarget(
       apiKeys: secrets.apiKey ? [secrets.apiKey] : [],
       licenseKey: secrets.licenseKey,
       signerKey: secrets.signerKey,
+      // The sandbox runs its bulk-import job at the interval the run was told (`--job-interval`), as the core would.
+      ...(resolved.jobIntervalMs !== undefined ? { bulkImportIntervalSec: resolved.jobIntervalMs / 1000 } : {}),
       // A terminal's Ctrl-C goes to the whole process group: the run must stop safely while its core lives on.
       ownProcessGroup: true,
     });

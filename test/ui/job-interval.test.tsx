@@ -1,6 +1,6 @@
 // Issue 33 point 8: the wizard sets the bulk-staged job interval as `run --job-interval` does. The plan screen's
 // "job interval" option is kept in the profile and reaches the run's settings through the same resolution as
-// the flag (operations/settings.ts); `run --profile` reads it too.
+// the flag; `run --profile` reads it too. The wizard's sandbox (and `run --sandbox`) runs its job at that interval.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'am-job-interval-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const input: WizardInput = { sources: [{ path: CANONICAL, format: 'canonical' }], via: 'bulk-staged' };
-const sandbox: TargetConnection = { url: 'http://127.0.0.1:9', sandbox: { storePath: join(dir, 'store.json'), temporary: false } };
+const sandbox: TargetConnection = {
+  url: 'http://127.0.0.1:9',
+  sandbox: { storePath: join(dir, 'store.json'), temporary: false, jobIntervalSec: 5 },
+};
 const remote: TargetConnection = { url: 'http://127.0.0.1:9' };
 const o = { profileName: 'p', cwd: dir, out: dir, readOnly: true };
 
@@ -48,12 +51,12 @@ describe('the bulk-staged job interval in the wizard', () => {
       expect(w.frame()).toMatch(/job interval\s+every 5 s \(the sandbox's\): how often the core runs its bulk-import job/);
       // The last option: seven rows down, then two steps right (default → 1 s → 5 s → ...: three for 10 s).
       w.stdin.write(`${KEYS.down.repeat(7)}${KEYS.right.repeat(3)}`);
-      await w.until(/› job interval\s+every 10 s: how often/);
-      // Shorter than the sandbox runs its job: said, since the run would take the wait for a stall.
+      // The sandbox the target screen started runs its job every 5 s: another interval is said to need a restart.
+      await w.until(/› job interval\s+every 10 s: the sandbox runs its job every 5 s; connect it again/);
       w.stdin.write(KEYS.left.repeat(2));
-      await w.until(/› job interval\s+every 1 s: shorter than the sandbox's 5 s, so the run may stop/);
+      await w.until(/› job interval\s+every 1 s: the sandbox runs its job every 5 s/);
       w.stdin.write(KEYS.right.repeat(2));
-      await w.until(/› job interval\s+every 10 s: how often/);
+      await w.until(/› job interval\s+every 10 s: the sandbox runs/);
       w.stdin.write(KEYS.escape); // back to the target screen: the move saves the profile
       const saved = await waitFor(async () => (await loadProfile('staged', env)).profile.jobIntervalSec, 'the interval saved');
       expect(saved).toBe(10);

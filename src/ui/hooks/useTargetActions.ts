@@ -1,6 +1,7 @@
 // The wizard's target actions (target screen): connect to a sandbox it starts (owned here, stopped before another
 // connection and on quit) or to a remote core, then run the preflight; or drop the connection. A failed connection
 // runs no preflight.
+import { DEFAULT_BULK_IMPORT_INTERVAL_SEC } from '../../sandbox/config.js';
 import { useMemo, useRef } from 'react';
 import type { SandboxHandle, TargetConnection } from '../services/types.js';
 import { message, migrationInput, type ActionContext } from './action-context.js';
@@ -26,18 +27,20 @@ export function useTargetActions({ services, d, latest }: ActionContext): Target
       if (choice.kind === 'remote') {
         return { url: choice.url, tenant: choice.tenant, app: choice.app, apiKey: secrets.apiKey, licenseKey: secrets.licenseKey };
       }
+      const jobIntervalSec = latest.current.profile?.jobIntervalSec;
       const s = await services.startSandbox({
         store: choice.store,
         apiKey: secrets.apiKey,
         licenseKey: secrets.licenseKey,
         signerKey: secrets.signerKey,
+        jobIntervalSec,
       });
       sandbox.current = s;
       return {
         url: s.url,
         apiKey: secrets.apiKey,
         licenseKey: secrets.licenseKey,
-        sandbox: { storePath: s.storePath, temporary: !choice.store },
+        sandbox: { storePath: s.storePath, temporary: !choice.store, jobIntervalSec: jobIntervalSec ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC },
       };
     };
     return {

@@ -184,16 +184,17 @@ export function PlanScreen() {
 
 /** The job interval in words: the profile's, or the core's default, and what it is for. */
 function jobIntervalText(profile: Profile, target: TargetConnection | undefined): string {
-  const sandbox = DEFAULT_BULK_IMPORT_INTERVAL_SEC;
+  const running = target?.sandbox?.jobIntervalSec;
   const every =
     profile.jobIntervalSec !== undefined
       ? `every ${profile.jobIntervalSec} s`
       : target?.sandbox
-        ? `every ${sandbox} s (the sandbox's)`
+        ? `every ${running ?? DEFAULT_BULK_IMPORT_INTERVAL_SEC} s (the sandbox's)`
         : "every 300 s (the reference core's default)";
   if (profile.via !== 'bulk-staged') return `${every} (bulk-staged only)`;
-  if (target?.sandbox && (profile.jobIntervalSec ?? sandbox) < sandbox)
-    return `${every}: shorter than the sandbox's ${sandbox} s, so the run may stop thinking the job stalled`;
+  // The wizard's sandbox runs its job at the interval it was started with (the target screen starts it again).
+  if (running !== undefined && profile.jobIntervalSec !== undefined && profile.jobIntervalSec !== running)
+    return `${every}: the sandbox runs its job every ${running} s; connect it again on the target screen to change it`;
   return `${every}: how often the core runs its bulk-import job`;
 }
 

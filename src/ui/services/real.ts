@@ -140,6 +140,7 @@ async function startWizardSandbox(o: Parameters<WizardServices['startSandbox']>[
     apiKeys: o.apiKey ? [o.apiKey] : [],
     licenseKey: o.licenseKey,
     signerKey: o.signerKey,
+    ...(o.jobIntervalSec !== undefined ? { bulkImportIntervalSec: o.jobIntervalSec } : {}),
   });
   return {
     url: s.url,

@@ -116,7 +116,8 @@ export interface TargetConnection {
   apiKey?: string;
   licenseKey?: string;
   /** `temporary`: a store in a temp folder, removed when the sandbox stops unless a run's journal points at it. */
-  sandbox?: { storePath: string; temporary?: boolean };
+  /** The sandbox the wizard started: its store, and the seconds between its bulk-import job's rounds. */
+  sandbox?: { storePath: string; temporary?: boolean; jobIntervalSec?: number };
 }
 
 export interface SandboxHandle {
@@ -168,7 +169,14 @@ export interface WizardServices {
   /** Every record of the files whose id, email, phone or external id holds `query` (case-insensitive), up to `limit`. */
   search(input: WizardInput, query: string, limit: number): Promise<{ rows: PreviewRecord[]; more: boolean }>;
   spotCheck(record: CanonicalUser, password: string, signerKey: string | undefined): Promise<SpotCheckResult>;
-  startSandbox(opts: { store?: string; apiKey?: string; licenseKey?: string; signerKey?: string }): Promise<SandboxHandle>;
+  startSandbox(opts: {
+    store?: string;
+    apiKey?: string;
+    licenseKey?: string;
+    signerKey?: string;
+    /** Seconds between the sandbox's bulk-import job rounds (the profile's job interval); the sandbox's 5 s otherwise. */
+    jobIntervalSec?: number;
+  }): Promise<SandboxHandle>;
   /** The same findings and blocking rule as `run`, for what this input needs (undefined: nothing known yet). */
   preflight(target: TargetConnection, input: WizardInput | undefined): Promise<PreflightResult>;
   plan(input: WizardInput, target: TargetConnection): Promise<PlanSummary>;
