@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile, profilePaths } from '../../src/profiles/index.js';
 import { TMUX, tmuxDriver } from './tmux-driver.js';
-import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS } from '../support/fixture.js';
+import { API_KEY, CANONICAL, fixtureSecrets, HASH_CONFIG_TEXT, LICENSE_KEY, PASSWORDS, SIGNER_KEY } from '../support/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-tmux-'));
 const socket = join(dir, 'tmux.sock');
@@ -155,24 +155,26 @@ describe('the wizard in tmux', () => {
     expect(statSync(paths.profiles).mode & 0o777).toBe(0o600);
     expect(statSync(paths.secrets).mode & 0o777).toBe(0o600);
     const saved = await loadProfile('e2e-night', { AUTH_MIGRATE_CONFIG_DIR: configDir });
-    expect(saved.secrets).toEqual({ apiKey: API_KEY });
+    // The signer key came with the pasted hash parameters: kept in the 0600 secrets file (issue 33 point 8), never
+    // in the profiles file.
+    expect(saved.secrets).toEqual({ apiKey: API_KEY, signerKey: SIGNER_KEY });
     expect(saved.profile.secrets).toEqual({
       apiKey: { store: 'file' },
       licenseKey: { store: 'env', name: 'E2E_LICENSE' },
-      signerKey: { store: 'none' },
+      signerKey: { store: 'file' },
     });
     expect(saved.missing).toEqual(['licenseKey']);
     expect(saved.profile.hashConfig).toEqual({ algorithm: 'SCRYPT', saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
     for (const s of fixtureSecrets()) expect(readFileSync(paths.profiles, 'utf8')).not.toContain(s);
 
-    // Next time: the stored api key is there; the licence key comes from $E2E_LICENSE, or is asked for when unset;
-    // the signer key (not stored) is asked for again.
+    // Next time: the stored api key and signer key are there; the licence key comes from $E2E_LICENSE, or is asked
+    // for when unset.
     await drv.kill();
     await launch(['--profile', 'e2e-night']);
     const unset = await until('2/8 keys · profile e2e-night');
     expect(unset).toMatch(/api key\s+•+\s+✓ 30 chars/);
     expect(unset).toContain('not found ($E2E_LICENSE unset)');
-    expect(unset).toMatch(/signer key\s+not set/);
+    expect(unset).toMatch(/signer key\s+•+\s+✓ 88 chars/);
     await press('C-c');
     await until('EXIT CODE 0');
     await drv.kill();
