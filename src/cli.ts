@@ -1,7 +1,7 @@
 // argv -> command. Decides once whether to open the interactive wizard or run a headless command.
 import type { CommandIO } from './commands/io.js';
 import { UsageError, UserError } from './errors.js';
-import { fileErrorMessage, isFileError } from './files/errors.js';
+import { fileErrorMessage, isFileError, tellFileError } from './files/errors.js';
 
 export { exitOnFileErrors } from './files/errors.js';
 
@@ -107,7 +107,7 @@ export async function main(
     }
     // A file the command writes: one line naming the path and the fix (src/files/errors.ts), never a stack.
     if (isFileError(err)) {
-      io.stderr.write(`auth-migrate: ${fileErrorMessage(err)}\n`);
+      tellFileError(io.stderr, fileErrorMessage(err));
       return 2;
     }
     throw err;

@@ -64,9 +64,22 @@ export function exitOnFileErrors(stderr: { write(s: string): unknown } = process
       stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);
     }
-    stderr.write(`auth-migrate: ${line}\n`);
+    tellFileError(stderr, line);
     process.exit(2);
   };
   process.on('uncaughtException', onError);
   process.on('unhandledRejection', onError);
+}
+
+/** The outputs a file error was told on (in a process, the command line's one stderr). */
+const told = new WeakSet<object>();
+
+/**
+ * The one line of a file error. A disk that is full fails every file a command writes (the journal, then the
+ * report as it closes): the operator reads the first, once; the others add nothing but noise.
+ */
+export function tellFileError(stderr: { write(s: string): unknown }, line: string): void {
+  if (told.has(stderr)) return;
+  told.add(stderr);
+  stderr.write(`auth-migrate: ${line}\n`);
 }
