@@ -70,7 +70,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     detached: opts.ownProcessGroup ?? false,
     // execa's default SIGKILLs 5 s after stop()'s SIGTERM: a store of a million users takes longer than that to
     // write its final snapshot, and a killed flush (safe: the change log is durable) makes the next start replay the
-    // whole log and rewrite the snapshot before serving (34.8 s instead of a clean load, docs/benchmarks.md).
+    // whole log and rewrite the snapshot before serving (far slower than a clean load; docs/benchmarks.md).
     forceKillAfterDelay: 180_000,
   });
   let stderr = '';

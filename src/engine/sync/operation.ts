@@ -68,7 +68,7 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const chain = await journalChain(choice.base);
   const users = await readChainUsers(chain);
   // Reading the journals (a million users: 1.75 million lines parsed) leaves its garbage where the validation pass
-  // would grow on top of it: 1,000,000 users' dry run peaked at 391-410 MB without this collection, 318-326 MB with it.
+  // would grow on top of it: a million users' dry run peaks far higher without this collection (docs/benchmarks.md).
   collectGarbage();
   refuseWithoutFingerprints(users, choice.base.path);
   const work = newSyncWork(req.removeMissing);

@@ -1,8 +1,7 @@
 // `--via bulk-staged`, reading back with the core's job: each claim it finishes is read back while it imports the
 // next, so that once it is done only its last claim is left to read. The reference's job claims staged rows in the
 // order they were stored (its claim has no ORDER BY: postgresql plugin v9.4.2 BulkImportQueries.java line
-// 157-161; measured on it: the claims of a 20,000-user run, 8,000, 8,000 and 4,000 rows, took users 0-8,029,
-// 7,998-15,999 and 16,000-19,999 of the upload), splits a claim into one contiguous chunk per CPU, imports each
+// 157-161; docs/benchmarks.md has the claims of a run as measured), splits a claim into one contiguous chunk per CPU, imports each
 // chunk in one transaction and then takes its rows out of the list (ProcessBulkUsersImportWorker). So when the list
 // holds N of this run's rows fewer than it put there (NEW and PROCESSING counted), the first N rows the run listed
 // are most likely imported: the users it added up to the N-th listed one are read back then (only their range of

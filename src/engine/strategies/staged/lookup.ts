@@ -3,8 +3,8 @@
 // looked up user by user instead of reading the whole core. A user costs one GET /users/by-accountinfo for the account
 // info of its login methods (one email, one phone and one third-party id at a time, as a union) and one GET
 // /user/id for its external id; the users found are added to a CoreKnowledge, so the staging decision
-// (holdsAnyOf) is the one the whole-core listing feeds. Measured on the reference on PostgreSQL: a 1,000-user run
-// into a core of 200,000 read the core for 26-30 s before its one upload.
+// (holdsAnyOf) is the one the whole-core listing feeds; a small run into a large core no longer reads all of it
+// before its one upload (docs/benchmarks.md).
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { AccountInfoQuery, CoreClient } from '../../../core-client/types.js';
 import { CoreKnowledge, coreSize, LISTING_WORTH_IT } from '../bulk/knowledge.js';

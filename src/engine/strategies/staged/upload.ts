@@ -108,9 +108,9 @@ export async function stageBatch(
 
 /**
  * Looks at increasing intervals for at most this long after an upload timed out before it is sent again: the core
- * may still be storing it (its rows appear only when its transaction commits). Measured on the reference on
- * PostgreSQL, a machine at load 25-30: an upload of 10,000 users answered after 2 min 7 s, and one sent again
- * after the client's 30 s timeout staged every user twice (the job then failed each twin).
+ * may still be storing it (its rows appear only when its transaction commits): on a loaded machine the reference on
+ * PostgreSQL answers a 10,000-user upload in minutes, and one sent again after the client's timeout staged every
+ * user twice (the job then failed each twin; docs/benchmarks.md).
  */
 const TIMED_OUT_LOOK_MS = 240_000;
 
