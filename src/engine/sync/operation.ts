@@ -79,8 +79,7 @@ export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
   const touched = new Set<string>([...work.changed.keys(), ...work.removals.keys()]);
   for (const [id, h] of await readChainHistory(chain, touched)) work.histories.set(id, h);
   const previous = await previousExport(choice.base.identity.sources, sources);
-  if (previous.usable && work.changed.size > 0) await readOldRecords(work, users, previous, req.readOptions);
-  await nameGone(delta, users, previous, req);
+  if (previous.usable) await readOldRecords(work, delta, users, previous, req.readOptions);
   const header = syncHeader(req, choice.base, previous);
   const identity: RunIdentity = { sources, target: req.target, base: choice.base.path };
   const journal =
@@ -140,14 +139,30 @@ function refuseWithoutFingerprints(users: BaseUsers, path: string): void {
 }
 
 /** The previous export's records of the changed users (by their fingerprints), and the emails they leave. */
-async function readOldRecords(work: SyncWork, users: BaseUsers, previous: PreviousExport, readOptions: SyncRequest['readOptions']) {
-  const wanted = fingerprintsOf(users, [...work.changed.keys()]);
-  for (const [id, r] of await readPreviousRecords(
+/**
+ * One pass over the previous export: the changed users' old records (the emails they leave), and the email of the
+ * first users gone from the export, which the delta lists.
+ */
+async function readOldRecords(
+  work: SyncWork,
+  delta: SyncDelta,
+  users: BaseUsers,
+  previous: PreviousExport,
+  readOptions: SyncRequest['readOptions'],
+) {
+  const gone = delta.samples.gone ?? [];
+  if (work.changed.size === 0 && gone.length === 0) return;
+  const wanted = fingerprintsOf(users, [...work.changed.keys(), ...gone]);
+  const olds = await readPreviousRecords(
     previous.files.map((f) => f.path),
     readOptions,
     wanted,
-  ))
-    work.olds.set(id, r);
+  );
+  for (const id of gone) {
+    const email = olds.get(id)?.email;
+    if (email) delta.emails[id] = email;
+  }
+  for (const [id, r] of olds) if (work.changed.has(id)) work.olds.set(id, r);
   for (const [id, parts] of work.changed) {
     const was = work.olds.get(id)?.email;
     if (parts.includes('email') && was !== undefined) work.leaving.add(was.trim().toLowerCase());
@@ -204,18 +219,4 @@ export async function checkBaseAgainstCore(
     `the journal ${p.base.path} says the core holds its users, but none of the ${ids.length} looked up is there (source id ${missing[0]}): ` +
       'the core was reset, or this is another core. Nothing was written. Point at the core the earlier run migrated into.',
   );
-}
-
-/** The first users gone from the export are listed with the email the previous export gave them. */
-async function nameGone(
-  delta: SyncDelta,
-  users: Parameters<typeof fingerprintsOf>[0],
-  previous: PreviousExport,
-  req: SyncRequest,
-): Promise<void> {
-  const gone = delta.samples.gone ?? [];
-  if (!previous.usable || gone.length === 0) return;
-  const paths = previous.files.map((f) => f.path);
-  for (const [id, r] of await readPreviousRecords(paths, req.readOptions, fingerprintsOf(users, gone)))
-    if (r.email) delta.emails[id] = r.email;
 }
