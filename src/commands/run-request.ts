@@ -2,7 +2,6 @@
 // the environment, then the profile, then the defaults (operations/requests.ts). Every usage error about a flag is
 // thrown here (or in the option files beside it); the operations take the RunRequest and never see a flag.
 import { resolve } from 'node:path';
-import { SIGNIN_SECRET_ENV } from 'auth-migrate-signin/protocol';
 import { UsageError } from '../errors.js';
 import type { PlanOptions } from '../engine/plan/plan.js';
 import { parseDisabledPolicy } from '../engine/plan/policies.js';
@@ -15,6 +14,7 @@ import {
   rerunExports,
   runLabel,
   scryptAlgorithmName,
+  signInExport,
   signInSigner,
   type PlanRequest,
   type RunRequest,
@@ -159,10 +159,7 @@ function runPartOf(values: RunOptionValues, o: ResolveRunOptions, resolved: Reso
     rerun: {
       args: o.rerunArgs,
       // The sign-in secret's variable is named too (never its value): the resumed run needs it as this one did.
-      exports: [
-        ...rerunExports(resolved.secrets, loaded, signerInHashConfig),
-        ...(signer ? [o.env[SIGNIN_SECRET_ENV] ? SIGNIN_SECRET_ENV : (loaded?.profile.signinSecret?.name ?? SIGNIN_SECRET_ENV)] : []),
-      ],
+      exports: [...rerunExports(resolved.secrets, loaded, signerInHashConfig), ...signInExport(signer, o.env, loaded?.profile)],
     },
   };
 }

@@ -121,6 +121,12 @@ export function signInSigner(plan: PlanOptions, env: NodeJS.ProcessEnv, profile:
   return !readOnly || vars[SIGNIN_SECRET_ENV] !== undefined ? signerFromEnvironment(vars, named) : undefined;
 }
 
+/** The variable a rerun must export for the sign-in secret the signer took (signInSigner's choice), if any. */
+export function signInExport(signer: unknown, env: NodeJS.ProcessEnv, profile: LoadedProfile['profile'] | undefined): string[] {
+  if (!signer) return [];
+  return [env[SIGNIN_SECRET_ENV] !== undefined ? SIGNIN_SECRET_ENV : (profile?.signinSecret?.name ?? SIGNIN_SECRET_ENV)];
+}
+
 /**
  * The variables a rerun must export: every key this run used that the profile does not keep (the rerun command
  * never holds a key, nor a reference). `signerInHashConfig`: the signer key came from a hash config file, which the

@@ -15,6 +15,7 @@ import {
   defaultJobIntervalMs,
   rerunExports,
   runLabel,
+  signInExport,
   scryptAlgorithmName,
   signInSigner,
   type PlanRequest,
@@ -113,7 +114,7 @@ export async function settingsOf(
     rerun: {
       args: ['--profile', o.profileName, ...targetFlags(target), ...(input.allowPartial ? ['--allow-partial'] : [])],
       // The rerun is told to export the sign-in secret too (its name only: the value is never on a command line).
-      exports: [...rerunExports(secrets, loaded, false), ...(signer ? [SIGNIN_SECRET_ENV] : [])],
+      exports: [...rerunExports(secrets, loaded, false), ...signInExport(signer, env, loaded.profile)],
     },
   };
 }
