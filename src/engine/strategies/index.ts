@@ -23,7 +23,7 @@ export interface WritePath {
 }
 
 export const WRITE_PATHS: Record<Via, WritePath> = {
-  steps: { strategy: stepsStrategy, dryRun: (inputs, plan, write, show) => dryRun(inputs, plan, write, show) },
+  steps: { strategy: stepsStrategy, dryRun },
   bulk: { strategy: bulkStrategy, dryRun: (inputs, plan, write, show) => dryRunBulk(inputs, plan, 'bulk', write, show) },
   'bulk-staged': {
     strategy: stagedStrategy,
