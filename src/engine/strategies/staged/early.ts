@@ -49,16 +49,22 @@ export class EarlyReadBack {
     private readonly onRead: () => void = () => undefined,
   ) {}
 
-  /** After a look at the job: its list's rows still NEW, and those it works on (PROCESSING). */
-  consider(fresh: number, processing: number): void {
+  /**
+   * After a look at the job: its list's rows still NEW, and those it works on (PROCESSING); `listed`, the run's rows
+   * listed before the counts were asked for (a row listed meanwhile may be missing from them).
+   */
+  consider(fresh: number, processing: number, listed = this.table.listedCount): void {
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
     if (this.off || this.reading || waiting === 0) return;
-    const out = Math.min(table.listedCount, table.listedCount - waiting);
+    const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
     const bound = table.listedAt(out - 1) + 1;
-    if (bound - this.readTo < EARLY_FROM) return; // nothing much new yet
+    if (bound <= this.readTo) return;
+    // Nothing much new yet, while the job works on a claim; between two claims (nothing PROCESSING: the job paused,
+    // or held) what it finished is read now, however few, so that no claim's results wait for the next claim.
+    if (bound - this.readTo < EARLY_FROM && processing > 0) return;
     const from = this.retryFrom;
     const joins = awaitedJoined(table, from, bound);
     if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read

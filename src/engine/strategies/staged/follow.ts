@@ -1,4 +1,4 @@
-// `--via bulk-staged`, following the core's job: its list's counts (NEW, PROCESSING, FAILED: three cheap
+// `--via bulk-staged`, following the core's job: its list's counts (NEW, then PROCESSING and FAILED: three cheap
 // requests), told to the operator's view (staged-job.ts) and to the read-back in the job's pauses
 // (staged-early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
 // every `followMs` (every 100 ms once no row waits to be claimed) until it has taken every staged user, or a stop
@@ -14,9 +14,16 @@ import { STAGED, type StagedTable } from './table.js';
 /** How often the job is looked at while it works on the last of the run's rows. */
 const LAST_CLAIM_LOOK_MS = 100;
 
+/**
+ * The list's counts. NEW is asked for before PROCESSING: a row only goes NEW -> PROCESSING -> out, so a row waiting
+ * when PROCESSING is counted was counted in one of the two, and NEW + PROCESSING never falls short of the rows
+ * still waiting (asked for at once, a claim taken between the two answers could hide its rows from both, and the
+ * read-back with the job would read users the job has not imported yet).
+ */
 async function readCounts(ctx: EngineContext): Promise<JobCounts> {
   const c = ctx.core.bulkImport;
-  const [n, p, f] = await Promise.all([c.countUsers('NEW'), c.countUsers('PROCESSING'), c.countUsers('FAILED')]);
+  const n = await c.countUsers('NEW');
+  const [p, f] = await Promise.all([c.countUsers('PROCESSING'), c.countUsers('FAILED')]);
   return { NEW: n.count, PROCESSING: p.count, FAILED: f.count };
 }
 
@@ -36,9 +43,10 @@ export class JobFollower {
   /** One look at the job (counts; this run's FAILED rows when their number changed). */
   async look(): Promise<JobCounts> {
     this.lastLook = Date.now();
+    const listed = this.table.listedCount;
     const counts = await readCounts(this.ctx);
     this.ctx.emit(this.watcher.observe(counts, Date.now()));
-    this.early.consider(counts.NEW, counts.PROCESSING);
+    this.early.consider(counts.NEW, counts.PROCESSING, listed);
     if (counts.FAILED !== this.lastFailed) {
       await scanFailedRows(this.ctx.core, this.table);
       this.lastFailed = counts.FAILED;
