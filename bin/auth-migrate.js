@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Entry point: the compiled CLI lives in dist/ (built by `npm install` through the prepare script).
+// Entry point: the compiled CLI lives in dist/bin/ (one bundle and its chunks, built by `npm install` through the
+// prepare script: rolldown.config.mjs says why a bundle).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const cli = new URL('../dist/cli.js', import.meta.url);
+const cli = new URL('../dist/bin/cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('auth-migrate is not built: run `npm install` (or `npm run build`) in its folder first.\n');
   process.exit(2);

@@ -88,7 +88,9 @@ export async function main(
     }
     if (first === '--version' || first === '-v') {
       const { readFileSync } = await import('node:fs');
-      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+      const { join } = await import('node:path');
+      const { packageRoot } = await import('./shared/package-root.js');
+      const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
       io.stdout.write(`${pkg.version}\n`);
       return 0;
     }

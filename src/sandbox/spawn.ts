@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
+import { packageRoot } from '../shared/package-root.js';
 
 export interface StartSandboxOptions {
   /** Store file; when omitted, a new file in a fresh temp folder that stop() deletes. */
@@ -47,9 +47,9 @@ export interface RunningSandbox {
 
 const READY = /^core listening on (http:\/\/[^\s]+)$/;
 
-/** bin/auth-migrate.js, found from src/sandbox (vitest) or dist/sandbox (built). */
+/** bin/auth-migrate.js, found from the sources (vitest), tsc's build or the bundle. */
 export function cliBinPath(): string {
-  const bin = fileURLToPath(new URL('../../bin/auth-migrate.js', import.meta.url));
+  const bin = join(packageRoot(), 'bin', 'auth-migrate.js');
   if (!existsSync(bin)) throw new UserError(`cannot find the auth-migrate launcher at ${bin}`);
   return bin;
 }
