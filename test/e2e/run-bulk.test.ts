@@ -72,6 +72,10 @@ describe('run --via bulk', () => {
       if (u.password) expect(dry.stdout).not.toContain(u.password.hash);
       for (const d of u.totp ?? []) expect(dry.stdout).not.toContain(d.secret);
     }
+    expect(dry.stdout).toContain('dry run (--via bulk): 40 users to migrate in about 80 requests');
+    // Staged, the requests are the uploads and the listing of the core read twice (500 users a page), not 0.
+    const staged = await cli(['run', 'users.ndjson', '--via', 'bulk-staged', '--dry-run'], dir);
+    expect(staged.stdout).toContain('dry run (--via bulk-staged): 40 users to migrate in about 3 requests (uploads of up to 10000 users');
 
     const first = await cli(['run', 'users.ndjson', '--core', core.url, '--yes', '--via', 'bulk', '--journal', 'j.ndjson', '--json'], dir);
     expect(first.exitCode, first.stderr).toBe(0);

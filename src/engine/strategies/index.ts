@@ -6,7 +6,7 @@ import type { ValidatedRecord } from '../../records/validate.js';
 import type { PlanOptions } from '../plan/plan.js';
 import { bulkStrategy } from './bulk/user.js';
 import { dryRunBulk } from './bulk/dry-run.js';
-import { stagedStrategy } from './staged/strategy.js';
+import { DEFAULT_STAGED_BATCH, stagedStrategy } from './staged/strategy.js';
 import { stepsStrategy } from './steps/strategy.js';
 import { dryRun, type DryRunSummary } from './steps/dry-run.js';
 import type { Via } from './via.js';
@@ -27,6 +27,6 @@ export const WRITE_PATHS: Record<Via, WritePath> = {
   bulk: { strategy: bulkStrategy, dryRun: (inputs, plan, write, show) => dryRunBulk(inputs, plan, 'bulk', write, show) },
   'bulk-staged': {
     strategy: stagedStrategy,
-    dryRun: (inputs, plan, write, show) => dryRunBulk(inputs, plan, 'bulk-staged', write, show),
+    dryRun: (inputs, plan, write, show) => dryRunBulk(inputs, plan, 'bulk-staged', write, show, DEFAULT_STAGED_BATCH),
   },
 };

@@ -6,8 +6,17 @@ import { PlanError } from '../../plan/plan.js';
 import type { ValidatedRecord } from '../../runner.js';
 import type { Via } from '../via.js';
 
-/** Requests per user when all goes well: the look-up, then the import (bulk); staged: none (a share of a batch). */
-const CALLS: Record<Exclude<Via, 'steps'>, number> = { bulk: 2, 'bulk-staged': 0 };
+/** Requests per user when all goes well (bulk): the look-up, then the import. */
+const BULK_CALLS_PER_USER = 2;
+/** Users a page of the core's listing holds (GET /users, as staged reads back and learns the core). */
+const LISTING_PAGE = 500;
+
+/**
+ * The requests of `planned` users staged in uploads of `batch`: the uploads, and the listing of the core read twice
+ * (what it holds before, then the users back); the job's progress (a few counts a second) comes on top.
+ */
+export const stagedRequests = (planned: number, batch: number): number =>
+  Math.ceil(planned / batch) + 2 * Math.ceil(planned / LISTING_PAGE);
 
 export async function dryRunBulk(
   inputs: AsyncIterable<ValidatedRecord>,
@@ -15,6 +24,7 @@ export async function dryRunBulk(
   via: Exclude<Via, 'steps'>,
   write: (line: string) => void,
   showUsers?: number,
+  stagedBatch = 10_000,
 ): Promise<DryRunSummary> {
   const summary: DryRunSummary = { users: 0, planned: 0, skipped: 0, unplannable: 0, calls: 0, steps: 0, stepsByKind: {} };
   const show = (line: string): void => {
@@ -33,7 +43,6 @@ export async function dryRunBulk(
       const body = planBulkUser(input.record, options);
       summary.planned += 1;
       summary.steps += 1;
-      summary.calls += CALLS[via];
       const where = via === 'bulk' ? 'POST /bulk-import/import' : 'staged in POST /bulk-import/users';
       show(`user ${id}: ${body.loginMethods.length} login method(s), ${where}`);
       show(`  ${JSON.stringify(maskBulkUser(body))}`);
@@ -45,9 +54,10 @@ export async function dryRunBulk(
   }
   if (showUsers !== undefined && summary.users > showUsers)
     write(`... and ${summary.users - showUsers} more users (--steps lists every one)`);
+  summary.calls = via === 'bulk' ? BULK_CALLS_PER_USER * summary.planned : stagedRequests(summary.planned, stagedBatch);
   write(
     `dry run (--via ${via}): ${summary.planned} users to migrate in about ${summary.calls} requests` +
-      `${via === 'bulk-staged' ? " plus one upload per batch, the listing of the core (500 users a request) twice and the job's progress" : ''}; ` +
+      `${via === 'bulk-staged' ? ` (uploads of up to ${stagedBatch} users, and the listing of the core, ${LISTING_PAGE} users a request, read twice) plus the job's progress` : ''}; ` +
       `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
   );
   return summary;
