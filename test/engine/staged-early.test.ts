@@ -164,23 +164,26 @@ describe('read-back with the job', () => {
     expect(pages()).toBe(after);
   });
 
-  it('reads a claim smaller than the threshold once the job is between claims, never during one', async () => {
+  it('reads fewer users than the threshold once the job has paused (its run ended), never while it works', async () => {
     const T = 1_690_000_000_000;
     const at = (i: number) => T + i * 1000;
     const { core, pages } = counted();
     const table = listedTable(6, N, at);
-    await put(core, 6, 0, 300, at); // a claim of 300 users done, nothing PROCESSING: the job paused (or is held)
+    await put(core, 6, 0, 300, at); // a claim of 300 users done
     const early = new EarlyReadBack(core, table);
-    early.consider(N - 300, 0);
+    early.consider(N - 300, 0); // between two claims of a run: too few to be worth a read yet
+    await early.idle();
+    expect(pages()).toBe(0);
+    early.consider(N - 300, 0, { paused: true }); // the run ended (or the job is held): its results are not kept waiting
     await early.idle();
     expect(early.readTo).toBe(300);
     expect(early.settled).toBe(300);
     await put(core, 6, 300, 600, at);
     const before = pages();
-    early.consider(N - 700, 100); // the next claim under way: 300 more out, too few to read while the job works
+    early.consider(N - 700, 100); // the next run's claim under way: 300 more out, too few to read while the job works
     await early.idle();
     expect(pages()).toBe(before);
-    early.consider(N - 600, 0); // that claim done
+    early.consider(N - 600, 0, { paused: true });
     await early.idle();
     expect(early.readTo).toBe(600);
     expect(early.settled).toBe(600);
@@ -195,7 +198,7 @@ describe('read-back with the job', () => {
     const early = new EarlyReadBack(core, table);
     // Half the rows were listed when the job was counted, the other half listed (answered) meanwhile: the job's
     // NEW count of N / 2 holds none of the first half's rows out, whatever the table lists now.
-    early.consider(N / 2, 0, N / 2);
+    early.consider(N / 2, 0, { listed: N / 2 });
     await early.idle();
     expect(pages()).toBe(0);
     expect(early.readTo).toBe(0);

@@ -50,10 +50,12 @@ export class EarlyReadBack {
   ) {}
 
   /**
-   * After a look at the job: its list's rows still NEW, and those it works on (PROCESSING); `listed`, the run's rows
-   * listed before the counts were asked for (a row listed meanwhile may be missing from them).
+   * After a look at the job: its list's rows still NEW, and those it works on (PROCESSING). `listed`: the run's rows
+   * listed before the counts were asked for (a row listed meanwhile may be missing from them); `paused`: the job's
+   * run has ended (nothing moved for a while) and rows still wait for its next one.
    */
-  consider(fresh: number, processing: number, listed = this.table.listedCount): void {
+  consider(fresh: number, processing: number, o: { listed?: number; paused?: boolean } = {}): void {
+    const listed = o.listed ?? this.table.listedCount;
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
@@ -62,9 +64,9 @@ export class EarlyReadBack {
     if (out <= 0) return;
     const bound = table.listedAt(out - 1) + 1;
     if (bound <= this.readTo) return;
-    // Nothing much new yet, while the job works on a claim; between two claims (nothing PROCESSING: the job paused,
-    // or held) what it finished is read now, however few, so that no claim's results wait for the next claim.
-    if (bound - this.readTo < EARLY_FROM && processing > 0) return;
+    // Nothing much new yet while the job works; once its run has ended, what it finished is read however few, so
+    // that no result waits for the job's next run (300 s away by default).
+    if (bound - this.readTo < EARLY_FROM && !o.paused) return;
     const from = this.retryFrom;
     const joins = awaitedJoined(table, from, bound);
     if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read

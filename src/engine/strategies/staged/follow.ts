@@ -45,8 +45,9 @@ export class JobFollower {
     this.lastLook = Date.now();
     const listed = this.table.listedCount;
     const counts = await readCounts(this.ctx);
-    this.ctx.emit(this.watcher.observe(counts, Date.now()));
-    this.early.consider(counts.NEW, counts.PROCESSING, listed);
+    const progress = this.watcher.observe(counts, Date.now());
+    this.ctx.emit(progress);
+    this.early.consider(counts.NEW, counts.PROCESSING, { listed, paused: progress.idleMs > 0 });
     if (counts.FAILED !== this.lastFailed) {
       await scanFailedRows(this.ctx.core, this.table);
       this.lastFailed = counts.FAILED;
