@@ -13,6 +13,11 @@ import { STAGED, type StagedTable } from './table.js';
 
 /** How often the job is looked at while it works on the last of the run's rows. */
 const LAST_CLAIM_LOOK_MS = 100;
+/**
+ * A job whose run has ended and whose next run is at least this far away has its finished users read back now,
+ * however few (a sooner run brings more of them to the same read).
+ */
+const PAUSE_READ_MS = 5_000;
 
 /**
  * The list's counts. NEW is asked for before PROCESSING: a row only goes NEW -> PROCESSING -> out, so a row waiting
@@ -47,7 +52,8 @@ export class JobFollower {
     const counts = await readCounts(this.ctx);
     const progress = this.watcher.observe(counts, Date.now());
     this.ctx.emit(progress);
-    this.early.consider(counts.NEW, counts.PROCESSING, { listed, paused: progress.idleMs > 0 });
+    const paused = progress.idleMs > 0 && (progress.nextRunInMs ?? 0) >= PAUSE_READ_MS;
+    this.early.consider(counts.NEW, counts.PROCESSING, { listed, paused });
     if (counts.FAILED !== this.lastFailed) {
       await scanFailedRows(this.ctx.core, this.table);
       this.lastFailed = counts.FAILED;
