@@ -12,6 +12,7 @@ import { needsConfirmation } from './confirm.js';
 import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
 import { runExitCode, type RunOutcome } from './run.js';
 import { rerunCommand } from './rerun.js';
+import { writePathOf } from './run-parts.js';
 import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
 import type { RunRequest, SyncOptions, SyncRequest as SyncRunRequest } from './requests.js';
 import { describeTarget } from './target.js';
@@ -151,9 +152,9 @@ function syncOf(settings: RunRequest, session: WriteSession<SyncOperationEvent>,
         if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
           p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
       };
-      const engine = { inputs: p.inputs(), reopenInputs: p.inputs, total: p.total, plan, onUser: countNew };
-      const sync = { wrapStrategy: syncStrategy(p.work), fingerprintOf: p.fingerprintOf };
-      const end = await session.migrate({ ...engine, ...sync }, settings, rerun);
+      const strategy = syncStrategy(p.work, writePathOf(settings, p.inputs));
+      const engine = { inputs: p.inputs(), total: p.total, plan, strategy, fingerprintOf: p.fingerprintOf, onUser: countNew };
+      const end = await session.migrate(engine, settings, rerun);
       const outcome: SyncOutcome = { ...base, ...end, folder, applied: Object.fromEntries(p.work.applied), exitCode: 0 };
       outcome.exitCode = runExitCode(outcome);
       return outcome;

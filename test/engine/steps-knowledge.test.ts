@@ -16,6 +16,7 @@ import type { RunEvent } from '../../src/engine/events.js';
 import { FreshKnowledge, knownAbsentForSteps } from '../../src/engine/strategies/steps/knowledge.js';
 import { openJournal } from '../../src/engine/journal/journal.js';
 import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../src/engine/strategies/index.js';
 import type { Step } from '../../src/engine/plan/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
@@ -65,6 +66,7 @@ describe('bulk knowledge on the steps path', () => {
     const run = startMigration({
       inputs: inputs(list),
       total: list.length,
+      strategy: WRITE_PATHS.steps.strategy(),
       core: core.client,
       journal,
       concurrency: 4,

@@ -11,7 +11,7 @@ import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core
 import type { CoreClient } from '../../../core-client/types.js';
 import { bulkRoles, planBulkUser } from './plan.js';
 import type { UserResult } from '../../events.js';
-import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import { finishOne, migrateUserSteps } from '../steps/strategy.js';
 import { PlanError } from '../../plan/plan.js';
 import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from '../steps/execute.js';
@@ -202,12 +202,10 @@ async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<User
   return { ...base, outcome, stepsRun: 1, userId: out.ids.recipeUserId };
 }
 
-/** `--via bulk`: each user alone through POST /bulk-import/import, `concurrency` users at once. */
-export function bulkStrategy(ctx: EngineContext): Strategy {
-  return {
-    batchSize: 1,
-    take: async (users) => {
-      for (const user of users) await finishOne(ctx, user, migrateBulkUser);
-    },
-  };
-}
+/** `--via bulk`: each user alone through POST /bulk-import/import, `concurrency` users at once (no options of its own). */
+export const bulkStrategy: StrategyFactory = (ctx) => ({
+  batchSize: 1,
+  take: async (users) => {
+    for (const user of users) await finishOne(ctx, user, migrateBulkUser);
+  },
+});

@@ -27,9 +27,14 @@ const GC_EVERY = 5_000;
 const JOURNAL_EVERY = 5_000;
 
 /** `collect`: a full garbage collection (heap.ts), or nothing for a run that keeps its records anyway. */
-export async function reportStaged(ctx: EngineContext, table: StagedTable, collect: () => void, planOf: StagedPlanner): Promise<void> {
-  const source: AsyncIterable<ValidatedRecord | undefined> | Iterable<ValidatedRecord | undefined> =
-    table.inputs ?? ctx.options.reopenInputs?.() ?? [];
+export async function reportStaged(
+  ctx: EngineContext,
+  table: StagedTable,
+  collect: () => void,
+  planOf: StagedPlanner,
+  reopenInputs: (() => AsyncIterable<ValidatedRecord>) | undefined,
+): Promise<void> {
+  const source: AsyncIterable<ValidatedRecord | undefined> | Iterable<ValidatedRecord | undefined> = table.inputs ?? reopenInputs?.() ?? [];
   let steps: Admitted[] = [];
   const runSteps = async (): Promise<void> => {
     const batch = steps;
