@@ -79,7 +79,7 @@ export class MigrationEngine {
   /** Users at once: --concurrency at most, fewer while the core answers 5xx, resets or timeouts (adaptive-concurrency.ts). */
   private readonly limiter: AdaptiveConcurrency;
   private readonly unobserve: (() => void) | undefined;
-  /** Each finished user's line carries its fingerprint, for a later `run --sync` (sync/journal-fingerprints.ts). */
+  /** Each finished user's line carries its fingerprint, for a later `run --sync` (journal/fingerprints.ts). */
   private readonly fingerprints: FingerprintingJournal;
   private readonly iterator: AsyncIterator<ValidatedRecord>;
   private ended = false;

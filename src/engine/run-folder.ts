@@ -2,6 +2,7 @@
 // it started, under the current folder or --out DIR, holding journal.ndjson, report.ndjson, failures.ndjson,
 // resume.txt and verify's TOTP checks log. The same migration (same sources, same target) run again finds the
 // newest folder whose journal is of that migration and carries on there; an explicit --journal wins.
+// Invariant: a run carries on only in a folder whose journal is of the same sources and target.
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';

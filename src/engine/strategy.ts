@@ -44,7 +44,7 @@ export interface EngineContext {
    */
   bySteps(user: Admitted): Promise<void>;
   /**
-   * The fingerprint a finished user's line carries (sync/journal-fingerprints.ts) waits in memory from the user's
+   * The fingerprint a finished user's line carries (journal/fingerprints.ts) waits in memory from the user's
    * admission to that line. A strategy that settles users long after taking them (`bulk-staged`: after the core's
    * job and a read-back) lets go of it meanwhile and notes it again just before the finishing line.
    */

@@ -1,5 +1,6 @@
 // Verification of a migration: each user exists in the core with the planned login methods, primary and
 // linked as planned, with the planned TOTP devices; optionally TOTP codes and known passwords are tried.
+// Invariant: a user counts as ok only when everything planned for it is found in the core.
 import { checkLegacyPassword, readLegacyEntry, type LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';

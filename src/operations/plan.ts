@@ -1,6 +1,7 @@
 // Planning a run without writing (`run --dry-run`, the wizard's plan screen): every valid record planned, the calls
 // counted, the first users' steps described; and, when the target is named, what the earlier run of this same
 // migration already finished (its journal), so a resumed run is shown as one, with what is left.
+// Invariant: nothing is written: no file, no request to a core.
 import { collectGarbage } from '../heap.js';
 import { WRITE_PATHS } from '../engine/strategies/index.js';
 import type { DryRunSummary } from '../engine/strategies/steps/dry-run.js';

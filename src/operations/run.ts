@@ -2,6 +2,8 @@
 // a whole class of users, choose the run folder (carrying on an earlier run's journal), then, through the write
 // session (session.ts: connect, preflight, the question, journal, engine, end), migrate and say how it ended.
 // The shells give it a RunRequest, a way to connect, a confirm() and a listener; they decide nothing of this.
+// Invariant: nothing is written, and no run folder made, before the question was answered (or the target is the
+// sandbox).
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals } from '../engine/events.js';
 import type { RunIdentity } from '../engine/journal/journal.js';

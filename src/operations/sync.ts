@@ -2,6 +2,7 @@
 // per kind with the first users of each, and the changes planned, no request), and the sync itself through the
 // write session (session.ts: preflight, the question, the run folder), then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/engine/sync/.
+// Invariant: nothing changed since the earlier run: no request is sent and no run folder made.
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../engine/events.js';
 import { userIdOf } from '../engine/sync/chain.js';

@@ -4,7 +4,7 @@
 // `intent` line naming it is on the disk (appendDurable), so a kill at any instant leaves a record that resume and
 // rollback settle by reading the core.
 //
-// The lines (version 2, journal-lines.ts), for whoever reads a journal (resume, rollback, verify):
+// The lines (version 2, lines.ts), for whoever reads a journal (resume, rollback, verify):
 //   {"type":"run", "version", "identity", "id", "startedAt"}        a run of this journal started
 //   {"user", "intent": <step>, "who": {identity}}                   write-ahead: the step is about to be sent; its look-up
 //                                                                    found nothing (so what the core then holds under that
@@ -20,7 +20,7 @@
 //   {"type":"end", "reason", "at"}                                   the run ended (finished, stopped, fatal)
 // On `--via bulk-staged` (as on `--via bulk`) a user is settled by its `bulk-staged` step: `created` with
 // `recipeUserId` (the id the core answers for the user: its external id where it has one, else the SuperTokens id)
-// and the fingerprints of what the import gave it (rollback-shape.ts), once the run read it back in the core. A user
+// and the fingerprints of what the import gave it (rollback/shape.ts), once the run read it back in the core. A user
 // whose last line is `staged` was in an upload when the run stopped: it may be in the core (imported by the core's
 // job), still staged, or nowhere. The next run of the same command settles it: a user in the core whose login
 // method joined at <ms> is counted as imported by this migration (a `created` line follows), any other is staged
@@ -157,7 +157,7 @@ export async function loadJournal(
       } else if (entry.type === 'intent') {
         users.intent(entry.user, entry.step, entry.who);
       } else if (entry.type === 'user') {
-        // A finished user is never run again from this journal: it is kept packed (journal-users.ts), so that
+        // A finished user is never run again from this journal: it is kept packed (users.ts), so that
         // the journal of millions of users fits in memory.
         users.outcome(entry.user, entry.outcome);
       }

@@ -5,6 +5,7 @@
 // `"fp"`, its fingerprint (sync/fingerprint.ts: keyed digests, never a value), under the key `"fpKey"` of the
 // run header; readers that do not know it ignore it, and lines without it still load. An `"intent"` line (the
 // write-ahead record of a step about to be sent) carries the step key and `"who"`, the identity it will carry.
+// Invariant: every line written is read back as the entry it was made from, and a version 1 line still reads.
 import type { JournalEntry } from './journal.js';
 
 type StepEntry = Extract<JournalEntry, { type: 'step' }>;

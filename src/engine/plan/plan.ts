@@ -1,4 +1,6 @@
 // Turns one canonical record into the ordered steps that import it (rules in docs/migration.md).
+// Invariant: the same record and options always give the same steps in the same order (the step keys a journal resumes
+// by).
 import { detectAlgorithm } from '../../hashes/formats.js';
 import type { CanonicalUser, PasswordAlgorithm } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';

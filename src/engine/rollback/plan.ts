@@ -1,6 +1,8 @@
 // What a run made, per user, read back from its journal (`auth-migrate rollback`, docs/migration.md §6b): the users
 // it created, the login methods, devices and mapping it added, and on users it found already present, what it
 // linked or marked. Every `--via` path: per-user steps, `bulk` and `bulk-staged` (one step per user).
+// Invariant: only what the journal says the run created or added is listed; what was there before the run is never in
+// it.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../../errors.js';
@@ -30,7 +32,7 @@ export interface RunMade {
   mappingMade: boolean;
   /** Recipe user ids of the login methods the run created (first one first); unknown on the bulk paths. */
   methods: string[];
-  /** The fingerprint of each of those login methods (rollback-shape.ts), where the journal has one. */
+  /** The fingerprint of each of those login methods (shape.ts), where the journal has one. */
   sigs: Map<string, string>;
   /** The bulk paths: the run created the user whole, its login methods and devices are those the import gave it. */
   bulk?: 'bulk' | 'bulk-staged';
@@ -70,7 +72,7 @@ export interface ReadJournal {
    * stopped): the journal cannot tell whether the core's job imported them (journal.ts).
    */
   unsettled: string[];
-  /** Intents with no step line after them (the run stopped around their request): rollback-settle.ts reads the core. */
+  /** Intents with no step line after them (the run stopped around their request): settle.ts reads the core. */
   unresolved: Unresolved;
   startedAt?: string;
 }

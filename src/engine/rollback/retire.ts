@@ -3,6 +3,7 @@
 // after later runs at the same path), its rollback log with it: the next run of the same migration
 // starts afresh (a new run folder, or a new journal at an explicit --journal path), and the same rollback command
 // finds the retired journal to go on with.
+// Invariant: a journal an undo began on is renamed before the first removal, so no run carries on from it.
 import { existsSync } from 'node:fs';
 import { open, readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -84,7 +84,7 @@ async function settleOne(core: CoreClient, key: string, who: Record<string, stri
 
 /**
  * Settle every unresolved intent from the core; each found one is added to `users` (the journal's packed steps, as
- * rollback-plan.ts reads them) as a `created` step. The first factors first, so later steps see their user.
+ * plan.ts reads them) as a `created` step. The first factors first, so later steps see their user.
  */
 export async function settleIntents(core: CoreClient, unresolved: Unresolved, users: Map<string, string>): Promise<number> {
   let settled = 0;

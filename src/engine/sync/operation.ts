@@ -2,6 +2,7 @@
 // what its journals say of every user (chain.ts), compare the newer export with it in the validation pass
 // (delta.ts), read what the migration made of the users to touch and the previous export's records of them, then
 // hand the engine only those users (strategy.ts). Unchanged users cost no request and write no journal line.
+// Invariant: unchanged users cost no request and write no journal line.
 import { join, resolve } from 'node:path';
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';

@@ -1,7 +1,8 @@
 // The exactly-once rule's entries for the sync's step kinds (sync/steps.ts), spread into STEP_RULES
-// (step-rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
+// (strategies/steps/rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
 // 500 after it was applied, or a repeat after a crash, is recognised instead of done twice. Calls follow the
 // reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
+// Invariant: each kind finds its effect by reading the core back, so a repeat is recognised instead of done twice.
 import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
 import type { Found, StepRule } from '../strategies/steps/rules.js';

@@ -1,8 +1,10 @@
-// `run --sync` as a strategy of the one engine (runner-strategy.ts): the users new to the core go to the `--via`
+// `run --sync` as a strategy of the one engine (strategy.ts): the users new to the core go to the `--via`
 // path's own strategy (steps, bulk or bulk-staged), the changed ones through their per-user sync steps (bulk import
 // cannot update a user), and users gone from the export are listed, or removed with --remove-missing when the
 // migration created them and nobody changed them since. Each step goes through the exactly-once rule and is
 // journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
+// Invariant: each step goes through the exactly-once rule and is journalled; the finishing line carries the user's new
+// fingerprint.
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
 import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from '../strategies/steps/execute.js';

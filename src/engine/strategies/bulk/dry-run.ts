@@ -1,5 +1,6 @@
 // `run --via bulk|bulk-staged --dry-run`: the bulk-import body of each user (password hashes and TOTP secrets
 // masked), without contacting a core or writing a file; the same totals as the steps dry run.
+// Invariant: no core is contacted and no file written; hashes and TOTP secrets are masked.
 import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './plan.js';
 import { whySkipped, type DryRunSummary } from '../steps/dry-run.js';
 import { PlanError } from '../../plan/plan.js';

@@ -3,6 +3,8 @@
 // first one primary when there are several), the email/SMS one-time-code factors as passwordless login methods,
 // the record's timeJoined on each, the external id, metadata, roles and TOTP devices with base32 secrets. The
 // same rules as plan.ts (which secrets, which emails count as verified), in one request instead of many.
+// Invariant: the same rules as the per-user plan (plan.ts): which secrets are sent and which emails count as verified
+// agree.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import { detectAlgorithm } from '../../../hashes/formats.js';
 import { toBase32Secret } from '../../../records/secrets.js';

@@ -6,6 +6,8 @@
 // Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
 // Write-ahead: the user's intent is on the disk after the look-up and before the import; a user an earlier run
 // intended and the look-up now finds was imported by that run (the import is one transaction: the whole user).
+// Invariant: a user's intent is on the disk before its import is sent, and an import is sent again only after a look-up
+// found nothing.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core-client/errors.js';
 import type { CoreClient } from '../../../core-client/types.js';

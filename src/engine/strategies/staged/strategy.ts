@@ -1,15 +1,16 @@
 // `--via bulk-staged`: users go to the core's staging list in batches (POST /bulk-import/users, up to 10,000 a
 // request) and the core's own job imports them. Without a request per user: what the core holds is learnt once
-// in bulk (bulk-knowledge.ts; into a core more than 10 times the run, each user is looked up instead:
-// staged-lookup.ts), and only users with none of their login methods (or external id) there are staged
-// (staged-sort.ts); the others are partly in the core and the per-user steps complete them, as they would on
-// `--via steps`. Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes
+// in bulk (strategies/bulk/knowledge.ts; into a core more than 10 times the run, each user is looked up instead:
+// lookup.ts), and only users with none of their login methods (or external id) there are staged
+// (sort.ts); the others are partly in the core and the per-user steps complete them, as they would on
+// `--via steps`. Each upload is written ahead in the journal and never sent twice (upload.ts); a batch goes
 // up while the next is prepared (one upload at a time, in the source's order) and while the job works; the job is
-// followed by the list's counts (staged-follow.ts, staged-job.ts), each of its claims is read back while it imports
-// the next (staged-early.ts), and the results of the users read back are written meanwhile (staged-along.ts); once
+// followed by the list's counts (follow.ts, job.ts), each of its claims is read back while it imports
+// the next (early.ts), and the results of the users read back are written meanwhile (along.ts); once
 // it is done, its FAILED rows and the users still awaited (its last claim) are read back in bulk
-// (staged-readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
-// user (staged-table.ts).
+// (readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
+// user (table.ts).
+// Invariant: every upload is written ahead in the journal and sent once; a user counts as imported only when read back.
 import { collectGarbage } from '../../../heap.js';
 import { planBulkUser } from '../bulk/plan.js';
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
@@ -160,7 +161,7 @@ async function take(run: StagedRun, users: Admitted[]): Promise<void> {
       : undefined;
   const lastId = users.at(-1)?.input.record.id;
   const upload = Promise.all([staging, ctx.pooled(bySteps, (u) => ctx.bySteps(u))]).then(() => {
-    // The results written along with the job pass this batch once its users are read back (staged-along.ts).
+    // The results written along with the job pass this batch once its users are read back (along.ts).
     if (lastId !== undefined) run.along.batchTaken(lastId);
   });
   upload.catch(() => undefined); // awaited by the next batch or the drain; only kept from going unhandled here

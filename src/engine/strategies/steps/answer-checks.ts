@@ -4,6 +4,7 @@
 // carries no identity at all (a mapping, a role, a contact, metadata) counts once the core is read back. Otherwise
 // the rule throws ForeignAnswerError: execute.ts (and the bulk path) takes it as an unclear attempt, reads the core
 // (the rule's `find`), and sends again when the effect is not there; a user it keeps meeting fails, never counts.
+// Invariant: an answer that does not name the identity or ids sent is never counted: it is settled by reading the core.
 import { CoreHttpError } from '../../../core-client/errors.js';
 import type { CoreUser, LoginMethod } from '../../../core-client/types.js';
 

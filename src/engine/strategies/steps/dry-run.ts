@@ -1,4 +1,5 @@
 // Dry run: plan every valid record and describe the calls, without contacting a core or writing a file.
+// Invariant: no core is contacted and no file written; the steps described never show a hash, secret or code.
 import { formatProblem } from '../../../records/types.js';
 import { leftOut, planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
 import type { ValidatedRecord } from '../../runner.js';

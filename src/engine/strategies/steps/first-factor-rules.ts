@@ -1,9 +1,10 @@
 // The step rules of the first factors (the steps that create a recipe user) and of `--update-existing`'s hash
-// replacement: how each is sent, found, and completed when found (step-rules.ts holds the table, execute.ts the
+// replacement: how each is sent, found, and completed when found (rules.ts holds the table, execute.ts the
 // one exactly-once rule). A first factor not found by its account info, whose user has an external id, is looked
 // up by that id too: a user whose email (or phone) changed in the core since the export is the same user, and is
 // never created again. (Found by account info while the external id names another user: a conflict the mapping
 // step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
+// Invariant: a user found by its external id is the same user, never created again.
 import type { CoreClient, CoreUser, LoginMethod } from '../../../core-client/types.js';
 import { foreign, loginIn, text } from './answer-checks.js';
 import { done, fail, type StepOutcome } from './ids.js';

@@ -1,7 +1,8 @@
 // `--via steps`, and the per-user fallback of every path: one user's steps in order (plan.ts), each through the
 // exactly-once rule (execute.ts), every completed step journalled, steps an earlier run finished taken from
 // the journal. The outcome is `imported` when any step created something, else `alreadyPresent`. Write-ahead: a
-// step's intent is on the disk before its request (step-intent.ts says which steps need one of their own).
+// step's intent is on the disk before its request (intent.ts says which steps need one of their own).
+// Invariant: a step's intent is on the disk before its request, and a step finished in the journal is never sent again.
 import { CoreClientError } from '../../../core-client/errors.js';
 import type { UserResult } from '../../events.js';
 import { applyStepIds, executeStep, newUserIds, resolveRef, type KnownAbsent, type UserIds } from './execute.js';
@@ -117,7 +118,7 @@ export async function finishOne(
 }
 
 /**
- * A step's login fingerprint (rollback-shape.ts: a SHA-256 per form), taken once for its intent and its step line:
+ * A step's login fingerprint (rollback/shape.ts: a SHA-256 per form), taken once for its intent and its step line:
  * the step object lives from the user's plan to its last step, and goes with it.
  */
 const shapes = new WeakMap<Step, Record<string, string>>();
