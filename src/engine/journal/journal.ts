@@ -27,15 +27,14 @@
 // again or completed by the per-user steps. Rollback and verify should settle such users the same way (or ask for
 // the rerun) rather than guess.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { acquireLock } from '../../files/lock.js';
 import { openPrivate } from '../../files/private.js';
-import { createInterface } from 'node:readline';
 import { UserError } from '../../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './users.js';
 import { newFingerprintKey } from '../sync/fingerprint.js';
-import { decodeJournalLine, JOURNAL_VERSION } from './lines.js';
+import { JOURNAL_VERSION, readJournalEntries } from './lines.js';
 import { journalWriter } from './writer.js';
 
 export type { JournalUsersView } from './users.js';
@@ -125,46 +124,33 @@ export async function loadJournal(
   let fpKey: string | undefined;
   let endsWithNewline = true;
   if (!existsSync(path)) return { users, endsWithNewline };
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  let damaged: number | undefined;
-  for await (const line of lines) {
-    lineNo += 1;
-    if (line.trim() === '') continue;
-    if (damaged !== undefined) {
-      // Only the last line can be torn by a crash; a damaged line with entries after it was written by something else.
-      throw new UserError(
-        `${path}:${damaged} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
-          'changed this journal, so it cannot be trusted to resume. Look at that line; to start over, give a new --journal path ' +
-          '(users already in the core are found and reported as already present).',
-      );
-    }
-    let entries: JournalEntry[];
-    try {
-      entries = decodeJournalLine(line);
-    } catch {
-      damaged = lineNo; // a torn last line (a crash mid-write): the step it describes is simply done again
-      continue;
-    }
-    for (const entry of entries) {
-      if (entry.type === 'run') {
-        identity ??= entry.identity;
-        fpKey ??= entry.fpKey;
-      } else if (entry.type === 'step') {
-        users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
-      } else if (entry.type === 'staged') {
-        users.staged(entry.user, entry.joined);
-      } else if (entry.type === 'intent') {
-        users.intent(entry.user, entry.step, entry.who);
-      } else if (entry.type === 'user') {
-        // A finished user is never run again from this journal: it is kept packed (users.ts), so that
-        // the journal of millions of users fits in memory.
-        users.outcome(entry.user, entry.outcome);
-      }
+  // Only the last line can be torn by a crash; a damaged line with entries after it was written by something else.
+  const damaged = (line: number) =>
+    new UserError(
+      `${path}:${line} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
+        'changed this journal, so it cannot be trusted to resume. Look at that line; to start over, give a new --journal path ' +
+        '(users already in the core are found and reported as already present).',
+    );
+  for await (const entry of readJournalEntries(path, damaged)) {
+    if (entry.type === 'run') {
+      identity ??= entry.identity;
+      fpKey ??= entry.fpKey;
+    } else if (entry.type === 'step') {
+      users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
+    } else if (entry.type === 'staged') {
+      users.staged(entry.user, entry.joined);
+    } else if (entry.type === 'intent') {
+      users.intent(entry.user, entry.step, entry.who);
+    } else if (entry.type === 'user') {
+      // A finished user is never run again from this journal: it is kept packed (users.ts), so that
+      // the journal of millions of users fits in memory.
+      users.outcome(entry.user, entry.outcome);
     }
   }
   endsWithNewline = await lastByteIsNewline(path);
-  if (lineNo > 0 && !identity) throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
+  // A file with any line (blank ones too) but no run header is not a journal; an empty one is a new journal.
+  if (!identity && (await stat(path)).size > 0)
+    throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
   return { identity, users, endsWithNewline, fpKey };
 }
 

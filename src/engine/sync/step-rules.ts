@@ -7,7 +7,7 @@ import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, t
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
 import type { Found, StepRule } from '../strategies/steps/rules.js';
 import { done, fail, resolveRef, type StepOutcome } from '../strategies/steps/ids.js';
-import { foreign, loginIn } from '../strategies/steps/answer-checks.js';
+import { foreign, isThirdPartyLogin, loginIn } from '../strategies/steps/answer-checks.js';
 import type { SyncStep, SyncStepKind } from './steps.js';
 
 type SyncRules = { [K in SyncStepKind]: StepRule<Extract<SyncStep, { kind: K }>> };
@@ -137,10 +137,8 @@ export const SYNC_RULES: SyncRules = {
         email: { id: step.email, isVerified: step.isVerified },
       });
       if (r.status !== 'OK') return fail(r.status, r.reason);
-      const isOurs = (m: { recipeId: string; thirdParty?: { id: string; userId: string } }) =>
-        m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId;
       const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
-      loginIn(r, isOurs, { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
+      loginIn(r, isThirdPartyLogin(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
       if (r.createdNewUser)
         return fail('UNEXPECTED_NEW_USER', `the core created a new ${step.thirdPartyId} user instead of updating ${step.recipeUserId}`);
       return readBack(

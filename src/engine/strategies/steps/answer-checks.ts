@@ -34,6 +34,12 @@ export function userOf(answer: unknown): CoreUser | undefined {
   return typeof u === 'object' && u !== null && typeof u.id === 'string' && Array.isArray(u.loginMethods) ? u : undefined;
 }
 
+/** A login method that is this provider's login of this provider user id (whatever user holds it). */
+export const isThirdPartyLogin =
+  (t: { thirdPartyId: string; thirdPartyUserId: string }) =>
+  (lm: LoginMethod): boolean =>
+    lm.recipeId === 'thirdparty' && lm.thirdParty?.id === t.thirdPartyId && lm.thirdParty.userId === t.thirdPartyUserId;
+
 /**
  * The login method matching `match` in the answer's user; with `recipeUserId`, it must also be the one the answer
  * names. Throws ForeignAnswerError when the answer holds no such login (a bare OK, another user's body).

@@ -6,7 +6,7 @@
 // step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
 // Invariant: a user found by its external id is the same user, never created again.
 import type { CoreClient, CoreUser, LoginMethod } from '../../../core-client/types.js';
-import { foreign, loginIn, text } from './answer-checks.js';
+import { foreign, isThirdPartyLogin, loginIn, text } from './answer-checks.js';
 import { done, fail, type StepOutcome } from './ids.js';
 import type { Found, StepRule } from './rules.js';
 import type { Step } from '../../plan/steps.js';
@@ -121,9 +121,6 @@ export const replacePassword: StepRule<Of<'replace-password'>> = {
   },
 };
 
-const isThirdParty = (step: Of<'thirdparty-signinup'>) => (lm: LoginMethod) =>
-  lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId;
-
 export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
   requests: 'POST /recipe/signinup (third party)',
   calls: 2,
@@ -131,7 +128,7 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
     `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}) unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup`,
   findFirst: () => true,
   async find(step, _ids, core) {
-    const match = isThirdParty(step);
+    const match = isThirdPartyLogin(step);
     const what = `the ${step.thirdPartyId} login ${step.thirdPartyUserId}`;
     const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
     return methodIn(r.users, match) ?? byExternalId(step, core, match, 'thirdparty', what);
@@ -144,7 +141,7 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
     });
     if (r.status !== 'OK') return fail(r.status, r.reason);
     const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
-    loginIn(r, isThirdParty(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
+    loginIn(r, isThirdPartyLogin(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
     return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
   },
   // The reference creates the login and marks its email verified in two transactions (ThirdParty.signInUp): a 500
