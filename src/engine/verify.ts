@@ -14,11 +14,11 @@ import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } fr
 
 export { createAccountLookup, type AccountLookup };
 
-export type VerifyOutcome = 'ok' | 'missing' | 'mismatch' | 'skipped';
+export type VerifyVerdict = 'ok' | 'missing' | 'mismatch' | 'skipped';
 
 export interface UserVerification {
   id: string;
-  outcome: VerifyOutcome;
+  outcome: VerifyVerdict;
   /** The core's user id when found. */
   userId?: string;
   /** What differs from the plan, one phrase each (no secrets); for a user the run leaves out, why. */

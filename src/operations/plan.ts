@@ -27,7 +27,7 @@ export interface PlanOutcome extends DryRunSummary {
   losses: ClassLoss[];
 }
 
-export interface PlanOptions {
+export interface PlanRunOptions {
   /** Users whose steps are written (all when undefined); the totals always cover every user. */
   sample?: number;
   prepared?: PreparedRun;
@@ -41,7 +41,7 @@ export async function earlierJournal(settings: PlanRequest): Promise<string | un
   return findRunJournal(settings.output.out, { sources: settings.files, target: describeTarget(settings.target) });
 }
 
-export async function planRun(settings: PlanRequest, write: (line: string) => void, o: PlanOptions = {}): Promise<PlanOutcome> {
+export async function planRun(settings: PlanRequest, write: (line: string) => void, o: PlanRunOptions = {}): Promise<PlanOutcome> {
   const prepared = o.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   if (!o.prepared) collectGarbage();
   o.onEvent?.({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });

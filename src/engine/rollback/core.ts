@@ -4,7 +4,7 @@
 // Invariant: an undo action counts only once the core shows its effect, whatever it answered.
 import { CoreHttpError } from '../../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../../core-client/types.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 import type { RollbackAction, UserState } from './decide.js';
 import { readSyncState } from './sync/state.js';
 import { performSyncUndo } from './sync/undo.js';

@@ -13,7 +13,7 @@ import { readUserState } from './core.js';
 import { decideUser } from './decide.js';
 import { progressEmitter } from './events.js';
 import { readRollbackLog } from './log.js';
-import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './plan.js';
+import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './made.js';
 import { isRetired, locateJournal, logPathOf, moveLog } from './retire.js';
 import {
   count,

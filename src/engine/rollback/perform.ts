@@ -10,7 +10,7 @@ import { ActionFailed, listedIds, performAction, readUserState } from './core.js
 import { decideUser, describeAction, type UserDecision, type UserState } from './decide.js';
 import { progressEmitter } from './events.js';
 import { openRollbackLog, readRollbackLog } from './log.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 import { isRetired, logPathOf, retireJournal } from './retire.js';
 import {
   candidates,

@@ -9,7 +9,7 @@ import type { RunIdentity } from '../journal/journal.js';
 import type { UserDecision } from './decide.js';
 import { emptyCounts, type RollbackCounts, type RollbackEventListener } from './events.js';
 import type { LoadedLog } from './log.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 
 export interface PreparedRollback {
   /** The journal undone: the path the run wrote, or its retired name once an undo began. */
@@ -23,7 +23,7 @@ export interface PreparedRollback {
   made(): Iterable<RunMade>;
   /** Users whose undo an earlier rollback of this journal finished. */
   doneBefore: LoadedLog;
-  /** `--via bulk-staged` users in an upload when the run stopped, not settled since (plan.ts). */
+  /** `--via bulk-staged` users in an upload when the run stopped, not settled since (made.ts). */
   unsettled: string[];
   /** Settle, from the core, the intents the run left unresolved (settle.ts); once, before any decision. */
   settle?(core: CoreClient): Promise<void>;

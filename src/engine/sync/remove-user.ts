@@ -6,7 +6,7 @@
 import type { UserResult } from '../events.js';
 import { ActionFailed, performAction, readUserState } from '../rollback/core.js';
 import { decideUser } from '../rollback/decide.js';
-import { runMadeOf } from '../rollback/plan.js';
+import { runMadeOf } from '../rollback/made.js';
 import type { Admitted, EngineContext } from '../strategy.js';
 import { REMOVED_FP } from './chain.js';
 import type { SyncWork } from './work.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreUser, LoginMethod } from '../../../src/core-client/types.js';
 import { decideUser, type UserState } from '../../../src/engine/rollback/decide.js';
-import { runMadeOf } from '../../../src/engine/rollback/plan.js';
+import { runMadeOf } from '../../../src/engine/rollback/made.js';
 import { bulkShapeIds, stepShapeIds } from '../../../src/engine/rollback/shape.js';
 
 type Steps = Parameters<typeof runMadeOf>[1];

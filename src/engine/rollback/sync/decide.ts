@@ -6,7 +6,7 @@
 // Invariant: a change is put back only where the core still shows what the sync left.
 import { readLegacyDone } from 'auth-migrate-signin/protocol';
 import type { RollbackAction, UserDecision } from '../decide.js';
-import type { RunMade } from '../plan.js';
+import type { RunMade } from '../made.js';
 import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../../plan/plan.js';
 import { toBase32Secret } from '../../../records/secrets.js';
 import type { SyncMade, SyncState } from './state.js';

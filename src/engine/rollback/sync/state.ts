@@ -9,7 +9,7 @@ import type { CoreClient, CoreUser, TotpDevice } from '../../../core-client/type
 import type { CanonicalUser } from '../../../records/types.js';
 import type { ReadOptions } from '../../../sources/index.js';
 import type { JournalledStep } from '../../journal/journal.js';
-import { runMadeOf, type RunMade } from '../plan.js';
+import { runMadeOf, type RunMade } from '../made.js';
 import { readJournalHead, checksum, journalChain } from '../../sync/base.js';
 
 import { readPreviousRecords } from '../../sync/previous.js';

@@ -10,7 +10,7 @@ import { applyStepIds, executeStep, newUserIds } from '../../strategies/steps/ex
 import { planUserSteps, type PlanOptions } from '../../plan/plan.js';
 import { holdEmail } from '../../sync/plan-email.js';
 import { appendChainLines, restoreKeys, type RestoreRecord } from '../../sync/chain-record.js';
-import { CREATES_USER } from '../plan.js';
+import { CREATES_USER } from '../made.js';
 import { stepShapeIds } from '../shape.js';
 import type { JournalEntry } from '../../journal/journal.js';
 

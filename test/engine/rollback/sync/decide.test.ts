@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreUser } from '../../../../src/core-client/types.js';
 import type { CanonicalUser } from '../../../../src/records/types.js';
-import { runMadeOf, type RunMade } from '../../../../src/engine/rollback/plan.js';
+import { runMadeOf, type RunMade } from '../../../../src/engine/rollback/made.js';
 import { decideSyncUndo } from '../../../../src/engine/rollback/sync/decide.js';
 import { holdEmail } from '../../../../src/engine/sync/plan-email.js';
 import type { SyncMade, SyncState } from '../../../../src/engine/rollback/sync/state.js';
