@@ -9,7 +9,7 @@ import { exitOnSignals, stopOnSignals, type SignalGuard } from '../engine/pace/s
 import { readJournalHead } from '../engine/sync/base.js';
 import { rerunCommand, rerunText } from '../operations/rerun.js';
 import type { PlanRequest, RunRequest } from '../operations/requests.js';
-import { AUTHORITY, previewSync, startSync, syncRequestOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
+import { AUTHORITY, previewSync, startSync, syncSetupOf, type SyncOutcome, type SyncPreview } from '../operations/sync.js';
 import { connectTarget, describeTarget } from '../operations/target.js';
 import { terminalAsking } from './confirm-prompt.js';
 import { createRunLines } from './run-lines.js';
@@ -59,7 +59,7 @@ export async function runSyncCommand(c: SyncCommandInput): Promise<number> {
     cwd: c.cwd,
     ...(values['from-journal'] !== undefined ? { fromJournal: values['from-journal'] } : {}),
   };
-  const request = syncRequestOf(settings, target, options);
+  const request = syncSetupOf(settings, target, options);
 
   if (values['dry-run']) {
     const p = await previewSync(request, values.steps ? Infinity : 5);

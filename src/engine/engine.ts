@@ -1,7 +1,8 @@
 // The migration engine's parts (runner.ts startMigration runs them): the run's state (totals, stop, pause, the
-// limiter of users at once), the context a strategy works through (runner-strategy.ts EngineContext), the intake
-// that admits records and finishes those that need no write, the workers, and the run from the journal check to
-// the last flush. One engine for every `--via` path.
+// limiter of users at once), the context a strategy works through (strategy.ts EngineContext), the intake that
+// admits records and finishes those that need no write, the workers, and the run from the journal check to the
+// last flush. One engine for every `--via` path. Invariant: no user is settled from the journal before the journal
+// was checked against the core, and the journal is flushed before the run's end (`finished`) is told.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CoreClient } from '../core-client/types.js';
 import { UserError } from '../errors.js';
@@ -15,11 +16,8 @@ import { PauseGate } from './pace/pause-gate.js';
 import { redoesFinished, type PlanOptions } from './plan/plan.js';
 import type { ValidatedRecord, RunnerOptions, RunSummary } from './runner.js';
 import { finishOne, journalledUserId, migrateUserSteps } from './strategies/steps/strategy.js';
-import { WRITE_PATHS } from './strategies/index.js';
 import type { Admitted, EngineContext, Strategy } from './strategy.js';
-import { knownAbsentForSteps } from './strategies/steps/knowledge.js';
 import { fingerprintingJournal, type FingerprintingJournal } from './journal/fingerprints.js';
-import type { Via } from './strategies/via.js';
 import { writeAheadWindow } from './strategies/steps/write-ahead-window.js';
 
 export const DEFAULT_CONCURRENCY = 16;
@@ -34,7 +32,7 @@ export async function admit(
   journal: Journal,
   plan: PlanOptions,
   core: CoreClient,
-  via: Via | undefined,
+  retakesFinished: boolean,
 ): Promise<UserResult | Admitted> {
   const base = { id: input.record.id, stepsRun: 0, stepsFromJournal: 0 };
   if (!input.valid) {
@@ -47,7 +45,7 @@ export async function admit(
   if (out) return { ...base, outcome: 'skipped', status: out.status, message: out.message };
   const finished = journalled?.outcome === 'imported' || journalled?.outcome === 'alreadyPresent';
   // A setting of this run that adds to finished users (--update-existing, --disabled role:NAME): their steps again.
-  if (finished && (via ?? 'steps') === 'steps' && redoesFinished(input.record, plan, journalled.steps)) return { input };
+  if (finished && retakesFinished && redoesFinished(input.record, plan, journalled.steps)) return { input };
   if (finished) {
     const result: UserResult = {
       ...base,
@@ -81,7 +79,7 @@ export class MigrationEngine {
   /** Users at once: --concurrency at most, fewer while the core answers 5xx, resets or timeouts (adaptive-concurrency.ts). */
   private readonly limiter: AdaptiveConcurrency;
   private readonly unobserve: (() => void) | undefined;
-  /** Each finished user's line carries its fingerprint, for a later `run --sync` (sync/journal-fingerprints.ts). */
+  /** Each finished user's line carries its fingerprint, for a later `run --sync` (journal/fingerprints.ts). */
   private readonly fingerprints: FingerprintingJournal;
   private readonly iterator: AsyncIterator<ValidatedRecord>;
   private ended = false;
@@ -103,8 +101,7 @@ export class MigrationEngine {
     this.fingerprints = fingerprintingJournal(options.journal, options.fingerprintOf);
     this.iterator = options.inputs[Symbol.asyncIterator]();
     this.ctx = this.context();
-    const viaStrategy = WRITE_PATHS[options.via ?? 'steps'].strategy(this.ctx);
-    this.strategy = options.wrapStrategy ? options.wrapStrategy(this.ctx, viaStrategy) : viaStrategy;
+    this.strategy = options.strategy(this.ctx);
     // Per-user paths that write intents ahead take their users through a window of 16 x concurrency (at least 256).
     const window = Math.max(256, this.concurrency * 16);
     if (this.strategy.batchSize === 1 && this.strategy.writeAhead) {
@@ -175,16 +172,12 @@ export class MigrationEngine {
 
   private context(): EngineContext {
     const options = this.options;
-    const steps = options.via === undefined || options.via === 'steps';
     const ctx: EngineContext = {
       core: options.core,
       journal: this.fingerprints.journal,
       fingerprints: this.fingerprints,
-      // The steps path skips the look-up of users known absent from the core, learnt in bulk (steps-knowledge.ts).
-      ...(steps ? { knownAbsent: knownAbsentForSteps(options.core, options.total, this.emit) } : {}),
       plan: this.plan,
-      concurrency: this.concurrency,
-      options,
+      total: options.total,
       emit: this.emit,
       finish: (result, input) => this.finish(result, input),
       gate: () => this.pauses.gate,
@@ -216,7 +209,7 @@ export class MigrationEngine {
         this.ended = true;
         break;
       }
-      const admitted = await admit(next.value, this.options.journal, this.plan, this.options.core, this.options.via);
+      const admitted = await admit(next.value, this.options.journal, this.plan, this.options.core, this.strategy.retakesFinished === true);
       if ('input' in admitted) {
         this.fingerprints.admit(admitted.input);
         users.push(admitted);

@@ -1,4 +1,5 @@
 // Typed events of a migration run: the runner emits them and never prints; renderers draw them.
+// Invariant: an event is data, drawn by a renderer (render/, the wizard); nothing in the engine prints.
 import type { UserOutcome } from './journal/journal.js';
 
 export interface Totals {
@@ -39,13 +40,13 @@ export type RunEvent =
   /** The users migrated at once changed (adaptive-concurrency.ts): `limit` of at most `max`, and why. */
   | { type: 'concurrency'; limit: number; max: number; reason: string; at: number }
   /**
-   * `--via steps`: how the run learns what the core holds (steps-knowledge.ts), decided by the core's users
+   * `--via steps`: how the run learns what the core holds (strategies/steps/knowledge.ts), decided by the core's users
    * (`coreUsers`, undefined when it did not say) against the run's: read in bulk (`listed`) or looked up per user.
    */
   | { type: 'core-knowledge'; listed: boolean; coreUsers?: number; runUsers: number; detail: string; at: number }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string; at: number }
   /**
-   * `--via bulk-staged`: the core's staging list (rows per status, every row) and its job (staged-job.ts): users
+   * `--via bulk-staged`: the core's staging list (rows per status, every row) and its job (strategies/staged/job.ts): users
    * it has taken out of the list since the run began (`imported`, of `of` this run staged; read back at the end),
    * whether it runs now, its rate once it has run (users/s), an ETA only once there is a rate, when it starts next
    * (exact after a run it was seen ending; otherwise at most this far away), and how long nothing has moved.

@@ -1,5 +1,6 @@
 // Files a run writes beside its journal: the per-user report (no secrets) and the failures file (canonical
 // NDJSON of the failed users, so a fixed subset can be rerun; it holds hashes and secrets, hence mode 0600).
+// Invariant: the failures file (hashes and secrets) is 0600 and never written through a link.
 import { existsSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { openPrivate as openPrivateFile, openPrivateStream } from '../files/private.js';

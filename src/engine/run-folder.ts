@@ -2,10 +2,12 @@
 // it started, under the current folder or --out DIR, holding journal.ndjson, report.ndjson, failures.ndjson,
 // resume.txt and verify's TOTP checks log. The same migration (same sources, same target) run again finds the
 // newest folder whose journal is of that migration and carries on there; an explicit --journal wins.
+// Invariant: a run carries on only in a folder whose journal is of the same sources and target.
 import { existsSync } from 'node:fs';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { identityId, type RunIdentity } from './journal/journal.js';
+import { journalRunId } from './journal/lines.js';
 
 /** The journal's name inside a run folder (report, failures and resume files sit beside it: report.ts). */
 export const FOLDER_JOURNAL = 'journal.ndjson';
@@ -18,27 +20,6 @@ export function runFolderName(label: string | undefined, at: Date): string {
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/:/g, '-');
   return `${safe}-${time}`;
-}
-
-/** The journal named by the first line of `path` belongs to `id` (a run entry: `{"type":"run",...,"id":"..."}`). */
-async function journalIdOf(path: string): Promise<string | undefined> {
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const first = buf.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0] ?? '';
-    const entry = JSON.parse(first) as { type?: string; id?: string };
-    return entry.type === 'run' ? entry.id : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    await fh.close();
-  }
 }
 
 /**
@@ -59,7 +40,7 @@ export async function findRunJournal(dir: string, identity: RunIdentity): Promis
   for (const e of entries) {
     if (!e.isDirectory()) continue;
     const path = join(dir, e.name, FOLDER_JOURNAL);
-    if ((await journalIdOf(path)) !== id) continue;
+    if ((await journalRunId(path)) !== id) continue;
     const mtime = (await stat(path)).mtimeMs;
     if (!best || mtime > best.mtime) best = { path, mtime };
   }

@@ -1,16 +1,16 @@
-// The migration engine, one for every `--via` path: it reads the validated records, settles those that need no
-// write (invalid, left out by a policy, finished in the journal of an earlier run), and hands the rest to the
-// path's strategy (runner-strategy.ts: steps, bulk, bulk-staged). What every path shares is written once
-// (runner-engine.ts): the journal checked against the core before anything is skipped, pause and stop, totals,
-// per-user results and events, and the stop on a core that fails every user. It emits events and never prints.
+// The migration engine's entry (startMigration), one for every `--via` path: it reads the validated records,
+// settles those that need no write (invalid, left out by a policy, finished in the journal of an earlier run), and
+// hands the rest to the strategy it is given (strategy.ts; one per `--via`, made in strategies/index.ts). What
+// every path shares is written once (engine.ts): the journal checked against the core before anything is skipped,
+// pause and stop, totals, per-user results and events, and the stop on a core that fails every user.
+// Invariant: the engine emits events and never prints, and knows no path's own options.
 import type { CoreClient } from '../core-client/types.js';
 import type { ValidatedRecord } from '../records/validate.js';
 import type { RunEventListener, Totals, UserResult } from './events.js';
 import type { Journal } from './journal/journal.js';
 import type { PlanOptions } from './plan/plan.js';
-import type { Via } from './strategies/via.js';
 import { migrationRun } from './pace/pause-gate.js';
-import type { EngineContext, Strategy } from './strategy.js';
+import type { StrategyFactory } from './strategy.js';
 import type { FingerprintOf } from './journal/fingerprints.js';
 import { MigrationEngine } from './engine.js';
 
@@ -21,37 +21,21 @@ export type { ValidatedRecord };
 
 export interface RunnerOptions {
   inputs: AsyncIterable<ValidatedRecord>;
-  /**
-   * The same records again, from the start (`--via bulk-staged` reads them a second time to report the users the
-   * core's job imported, instead of holding a million of them in memory). Without it they are held.
-   */
-  reopenInputs?: () => AsyncIterable<ValidatedRecord>;
   /** Number of records (from the validation pass), for progress. */
   total: number;
   core: CoreClient;
   journal: Journal;
   plan?: PlanOptions;
-  /** How users are written (via.ts); default `steps`. */
-  via?: Via;
+  /** How users are written: the `--via` path's strategy, made from its own options (strategies/index.ts). */
+  strategy: StrategyFactory;
   /** Users migrated at the same time (default 16). */
   concurrency?: number;
-  /** `bulk-staged`: users per upload (at most 10,000). */
-  batchSize?: number;
-  /** `bulk-staged`: the interval of the core's bulk-import job (the reference's: 300 s). */
-  jobIntervalMs?: number;
-  /** `bulk-staged`: how often the staging list is read while the job works (default 1 s while uploading, 250 ms after). */
-  pollMs?: number;
   onEvent?: RunEventListener;
   /** Users failed in a row by HTTP 5xx answers (after retries) that stop the run as fatal (default 10). */
   maxServerErrorsInARow?: number;
   /** Called once per finished user, before its event (the caller writes the report and the failures file). */
   onUserResult?: (result: UserResult, input: ValidatedRecord) => void | Promise<void>;
-  /**
-   * `run --sync` (sync/strategy.ts): the strategy that takes the users, given the `--via` path's (which it hands
-   * the users new to the core).
-   */
-  wrapStrategy?: (ctx: EngineContext, inner: Strategy) => Strategy;
-  /** The fingerprint journalled for a finished user (default: its record's, sync/fingerprint.ts). */
+  /** The fingerprint journalled for a finished user (default: its record's, sync/fingerprint.ts; a sync gives its own). */
   fingerprintOf?: FingerprintOf;
 }
 

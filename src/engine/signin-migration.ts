@@ -3,6 +3,7 @@
 // app's backend reads it to check such a password once at first sign-in, then sets it in the core
 // (docs/migration.md, "Migration at first sign-in"). report.ts writes it beside the report: 0600, never through a
 // link, created only when there is a line to write, rewritten whole by every run of the journal (resumed users too).
+// Invariant: the file is 0600, never written through a link, and made only when it has a line.
 import type { UserResult } from './events.js';
 import type { ValidatedRecord } from './runner.js';
 import type { PlanOptions } from './plan/plan.js';

@@ -1,14 +1,15 @@
 // The contract between the migration engine (runner.ts) and a `--via` path. A path is a strategy: how the users
-// the engine hands over become requests (a planner) and how many it takes at once (a batch policy). Everything
-// the paths share is the engine's and reached through EngineContext: the journal, the checks against the core,
-// pause and stop, results, events, and the per-user steps that any path falls back on for a user bulk import
-// cannot add to. A new path (a sync, say) is a new strategy, not a new loop.
+// the engine hands over become requests (a planner) and how many it takes at once (a batch policy). A path's own
+// options are given to its factory (strategies/index.ts) before the run; everything the paths share is the
+// engine's and reached through EngineContext: the journal, pause and stop, results, events, and the per-user steps
+// that any path falls back on for a user bulk import cannot add to. A new path (a sync, say) is a new strategy,
+// not a new loop. Invariant: EngineContext holds nothing of one path; a knob of a single path is its factory's.
 import type { CoreClient } from '../core-client/types.js';
 import type { RunEventListener, UserResult } from './events.js';
 import type { Journal, JournalledUser } from './journal/journal.js';
 import type { PlanOptions } from './plan/plan.js';
 import type { Step } from './plan/steps.js';
-import type { ValidatedRecord, RunnerOptions } from './runner.js';
+import type { ValidatedRecord } from './runner.js';
 
 /** A valid record that needs writing: not left out by a policy, not finished in the journal. */
 export interface Admitted {
@@ -25,9 +26,8 @@ export interface EngineContext {
   readonly core: CoreClient;
   readonly journal: Journal;
   readonly plan: PlanOptions;
-  /** Users (or steps' requests) at the same time. */
-  readonly concurrency: number;
-  readonly options: RunnerOptions;
+  /** Number of records of the run (from the validation pass), for progress and for sizing what is learnt of the core. */
+  readonly total: number;
   readonly emit: RunEventListener;
   /** Record a user's final result: totals, the caller's files, the event (the strategy journals its own outcome). */
   finish(result: UserResult, input: ValidatedRecord): Promise<void>;
@@ -44,13 +44,11 @@ export interface EngineContext {
    */
   bySteps(user: Admitted): Promise<void>;
   /**
-   * The fingerprint a finished user's line carries (sync/journal-fingerprints.ts) waits in memory from the user's
+   * The fingerprint a finished user's line carries (journal/fingerprints.ts) waits in memory from the user's
    * admission to that line. A strategy that settles users long after taking them (`bulk-staged`: after the core's
    * job and a read-back) lets go of it meanwhile and notes it again just before the finishing line.
    */
   readonly fingerprints: { admit(input: ValidatedRecord): void; forget(user: string): void };
-  /** `--via steps`: whether a step's login method is known absent from the core (its look-up is then skipped). */
-  readonly knownAbsent?: (step: Step) => Promise<boolean>;
   /** Run `fn` over `items`, `concurrency` at a time; stops taking new items once the run is stopping. */
   pooled<T>(items: Iterable<T>, fn: (item: T) => Promise<void>): Promise<void>;
 }
@@ -58,6 +56,11 @@ export interface EngineContext {
 export interface Strategy {
   /** Users handed over at once: 1 (each user by one of `concurrency` workers) or a batch (one worker). */
   readonly batchSize: number;
+  /**
+   * Users the journal holds finished are taken again when this run's settings add to them (`--update-existing`,
+   * `--disabled role:NAME`: plan.ts redoesFinished). Per-user steps only: the bulk paths import whole users.
+   */
+  readonly retakesFinished?: boolean;
   /**
    * Per-user paths: put on the disk, in one sync, the intents of these users that can be named before their
    * requests (write-ahead-window.ts); the others are written one by one right before their request.
@@ -72,3 +75,6 @@ export interface Strategy {
   /** The run stops early: take back what can be taken back cheaply (rows the core's job has not claimed). */
   abandon?(): Promise<void>;
 }
+
+/** A path's strategy made over one run's context (strategies/index.ts makes one per `--via` from its options). */
+export type StrategyFactory = (ctx: EngineContext) => Strategy;

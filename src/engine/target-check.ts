@@ -1,6 +1,7 @@
 // The one rule, for `run` and the wizard alike, that decides before any write whether a plan may go to a target:
 // the preflight's findings for what this plan needs (licence features, tenant login methods, the scrypt name and
 // signer key), and the plan options adjusted to what the target takes (the learnt scrypt algorithm name).
+// Invariant: a plan the target cannot take is refused before any write.
 import { preflight, type PlanNeeds, type PreflightReport } from '../core-client/preflight.js';
 import type { CoreClient } from '../core-client/types.js';
 import { CoreHttpError } from '../core-client/errors.js';

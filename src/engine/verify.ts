@@ -1,5 +1,6 @@
 // Verification of a migration: each user exists in the core with the planned login methods, primary and
 // linked as planned, with the planned TOTP devices; optionally TOTP codes and known passwords are tried.
+// Invariant: a user counts as ok only when everything planned for it is found in the core.
 import { checkLegacyPassword, readLegacyEntry, type LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { CoreClient, CoreUser } from '../core-client/types.js';
 import { formatProblem } from '../records/types.js';
@@ -13,11 +14,11 @@ import { createAccountLookup, hasMethod, methodOf, norm, type AccountLookup } fr
 
 export { createAccountLookup, type AccountLookup };
 
-export type VerifyOutcome = 'ok' | 'missing' | 'mismatch' | 'skipped';
+export type VerifyVerdict = 'ok' | 'missing' | 'mismatch' | 'skipped';
 
 export interface UserVerification {
   id: string;
-  outcome: VerifyOutcome;
+  outcome: VerifyVerdict;
   /** The core's user id when found. */
   userId?: string;
   /** What differs from the plan, one phrase each (no secrets); for a user the run leaves out, why. */

@@ -1,5 +1,6 @@
 // What an operator confirms before a real core is written or emptied: the core (URL, app, tenant), how many users
 // it holds now, and what the operation will write or remove. The sandbox is never asked about: it is a rehearsal.
+// Invariant: the question always names the core by its URL, app and tenant.
 import type { CoreClient } from '../core-client/types.js';
 import { usersInTenant } from '../core-client/users-count.js';
 import type { Target } from './target.js';

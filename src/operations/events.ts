@@ -1,5 +1,6 @@
 // What an operation tells its shell: typed events (the shells only draw them) and typed refusals (what stopped
 // it before any write, with the fix). The CLI turns them into lines, the wizard into screens; neither decides.
+// Invariant: a refusal is told before any write, with its fix.
 import type { PreflightFinding } from '../core-client/preflight.js';
 import { UserError } from '../errors.js';
 import type { RunEvent } from '../engine/events.js';

@@ -1,6 +1,7 @@
 // Run folders hold emails and ids (report, journal) and, in some files, hashes. The default place is the current
 // folder, often a git checkout: a new run folder inside a git work tree ignores itself (a `.gitignore` of `*`), so
 // `git add .` never takes it, and the shells say so. Outside a work tree nothing changes.
+// Invariant: a run folder made inside a git work tree is ignored by git from its first file.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

@@ -3,6 +3,7 @@
 // write, with the fix named; `--allow-partial` (the wizard's `a` on the plan screen) goes on knowingly. The readers
 // find the first two (sources/findings.ts, the validation report's `summary.droppedClasses`); the validation counts
 // the third (`summary.unusableHashes`). This is the decision, the same for both shells.
+// Invariant: a whole class of users is never dropped silently: the run is refused unless --allow-partial is given.
 import { formatCount } from '../numbers.js';
 import type { ValidationReport } from '../records/validate.js';
 import type { DroppedClass } from '../sources/findings.js';

@@ -1,5 +1,6 @@
 // The plan screen's list of calls, for both shells: how many of each request the plan sends (per-user steps, in
 // the words of the engine's step table), or what the bulk path sends. The shells hold no HTTP path of their own.
+// Invariant: the HTTP paths come from the engine's step table, never from a shell.
 import type { DryRunSummary } from '../engine/strategies/steps/dry-run.js';
 import { requestsOf } from '../engine/strategies/steps/rules.js';
 import type { StepKind } from '../engine/plan/steps.js';

@@ -1,6 +1,7 @@
 // Planning a run without writing (`run --dry-run`, the wizard's plan screen): every valid record planned, the calls
 // counted, the first users' steps described; and, when the target is named, what the earlier run of this same
 // migration already finished (its journal), so a resumed run is shown as one, with what is left.
+// Invariant: nothing is written: no file, no request to a core.
 import { collectGarbage } from '../heap.js';
 import { WRITE_PATHS } from '../engine/strategies/index.js';
 import type { DryRunSummary } from '../engine/strategies/steps/dry-run.js';
@@ -26,7 +27,7 @@ export interface PlanOutcome extends DryRunSummary {
   losses: ClassLoss[];
 }
 
-export interface PlanOptions {
+export interface PlanRunOptions {
   /** Users whose steps are written (all when undefined); the totals always cover every user. */
   sample?: number;
   prepared?: PreparedRun;
@@ -40,7 +41,7 @@ export async function earlierJournal(settings: PlanRequest): Promise<string | un
   return findRunJournal(settings.output.out, { sources: settings.files, target: describeTarget(settings.target) });
 }
 
-export async function planRun(settings: PlanRequest, write: (line: string) => void, o: PlanOptions = {}): Promise<PlanOutcome> {
+export async function planRun(settings: PlanRequest, write: (line: string) => void, o: PlanRunOptions = {}): Promise<PlanOutcome> {
   const prepared = o.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
   if (!o.prepared) collectGarbage();
   o.onEvent?.({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });

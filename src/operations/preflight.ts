@@ -1,5 +1,6 @@
 // The preflight as an operator reads it before any write (the wizard's target screen; `run` runs the same check
 // right before its first write): the core's answers as named checks, the findings, and whether a run may go on.
+// Invariant: the run's own check right before its first write is this same one, so both decide alike.
 import type { PlanNeeds } from '../core-client/preflight.js';
 import type { CoreClient } from '../core-client/types.js';
 import type { PlanOptions } from '../engine/plan/plan.js';

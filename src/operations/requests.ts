@@ -110,21 +110,31 @@ export async function runLabel(profileName: string | undefined, format: string |
 }
 
 /**
- * A run that writes under migrate-at-sign-in signs each entry: its signer, from AUTH_MIGRATE_SIGNIN_SECRET or the
- * variable the profile names; refused (a UserError) before anything is read from the core. A read-only request
- * (verify) needs none, and takes it when given.
+ * The variable the sign-in secret is read from: AUTH_MIGRATE_SIGNIN_SECRET when it is set, else the one the profile
+ * names (else AUTH_MIGRATE_SIGNIN_SECRET, which a refusal names). The one choice of it: the run's signer, the rerun's
+ * export and the wizard's pre-filled field all follow it.
+ */
+export function signInSecretVariable(env: NodeJS.ProcessEnv, profile: LoadedProfile['profile'] | undefined): string {
+  const named = profile?.signinSecret?.name;
+  return env[SIGNIN_SECRET_ENV] === undefined && named !== undefined ? named : SIGNIN_SECRET_ENV;
+}
+
+/**
+ * A run that writes under migrate-at-sign-in signs each entry: its signer, from the secret's variable
+ * (signInSecretVariable); refused (a UserError) before anything is read from the core. A read-only request (verify)
+ * needs none, and takes it when given.
  */
 export function signInSigner(plan: PlanOptions, env: NodeJS.ProcessEnv, profile: LoadedProfile['profile'] | undefined, readOnly: boolean) {
   if (plan.unusableHashes !== 'migrate-at-sign-in') return undefined;
-  const named = profile?.signinSecret?.name;
-  const vars = env[SIGNIN_SECRET_ENV] === undefined && named !== undefined ? { [SIGNIN_SECRET_ENV]: env[named] } : env;
-  return !readOnly || vars[SIGNIN_SECRET_ENV] !== undefined ? signerFromEnvironment(vars, named) : undefined;
+  const secret = env[signInSecretVariable(env, profile)];
+  return !readOnly || secret !== undefined
+    ? signerFromEnvironment({ [SIGNIN_SECRET_ENV]: secret }, profile?.signinSecret?.name)
+    : undefined;
 }
 
-/** The variable a rerun must export for the sign-in secret the signer took (signInSigner's choice), if any. */
+/** The variable a rerun must export for the sign-in secret the signer took (signInSecretVariable), if any. */
 export function signInExport(signer: unknown, env: NodeJS.ProcessEnv, profile: LoadedProfile['profile'] | undefined): string[] {
-  if (!signer) return [];
-  return [env[SIGNIN_SECRET_ENV] !== undefined ? SIGNIN_SECRET_ENV : (profile?.signinSecret?.name ?? SIGNIN_SECRET_ENV)];
+  return signer ? [signInSecretVariable(env, profile)] : [];
 }
 
 /**

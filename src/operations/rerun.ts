@@ -1,6 +1,7 @@
 // The command that resumes or reruns a migration, printed and saved as resume.txt. It never holds a secret nor a
 // reference to one (`--api-key "$VAR"` is empty in a shell that did not export VAR): the keys the run used come
 // from the profile, or from the AUTH_MIGRATE_* variables the text says to export first.
+// Invariant: the text never holds a secret, nor a reference to one.
 import { SECRET_ENV, type SecretFlag } from './target.js';
 
 export interface Rerun {

@@ -1,8 +1,10 @@
 // What an undo does, for `auth-migrate rollback` and the wizard's `u` alike: lock and read the run's journal, reach
-// its target (the one given, else the journal's own), decide per user before anything is done (migration/rollback:
+// its target (the one given, else the journal's own), decide per user before anything is done (engine/rollback/:
 // remove, undo the run's additions, keep what changed since), ask before a real core is emptied (the write session,
 // session.ts, with the run's and sync's question and --yes rule), then carry it out with every removal read back.
 // The shells draw the events; neither decides.
+// Invariant: nothing is removed from a real core before the question was answered (or --yes), and every removal is
+// read back.
 import { UserError } from '../errors.js';
 import { liveSyncsOn, readJournalHead } from '../engine/sync/base.js';
 import type { UserDecision } from '../engine/rollback/decide.js';

@@ -1,13 +1,40 @@
-// Small pieces of the run operation: what an earlier run's journal already finished, what a run will write (the
-// confirmation's words), and the rerun file saved beside the journal of a run that stopped.
+// Small pieces of the run operation (run and sync both use them): the write path made from the request, what an
+// earlier run's journal already finished, what a run will write (the confirmation's words), and the rerun file
+// saved beside the journal of a run that stopped. Invariant: a path's options are built here from the request
+// alone, so the engine is handed a made strategy and never a flag.
 import type { JournalUsersView } from '../engine/journal/journal.js';
 import { resumeFileOf } from '../engine/report.js';
 import { VIA_EXPLAINED } from '../engine/strategies/via.js';
+import { WRITE_PATHS } from '../engine/strategies/index.js';
+import type { StrategyFactory } from '../engine/strategy.js';
+import type { ValidatedRecord } from '../engine/runner.js';
 import { openPrivate } from '../files/private.js';
 import { rerunFileText, type Rerun } from './rerun.js';
 import type { CoreClient } from '../core-client/types.js';
 import { readSignInFile, signInStatus } from '../signin/status.js';
 import type { RunRequest } from './requests.js';
+
+/**
+ * The request's write path, made from its own options: `--via bulk-staged` takes the batch size, the core's job
+ * interval and `records` (the same records again, read a second time to report what the job imported).
+ */
+export function writePathOf(
+  request: Pick<RunRequest, 'via' | 'batchSize' | 'jobIntervalMs'>,
+  records: () => AsyncIterable<ValidatedRecord>,
+): StrategyFactory {
+  switch (request.via) {
+    case 'steps':
+      return WRITE_PATHS.steps.strategy();
+    case 'bulk':
+      return WRITE_PATHS.bulk.strategy();
+    case 'bulk-staged':
+      return WRITE_PATHS['bulk-staged'].strategy({
+        batchSize: request.batchSize,
+        jobIntervalMs: request.jobIntervalMs,
+        reopenInputs: records,
+      });
+  }
+}
 
 /** Users an earlier run's journal holds as finished (imported or already present): they are not sent again. */
 export function finishedUsers(users: JournalUsersView): number {

@@ -2,6 +2,8 @@
 // a whole class of users, choose the run folder (carrying on an earlier run's journal), then, through the write
 // session (session.ts: connect, preflight, the question, journal, engine, end), migrate and say how it ended.
 // The shells give it a RunRequest, a way to connect, a confirm() and a listener; they decide nothing of this.
+// Invariant: nothing is written, and no run folder made, before the question was answered (or the target is the
+// sandbox).
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type Totals } from '../engine/events.js';
 import type { RunIdentity } from '../engine/journal/journal.js';
@@ -13,7 +15,7 @@ import { streamValidatedRecords } from '../records/validate.js';
 import { needsConfirmation } from './confirm.js';
 import type { Refusal, RunOperationEvent } from './events.js';
 import { classLosses, partialRefusal } from './partial.js';
-import { finishedUsers, runEffects, signInCountsOf, type SignInCounts } from './run-parts.js';
+import { finishedUsers, runEffects, signInCountsOf, writePathOf, type SignInCounts } from './run-parts.js';
 import { rerunCommand, type Rerun } from './rerun.js';
 import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
 import type { RunRequest } from './requests.js';
@@ -114,7 +116,7 @@ function runOf(settings: RunRequest, session: WriteSession<RunOperationEvent>, p
     async migrate(plan: RunRequest['plan']): Promise<RunOutcome> {
       const records = () => sliceRecords(streamValidatedRecords(settings.files, settings.read, report), settings.slice);
       // The staged path reads the records a second time, to report the users the core's job imported.
-      const end = await session.migrate({ inputs: records(), reopenInputs: records, total, plan }, settings, rerun);
+      const end = await session.migrate({ inputs: records(), total, plan, strategy: writePathOf(settings, records) }, settings, rerun);
       const outcome: RunOutcome = { ...end, unreadable, ...(choice.folder ? { folder: choice.folder } : {}), rerun, exitCode: 0 };
       if (plan.unusableHashes === 'migrate-at-sign-in' && end.paths.signIn) {
         const counts = await signInCountsOf(session.connection.client, end.paths.signIn);

@@ -75,8 +75,8 @@ export interface SessionEnd {
   resumeFile?: string;
 }
 
-/** What the engine is given by an operation: its records and the knobs that are its own. */
-export type MigrateInput = Pick<RunnerOptions, 'inputs' | 'reopenInputs' | 'total' | 'wrapStrategy' | 'fingerprintOf'> & {
+/** What the engine is given by an operation: its records, its write path's strategy (run-parts.ts writePathOf). */
+export type MigrateInput = Pick<RunnerOptions, 'inputs' | 'total' | 'strategy' | 'fingerprintOf'> & {
   plan: PlanOptions;
   /** Called for each finished user before the run files are written (a sync counts what it applied). */
   onUser?(result: UserResult, input: ValidatedRecord): void;
@@ -186,11 +186,7 @@ export class WriteSession<E = CommonEvent> {
    * The migration itself: the run files beside the journal, the engine attached to pause and stop, each user
    * written to the files once finished. Then the session's part of the outcome (the rerun file when it stopped).
    */
-  async migrate(
-    input: MigrateInput,
-    request: Pick<RunRequest, 'via' | 'batchSize' | 'jobIntervalMs' | 'concurrency'>,
-    rerun: Rerun,
-  ): Promise<SessionEnd> {
+  async migrate(input: MigrateInput, request: Pick<RunRequest, 'concurrency'>, rerun: Rerun): Promise<SessionEnd> {
     const journal = this.journal;
     if (!journal) throw new Error('the session has no journal open');
     const paths = pathsBesideJournal(journal.path);
@@ -204,9 +200,6 @@ export class WriteSession<E = CommonEvent> {
           ...engine,
           core: this.connection.client,
           journal,
-          via: request.via,
-          batchSize: request.batchSize,
-          jobIntervalMs: request.jobIntervalMs,
           concurrency: request.concurrency,
           onEvent: (e) => this.emit(e as E),
           onUserResult: async (result: UserResult, record: ValidatedRecord) => {

@@ -1,6 +1,7 @@
 // Users a run or sync leaves out (skipped: disabled or banned in the source, an invalid record, a hash the core
 // cannot take, a gone user not removed...) named with their reason: the first few kept for the shells' summary,
-// every one counted by reason. The report names them all (migration/report.ts). Never a hash or a secret.
+// every one counted by reason. The report names them all (engine/report.ts). Never a hash or a secret.
+// Invariant: never a hash or a secret; every skipped user is counted under one reason.
 import type { UserResult } from '../engine/events.js';
 import type { CanonicalUser } from '../records/types.js';
 

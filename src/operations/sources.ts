@@ -1,6 +1,7 @@
 // The sources of an operation as a profile names them (validate, run, verify, the wizard alike): the reader and
 // validator options a profile chooses (format, hash config, provider map) and the signer key put into them.
 // The command line's flags over these are the shell's (commands/source-options.ts): nothing here reads a flag.
+// Invariant: nothing here reads a flag.
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Profile } from '../profiles/index.js';

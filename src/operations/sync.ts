@@ -2,18 +2,20 @@
 // per kind with the first users of each, and the changes planned, no request), and the sync itself through the
 // write session (session.ts: preflight, the question, the run folder), then only the changes, each read back. The CLI
 // (commands/run-sync.ts) and the wizard (ui/services/sync.ts) only render its events; the work is src/engine/sync/.
+// Invariant: nothing changed since the earlier run: no request is sent and no run folder made.
 import { collectGarbage } from '../heap.js';
 import { emptyTotals, type UserResult } from '../engine/events.js';
 import { userIdOf } from '../engine/sync/chain.js';
 import { AUTHORITY, changeLines, deltaLines, predictSync } from '../engine/sync/dry-run.js';
-import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncRequest } from '../engine/sync/operation.js';
+import { checkBaseAgainstCore, prepareSync, type PreparedSync, type SyncSetup } from '../engine/sync/operation.js';
 import { syncStrategy } from '../engine/sync/strategy.js';
 import { needsConfirmation } from './confirm.js';
 import { Refusal, type CommonEvent, type RunOperationEvent } from './events.js';
 import { runExitCode, type RunOutcome } from './run.js';
 import { rerunCommand } from './rerun.js';
+import { writePathOf } from './run-parts.js';
 import { startSession, type SessionHandle, type SessionShell, type WriteSession } from './session.js';
-import type { RunRequest, SyncOptions, SyncRequest as SyncRunRequest } from './requests.js';
+import type { RunRequest, SyncOptions, SyncRequest as SyncRequest } from './requests.js';
 import { describeTarget } from './target.js';
 import { stoppedBeforeWrites } from './write-gate.js';
 
@@ -42,8 +44,8 @@ export interface SyncPreview {
   prepared: PreparedSync;
 }
 
-/** The sync's request from a run's settings. */
-export const syncRequestOf = (s: Pick<RunRequest, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncRequest => ({
+/** What preparing the sync reads (the engine's SyncSetup), from the sync's request. */
+export const syncSetupOf = (s: Pick<RunRequest, 'files' | 'read' | 'plan' | 'output'>, target: string, o: SyncOptions): SyncSetup => ({
   files: s.files,
   readOptions: s.read,
   plan: s.plan,
@@ -57,7 +59,7 @@ export const syncRequestOf = (s: Pick<RunRequest, 'files' | 'read' | 'plan' | 'o
 });
 
 /** The delta and the changes planned; `show` changed users get their steps in `sample`. */
-export async function previewSync(req: SyncRequest, show = 5): Promise<SyncPreview> {
+export async function previewSync(req: SyncSetup, show = 5): Promise<SyncPreview> {
   const p = await prepareSync(req);
   collectGarbage();
   const sample: string[] = [];
@@ -101,13 +103,13 @@ export interface SyncOutcome extends RunOutcome {
 export type SyncHandle = SessionHandle<SyncOutcome>;
 
 /** The sync: the shell gives it settings, a way to connect, a confirm() and a listener, as for a run. */
-export function startSync(request: SyncRunRequest, shell: SessionShell<SyncOperationEvent> & { preview?: SyncPreview }): SyncHandle {
+export function startSync(request: SyncRequest, shell: SessionShell<SyncOperationEvent> & { preview?: SyncPreview }): SyncHandle {
   const { sync: o, ...settings } = request;
   return startSession(
     'sync',
     shell,
     async (session) => {
-      const preview = shell.preview ?? (await previewSync(syncRequestOf(settings, describeTarget(settings.target), o)));
+      const preview = shell.preview ?? (await previewSync(syncSetupOf(settings, describeTarget(settings.target), o)));
       const { prepared: p, ...shown } = preview;
       session.emit({ type: 'validated', summary: p.report.summary, unreadable: p.unreadable });
       session.emit({ type: 'sync-delta', preview: shown });
@@ -151,9 +153,9 @@ function syncOf(settings: RunRequest, session: WriteSession<SyncOperationEvent>,
         if (result.outcome === 'imported' && !p.work.changed.has(id) && !p.work.removals.has(id))
           p.work.applied.set('new', (p.work.applied.get('new') ?? 0) + 1);
       };
-      const engine = { inputs: p.inputs(), reopenInputs: p.inputs, total: p.total, plan, onUser: countNew };
-      const sync = { wrapStrategy: syncStrategy(p.work), fingerprintOf: p.fingerprintOf };
-      const end = await session.migrate({ ...engine, ...sync }, settings, rerun);
+      const strategy = syncStrategy(p.work, writePathOf(settings, p.inputs));
+      const engine = { inputs: p.inputs(), total: p.total, plan, strategy, fingerprintOf: p.fingerprintOf, onUser: countNew };
+      const end = await session.migrate(engine, settings, rerun);
       const outcome: SyncOutcome = { ...base, ...end, folder, applied: Object.fromEntries(p.work.applied), exitCode: 0 };
       outcome.exitCode = runExitCode(outcome);
       return outcome;

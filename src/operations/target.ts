@@ -1,6 +1,7 @@
 // Where an operation writes or reads: the target (a remote core, or the sandbox on a store file) and its keys, as
 // the shells resolved them (commands/target-options.ts from flags, the wizard from its screens), the text that
 // names it in a journal, and opening a connection to it.
+// Invariant: a key is never put into the text that names a target in a journal.
 import { createCoreClient } from '../core-client/client.js';
 import type { CoreClient, RetryInfo, RetryPolicy } from '../core-client/types.js';
 // Profiles (conf, ajv) and the sandbox (execa) are imported when asked for: a run against a core by URL starts

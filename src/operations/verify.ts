@@ -2,6 +2,7 @@
 // the run's journal, check every user in the core as planned (login methods, links, devices; on the sandbox a TOTP
 // code per device), then try the known passwords. Users the run skipped on purpose (invalid records, left out by a
 // policy) are counted, not failed: only missing or different users and refused credentials make it fail.
+// Invariant: users the run skipped on purpose are counted, never failed.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { QUICK_RETRY } from '../core-client/preflight.js';

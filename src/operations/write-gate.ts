@@ -1,6 +1,7 @@
 // What a run and a sync share between "the sources are read" and "the first write": pause and stop asked before the
 // migration exists, the preflight that may refuse the target or teach the plan, and the question before a real core
 // is written. Each writing operation (run.ts, sync.ts) goes through these, so both ask and refuse alike.
+// Invariant: a stop asked before the first write leaves nothing written.
 import type { PlanNeeds } from '../core-client/preflight.js';
 import type { PlanOptions } from '../engine/plan/plan.js';
 import type { MigrationRun } from '../engine/runner.js';

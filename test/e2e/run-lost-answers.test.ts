@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreClient } from '../../src/core-client/client.js';
 import type { CanonicalUser } from '../../src/records/types.js';
-import { readJournalSteps, stepsOf } from '../../src/engine/rollback/plan.js';
+import { readJournalSteps, stepsOf } from '../../src/engine/rollback/made.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { allUsers, cli, client, LICENSE, summaryOf } from '../support/cli.js';
 import { writeNdjson } from '../support/users.js';

@@ -11,6 +11,7 @@ import type { CoreClient } from '../../src/core-client/types.js';
 import type { RunEvent } from '../../src/engine/events.js';
 import { openJournal, type RunIdentity } from '../../src/engine/journal/journal.js';
 import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../src/engine/strategies/index.js';
 import type { CanonicalUser } from '../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
 import { LICENSE, allUsers, waitFor } from '../support/cli.js';
@@ -96,6 +97,7 @@ async function run(
     handle.run = startMigration({
       inputs: inputs(list, opts.invalid),
       total: list.length,
+      strategy: WRITE_PATHS.steps.strategy(),
       core: core.client,
       journal,
       concurrency: opts.concurrency ?? 4,

@@ -1,6 +1,8 @@
 // Before a resumed run skips the users its journal says are done, make sure the core still holds some of them:
 // the same journal against a core that was reset (or a new sandbox store at the same path) would otherwise
 // report those users as present while the core has none of them.
+// Invariant: a journal that says users are done is trusted only when the core holds at least as many users, and the
+// sampled ones by their ids.
 import type { CoreClient } from '../../core-client/types.js';
 import { usersInTenant } from '../../core-client/users-count.js';
 import { UserError } from '../../errors.js';

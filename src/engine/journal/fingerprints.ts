@@ -1,6 +1,8 @@
 // Puts each finished user's fingerprint on the journal line that finishes it, whatever the `--via` path: the
 // engine (runner.ts) notes the fingerprint when it admits a user and hands the strategies this journal, whose
 // append adds it to that user's `imported` or `alreadyPresent` line (the same line, so the same group commit).
+// Invariant: a fingerprint is added only to a user line that finishes the user (imported or alreadyPresent), never as a
+// line of its own.
 import type { Journal, JournalEntry } from './journal.js';
 import type { ValidatedRecord } from '../runner.js';
 import { fingerprint, fingerprintKey } from '../sync/fingerprint.js';

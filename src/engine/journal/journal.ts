@@ -4,7 +4,7 @@
 // `intent` line naming it is on the disk (appendDurable), so a kill at any instant leaves a record that resume and
 // rollback settle by reading the core.
 //
-// The lines (version 2, journal-lines.ts), for whoever reads a journal (resume, rollback, verify):
+// The lines (version 2, lines.ts), for whoever reads a journal (resume, rollback, verify):
 //   {"type":"run", "version", "identity", "id", "startedAt"}        a run of this journal started
 //   {"user", "intent": <step>, "who": {identity}}                   write-ahead: the step is about to be sent; its look-up
 //                                                                    found nothing (so what the core then holds under that
@@ -20,22 +20,21 @@
 //   {"type":"end", "reason", "at"}                                   the run ended (finished, stopped, fatal)
 // On `--via bulk-staged` (as on `--via bulk`) a user is settled by its `bulk-staged` step: `created` with
 // `recipeUserId` (the id the core answers for the user: its external id where it has one, else the SuperTokens id)
-// and the fingerprints of what the import gave it (rollback-shape.ts), once the run read it back in the core. A user
+// and the fingerprints of what the import gave it (rollback/shape.ts), once the run read it back in the core. A user
 // whose last line is `staged` was in an upload when the run stopped: it may be in the core (imported by the core's
 // job), still staged, or nowhere. The next run of the same command settles it: a user in the core whose login
 // method joined at <ms> is counted as imported by this migration (a `created` line follows), any other is staged
 // again or completed by the per-user steps. Rollback and verify should settle such users the same way (or ask for
 // the rerun) rather than guess.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { acquireLock } from '../../files/lock.js';
 import { openPrivate } from '../../files/private.js';
-import { createInterface } from 'node:readline';
 import { UserError } from '../../errors.js';
 import { FinishedSteps, JournalUsers, type JournalUsersView } from './users.js';
 import { newFingerprintKey } from '../sync/fingerprint.js';
-import { decodeJournalLine, JOURNAL_VERSION } from './lines.js';
+import { JOURNAL_VERSION, readJournalEntries } from './lines.js';
 import { journalWriter } from './writer.js';
 
 export type { JournalUsersView } from './users.js';
@@ -125,46 +124,33 @@ export async function loadJournal(
   let fpKey: string | undefined;
   let endsWithNewline = true;
   if (!existsSync(path)) return { users, endsWithNewline };
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  let damaged: number | undefined;
-  for await (const line of lines) {
-    lineNo += 1;
-    if (line.trim() === '') continue;
-    if (damaged !== undefined) {
-      // Only the last line can be torn by a crash; a damaged line with entries after it was written by something else.
-      throw new UserError(
-        `${path}:${damaged} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
-          'changed this journal, so it cannot be trusted to resume. Look at that line; to start over, give a new --journal path ' +
-          '(users already in the core are found and reported as already present).',
-      );
-    }
-    let entries: JournalEntry[];
-    try {
-      entries = decodeJournalLine(line);
-    } catch {
-      damaged = lineNo; // a torn last line (a crash mid-write): the step it describes is simply done again
-      continue;
-    }
-    for (const entry of entries) {
-      if (entry.type === 'run') {
-        identity ??= entry.identity;
-        fpKey ??= entry.fpKey;
-      } else if (entry.type === 'step') {
-        users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
-      } else if (entry.type === 'staged') {
-        users.staged(entry.user, entry.joined);
-      } else if (entry.type === 'intent') {
-        users.intent(entry.user, entry.step, entry.who);
-      } else if (entry.type === 'user') {
-        // A finished user is never run again from this journal: it is kept packed (journal-users.ts), so that
-        // the journal of millions of users fits in memory.
-        users.outcome(entry.user, entry.outcome);
-      }
+  // Only the last line can be torn by a crash; a damaged line with entries after it was written by something else.
+  const damaged = (line: number) =>
+    new UserError(
+      `${path}:${line} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
+        'changed this journal, so it cannot be trusted to resume. Look at that line; to start over, give a new --journal path ' +
+        '(users already in the core are found and reported as already present).',
+    );
+  for await (const entry of readJournalEntries(path, damaged)) {
+    if (entry.type === 'run') {
+      identity ??= entry.identity;
+      fpKey ??= entry.fpKey;
+    } else if (entry.type === 'step') {
+      users.step(entry.user, entry.step, { result: entry.result, ids: entry.ids });
+    } else if (entry.type === 'staged') {
+      users.staged(entry.user, entry.joined);
+    } else if (entry.type === 'intent') {
+      users.intent(entry.user, entry.step, entry.who);
+    } else if (entry.type === 'user') {
+      // A finished user is never run again from this journal: it is kept packed (users.ts), so that
+      // the journal of millions of users fits in memory.
+      users.outcome(entry.user, entry.outcome);
     }
   }
   endsWithNewline = await lastByteIsNewline(path);
-  if (lineNo > 0 && !identity) throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
+  // A file with any line (blank ones too) but no run header is not a journal; an empty one is a new journal.
+  if (!identity && (await stat(path)).size > 0)
+    throw new UserError(`${path} is not an auth-migrate journal (no run header). Give another --journal path.`);
   return { identity, users, endsWithNewline, fpKey };
 }
 

@@ -5,6 +5,10 @@
 // `"fp"`, its fingerprint (sync/fingerprint.ts: keyed digests, never a value), under the key `"fpKey"` of the
 // run header; readers that do not know it ignore it, and lines without it still load. An `"intent"` line (the
 // write-ahead record of a step about to be sent) carries the step key and `"who"`, the identity it will carry.
+// Invariant: every line written is read back as the entry it was made from, and a version 1 line still reads.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import type { JournalEntry } from './journal.js';
 
 type StepEntry = Extract<JournalEntry, { type: 'step' }>;
@@ -72,4 +76,45 @@ export function decodeJournalLine(line: string): JournalEntry[] {
 
 function isIds(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The entries of a journal file, in order. A torn last line (a crash mid-write) is left out: the step it described
+ * is done again, or its answer never reached the journal. A damaged line with lines after it was written by
+ * something else: `damaged(lineNumber)` is thrown, in the reader's words.
+ */
+export async function* readJournalEntries(path: string, damaged: (line: number) => Error): AsyncGenerator<JournalEntry> {
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lineNo = 0;
+  let torn: number | undefined;
+  for await (const line of lines) {
+    lineNo += 1;
+    if (line.trim() === '') continue;
+    if (torn !== undefined) throw damaged(torn);
+    let entries: JournalEntry[];
+    try {
+      entries = decodeJournalLine(line);
+    } catch {
+      torn = lineNo;
+      continue;
+    }
+    yield* entries;
+  }
+}
+
+/** The run id on a journal's first line (its run entry); undefined when the file is missing or is not a journal. */
+export async function journalRunId(path: string): Promise<string | undefined> {
+  try {
+    const fh = await open(path, 'r');
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      const entry = JSON.parse(buf.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0] ?? '') as { type?: string; id?: string };
+      return entry.type === 'run' ? entry.id : undefined;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,8 @@
 // present) is never run again from this journal, so it is kept as packed bytes outside the JS heap (its source
 // id, and its outcome with the recipe user ids its steps produced); users with steps in progress or a failure
 // keep their full step map.
+// Invariant: a finished user is held packed and never run again from this journal; only unfinished or failed users keep
+// a step map.
 import { hashKey, KeyTable } from '../../records/key-table.js';
 import { PackedStrings } from '../../records/packed-strings.js';
 import type { JournalledStep, JournalledSteps, JournalledUser, UserOutcome } from './journal.js';

@@ -5,6 +5,7 @@
 // failing a steady share of requests at any load, like the sandbox's fault modes) is learnt as the noise level
 // and no longer cuts. The runner asks for a slot per user; the core client reports every attempt's outcome
 // (CoreClient.observe).
+// Invariant: the limit stays between 1 and the operator's --concurrency.
 
 export interface AdaptiveConcurrencyOptions {
   /** The operator's --concurrency: the limit never goes above it (and starts there). */

@@ -1,5 +1,7 @@
 // Pause and resume of a running migration, shared by the per-user runner and the staged one: workers await `gate`
 // between users (and steps); pause() closes it, resume() opens it again; each emits its event once.
+// Invariant: a pause while paused, or a resume while running, changes nothing and tells nothing: each change is told
+// once.
 import type { RunEventListener } from '../events.js';
 import type { MigrationRun, RunSummary } from '../runner.js';
 

@@ -1,4 +1,5 @@
 // SIGINT/SIGTERM for a headless run: the first stops the run safely; a later one only says what it waits for.
+// Invariant: every signal asks the same safe stop; none ends the process itself.
 export interface SignalGuard {
   remove(): void;
 }

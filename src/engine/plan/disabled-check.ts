@@ -1,6 +1,8 @@
 // Whether a valid record is left out by the run's settings, knowing what earlier runs did: a user disabled in the
 // source that `--disabled skip` leaves out may still be in the core from an earlier run (disabled in a newer
 // export since): it can still sign in, and the report must say so instead of "not migrated".
+// Invariant: a disabled user left out while the core still holds it is reported as able to sign in, never as not
+// migrated.
 import { CoreClientError } from '../../core-client/errors.js';
 import type { CoreClient } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';

@@ -1,4 +1,6 @@
 // Turns one canonical record into the ordered steps that import it (rules in docs/migration.md).
+// Invariant: the same record and options always give the same steps in the same order (the step keys a journal resumes
+// by).
 import { detectAlgorithm } from '../../hashes/formats.js';
 import type { CanonicalUser, PasswordAlgorithm } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';
@@ -115,16 +117,25 @@ function hashingAlgorithmName(algorithm: PasswordAlgorithm, options: PlanOptions
   return algorithm === 'external_scrypt' ? (options.scryptAlgorithmName ?? 'external_scrypt') : algorithm;
 }
 
+/** A record's password as every path imports it: under its email, in a known format; else a PlanError. */
+export function importablePassword(
+  record: CanonicalUser,
+  password: NonNullable<CanonicalUser['password']>,
+): { email: string; algorithm: PasswordAlgorithm } {
+  if (!record.email) throw new PlanError('a password needs an email to be imported');
+  const algorithm = password.algorithm ?? detectAlgorithm(password.hash);
+  if (!algorithm) throw new PlanError('the password hash format is not recognised (bcrypt, argon2 or external scrypt)');
+  return { email: record.email, algorithm };
+}
+
 function firstFactorSteps(record: CanonicalUser, options: PlanOptions): Step[] {
   const steps: Step[] = [];
   if (record.password) {
-    if (!record.email) throw new PlanError('a password needs an email to be imported');
-    const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
-    if (!algorithm) throw new PlanError('the password hash format is not recognised (bcrypt, argon2 or external scrypt)');
+    const { email, algorithm } = importablePassword(record, record.password);
     steps.push({
       kind: 'import-password',
       key: 'password',
-      email: record.email,
+      email,
       passwordHash: record.password.hash,
       hashingAlgorithm: hashingAlgorithmName(algorithm, options),
     });

@@ -1,5 +1,6 @@
 // The run's two policies for users the core cannot take as they are, parsed once for the headless commands and
 // the wizard alike: `--disabled skip|import|role:NAME` and `--unusable-hashes skip|without-password|migrate-at-sign-in`.
+// Invariant: an unknown policy value is refused as an InvalidSetting naming the option, never taken as a default.
 import { InvalidSetting } from '../../errors.js';
 import { UNUSABLE_HASH_POLICIES, type UnusableHashPolicy } from '../../records/legacy-rules.js';
 import type { DisabledPolicy } from './plan.js';

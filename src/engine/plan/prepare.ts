@@ -1,5 +1,6 @@
 // The validation pass of a run: every record validated (nothing written), plus what the plan will need from
 // the core (paid features) and how many source items cannot become users at all.
+// Invariant: no core is contacted: the needs are learnt from the records alone.
 import type { ReadOptions } from '../../sources/index.js';
 import type { CanonicalUser } from '../../records/types.js';
 import {

@@ -1,6 +1,8 @@
 // `--skip N`, `--limit N` and `--only ID...`: try a first slice of a file before the rest. The slice is taken over
 // the records in file order (valid or not), so `--skip 100 --limit 100` is always the same second hundred, and a
 // later run without the options (with the same or a new journal) carries on with everything.
+// Invariant: a slice is taken by position in file order, valid or not, so the same options always pick the same
+// records.
 
 export interface SliceOptions {
   skip?: number;

@@ -1,4 +1,5 @@
-// The typed steps a user's migration is made of; what each kind does, costs and says is its entry in step-rules.ts.
+// The typed steps a user's migration is made of; what each kind does, costs and says is its entry in strategies/steps/rules.ts.
+// Invariant: a step's key is unique among one user's steps: the journal knows the step by it.
 import type { SyncStep } from '../sync/steps.js';
 import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 

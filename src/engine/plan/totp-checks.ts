@@ -2,6 +2,7 @@
 // (the core refuses a replayed code, and every refusal counts towards the user's lockout). Kept beside the run's
 // journal as `<journal>.totp-checks.ndjson`, 0600: a hash of (user id, secret) and the time step, never a code or a
 // secret. Lines past the core's replay window (period * (2 * skew + 1) seconds) are forgotten on load.
+// Invariant: no code or secret is stored, only a hash of (user id, secret) and the time step, in a 0600 file.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { openPrivate } from '../../files/private.js';

@@ -1,5 +1,6 @@
 // The operator's line about the core's bulk-import job (`--via bulk-staged`), the same for the plain renderer and
 // the wizard's run screen: counts, the job's state and rate, an ETA only once there is a rate, when it runs next.
+// Invariant: no ETA is shown before the job has been seen working (a rate measured).
 import type { RunEvent } from '../events.js';
 
 type Progress = Extract<RunEvent, { type: 'staged-progress' }>;

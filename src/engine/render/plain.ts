@@ -1,6 +1,7 @@
 // Plain-line renderer for stderr: a progress line at most once a second (on a terminal redrawn in place, within
 // its width), failures as they happen, totals. The bulk-import job stalling is told once: a short line when it
 // happens, and the whole reason with what to do in the command's last lines (the run's fatal error).
+// Invariant: at most one progress line a second, and no secret in any line.
 import type { RunEvent, Totals } from '../events.js';
 import { doneCount } from '../events.js';
 import { describeStagedProgress, describeStagedRemoved, describeStagedStalled, shortDuration } from './job-line.js';

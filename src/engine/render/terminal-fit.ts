@@ -1,6 +1,7 @@
 // Lines redrawn in place on a terminal fit its width: a line wider than the terminal wraps, and the redraw then
 // clears only its last row, leaving a fragment behind at every update. The bulk-import job's line has shorter
 // forms; any other line is cut with an ellipsis.
+// Invariant: a line redrawn in place is never wider than the terminal.
 import type { RunEvent } from '../events.js';
 import { describeStagedProgress, shortDuration } from './job-line.js';
 

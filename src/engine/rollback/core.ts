@@ -1,9 +1,10 @@
 // The rollback's requests: what the core holds now of a user the journal names (resolved to the core's own id
 // through the mapping: the reference answers a removal by external id with 200 OK and removes nothing), and each
 // undo action sent and then read back. An action counts when the core shows its effect, not when it answers OK.
+// Invariant: an undo action counts only once the core shows its effect, whatever it answered.
 import { CoreHttpError } from '../../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../../core-client/types.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 import type { RollbackAction, UserState } from './decide.js';
 import { readSyncState } from './sync/state.js';
 import { performSyncUndo } from './sync/undo.js';

@@ -1,9 +1,11 @@
-// The rollback's decision for one user, from what the run made (rollback-plan.ts) and what the core holds now
-// (rollback-core.ts): remove it, undo what the run added to a user that was there before, keep it because it
+// The rollback's decision for one user, from what the run made (made.ts) and what the core holds now
+// (core.ts): remove it, undo what the run added to a user that was there before, keep it because it
 // changed since the run (a login method linked, a TOTP device added, an email changed), or nothing (gone).
 // Pure: the dry run, the confirmation and the rollback itself all decide here, so they cannot disagree.
+// Invariant: the decision is pure: the same journal and the same core give the same decision in the dry run, the
+// question and the undo.
 import type { CoreUser, LoginMethod } from '../../core-client/types.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 import { coreMethodForms, recipeOfSig } from './shape.js';
 import { decideSyncUndo } from './sync/decide.js';
 import type { SyncState } from './sync/state.js';
@@ -20,7 +22,7 @@ export type RollbackAction =
   | { kind: 'demote'; recipeUserId: string }
   | { kind: 'remove-device'; userId: string; deviceName: string }
   | { kind: 'remove-mapping'; externalUserId: string; superTokensUserId: string }
-  /** Putting back what a sync changed or removed (sync/rollback-undo.ts). */
+  /** Putting back what a sync changed or removed (rollback/sync/undo.ts). */
   | { kind: 'sync'; undo: SyncUndo };
 
 /** What the core holds now of the user the journal names. */

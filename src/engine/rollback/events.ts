@@ -1,5 +1,6 @@
 // What a rollback tells its shell while it goes (the `rollback` command prints lines, the wizard draws them):
 // progress of the read-only check and of the undo, and each user kept, removed or failed. Ids only, never a secret.
+// Invariant: events name ids and counts, never a secret.
 export type RollbackPhase = 'checking' | 'undoing';
 
 export interface RollbackCounts {

@@ -4,6 +4,8 @@
 // with lines after it is refused with its line number. Never a raw parse error. Write-ahead: before a user's first
 // removal request, `{"user", "intent": "remove"|"undo"}` is written and synced, so a rerun after a kill counts a
 // user it then finds gone as removed by this rollback, not as "gone already".
+// Invariant: a user's intent line is on the disk before its first removal request, and a done line only after every
+// action was read back.
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { UserError } from '../../errors.js';

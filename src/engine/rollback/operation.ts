@@ -1,9 +1,10 @@
 // The rollback operation (the `rollback` command and the wizard's undo both call it): prepare (lock the journal,
 // read what the run made), decide (read-only: per user remove, undo its additions, keep it because it changed since,
-// or gone; what --dry-run and a confirmation show), perform (rollback-perform.ts: the same decisions taken again per
+// or gone; what --dry-run and a confirmation show), perform (perform.ts: the same decisions taken again per
 // user right before acting, each action read back, each finished user in `<journal>.rollback.ndjson`). A core that
 // holds none of the journal's users (reset, or another core at that URL) is refused before anything is removed; the
-// undo retires the journal (rollback-retire.ts). docs/migration.md §6b.
+// undo retires the journal (retire.ts). docs/migration.md §6b.
+// Invariant: nothing is removed from a core that holds none of the journal's users, nor before the decisions are made.
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';
 import { acquireLock } from '../../files/lock.js';
@@ -12,7 +13,7 @@ import { readUserState } from './core.js';
 import { decideUser } from './decide.js';
 import { progressEmitter } from './events.js';
 import { readRollbackLog } from './log.js';
-import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './plan.js';
+import { madeAnything, readJournalSteps, runMadeOf, stepsOf, type RunMade } from './made.js';
 import { isRetired, locateJournal, logPathOf, moveLog } from './retire.js';
 import {
   count,
@@ -63,7 +64,7 @@ export async function prepareRollback(journalPath: string, target: string | unde
           if (madeAnything(m)) yield m;
         }
       };
-      // Intents the run left unresolved are settled from the core before the first decision (rollback-settle.ts).
+      // Intents the run left unresolved are settled from the core before the first decision (settle.ts).
       settle = async (core) => {
         if (read.unresolved.size === 0) return;
         await settleIntents(core, read.unresolved, read.users);

@@ -1,6 +1,8 @@
 // Carrying out a rollback (rollback.ts prepares and decides): refuse a core without the journal's users, retire the
 // journal, then per user decide again on what the core holds right now, act, read every action back (one by one,
 // or from the listing when there are many) and log the user once all is done.
+// Invariant: each user is decided again on what the core holds right before acting, so nothing changed since the dry
+// run is removed.
 import type { CoreClient } from '../../core-client/types.js';
 import { forEachPooled } from '../pace/pool.js';
 import { usersInTenant } from '../../core-client/users-count.js';
@@ -8,7 +10,7 @@ import { ActionFailed, listedIds, performAction, readUserState } from './core.js
 import { decideUser, describeAction, type UserDecision, type UserState } from './decide.js';
 import { progressEmitter } from './events.js';
 import { openRollbackLog, readRollbackLog } from './log.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 import { isRetired, logPathOf, retireJournal } from './retire.js';
 import {
   candidates,

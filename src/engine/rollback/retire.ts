@@ -3,9 +3,11 @@
 // after later runs at the same path), its rollback log with it: the next run of the same migration
 // starts afresh (a new run folder, or a new journal at an explicit --journal path), and the same rollback command
 // finds the retired journal to go on with.
+// Invariant: a journal an undo began on is renamed before the first removal, so no run carries on from it.
 import { existsSync } from 'node:fs';
-import { open, readdir, rename, stat } from 'node:fs/promises';
+import { readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { journalRunId } from '../journal/lines.js';
 
 export const logPathOf = (journal: string): string => `${journal}.rollback.ndjson`;
 
@@ -52,23 +54,6 @@ export async function moveLog(from: string, to: string): Promise<void> {
   if (existsSync(logPathOf(from)) && !existsSync(logPathOf(to))) await rename(logPathOf(from), logPathOf(to));
 }
 
-/** The run id on a journal's first line (its run entry), if it is one. */
-async function journalIdOf(path: string): Promise<string | undefined> {
-  try {
-    const fh = await open(path, 'r');
-    try {
-      const buf = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      const entry = JSON.parse(buf.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0] ?? '') as { type?: string; id?: string };
-      return entry.type === 'run' ? entry.id : undefined;
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
 /** Newest retired run-folder journal (`<folder>/journal.ndjson.rolled-back*`) under `dir` whose run is `id`. */
 export async function findRetiredRunJournal(dir: string, id: string): Promise<string | undefined> {
   let best: { path: string; mtime: number } | undefined;
@@ -83,7 +68,7 @@ export async function findRetiredRunJournal(dir: string, id: string): Promise<st
     for (const name of await readdir(join(dir, e.name)).catch(() => [] as string[])) {
       if (!/^journal\.ndjson\.rolled-back(?:-\d+)?$/.test(name)) continue;
       const path = join(dir, e.name, name);
-      if ((await journalIdOf(path)) !== id) continue;
+      if ((await journalRunId(path)) !== id) continue;
       const mtime = (await stat(path)).mtimeMs;
       if (!best || mtime > best.mtime) best = { path, mtime };
     }

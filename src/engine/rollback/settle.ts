@@ -5,7 +5,7 @@
 // What the core does not hold was never made (the request was not sent, or not applied). Invariant: nothing is
 // taken for the migration's without an intent, and nothing an intent names is left because its answer was lost.
 import type { CoreClient, LoginMethod } from '../../core-client/types.js';
-import { CREATES_USER } from './plan.js';
+import { CREATES_USER } from './made.js';
 
 /** Per journal user: the steps whose intent has no step line after it, with the identity each carried. */
 export type Unresolved = Map<string, Map<string, Record<string, string>>>;
@@ -84,7 +84,7 @@ async function settleOne(core: CoreClient, key: string, who: Record<string, stri
 
 /**
  * Settle every unresolved intent from the core; each found one is added to `users` (the journal's packed steps, as
- * rollback-plan.ts reads them) as a `created` step. The first factors first, so later steps see their user.
+ * plan.ts reads them) as a `created` step. The first factors first, so later steps see their user.
  */
 export async function settleIntents(core: CoreClient, unresolved: Unresolved, users: Map<string, string>): Promise<number> {
   let settled = 0;

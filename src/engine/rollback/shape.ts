@@ -2,6 +2,7 @@
 // it creates (its recipe and account info: email, phone, third-party id; a digest, never the value) and, on the bulk
 // paths, the fingerprints and TOTP device names of the whole user. A login method whose fingerprint the core no
 // longer shows had its email (phone, provider email) changed since; one with no fingerprint was added since.
+// Invariant: a fingerprint is a digest: it never holds an email, phone or id in clear.
 import { createHash } from 'node:crypto';
 import type { BulkLoginMethodBody, BulkUserBody } from '../../core-client/import-bodies.js';
 import type { LoginMethod } from '../../core-client/types.js';

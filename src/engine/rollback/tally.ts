@@ -1,13 +1,15 @@
-// What a rollback works on and what it counts (rollback.ts prepares and decides, rollback-perform.ts undoes): the
+// What a rollback works on and what it counts (rollback.ts prepares and decides, perform.ts undoes): the
 // prepared journal, the options, the decisions and summary with their counts, and the rules both passes share
 // (which users to look at, the refusals before anything is done).
+// Invariant: the decide pass and the perform pass take their rules from here, so they look at the same users and refuse
+// alike.
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';
 import type { RunIdentity } from '../journal/journal.js';
 import type { UserDecision } from './decide.js';
 import { emptyCounts, type RollbackCounts, type RollbackEventListener } from './events.js';
 import type { LoadedLog } from './log.js';
-import type { RunMade } from './plan.js';
+import type { RunMade } from './made.js';
 
 export interface PreparedRollback {
   /** The journal undone: the path the run wrote, or its retired name once an undo began. */
@@ -21,9 +23,9 @@ export interface PreparedRollback {
   made(): Iterable<RunMade>;
   /** Users whose undo an earlier rollback of this journal finished. */
   doneBefore: LoadedLog;
-  /** `--via bulk-staged` users in an upload when the run stopped, not settled since (rollback-plan.ts). */
+  /** `--via bulk-staged` users in an upload when the run stopped, not settled since (made.ts). */
   unsettled: string[];
-  /** Settle, from the core, the intents the run left unresolved (rollback-settle.ts); once, before any decision. */
+  /** Settle, from the core, the intents the run left unresolved (settle.ts); once, before any decision. */
   settle?(core: CoreClient): Promise<void>;
   release(): Promise<void>;
 }

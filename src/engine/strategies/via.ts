@@ -1,4 +1,5 @@
 // How a run writes its users (`run --via`, the wizard's plan screen), shared by both, with what each keeps.
+// Invariant: a value other than the three is refused as an InvalidSetting, never taken as the default.
 import { InvalidSetting } from '../../errors.js';
 
 export type Via = 'steps' | 'bulk' | 'bulk-staged';

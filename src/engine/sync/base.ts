@@ -2,6 +2,8 @@
 // own that stopped: found as `run` finds its run folder (the newest run folder under --out, or the current folder,
 // whose journal is of this target), or named with --from-journal. A sync's journal names its base in its header,
 // so the runs of one migration form a chain: the first run, then each sync.
+// Invariant: the base found is a run of this target (its journal says so); else it is the journal named with --from-
+// journal.
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';

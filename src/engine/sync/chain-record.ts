@@ -1,9 +1,10 @@
 // One history per migration: what a rollback of a sync re-imports (a user the sync removed, imported again under
 // new ids) is written into the journal of the chain's first run, where both the next sync (chain.ts reads the
-// chain's journals) and the full undo (the first run's rollback, rollback-plan.ts) find it, as lines of the
+// chain's journals) and the full undo (the first run's rollback, rollback/made.ts) find it, as lines of the
 // first run's own shape: per-user steps `created` with the new ids, or one `bulk`/`bulk-staged` line for a user
 // the first run imported in one piece. An intent line goes first, so a rollback killed midway, run again, knows
 // that the user it finds under that identity is the one it began to import; a closing line says it is whole.
+// Invariant: the intent line is on the disk before the re-import, and a closing line says the user is whole.
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { acquireLock } from '../../files/lock.js';

@@ -1,6 +1,7 @@
 // Reading the journals of a migration's chain of runs (base.ts) for a sync: first every user's state and
 // fingerprint (one pass, compact: store.ts), then, for the few users the sync will touch, what the migration
 // made of them step by step (which logins, devices and roles it created: only those may a sync remove).
+// Invariant: only what the migration itself created is offered for removal.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { JournalEntry, JournalledStep } from '../journal/journal.js';
@@ -70,7 +71,7 @@ function applyRemoval(history: UserHistory, key: string): void {
 }
 
 /**
- * A sync changed a login's email (or phone): the login's fingerprint (rollback-shape.ts) follows, so that a later
+ * A sync changed a login's email (or phone): the login's fingerprint (rollback/shape.ts) follows, so that a later
  * removal or rollback sees the login as the migration left it, not as changed by someone since.
  */
 function applyNewSig(history: UserHistory, key: string, ids: Record<string, string>): void {

@@ -2,6 +2,7 @@
 // users whose fingerprint changed (and which parts), unchanged ones (no request, no journal line), and at the end
 // the users the export no longer has. Counts and the first users of each kind are kept for the dry run and the
 // confirmation; the changed users' parts for the sync itself.
+// Invariant: an unchanged user costs no request and no journal line.
 import type { ValidatedRecord } from '../../records/validate.js';
 import { leftOut, type PlanOptions } from '../plan/plan.js';
 import { changedParts, fingerprintBytes, fingerprintKey, PARTS, type FingerprintKey, type Part } from './fingerprint.js';

@@ -1,6 +1,7 @@
 // What a sync will do, before it writes: the delta per kind with the first users of each, and the changes planned
 // for every changed user against the state the earlier run left (expected.ts), counted per kind, with the first
 // users' steps (no hash, secret or code: describeStep's words). The same planner runs in the sync itself.
+// Invariant: no request is sent; no hash, secret or code is shown.
 import type { ValidateOptions } from '../../records/validate.js';
 import { streamValidatedRecords } from '../../records/validate.js';
 import type { ReadOptions } from '../../sources/index.js';

@@ -3,6 +3,7 @@
 // nobody changed since. Parts the fingerprint says are unchanged are the newer record's; changed ones are the
 // previous export's record where that file is still there, else the journal's (step keys: logins, devices, roles)
 // with a value that differs.
+// Invariant: the core is not asked: the prediction is computed from the journals and exports alone.
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, effectiveRecord, roleAssignments, type PlanOptions } from '../plan/plan.js';

@@ -4,6 +4,7 @@
 // random key (detects any change: a miss is a 2^-64 event), then 2 bytes per part from a keyed 32-bit hash
 // (says which part changed; 65,536 values, so a part's 2 bytes match one email in 65,536 of any list and name
 // none of them). Hashes and TOTP secrets only ever enter the SHA-256, never a journal line.
+// Invariant: hashes and TOTP secrets only ever enter the keyed SHA-256; a journal line never holds a value.
 import crypto, { createHash, randomBytes } from 'node:crypto';
 import type { CanonicalTotp, CanonicalUser } from '../../records/types.js';
 import { detectAlgorithm } from '../../hashes/formats.js';

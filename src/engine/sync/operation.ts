@@ -2,6 +2,7 @@
 // what its journals say of every user (chain.ts), compare the newer export with it in the validation pass
 // (delta.ts), read what the migration made of the users to touch and the previous export's records of them, then
 // hand the engine only those users (strategy.ts). Unchanged users cost no request and write no journal line.
+// Invariant: unchanged users cost no request and write no journal line.
 import { join, resolve } from 'node:path';
 import type { CoreClient } from '../../core-client/types.js';
 import { UserError } from '../../errors.js';
@@ -22,7 +23,8 @@ import type { FingerprintOf } from '../journal/fingerprints.js';
 import { newSyncWork, type SyncWork } from './work.js';
 import type { BaseUsers } from './store.js';
 
-export interface SyncRequest {
+/** What preparing a sync reads (prepareSync): the newer export, the target's text and where the runs' folders are. */
+export interface SyncSetup {
   files: string[];
   readOptions: ReadOptions & ValidateOptions;
   plan: PlanOptions;
@@ -61,7 +63,7 @@ export interface PreparedSync extends PreparedRun {
 }
 
 /** Everything up to the first write: base, delta, histories, previous records. Reads no core. */
-export async function prepareSync(req: SyncRequest): Promise<PreparedSync> {
+export async function prepareSync(req: SyncSetup): Promise<PreparedSync> {
   const sources = req.files.map((f) => (f === '-' ? f : resolve(req.cwd, f)));
   if (sources.includes('-')) throw new UserError('a sync reads its export twice: give a file, not standard input');
   const choice = await chooseSyncBase({ ...req, sources });
@@ -148,7 +150,7 @@ async function readOldRecords(
   delta: SyncDelta,
   users: BaseUsers,
   previous: PreviousExport,
-  readOptions: SyncRequest['readOptions'],
+  readOptions: SyncSetup['readOptions'],
 ) {
   const gone = delta.samples.gone ?? [];
   if (work.changed.size === 0 && gone.length === 0) return;
@@ -170,7 +172,7 @@ async function readOldRecords(
 }
 
 /** The sync journal's header: its base, the previous export, and how the export is read and planned. */
-function syncHeader(req: SyncRequest, base: JournalHead, previous: PreviousExport): SyncHeader {
+function syncHeader(req: SyncSetup, base: JournalHead, previous: PreviousExport): SyncHeader {
   const hashConfig = req.readOptions.hashConfig ? { ...req.readOptions.hashConfig, signerKey: undefined } : undefined;
   return {
     base: base.path,

@@ -5,6 +5,7 @@
 // (else the user's own change is left, and said so). Two users swapping emails: the first to move finds its new
 // email taken by the other, which this sync moves away too; it parks on a hold address (holdEmail) and finishes
 // once the other has moved (strategy.ts retries it after the others).
+// Invariant: an email the user changed in the core since the earlier export is never moved back.
 import type { LoginMethod } from '../../core-client/types.js';
 import { detectAlgorithm } from '../../hashes/formats.js';
 import type { CanonicalUser } from '../../records/types.js';

@@ -3,6 +3,8 @@
 // of it (the chain's history): only what changed between the earlier export and the newer one (the previous
 // export's record, where it is there) and differs in the core is written, and only what the migration created is
 // removed. What the user or the app changed in the core since, and the exports agree on, is left (a note says so).
+// Invariant: only what the migration created is removed; what the user changed since, and the exports agree on, is
+// left.
 import type { CoreUser, LoginMethod, TotpDevice } from '../../core-client/types.js';
 import type { CanonicalUser } from '../../records/types.js';
 import { toBase32Secret } from '../../records/secrets.js';

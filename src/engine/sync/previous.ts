@@ -2,6 +2,7 @@
 // header (never copied into it: they hold hashes and secrets). A sync reads the records of the users it changes
 // from it (which metadata keys, devices and logins the migration wrote), and a rollback of the sync restores what
 // the sync removed from it. A record is only used when its fingerprint is the one the earlier run journalled.
+// Invariant: a record is used only when its fingerprint is the one the earlier run journalled.
 import { resolve } from 'node:path';
 import type { ReadOptions } from '../../sources/index.js';
 import { readSources } from '../../sources/index.js';

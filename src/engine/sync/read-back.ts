@@ -1,9 +1,10 @@
 // A sync's write counts once the core shows it: after each step the strategy (strategy.ts) reads the part back
 // before the step's journal line says it is done, whatever the answer said (a proxy or a core answering a bare
 // `{"status":"OK"}` without applying anything is caught here). Each kind is read by its rule's own look-up
-// (step-rules.ts, sync/step-rules.ts: the email of a login, a verified flag, a device by name and settings, a
+// (strategies/steps/rules.ts, sync/step-rules.ts: the email of a login, a verified flag, a device by name and settings, a
 // role, metadata keys, a login linked to the user); a hash cannot be read back, so a replaced password is checked
 // by the login the import must have hit: still there, still under the email the hash was imported for.
+// Invariant: a sync step is journalled as done only after the core shows it.
 import type { CoreClient } from '../../core-client/types.js';
 import { STEP_RULES, type StepRule } from '../strategies/steps/rules.js';
 import type { UserIds } from '../strategies/steps/ids.js';

@@ -1,11 +1,12 @@
 // A user the newer export no longer has (or now disabled, under `--disabled skip`): listed, or with --remove-missing
-// removed, exactly as a rollback would take it out (rollback-decide.ts decides, rollback-core.ts acts and reads back):
+// removed, exactly as a rollback would take it out (rollback/decide.ts decides, rollback/core.ts acts and reads back):
 // only a user the migration created, and only while it is as the migration left it (no login, device or email
 // changed or added since); what was there before the migration is never removed.
+// Invariant: what was there before the migration, or changed since, is never removed.
 import type { UserResult } from '../events.js';
 import { ActionFailed, performAction, readUserState } from '../rollback/core.js';
 import { decideUser } from '../rollback/decide.js';
-import { runMadeOf } from '../rollback/plan.js';
+import { runMadeOf } from '../rollback/made.js';
 import type { Admitted, EngineContext } from '../strategy.js';
 import { REMOVED_FP } from './chain.js';
 import type { SyncWork } from './work.js';

@@ -1,12 +1,13 @@
 // The exactly-once rule's entries for the sync's step kinds (sync/steps.ts), spread into STEP_RULES
-// (step-rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
+// (strategies/steps/rules.ts): each sends its request and finds its effect by reading the core back, so an attempt answered
 // 500 after it was applied, or a repeat after a crash, is recognised instead of done twice. Calls follow the
 // reference core 11.4.4 (file:line in each comment; docs/migration.md, "Two-pass cutover").
+// Invariant: each kind finds its effect by reading the core back, so a repeat is recognised instead of done twice.
 import { endingUpdate, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient, RawRequest } from '../../core-client/types.js';
 import type { Found, StepRule } from '../strategies/steps/rules.js';
 import { done, fail, resolveRef, type StepOutcome } from '../strategies/steps/ids.js';
-import { foreign, loginIn } from '../strategies/steps/answer-checks.js';
+import { foreign, isThirdPartyLogin, loginIn } from '../strategies/steps/answer-checks.js';
 import type { SyncStep, SyncStepKind } from './steps.js';
 
 type SyncRules = { [K in SyncStepKind]: StepRule<Extract<SyncStep, { kind: K }>> };
@@ -136,10 +137,8 @@ export const SYNC_RULES: SyncRules = {
         email: { id: step.email, isVerified: step.isVerified },
       });
       if (r.status !== 'OK') return fail(r.status, r.reason);
-      const isOurs = (m: { recipeId: string; thirdParty?: { id: string; userId: string } }) =>
-        m.recipeId === 'thirdparty' && m.thirdParty?.id === step.thirdPartyId && m.thirdParty.userId === step.thirdPartyUserId;
       const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
-      loginIn(r, isOurs, { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
+      loginIn(r, isThirdPartyLogin(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
       if (r.createdNewUser)
         return fail('UNEXPECTED_NEW_USER', `the core created a new ${step.thirdPartyId} user instead of updating ${step.recipeUserId}`);
       return readBack(

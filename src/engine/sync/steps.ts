@@ -1,6 +1,7 @@
 // The step kinds a sync adds to plan.ts's (a user already in the core, brought to a newer export's state). They
-// are entries of the one exactly-once rule (sync/step-rules.ts, spread into step-rules.ts): each says how to
+// are entries of the one exactly-once rule (sync/step-rules.ts, spread into strategies/steps/rules.ts): each says how to
 // find its effect in the core, so a repeat or an unclear answer is settled by reading back, never guessed.
+// Invariant: each kind says how to find its effect in the core, so a repeat is settled by reading back, never guessed.
 import type { LegacyEntry } from 'auth-migrate-signin/protocol';
 import type { StepRef } from '../plan/steps.js';
 

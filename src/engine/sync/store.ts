@@ -1,6 +1,7 @@
 // What a sync knows of each user of the earlier run(s), sized for millions: source id -> whether the user is in
 // the core (finished, or removed by a sync since), its fingerprint and the key it is under, and whether the newer
 // export has it. About 75 bytes a user in typed arrays (a Map of objects would take several times that).
+// Invariant: one fixed-size slot per user of the earlier runs, whatever their number.
 import { hashKey, KeyTable } from '../../records/key-table.js';
 import { PackedStrings } from '../../records/packed-strings.js';
 import { FINGERPRINT_BYTES } from './fingerprint.js';

@@ -1,13 +1,15 @@
-// `run --sync` as a strategy of the one engine (runner-strategy.ts): the users new to the core go to the `--via`
+// `run --sync` as a strategy of the one engine (strategy.ts): the users new to the core go to the `--via`
 // path's own strategy (steps, bulk or bulk-staged), the changed ones through their per-user sync steps (bulk import
 // cannot update a user), and users gone from the export are listed, or removed with --remove-missing when the
 // migration created them and nobody changed them since. Each step goes through the exactly-once rule and is
 // journalled; the user's finishing line carries its new fingerprint (or "-" once removed).
+// Invariant: each step goes through the exactly-once rule and is journalled; the finishing line carries the user's new
+// fingerprint.
 import { CoreClientError } from '../../core-client/errors.js';
 import type { UserResult } from '../events.js';
 import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from '../strategies/steps/execute.js';
 import { stepIdentity } from '../strategies/steps/intent.js';
-import type { Admitted, EngineContext, Strategy } from '../strategy.js';
+import type { Admitted, EngineContext, StrategyFactory } from '../strategy.js';
 import { stepShapeIds } from '../rollback/shape.js';
 import type { Step } from '../plan/steps.js';
 import { planUserChanges, roleTenants, type CoreView } from './plan-user.js';
@@ -219,22 +221,27 @@ async function finishDeferred(ctx: EngineContext, work: SyncWork, deferred: Admi
   }
 }
 
-export function syncStrategy(work: SyncWork): (ctx: EngineContext, inner: Strategy) => Strategy {
+/** The sync's strategy over the `--via` path's (`inner`, made from its own options), which takes the new users. */
+export function syncStrategy(work: SyncWork, path: StrategyFactory): StrategyFactory {
   const deferred: Admitted[] = [];
-  return (ctx, inner) => ({
-    batchSize: inner.batchSize,
-    ...(inner.prepare ? { prepare: () => inner.prepare!() } : {}),
-    async drain() {
-      await inner.drain?.();
-      await finishDeferred(ctx, work, deferred);
-    },
-    ...(inner.abandon ? { abandon: () => inner.abandon!() } : {}),
-    async take(users) {
-      const ours = users.filter((u) => work.changed.has(u.input.record.id) || work.removals.has(u.input.record.id));
-      const fresh = users.filter((u) => !ours.includes(u));
-      if (fresh.length > 0) await inner.take(fresh);
-      if (ours.length === 1) await finishSynced(ctx, work, ours[0]!, deferred);
-      else if (ours.length > 1) await ctx.pooled(ours, (u) => finishSynced(ctx, work, u, deferred));
-    },
-  });
+  return (ctx) => {
+    const inner = path(ctx);
+    return {
+      batchSize: inner.batchSize,
+      ...(inner.retakesFinished ? { retakesFinished: true } : {}),
+      ...(inner.prepare ? { prepare: () => inner.prepare!() } : {}),
+      async drain() {
+        await inner.drain?.();
+        await finishDeferred(ctx, work, deferred);
+      },
+      ...(inner.abandon ? { abandon: () => inner.abandon!() } : {}),
+      async take(users) {
+        const ours = users.filter((u) => work.changed.has(u.input.record.id) || work.removals.has(u.input.record.id));
+        const fresh = users.filter((u) => !ours.includes(u));
+        if (fresh.length > 0) await inner.take(fresh);
+        if (ours.length === 1) await finishSynced(ctx, work, ours[0]!, deferred);
+        else if (ours.length > 1) await ctx.pooled(ours, (u) => finishSynced(ctx, work, u, deferred));
+      },
+    };
+  };
 }

@@ -1,5 +1,6 @@
 // What the sync hands its strategy (strategy.ts): the users it must touch and why, what the migration made of
 // them, the previous export's records where it still has them, and a tally of the changes applied.
+// Invariant: a change is tallied as applied only once the core shows it.
 import type { CanonicalUser } from '../../records/types.js';
 import type { StepResult } from '../journal/journal.js';
 import type { Step } from '../plan/steps.js';

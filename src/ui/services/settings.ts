@@ -17,6 +17,7 @@ import {
   runLabel,
   signInExport,
   scryptAlgorithmName,
+  signInSecretVariable,
   signInSigner,
   type PlanRequest,
   type RunRequest,
@@ -120,12 +121,12 @@ export async function settingsOf(
 }
 
 /**
- * A loaded profile as the wizard opens it: the sign-in secret pre-filled from AUTH_MIGRATE_SIGNIN_SECRET, else from
- * the variable the profile names (as `run` reads it); that variable unset is a key missing, as for the api key.
+ * A loaded profile as the wizard opens it: the sign-in secret pre-filled from the variable `run` reads it from
+ * (requests.ts signInSecretVariable); the variable a profile names unset is a key missing, as for the api key.
  */
 export function openedProfile(loaded: LoadedProfile, env: NodeJS.ProcessEnv): OpenedProfile {
   const named = loaded.profile.signinSecret?.name;
-  const value = env[SIGNIN_SECRET_ENV] || (named !== undefined ? env[named] : undefined) || undefined;
+  const value = env[signInSecretVariable(env, loaded.profile)] || undefined;
   return {
     ...loaded,
     missing: [...loaded.missing, ...(named !== undefined && value === undefined ? (['signInSecret'] as const) : [])],

@@ -4,14 +4,7 @@
 import { chooseSyncBase } from '../../engine/sync/base.js';
 import type { Confirmation } from '../../operations/confirm.js';
 import type { RunRequest } from '../../operations/requests.js';
-import {
-  previewSync,
-  startSync,
-  syncRequestOf,
-  type SyncHandle,
-  type SyncOperationEvent,
-  type SyncPreview,
-} from '../../operations/sync.js';
+import { previewSync, startSync, syncSetupOf, type SyncHandle, type SyncOperationEvent, type SyncPreview } from '../../operations/sync.js';
 import { describeTarget } from '../../operations/target.js';
 import type { SyncOffer, SyncPreviewView } from '../state/sync.js';
 import { connectionTo } from './settings.js';
@@ -61,7 +54,7 @@ export function createSyncService(settings: Settings): SyncService {
     async preview(input, target, o) {
       // The profile's name names the sync's run folder (`<profile>-sync-<time>`), as for a run.
       const s = await settings(input, target, o.profileName);
-      const preview = await previewSync(syncRequestOf(s, describeTarget(s.target), { removeMissing: o.removeMissing }));
+      const preview = await previewSync(syncSetupOf(s, describeTarget(s.target), { removeMissing: o.removeMissing }));
       last = { key: keyOf(input, target, o.removeMissing) + o.profileName, preview };
       const { prepared: _kept, ...view } = preview;
       return view;

@@ -1,11 +1,12 @@
-// The rollback's decision for one user a sync changed or removed (pure, like rollback-decide.ts): per step of the
+// The rollback's decision for one user a sync changed or removed (pure, like rollback/decide.ts): per step of the
 // sync, in reverse, the action that puts it back (the rollback's own remove-method, remove-device and demote for
-// what the sync added; rollback-undo.ts's for what it changed or removed), only where the core still shows what the
+// what the sync added; undo.ts's for what it changed or removed), only where the core still shows what the
 // sync left; otherwise the user is kept and the change named. Hashes overwritten by the sync are listed: the core
 // never gives a hash back.
+// Invariant: a change is put back only where the core still shows what the sync left.
 import { readLegacyDone } from 'auth-migrate-signin/protocol';
 import type { RollbackAction, UserDecision } from '../decide.js';
-import type { RunMade } from '../plan.js';
+import type { RunMade } from '../made.js';
 import { DEFAULT_TOTP_PERIOD, DEFAULT_TOTP_SKEW, deviceNames, type PlanOptions } from '../../plan/plan.js';
 import { toBase32Secret } from '../../../records/secrets.js';
 import type { SyncMade, SyncState } from './state.js';

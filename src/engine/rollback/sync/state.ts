@@ -3,11 +3,13 @@
 // changed is put back from the previous export (path and checksum in the sync journal's header: never copied into
 // a journal), where the core still shows the sync's value; what it cannot put back is listed: an overwritten hash
 // (the core never gives one back), anything whose previous record is gone, anything changed in the core since.
+// Invariant: the previous export is referenced by path and checksum, never copied into a journal; what cannot be put
+// back is listed.
 import type { CoreClient, CoreUser, TotpDevice } from '../../../core-client/types.js';
 import type { CanonicalUser } from '../../../records/types.js';
 import type { ReadOptions } from '../../../sources/index.js';
 import type { JournalledStep } from '../../journal/journal.js';
-import { runMadeOf, type RunMade } from '../plan.js';
+import { runMadeOf, type RunMade } from '../made.js';
 import { readJournalHead, checksum, journalChain } from '../../sync/base.js';
 
 import { readPreviousRecords } from '../../sync/previous.js';

@@ -1,6 +1,7 @@
-// The undo actions a rollback of a sync adds to the rollback's own (rollback-decide.ts calls them `sync` actions):
+// The undo actions a rollback of a sync adds to the rollback's own (rollback/decide.ts calls them `sync` actions):
 // each puts back what the sync changed, from the previous export's record (held in memory only: a TOTP secret or a
 // hash never reaches a log or a message), and is read back like every rollback action.
+// Invariant: a hash or TOTP secret read from the previous export stays in memory: never in a log, line or message.
 import { LEGACY_DONE_KEY, LEGACY_ENTRY_KEY, LEGACY_PREVIOUS_KEY, readLegacyEntry, type LegacyPrevious } from 'auth-migrate-signin/protocol';
 import type { CoreClient } from '../../../core-client/types.js';
 import type { CanonicalUser } from '../../../records/types.js';
@@ -9,7 +10,7 @@ import { applyStepIds, executeStep, newUserIds } from '../../strategies/steps/ex
 import { planUserSteps, type PlanOptions } from '../../plan/plan.js';
 import { holdEmail } from '../../sync/plan-email.js';
 import { appendChainLines, restoreKeys, type RestoreRecord } from '../../sync/chain-record.js';
-import { CREATES_USER } from '../plan.js';
+import { CREATES_USER } from '../made.js';
 import { stepShapeIds } from '../shape.js';
 import type { JournalEntry } from '../../journal/journal.js';
 

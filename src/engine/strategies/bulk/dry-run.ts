@@ -1,8 +1,8 @@
 // `run --via bulk|bulk-staged --dry-run`: the bulk-import body of each user (password hashes and TOTP secrets
 // masked), without contacting a core or writing a file; the same totals as the steps dry run.
+// Invariant: no core is contacted and no file written; hashes and TOTP secrets are masked.
 import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './plan.js';
-import { whySkipped, type DryRunSummary } from '../steps/dry-run.js';
-import { PlanError } from '../../plan/plan.js';
+import { dryRunPass, type DryRunSummary } from '../steps/dry-run.js';
 import type { ValidatedRecord } from '../../runner.js';
 import type { Via } from '../via.js';
 
@@ -26,34 +26,14 @@ export async function dryRunBulk(
   showUsers?: number,
   stagedBatch = 10_000,
 ): Promise<DryRunSummary> {
-  const summary: DryRunSummary = { users: 0, planned: 0, skipped: 0, unplannable: 0, calls: 0, steps: 0, stepsByKind: {} };
-  const show = (line: string): void => {
-    if (showUsers === undefined || summary.users <= showUsers) write(line);
-  };
-  for await (const input of inputs) {
-    summary.users += 1;
-    const id = input.record.id;
-    const skipped = whySkipped(input, options);
-    if (skipped) {
-      summary.skipped += 1;
-      show(`user ${id}: skipped (${skipped})`);
-      continue;
-    }
-    try {
-      const body = planBulkUser(input.record, options);
-      summary.planned += 1;
-      summary.steps += 1;
-      const where = via === 'bulk' ? 'POST /bulk-import/import' : 'staged in POST /bulk-import/users';
-      show(`user ${id}: ${body.loginMethods.length} login method(s), ${where}`);
-      show(`  ${JSON.stringify(maskBulkUser(body))}`);
-    } catch (err) {
-      if (!(err instanceof PlanError)) throw err;
-      summary.unplannable += 1;
-      show(`user ${id}: cannot be planned: ${err.message}`);
-    }
-  }
-  if (showUsers !== undefined && summary.users > showUsers)
-    write(`... and ${summary.users - showUsers} more users (--steps lists every one)`);
+  const summary = await dryRunPass(inputs, options, write, showUsers, (input, summary, show) => {
+    const body = planBulkUser(input.record, options);
+    summary.planned += 1;
+    summary.steps += 1;
+    const where = via === 'bulk' ? 'POST /bulk-import/import' : 'staged in POST /bulk-import/users';
+    show(`user ${input.record.id}: ${body.loginMethods.length} login method(s), ${where}`);
+    show(`  ${JSON.stringify(maskBulkUser(body))}`);
+  });
   summary.calls = via === 'bulk' ? BULK_CALLS_PER_USER * summary.planned : stagedRequests(summary.planned, stagedBatch);
   write(
     `dry run (--via ${via}): ${summary.planned} users to migrate in about ${summary.calls} requests` +

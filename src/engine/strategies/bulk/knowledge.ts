@@ -2,8 +2,9 @@
 // (and every external id) of the run's tenant, read from GET /users pages (500 users a request; one request for
 // an empty core) and kept as 64-bit hashes (about 24 bytes a key, so a core of a million users costs tens of MB).
 // The staged path stages only users with none of their keys here; the others are partly in the core already and
-// go through the per-user steps. The steps path skips the look-up of a user known to be absent (steps-knowledge.ts).
+// go through the per-user steps. The steps path skips the look-up of a user known to be absent (strategies/steps/knowledge.ts).
 // A hash collision can only make a user look present (it is then looked up properly), never absent.
+// Invariant: a hash collision only makes a user look present (then looked up properly), never absent.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { usersInTenant } from '../../../core-client/users-count.js';
@@ -59,7 +60,7 @@ export class CoreKnowledge {
 
   /**
    * Read every user of the core's tenant once: a large core in `slices` parts at once, split evenly by join time
-   * (staged-slices.ts; a million users took 11 minutes in one pass on the PostgreSQL reference under load).
+   * (strategies/staged/slices.ts; a million users took 11 minutes in one pass on the PostgreSQL reference under load).
    */
   static async learn(core: CoreClient, slices = 4, pageSize = USERS_PAGE): Promise<CoreKnowledge> {
     const known = new CoreKnowledge();

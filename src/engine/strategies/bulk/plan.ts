@@ -3,8 +3,9 @@
 // first one primary when there are several), the email/SMS one-time-code factors as passwordless login methods,
 // the record's timeJoined on each, the external id, metadata, roles and TOTP devices with base32 secrets. The
 // same rules as plan.ts (which secrets, which emails count as verified), in one request instead of many.
+// Invariant: the same rules as the per-user plan (plan.ts): which secrets are sent and which emails count as verified
+// agree.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
-import { detectAlgorithm } from '../../../hashes/formats.js';
 import { toBase32Secret } from '../../../records/secrets.js';
 import type { CanonicalUser, PasswordAlgorithm } from '../../../records/types.js';
 import {
@@ -13,6 +14,7 @@ import {
   PlanError,
   deviceNames,
   effectiveRecord,
+  importablePassword,
   roleAssignments,
   signInEntry,
   type PlanOptions,
@@ -35,14 +37,12 @@ const BULK_ALGORITHM: Record<PasswordAlgorithm, string> = { bcrypt: 'bcrypt', ar
 function firstFactors(record: CanonicalUser, joined: Partial<BulkLoginMethodBody>): BulkLoginMethodBody[] {
   const out: BulkLoginMethodBody[] = [];
   if (record.password) {
-    if (!record.email) throw new PlanError('a password needs an email to be imported');
-    const algorithm = record.password.algorithm ?? detectAlgorithm(record.password.hash);
-    if (!algorithm) throw new PlanError('the password hash format is not recognised (bcrypt, argon2 or external scrypt)');
+    const { email, algorithm } = importablePassword(record, record.password);
     out.push({
       recipeId: 'emailpassword',
       ...joined,
       isVerified: record.emailVerified === true,
-      email: record.email,
+      email,
       passwordHash: record.password.hash,
       hashingAlgorithm: BULK_ALGORITHM[algorithm],
     });

@@ -6,12 +6,14 @@
 // Roles are created once per run before the first user naming them (the core refuses a user whose role is missing).
 // Write-ahead: the user's intent is on the disk after the look-up and before the import; a user an earlier run
 // intended and the look-up now finds was imported by that run (the import is one transaction: the whole user).
+// Invariant: a user's intent is on the disk before its import is sent, and an import is sent again only after a look-up
+// found nothing.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core-client/errors.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { bulkRoles, planBulkUser } from './plan.js';
 import type { UserResult } from '../../events.js';
-import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import { finishOne, migrateUserSteps } from '../steps/strategy.js';
 import { PlanError } from '../../plan/plan.js';
 import { MAX_STEP_ATTEMPTS, type StepWriteAhead } from '../steps/execute.js';
@@ -202,12 +204,10 @@ async function migrateBulkUser(ctx: EngineContext, user: Admitted): Promise<User
   return { ...base, outcome, stepsRun: 1, userId: out.ids.recipeUserId };
 }
 
-/** `--via bulk`: each user alone through POST /bulk-import/import, `concurrency` users at once. */
-export function bulkStrategy(ctx: EngineContext): Strategy {
-  return {
-    batchSize: 1,
-    take: async (users) => {
-      for (const user of users) await finishOne(ctx, user, migrateBulkUser);
-    },
-  };
-}
+/** `--via bulk`: each user alone through POST /bulk-import/import, `concurrency` users at once (no options of its own). */
+export const bulkStrategy: StrategyFactory = (ctx) => ({
+  batchSize: 1,
+  take: async (users) => {
+    for (const user of users) await finishOne(ctx, user, migrateBulkUser);
+  },
+});

@@ -49,6 +49,7 @@ export class ResultsAlong {
     private readonly table: StagedTable,
     private readonly planOf: StagedPlanner,
     private readonly collect: () => void,
+    private readonly reopenInputs: (() => AsyncIterable<ValidatedRecord>) | undefined,
   ) {}
 
   /** A batch was taken and its upload answered (its users are in the table): its last record. */
@@ -98,7 +99,7 @@ export class ResultsAlong {
 
   private async run(): Promise<void> {
     if (this.table.inputs) return this.runKept(this.table.inputs);
-    const source = this.ctx.options.reopenInputs?.();
+    const source = this.reopenInputs?.();
     if (!source) return;
     let read = 0;
     const waits = () => !this.isFinal && !this.overflowed && !this.ctx.isStopping();

@@ -1,13 +1,13 @@
-// `--via bulk-staged`: the operator's view of the core's bulk-import job, from the staging list's counts read
-// every poll. The reference's job (ProcessBulkImportUsers) runs at the core's start and then `interval` after its
-// previous run ended (scheduleWithFixedDelay, 300 s), each run importing the rows waiting when it began. So:
-// the job is running while rows are claimed (PROCESSING) or leave the list; its rate is measured only while it
-// runs; the ETA is given only once there is a rate; its next run is known from the end of one it was seen doing,
-// else bounded by `interval` from when the rows were first seen waiting; and when nothing moves for longer than
-// two intervals (and a margin: a run can start late on a busy core; one started 11 s after rows were staged with a
-// 5 s interval here), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
+// `--via bulk-staged`: the operator's view of the core's bulk-import job, from the staging list's counts read every
+// poll. The reference's job (ProcessBulkImportUsers) runs at the core's start and then `interval` after its previous
+// run ended (scheduleWithFixedDelay, 300 s), each run importing the rows waiting when it began. So: the job is running
+// while rows are claimed (PROCESSING) or leave the list; its rate is measured only while it runs; the ETA is given only
+// once there is a rate; its next run is known from the end of one it was seen doing, else bounded by `interval` from
+// when the rows were first seen waiting; and when nothing moves for longer than two intervals (and a margin: a run can
+// start late on a busy core), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
 // Between two batches of one run nothing is claimed for up to a second (the run checks its workers every 1,000 ms:
 // ProcessBulkImportUsers.java, Thread.sleep(1000)), so a run ends only once nothing has moved for longer.
+// Invariant: stalled is said only after nothing moved for longer than two job intervals and a margin.
 import type { RunEvent } from '../../events.js';
 
 export interface JobCounts {

@@ -1,10 +1,11 @@
 // `--via bulk-staged`: what the core holds of the run's users, learnt before anything is staged. Read in bulk
-// (bulk-knowledge.ts) into a core of up to 10 users per user to migrate; into a larger one, each batch's users are
+// (strategies/bulk/knowledge.ts) into a core of up to 10 users per user to migrate; into a larger one, each batch's users are
 // looked up user by user instead of reading the whole core. A user costs one GET /users/by-accountinfo for the account
 // info of its login methods (one email, one phone and one third-party id at a time, as a union) and one GET
 // /user/id for its external id; the users found are added to a CoreKnowledge, so the staging decision
 // (holdsAnyOf) is the one the whole-core listing feeds; a small run into a large core no longer reads all of it
 // before its one upload (docs/benchmarks.md).
+// Invariant: a user found by any of its login methods or its external id is known held, so it is never staged.
 import type { BulkLoginMethodBody, BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { AccountInfoQuery, CoreClient } from '../../../core-client/types.js';
 import { CoreKnowledge, coreSize, LISTING_WORTH_IT } from '../bulk/knowledge.js';

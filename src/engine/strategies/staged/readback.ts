@@ -5,6 +5,7 @@
 // batch staged twice, a row the job took again after a restart); one holding it with another join time was there
 // before, or came meanwhile: the per-user steps complete it. A write counts when it is read back, so "gone from
 // the list" alone proves nothing.
+// Invariant: a staged user counts as imported only when read back in the core with the join time this run gave it.
 import type { StagedUserRow } from '../../../core-client/import-bodies.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { methodKey } from '../bulk/knowledge.js';
@@ -43,7 +44,7 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
   }
 }
 
-/** Staged users from which the read-back goes in slices at once, and how many (staged-slices.ts). */
+/** Staged users from which the read-back goes in slices at once, and how many (slices.ts). */
 const SLICED_FROM = 2_000;
 const READ_SLICES = 4;
 /** Groups of awaited users the final read-back reads apart at most (skipping the settled users between them). */

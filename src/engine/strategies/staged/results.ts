@@ -1,9 +1,10 @@
-// `--via bulk-staged`, the results of the users the run staged, once read back (staged-readback.ts). Most are
-// written along with the core's job (staged-along.ts); this full pass (the source read again, or the records kept)
+// `--via bulk-staged`, the results of the users the run staged, once read back (readback.ts). Most are
+// written along with the core's job (along.ts); this full pass (the source read again, or the records kept)
 // writes those left when that could not be done (a job that failed many users, records that cannot be read again).
 // Each staged user gets its line: imported by this migration (journalled as its `bulk-staged` step, with the core's
 // ids), completed by the per-user steps (partly in the core: what `--via steps` reports for it), or failed
 // with the job's message (only a user that is not in the core can fail).
+// Invariant: each staged user gets one result: a user already reported, or settled in the journal before, is skipped.
 import type { BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { UserResult } from '../../events.js';
 import { bulkShapeIds } from '../../rollback/shape.js';
@@ -27,9 +28,14 @@ const GC_EVERY = 5_000;
 const JOURNAL_EVERY = 5_000;
 
 /** `collect`: a full garbage collection (heap.ts), or nothing for a run that keeps its records anyway. */
-export async function reportStaged(ctx: EngineContext, table: StagedTable, collect: () => void, planOf: StagedPlanner): Promise<void> {
-  const source: AsyncIterable<ValidatedRecord | undefined> | Iterable<ValidatedRecord | undefined> =
-    table.inputs ?? ctx.options.reopenInputs?.() ?? [];
+export async function reportStaged(
+  ctx: EngineContext,
+  table: StagedTable,
+  collect: () => void,
+  planOf: StagedPlanner,
+  reopenInputs: (() => AsyncIterable<ValidatedRecord>) | undefined,
+): Promise<void> {
+  const source: AsyncIterable<ValidatedRecord | undefined> | Iterable<ValidatedRecord | undefined> = table.inputs ?? reopenInputs?.() ?? [];
   let steps: Admitted[] = [];
   const runSteps = async (): Promise<void> => {
     const batch = steps;
@@ -91,7 +97,7 @@ export function settledResult(
   if (state === CONFIRMED) {
     // The id the core answers for the user, as `--via bulk` journals it: its external id where it has one, else
     // the SuperTokens id its row got (the core's own id, which a rollback removes by), with what the import gave
-    // it (rollback-shape.ts), so that a rollback tells what changed since.
+    // it (rollback/shape.ts), so that a rollback tells what changed since.
     const recipeUserId = planned.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
     const ids: Record<string, string> = { recipeUserId, ...bulkShapeIds(planned.body) };
     ctx.journal.append({ type: 'step', user: id, step: STAGED_STEP, result: 'created', ids });

@@ -1,12 +1,12 @@
-// `--via bulk-staged`, reading a large core back in parallel slices. GET /users answers 500 users a request, each
-// page naming the next, so one reader of a million users waits for 2,000 answers in a row (7-11 minutes on the
-// reference on PostgreSQL, a loaded 2-core machine: 0.2-0.33 s a page). The core's pagination token is the last
-// user's id and join time (supertokens-core v11.4.4 UserPaginationToken.java: base64 of "<userId>;<timeJoined>"; the
-// next page in ascending order holds users joined later, or at that time with a smaller or equal id: postgresql
-// plugin v9.4.2 GeneralQueries.java, getPaginatedPrimaryUserIds), so a token made of a join time T and the highest
-// id starts a reader at T. The slices split at join times; each reads until it is past its end. Users at a
-// boundary are read by both neighbours, which settling does not mind (staged-readback.ts). A core that refuses a
-// made token (HTTP 400) is read in one pass.
+// `--via bulk-staged`, reading a large core back in parallel slices. GET /users answers 500 users a request, each page
+// naming the next, so one reader of a million users waits for 2,000 answers in a row. The core's pagination token is
+// the last user's id and join time (supertokens-core v11.4.4 UserPaginationToken.java: base64 of
+// "<userId>;<timeJoined>"; the next page in ascending order holds users joined later, or at that time with a smaller or
+// equal id: postgresql plugin v9.4.2 GeneralQueries.java, getPaginatedPrimaryUserIds), so a token made of a join time T
+// and the highest id starts a reader at T. The slices split at join times; each reads until it is past its end. Users
+// at a boundary are read by both neighbours, which settling does not mind (readback.ts). A core that refuses a made
+// token (HTTP 400) is read in one pass.
+// Invariant: together the slices read every user of the core at least once.
 import { CoreHttpError } from '../../../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 
@@ -161,7 +161,7 @@ async function readFrom(
 
 /**
  * The users who joined from `from` on, in `slices` readers at once split evenly over the next `span` ms (the last
- * reads to the newest): the steps path's refresh of what the core holds (bulk-knowledge.ts). Rejects with the
+ * reads to the newest): the steps path's refresh of what the core holds (strategies/bulk/knowledge.ts). Rejects with the
  * core's HTTP 400 when it refuses a made token.
  */
 export async function readSince(

@@ -3,6 +3,7 @@
 // stopped), read back (in an upload when a run stopped, in the core now), finished at once (read back before) or
 // failed (its record cannot be planned). Rows an earlier run left FAILED for a user staged again are named for
 // removal.
+// Invariant: a user with any of its login methods (or its external id) in the core is never staged.
 import type { BulkUserBody } from '../../../core-client/import-bodies.js';
 import type { CoreKnowledge } from '../bulk/knowledge.js';
 import { PlanError } from '../../plan/plan.js';

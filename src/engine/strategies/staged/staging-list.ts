@@ -1,8 +1,10 @@
 // `--via bulk-staged`: the core's staging list (POST /bulk-import/users holds users there until its job imports
-// them). A row is known by the key of its first login method (bulk-knowledge.ts), not by an id the journal could
+// them). A row is known by the key of its first login method (strategies/bulk/knowledge.ts), not by an id the journal could
 // hold: the row's id is only known once the upload answers, so a run killed between the upload and that answer
 // still finds its rows. The list is read 500 rows a request; a snapshot keeps only each row's key, status, join
 // time and id (its body holds password hashes, which never leave the page being read).
+// Invariant: a row's body (it holds password hashes) never leaves the page being read; a snapshot keeps key, status,
+// join time and id.
 import type { BulkImportStatus, BulkUserBody, StagedUserRow } from '../../../core-client/import-bodies.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { methodKey } from '../bulk/knowledge.js';

@@ -1,18 +1,20 @@
 // `--via bulk-staged`: users go to the core's staging list in batches (POST /bulk-import/users, up to 10,000 a
 // request) and the core's own job imports them. Without a request per user: what the core holds is learnt once
-// in bulk (bulk-knowledge.ts; into a core more than 10 times the run, each user is looked up instead:
-// staged-lookup.ts), and only users with none of their login methods (or external id) there are staged
-// (staged-sort.ts); the others are partly in the core and the per-user steps complete them, as they would on
-// `--via steps`. Each upload is written ahead in the journal and never sent twice (staged-upload.ts); a batch goes
+// in bulk (strategies/bulk/knowledge.ts; into a core more than 10 times the run, each user is looked up instead:
+// lookup.ts), and only users with none of their login methods (or external id) there are staged
+// (sort.ts); the others are partly in the core and the per-user steps complete them, as they would on
+// `--via steps`. Each upload is written ahead in the journal and never sent twice (upload.ts); a batch goes
 // up while the next is prepared (one upload at a time, in the source's order) and while the job works; the job is
-// followed by the list's counts (staged-follow.ts, staged-job.ts), each of its claims is read back while it imports
-// the next (staged-early.ts), and the results of the users read back are written meanwhile (staged-along.ts); once
+// followed by the list's counts (follow.ts, job.ts), each of its claims is read back while it imports
+// the next (early.ts), and the results of the users read back are written meanwhile (along.ts); once
 // it is done, its FAILED rows and the users still awaited (its last claim) are read back in bulk
-// (staged-readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
-// user (staged-table.ts).
+// (readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
+// user (table.ts).
+// Invariant: every upload is written ahead in the journal and sent once; a user counts as imported only when read back.
 import { collectGarbage } from '../../../heap.js';
 import { planBulkUser } from '../bulk/plan.js';
-import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
+import type { ValidatedRecord } from '../../runner.js';
 import { ResultsAlong } from './along.js';
 import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
@@ -34,11 +36,27 @@ const GC_EVERY = 2_000;
 /** A record without a join date joins this long before the run began (the core refuses a time in its future). */
 const CLOCK_MARGIN_MS = 60_000;
 
+/** The path's own options, built from the run's request (operations/run-parts.ts writePathOf). */
+export interface StagedOptions {
+  /** Users per upload (at most 10,000; default 10,000). */
+  batchSize?: number;
+  /** The interval of the core's bulk-import job (default: the reference's, 300 s). */
+  jobIntervalMs?: number;
+  /** How often the staging list is read while the job works (default 1 s while uploading, 250 ms after). */
+  pollMs?: number;
+  /**
+   * The same records again, from the start: read a second time to report the users the core's job imported,
+   * instead of holding a million of them in memory. Without it they are held.
+   */
+  reopenInputs?: () => AsyncIterable<ValidatedRecord>;
+}
+
 type Phase = 'learning' | 'uploading' | 'following' | 'reading-back' | 'reporting';
 
 /** What a staged run holds from its first batch to its results. */
 interface StagedRun {
   ctx: EngineContext;
+  options: StagedOptions;
   batchSize: number;
   /** Looks at the job: once a second while uploading. */
   pollMs: number;
@@ -62,24 +80,26 @@ interface StagedRun {
   uploading?: Promise<void>;
 }
 
-export function stagedStrategy(ctx: EngineContext): Strategy {
-  const run = setUp(ctx);
-  return {
-    batchSize: run.batchSize,
-    take: (users) => take(run, users),
-    drain: () => drain(run),
-    abandon: () => abandon(run),
+export function stagedStrategy(options: StagedOptions): StrategyFactory {
+  return (ctx) => {
+    const run = setUp(ctx, options);
+    return {
+      batchSize: run.batchSize,
+      take: (users) => take(run, users),
+      drain: () => drain(run),
+      abandon: () => abandon(run),
+    };
   };
 }
 
-function setUp(ctx: EngineContext): StagedRun {
+function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   const { core } = ctx;
-  const batchSize = Math.min(10_000, Math.max(1, ctx.options.batchSize ?? DEFAULT_STAGED_BATCH));
+  const batchSize = Math.min(10_000, Math.max(1, options.batchSize ?? DEFAULT_STAGED_BATCH));
   const runJoined = Date.now() - CLOCK_MARGIN_MS;
-  const table = new StagedTable(ctx.options.total);
+  const table = new StagedTable(ctx.total);
   // The records are kept for the results only when the source cannot be read again (standard input): they are
   // then held to the end whatever is collected, so no full collections (tens of ms each).
-  if (!ctx.options.reopenInputs) table.inputs = [];
+  if (!options.reopenInputs) table.inputs = [];
   const collect = table.inputs ? () => undefined : collectGarbage;
   const planOf = (user: Admitted): StagedPlan => {
     const fallback = user.journalled?.staged ?? runJoined;
@@ -94,14 +114,28 @@ function setUp(ctx: EngineContext): StagedRun {
       return undefined;
     }
   };
-  const along = new ResultsAlong(ctx, table, planned, collect);
+  const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
   const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo));
-  const watcher = new JobWatcher(ctx.options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
+  const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).
-  const follower = new JobFollower(ctx, table, watcher, early, ctx.options.pollMs ?? 250);
+  const follower = new JobFollower(ctx, table, watcher, early, options.pollMs ?? 250);
   const phase = (p: Phase, detail: string) => ctx.emit({ type: 'staged-phase', phase: p, detail, at: Date.now() });
-  return { ctx, batchSize, pollMs: ctx.options.pollMs ?? 1000, table, watcher, follower, early, along, collect, planOf, planned, phase };
+  return {
+    ctx,
+    options,
+    batchSize,
+    pollMs: options.pollMs ?? 1000,
+    table,
+    watcher,
+    follower,
+    early,
+    along,
+    collect,
+    planOf,
+    planned,
+    phase,
+  };
 }
 
 /** The upload under way (if any) answered. */
@@ -113,7 +147,7 @@ async function uploaded(run: StagedRun): Promise<void> {
 
 async function take(run: StagedRun, users: Admitted[]): Promise<void> {
   const { ctx, table } = run;
-  run.known ??= await learnCore(ctx.core, ctx.options.total, run.batchSize, (p, detail) => run.phase(p, detail));
+  run.known ??= await learnCore(ctx.core, ctx.total, run.batchSize, (p, detail) => run.phase(p, detail));
   const { snapshot, knowledge, lookUp } = run.known;
   const plans = await planAndLookUp(ctx.core, users, run.planOf, knowledge, lookUp, (items, fn) => ctx.pooled(items, fn));
   if (ctx.isStopping()) return; // users not looked up are not staged; the same command carries on
@@ -127,7 +161,7 @@ async function take(run: StagedRun, users: Admitted[]): Promise<void> {
       : undefined;
   const lastId = users.at(-1)?.input.record.id;
   const upload = Promise.all([staging, ctx.pooled(bySteps, (u) => ctx.bySteps(u))]).then(() => {
-    // The results written along with the job pass this batch once its users are read back (staged-along.ts).
+    // The results written along with the job pass this batch once its users are read back (along.ts).
     if (lastId !== undefined) run.along.batchTaken(lastId);
   });
   upload.catch(() => undefined); // awaited by the next batch or the drain; only kept from going unhandled here
@@ -183,7 +217,7 @@ async function drain(run: StagedRun): Promise<void> {
   }
   if (table.failedRows.size > 0) await removeStaged(ctx.core, [...table.failedRows]); // the run's leftovers; settled below
   run.phase('reporting', 'writing the results of the staged users');
-  if (await along.final()) await reportStaged(ctx, table, run.collect, run.planned);
+  if (await along.final()) await reportStaged(ctx, table, run.collect, run.planned, run.options.reopenInputs);
 }
 
 /** Stopping: this run's rows the job has not claimed (NEW) are taken out of the list; PROCESSING ones are left to it. */

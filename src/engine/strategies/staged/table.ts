@@ -1,7 +1,8 @@
 // `--via bulk-staged`: what the run knows of each user it staged (or found staged, or in doubt after a kill), in
 // typed arrays so that a million of them fit in tens of MB: the key of its first login method (a 64-bit hash),
 // its state, the join time that identifies it in the core, and the id the core gave its row. Its record is not
-// kept: the results are written in a second read of the source (staged-results.ts).
+// kept: the results are written in a second read of the source (results.ts).
+// Invariant: a staged user costs a fixed few dozen bytes here (typed arrays), whatever the size of the run.
 import { KeyTable } from '../../../records/key-table.js';
 import type { ValidatedRecord } from '../../runner.js';
 

@@ -4,6 +4,7 @@
 // with the core's messages (secrets taken out) and the rest is sent again. An upload without a clear answer is
 // looked for before it is sent again: a batch is staged whole or not at all, so one of its rows in the list (or,
 // once the job took them, one of its users in the core with its join time) means all of it is there.
+// Invariant: every user's `staged` line is on the disk before the upload leaves, and a batch is never uploaded twice.
 import type { BulkUserBody, RefusedBatch, StagedUserAnswer } from '../../../core-client/import-bodies.js';
 import { CoreClientError, CoreHttpError, CoreProtocolError, CoreUnreachableError } from '../../../core-client/errors.js';
 import type { CoreClient } from '../../../core-client/types.js';
@@ -139,7 +140,7 @@ function namesBatch(answer: { users?: StagedUserAnswer[] }, batch: ToStage[]): b
 }
 
 function place(ctx: EngineContext, table: StagedTable, s: ToStage, rowId: string | undefined): void {
-  // Settled only after the job and the read-back: its fingerprint is noted again then (staged-results.ts).
+  // Settled only after the job and the read-back: its fingerprint is noted again then (results.ts).
   ctx.fingerprints.forget(s.user.input.record.id);
   const i = table.add(s.key, s.joined, STAGED);
   table.markListed(i);

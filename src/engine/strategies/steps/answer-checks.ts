@@ -4,6 +4,7 @@
 // carries no identity at all (a mapping, a role, a contact, metadata) counts once the core is read back. Otherwise
 // the rule throws ForeignAnswerError: execute.ts (and the bulk path) takes it as an unclear attempt, reads the core
 // (the rule's `find`), and sends again when the effect is not there; a user it keeps meeting fails, never counts.
+// Invariant: an answer that does not name the identity or ids sent is never counted: it is settled by reading the core.
 import { CoreHttpError } from '../../../core-client/errors.js';
 import type { CoreUser, LoginMethod } from '../../../core-client/types.js';
 
@@ -32,6 +33,12 @@ export function userOf(answer: unknown): CoreUser | undefined {
   const u = fields(answer).user as CoreUser | undefined;
   return typeof u === 'object' && u !== null && typeof u.id === 'string' && Array.isArray(u.loginMethods) ? u : undefined;
 }
+
+/** A login method that is this provider's login of this provider user id (whatever user holds it). */
+export const isThirdPartyLogin =
+  (t: { thirdPartyId: string; thirdPartyUserId: string }) =>
+  (lm: LoginMethod): boolean =>
+    lm.recipeId === 'thirdparty' && lm.thirdParty?.id === t.thirdPartyId && lm.thirdParty.userId === t.thirdPartyUserId;
 
 /**
  * The login method matching `match` in the answer's user; with `recipeUserId`, it must also be the one the answer

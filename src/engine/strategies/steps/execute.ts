@@ -1,4 +1,4 @@
-// The one exactly-once rule, applied to every step kind of step-rules.ts. A core may apply a request and then
+// The one exactly-once rule, applied to every step kind of rules.ts. A core may apply a request and then
 // answer 500, apply half of it, answer something that is not JSON, or nothing at all (issue 9); the client's
 // retries then meet the already-applied state. So, per step:
 //   1. steps that create a user look it up first: found = already present, never overwritten;
@@ -16,6 +16,8 @@
 // core, after step 1's look-up found nothing; a step whose intent an earlier, interrupted run left (`intended`)
 // counts what it finds as its own, never as "there before".
 // Fatal client errors (401, 402, signer key, unreachable core) propagate and stop the run.
+// Invariant: a step that can create or change something is sent only after its intent is on the disk, and counts only
+// on a clear answer or a read-back.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreClientError, CoreHttpError, CoreProtocolError } from '../../../core-client/errors.js';
 import type { LostWrites } from '../../../core-client/lost-writes.js';
@@ -74,7 +76,7 @@ function isUnclear(err: unknown): boolean {
 
 /**
  * Whether the login method a step creates is known to be absent from the core, from the engine's listing of it
- * (bulk-knowledge.ts): step 1's look-up would find nothing, so it is skipped (the step counts as looked first).
+ * (strategies/bulk/knowledge.ts): step 1's look-up would find nothing, so it is skipped (the step counts as looked first).
  */
 export type KnownAbsent = (step: Step) => Promise<boolean>;
 

@@ -1,11 +1,12 @@
 // The step rules of the first factors (the steps that create a recipe user) and of `--update-existing`'s hash
-// replacement: how each is sent, found, and completed when found (step-rules.ts holds the table, execute.ts the
+// replacement: how each is sent, found, and completed when found (rules.ts holds the table, execute.ts the
 // one exactly-once rule). A first factor not found by its account info, whose user has an external id, is looked
 // up by that id too: a user whose email (or phone) changed in the core since the export is the same user, and is
 // never created again. (Found by account info while the external id names another user: a conflict the mapping
 // step reports.) Without an external id the tool cannot tell such a user from a new one: docs/migration.md §3.
+// Invariant: a user found by its external id is the same user, never created again.
 import type { CoreClient, CoreUser, LoginMethod } from '../../../core-client/types.js';
-import { foreign, loginIn, text } from './answer-checks.js';
+import { foreign, isThirdPartyLogin, loginIn, text } from './answer-checks.js';
 import { done, fail, type StepOutcome } from './ids.js';
 import type { Found, StepRule } from './rules.js';
 import type { Step } from '../../plan/steps.js';
@@ -120,9 +121,6 @@ export const replacePassword: StepRule<Of<'replace-password'>> = {
   },
 };
 
-const isThirdParty = (step: Of<'thirdparty-signinup'>) => (lm: LoginMethod) =>
-  lm.recipeId === 'thirdparty' && lm.thirdParty?.id === step.thirdPartyId && lm.thirdParty.userId === step.thirdPartyUserId;
-
 export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
   requests: 'POST /recipe/signinup (third party)',
   calls: 2,
@@ -130,7 +128,7 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
     `third-party sign-in-up ${step.thirdPartyId}/${step.thirdPartyUserId} (${step.email}) unless the user exists: GET /users/by-accountinfo, POST /recipe/signinup`,
   findFirst: () => true,
   async find(step, _ids, core) {
-    const match = isThirdParty(step);
+    const match = isThirdPartyLogin(step);
     const what = `the ${step.thirdPartyId} login ${step.thirdPartyUserId}`;
     const r = await core.listUsersByAccountInfo({ thirdPartyId: step.thirdPartyId, thirdPartyUserId: step.thirdPartyUserId });
     return methodIn(r.users, match) ?? byExternalId(step, core, match, 'thirdparty', what);
@@ -143,7 +141,7 @@ export const thirdPartySignInUp: StepRule<Of<'thirdparty-signinup'>> = {
     });
     if (r.status !== 'OK') return fail(r.status, r.reason);
     const sent = `${step.thirdPartyId} ${step.thirdPartyUserId}`;
-    loginIn(r, isThirdParty(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
+    loginIn(r, isThirdPartyLogin(step), { method: 'POST', path: '/recipe/signinup', sent }, r.recipeUserId);
     return done(r.createdNewUser, { recipeUserId: r.recipeUserId });
   },
   // The reference creates the login and marks its email verified in two transactions (ThirdParty.signInUp): a 500

@@ -1,5 +1,6 @@
 // What a step produces and how a user's ids are tracked across its steps: the recipe user id each step created,
 // and the external id once mapped (the core answers with it from then on, so both count as "ours").
+// Invariant: both the recipe user id and the external id, once mapped, are recognised as the user's own in any answer.
 import type { StepResult } from '../../journal/journal.js';
 import type { Step, StepRef } from '../../plan/steps.js';
 

@@ -4,6 +4,8 @@
 // is read once in bulk and kept fresh from its newest end; a large one (or one that does not say its size) is
 // looked up user by user. The run says which (the `core-knowledge` event). Never a look-up in place of knowledge
 // that is late: a step waits for it (so the requests a run sends do not depend on the machine's load).
+// Invariant: which way a run learns the core is decided by sizes only, so its requests do not depend on the machine's
+// load.
 import { CoreHttpError } from '../../../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from '../bulk/knowledge.js';
@@ -38,7 +40,7 @@ const SLOWEST_MS = 10_000;
  */
 export class FreshKnowledge {
   private known: CoreKnowledge | undefined;
-  /** The core takes a made pagination token (staged-slices.ts): refreshes read from a join time. */
+  /** The core takes a made pagination token (strategies/staged/slices.ts): refreshes read from a join time. */
   private madeTokens = true;
   private reading: Promise<void> | undefined;
   /** When the read under way began, and the questions asked by then. */
@@ -52,7 +54,7 @@ export class FreshKnowledge {
   private newest = 0;
   /** Users the last refresh read (its readers: one a page of them, at most REFRESH_SLICES). */
   private lastRead = 0;
-  /** Each step's key (bulk-knowledge.ts stepKey), for as long as the step lives. */
+  /** Each step's key (strategies/bulk/knowledge.ts stepKey), for as long as the step lives. */
   private readonly keys = new WeakMap<Step, string | undefined>();
   /** Reads of the core so far (the first one and the refreshes). */
   reads = 0;

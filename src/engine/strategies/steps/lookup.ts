@@ -1,4 +1,5 @@
 // Finding a source user in the core by account info (email, phone, third-party id), for verify.
+// Invariant: read only: nothing is written to the core.
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import type { Step } from '../../plan/steps.js';
 

@@ -3,6 +3,7 @@
 // an attempt that ended without a clear answer, and what it promises about an object it finds already there.
 // execute.ts applies the one exactly-once rule to all of them; a new step kind is a new entry here
 // (docs/migration.md, "Adding a step kind"). The first factors' rules are in first-factor-rules.ts.
+// Invariant: every step kind has exactly one entry; execute.ts applies the same exactly-once rule to each.
 import type { CoreClient, LoginMethod } from '../../../core-client/types.js';
 import { importPassword, markVerified, norm, passwordlessSignInUp, replacePassword, thirdPartySignInUp } from './first-factor-rules.js';
 import { type StepOutcome, type UserIds, done, fail, idsOf, resolveRef } from './ids.js';

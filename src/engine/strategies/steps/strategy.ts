@@ -1,17 +1,19 @@
 // `--via steps`, and the per-user fallback of every path: one user's steps in order (plan.ts), each through the
 // exactly-once rule (execute.ts), every completed step journalled, steps an earlier run finished taken from
 // the journal. The outcome is `imported` when any step created something, else `alreadyPresent`. Write-ahead: a
-// step's intent is on the disk before its request (step-intent.ts says which steps need one of their own).
+// step's intent is on the disk before its request (intent.ts says which steps need one of their own).
+// Invariant: a step's intent is on the disk before its request, and a step finished in the journal is never sent again.
 import { CoreClientError } from '../../../core-client/errors.js';
 import type { UserResult } from '../../events.js';
-import { applyStepIds, executeStep, newUserIds, resolveRef, type UserIds } from './execute.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef, type KnownAbsent, type UserIds } from './execute.js';
 import { journalledRecipeUserIds, type JournalEntry, type JournalledSteps } from '../../journal/journal.js';
 import type { Step } from '../../plan/steps.js';
 import { planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
 import type { CanonicalUser } from '../../../records/types.js';
 import { stepShapeIds } from '../../rollback/shape.js';
 import { onCreatedUser, stepIdentity } from './intent.js';
-import type { Admitted, EngineContext, Strategy } from '../../strategy.js';
+import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
+import { knownAbsentForSteps } from './knowledge.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
 export function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {
@@ -27,9 +29,10 @@ export function journalledUserId(record: CanonicalUser, journalSteps: Journalled
 
 /**
  * One user's steps; undefined when the run stopped between two of them (the journal resumes it). Fatal core
- * errors (401, 402, unreachable) propagate.
+ * errors (401, 402, unreachable) propagate. `knownAbsent` (the steps path's): skip the look-up of a login known
+ * absent.
  */
-export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted): Promise<UserResult | undefined> {
+export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted, knownAbsent?: KnownAbsent): Promise<UserResult | undefined> {
   const { input, journalled, prewritten } = admitted;
   const id = input.record.id;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
@@ -61,7 +64,7 @@ export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted): 
     await ctx.gate();
     if (ctx.isStopping()) return undefined; // interrupted between steps: the journal resumes it
     const owned = onCreatedUser(step, ids);
-    const out = await executeStep(step, ids, ctx.core, ctx.knownAbsent, {
+    const out = await executeStep(step, ids, ctx.core, knownAbsent, {
       intended: owned || lacksId || journalled?.intents?.has(step.key) === true,
       ...(owned || prewritten?.has(step.key) ? {} : { intend: () => ctx.journal.appendDurable(intentOf(id, step, ids)) }),
     });
@@ -115,7 +118,7 @@ export async function finishOne(
 }
 
 /**
- * A step's login fingerprint (rollback-shape.ts: a SHA-256 per form), taken once for its intent and its step line:
+ * A step's login fingerprint (rollback/shape.ts: a SHA-256 per form), taken once for its intent and its step line:
  * the step object lives from the user's plan to its last step, and goes with it.
  */
 const shapes = new WeakMap<Step, Record<string, string>>();
@@ -140,9 +143,7 @@ const CREATES_LOGIN = new Set<Step['kind']>(['import-password', 'thirdparty-sign
  * The intents of the login methods the engine knows absent from the core, for a window of users, in one sync. A
  * user an earlier run began goes its own way (its intents are settled from the core, one by one).
  */
-async function writeAheadSteps(ctx: EngineContext, users: Admitted[]): Promise<void> {
-  const knownAbsent = ctx.knownAbsent;
-  if (!knownAbsent) return;
+async function writeAheadSteps(ctx: EngineContext, knownAbsent: KnownAbsent, users: Admitted[]): Promise<void> {
   let wrote = false;
   for (const user of users) {
     if (user.journalled) continue;
@@ -162,13 +163,19 @@ async function writeAheadSteps(ctx: EngineContext, users: Admitted[]): Promise<v
   if (wrote) await ctx.journal.flush();
 }
 
-/** `--via steps`: each user alone, `concurrency` users at once. */
-export function stepsStrategy(ctx: EngineContext): Strategy {
+/**
+ * `--via steps`: each user alone, `concurrency` users at once; the look-up of users known absent from the core,
+ * learnt in bulk, is skipped (knowledge.ts). The path has no options of its own.
+ */
+export const stepsStrategy: StrategyFactory = (ctx) => {
+  const knownAbsent = knownAbsentForSteps(ctx.core, ctx.total, ctx.emit);
+  const migrate = (c: EngineContext, user: Admitted) => migrateUserSteps(c, user, knownAbsent);
   return {
     batchSize: 1,
-    writeAhead: (users) => writeAheadSteps(ctx, users),
+    retakesFinished: true,
+    writeAhead: (users) => writeAheadSteps(ctx, knownAbsent, users),
     take: async (users) => {
-      for (const user of users) await ctx.bySteps(user);
+      for (const user of users) await finishOne(ctx, user, migrate);
     },
   };
-}
+};

@@ -3,8 +3,8 @@
 // waiting when it begins): no ETA until the job has run, the next run bounded then known, the rate while it runs,
 // a run that stays on between its batches, and "stalled" once nothing moved for more than two intervals and a margin.
 import { describe, expect, it } from 'vitest';
-import { JobWatcher } from '../../src/engine/strategies/staged/job.js';
-import { describeStagedProgress, describeStagedStalled } from '../../src/engine/render/job-line.js';
+import { JobWatcher } from '../../../../src/engine/strategies/staged/job.js';
+import { describeStagedProgress, describeStagedStalled } from '../../../../src/engine/render/job-line.js';
 
 const INTERVAL = 300_000;
 const counts = (NEW: number, PROCESSING = 0, FAILED = 0) => ({ NEW, PROCESSING, FAILED });

@@ -1,10 +1,10 @@
 // The rollback's decision per user (rollback-decide.ts), table-driven: what the run made (from a journal's steps)
 // against what the core holds now. The same function decides the dry run, the confirmation and the rollback.
 import { describe, expect, it } from 'vitest';
-import type { CoreUser, LoginMethod } from '../../src/core-client/types.js';
-import { decideUser, type UserState } from '../../src/engine/rollback/decide.js';
-import { runMadeOf } from '../../src/engine/rollback/plan.js';
-import { bulkShapeIds, stepShapeIds } from '../../src/engine/rollback/shape.js';
+import type { CoreUser, LoginMethod } from '../../../src/core-client/types.js';
+import { decideUser, type UserState } from '../../../src/engine/rollback/decide.js';
+import { runMadeOf } from '../../../src/engine/rollback/made.js';
+import { bulkShapeIds, stepShapeIds } from '../../../src/engine/rollback/shape.js';
 
 type Steps = Parameters<typeof runMadeOf>[1];
 const steps = (...s: Array<[string, 'created' | 'already', Record<string, string>]>): Steps =>

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadJournal, type RunIdentity } from '../../src/engine/journal/journal.js';
-import { FinishedSteps, JournalUsers } from '../../src/engine/journal/users.js';
+import { loadJournal, type RunIdentity } from '../../../src/engine/journal/journal.js';
+import { FinishedSteps, JournalUsers } from '../../../src/engine/journal/users.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,11 +1,11 @@
 // The verify-email step against a REAL sandbox: created then "already" on a rerun, the external id after a
 // mapping, and a consume whose answer is lost (the retry meets a spent token) still counts as done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient, type CoreClient } from '../../src/core-client/index.js';
-import { executeStep, newUserIds, applyStepIds } from '../../src/engine/strategies/steps/execute.js';
-import type { Step } from '../../src/engine/plan/steps.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { createCoreClient, type CoreClient } from '../../../../src/core-client/index.js';
+import { executeStep, newUserIds, applyStepIds } from '../../../../src/engine/strategies/steps/execute.js';
+import type { Step } from '../../../../src/engine/plan/steps.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
+import { startFaultProxy, type FaultProxy } from '../../../support/fault-proxy.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 let sb: RunningSandbox;

@@ -3,13 +3,13 @@
 // sync left on its hold address (a swap stopped midway) gets its email back, metadata keys the sync did not write
 // are never touched, and a re-import an earlier attempt began is carried on.
 import { describe, expect, it } from 'vitest';
-import type { CoreUser } from '../../../src/core-client/types.js';
-import type { CanonicalUser } from '../../../src/records/types.js';
-import { runMadeOf, type RunMade } from '../../../src/engine/rollback/plan.js';
-import { decideSyncUndo } from '../../../src/engine/rollback/sync/decide.js';
-import { holdEmail } from '../../../src/engine/sync/plan-email.js';
-import type { SyncMade, SyncState } from '../../../src/engine/rollback/sync/state.js';
-import type { JournalledStep } from '../../../src/engine/journal/journal.js';
+import type { CoreUser } from '../../../../src/core-client/types.js';
+import type { CanonicalUser } from '../../../../src/records/types.js';
+import { runMadeOf, type RunMade } from '../../../../src/engine/rollback/made.js';
+import { decideSyncUndo } from '../../../../src/engine/rollback/sync/decide.js';
+import { holdEmail } from '../../../../src/engine/sync/plan-email.js';
+import type { SyncMade, SyncState } from '../../../../src/engine/rollback/sync/state.js';
+import type { JournalledStep } from '../../../../src/engine/journal/journal.js';
 
 const coreUser = (email: string): CoreUser => ({
   id: 'ep-1',

@@ -1,10 +1,10 @@
 // The bulk plan (issue 11): one canonical record -> one bulk-import user, as the reference core's
 // BulkImportUserUtils reads it; the sandbox's own parser (the reference's schema) accepts every body built here.
 import { describe, expect, it } from 'vitest';
-import { maskBulkUser, planBulkUser } from '../../src/engine/strategies/bulk/plan.js';
-import { PlanError } from '../../src/engine/plan/plan.js';
-import { parseBulkUser, type SchemaEnv } from '../../src/sandbox/bulk/schema.js';
-import type { CanonicalUser } from '../../src/records/types.js';
+import { maskBulkUser, planBulkUser } from '../../../../src/engine/strategies/bulk/plan.js';
+import { PlanError } from '../../../../src/engine/plan/plan.js';
+import { parseBulkUser, type SchemaEnv } from '../../../../src/sandbox/bulk/schema.js';
+import type { CanonicalUser } from '../../../../src/records/types.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const env = (roles: string[] = []): SchemaEnv => ({

@@ -1,10 +1,10 @@
 // The adaptive concurrency limit (AIMD over windows of answers), table-driven, without a core; and the client's
 // observer, which feeds it, against a real HTTP server answering 500s and 200s.
 import { describe, expect, it } from 'vitest';
-import { createAdaptiveConcurrency, type ConcurrencyChange } from '../../src/engine/pace/adaptive-concurrency.js';
-import { createCoreClient } from '../../src/core-client/client.js';
-import type { AttemptAnswer } from '../../src/core-client/types.js';
-import { okJson, startCaptureServer } from '../support/capture-server.js';
+import { createAdaptiveConcurrency, type ConcurrencyChange } from '../../../src/engine/pace/adaptive-concurrency.js';
+import { createCoreClient } from '../../../src/core-client/client.js';
+import type { AttemptAnswer } from '../../../src/core-client/types.js';
+import { okJson, startCaptureServer } from '../../support/capture-server.js';
 
 /** Feed `n` answers, `troubled` of them in trouble, spread evenly. */
 function feed(l: { answer(t: boolean): void }, n: number, troubled: number): void {

@@ -2,7 +2,7 @@
 // external ids of a run in a set; two core instances running the job on one database both claim a PROCESSING row,
 // BulkImportQueries.getBulkImportUsersAndChangeStatusToProcessing): said for what it is, other messages unchanged.
 import { describe, expect, it } from 'vitest';
-import { explainJobFailure } from '../../src/engine/strategies/staged/results.js';
+import { explainJobFailure } from '../../../../src/engine/strategies/staged/results.js';
 
 describe('explainJobFailure', () => {
   it('explains "externalUserId ... is not unique" as a row the job took twice, and leaves other messages alone', () => {

@@ -1,8 +1,8 @@
 // Table-driven tests of the planner's ordering rules.
 import { describe, expect, it } from 'vitest';
-import { planUserSteps, PlanError } from '../../src/engine/plan/plan.js';
-import { callCount, describeStep } from '../../src/engine/strategies/steps/rules.js';
-import type { CanonicalUser } from '../../src/records/types.js';
+import { planUserSteps, PlanError } from '../../../src/engine/plan/plan.js';
+import { callCount, describeStep } from '../../../src/engine/strategies/steps/rules.js';
+import type { CanonicalUser } from '../../../src/records/types.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const SCRYPT =

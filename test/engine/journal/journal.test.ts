@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadJournal, openJournal, type RunIdentity } from '../../src/engine/journal/journal.js';
+import { loadJournal, openJournal, type RunIdentity } from '../../../src/engine/journal/journal.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,11 +1,11 @@
 // What a run made, per user, read back from its journal (`auth-migrate rollback`, docs/migration.md §6b): the users
 // it created, the login methods, devices and mapping it added, and on users it found already present, what it
 // linked or marked. Every `--via` path: per-user steps, `bulk` and `bulk-staged` (one step per user).
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+// Invariant: only what the journal says the run created or added is listed; what was there before the run is never in
+// it.
 import { UserError } from '../../errors.js';
-import type { JournalEntry, RunIdentity, StepResult } from '../journal/journal.js';
-import { decodeJournalLine } from '../journal/lines.js';
+import type { RunIdentity, StepResult } from '../journal/journal.js';
+import { readJournalEntries } from '../journal/lines.js';
 import { idList } from './shape.js';
 import type { SyncMade } from './sync/state.js';
 import type { Unresolved } from './settle.js';
@@ -30,7 +30,7 @@ export interface RunMade {
   mappingMade: boolean;
   /** Recipe user ids of the login methods the run created (first one first); unknown on the bulk paths. */
   methods: string[];
-  /** The fingerprint of each of those login methods (rollback-shape.ts), where the journal has one. */
+  /** The fingerprint of each of those login methods (shape.ts), where the journal has one. */
   sigs: Map<string, string>;
   /** The bulk paths: the run created the user whole, its login methods and devices are those the import gave it. */
   bulk?: 'bulk' | 'bulk-staged';
@@ -70,7 +70,7 @@ export interface ReadJournal {
    * stopped): the journal cannot tell whether the core's job imported them (journal.ts).
    */
   unsettled: string[];
-  /** Intents with no step line after them (the run stopped around their request): rollback-settle.ts reads the core. */
+  /** Intents with no step line after them (the run stopped around their request): settle.ts reads the core. */
   unresolved: Unresolved;
   startedAt?: string;
 }
@@ -93,46 +93,31 @@ export async function readJournalSteps(path: string): Promise<ReadJournal> {
   const unresolved: Unresolved = new Map();
   let identity: RunIdentity | undefined;
   let startedAt: string | undefined;
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  let damaged: number | undefined;
-  for await (const line of lines) {
-    lineNo += 1;
-    if (line.trim() === '') continue;
-    if (damaged !== undefined) {
-      throw new UserError(
-        `${path}:${damaged} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
-          'changed this journal, so what the run made cannot be read from it. Look at that line; nothing was removed.',
-      );
-    }
-    let entries: JournalEntry[];
-    try {
-      entries = decodeJournalLine(line);
-    } catch {
-      damaged = lineNo; // a torn last line: that step's answer never reached the journal
-      continue;
-    }
-    for (const entry of entries) {
-      if (entry.type === 'run') {
-        identity ??= entry.identity;
-        startedAt ??= entry.startedAt;
-      } else if (entry.type === 'staged') unsettled.add(entry.user);
-      else if (entry.type === 'intent') {
-        let mine = unresolved.get(entry.user);
-        if (!mine) unresolved.set(entry.user, (mine = new Map()));
-        mine.set(entry.step, entry.who);
-      } else if (entry.type === 'user') {
-        unsettled.delete(entry.user);
-        // The run finished with the user: each of its intents got a step line, or made nothing.
-        unresolved.delete(entry.user);
-      } else if (entry.type === 'step') {
-        unsettled.delete(entry.user);
-        const mine = unresolved.get(entry.user);
-        if (mine?.delete(entry.step) && mine.size === 0) unresolved.delete(entry.user);
-        const packed = JSON.stringify([entry.step, entry.result, entry.ids]);
-        const prev = users.get(entry.user);
-        users.set(entry.user, prev === undefined ? packed : `${prev}\n${packed}`);
-      }
+  const damaged = (line: number) =>
+    new UserError(
+      `${path}:${line} is damaged (not a journal entry) and is not the last line: something other than auth-migrate ` +
+        'changed this journal, so what the run made cannot be read from it. Look at that line; nothing was removed.',
+    );
+  for await (const entry of readJournalEntries(path, damaged)) {
+    if (entry.type === 'run') {
+      identity ??= entry.identity;
+      startedAt ??= entry.startedAt;
+    } else if (entry.type === 'staged') unsettled.add(entry.user);
+    else if (entry.type === 'intent') {
+      let mine = unresolved.get(entry.user);
+      if (!mine) unresolved.set(entry.user, (mine = new Map()));
+      mine.set(entry.step, entry.who);
+    } else if (entry.type === 'user') {
+      unsettled.delete(entry.user);
+      // The run finished with the user: each of its intents got a step line, or made nothing.
+      unresolved.delete(entry.user);
+    } else if (entry.type === 'step') {
+      unsettled.delete(entry.user);
+      const mine = unresolved.get(entry.user);
+      if (mine?.delete(entry.step) && mine.size === 0) unresolved.delete(entry.user);
+      const packed = JSON.stringify([entry.step, entry.result, entry.ids]);
+      const prev = users.get(entry.user);
+      users.set(entry.user, prev === undefined ? packed : `${prev}\n${packed}`);
     }
   }
   if (!identity) throw new UserError(`${path} is not an auth-migrate journal (no run header)`);

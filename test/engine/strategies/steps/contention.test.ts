@@ -8,13 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import type { CoreClient, CoreUser } from '../../src/core-client/types.js';
-import { openJournal } from '../../src/engine/journal/journal.js';
-import { startMigration, type ValidatedRecord, type RunSummary } from '../../src/engine/runner.js';
-import type { CanonicalUser } from '../../src/records/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, client, LICENSE } from '../support/cli.js';
+import { createCoreClient } from '../../../../src/core-client/client.js';
+import type { CoreClient, CoreUser } from '../../../../src/core-client/types.js';
+import { openJournal } from '../../../../src/engine/journal/journal.js';
+import { startMigration, type ValidatedRecord, type RunSummary } from '../../../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../../../src/engine/strategies/index.js';
+import type { CanonicalUser } from '../../../../src/records/types.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
+import { allUsers, client, LICENSE } from '../../../support/cli.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy';
 
@@ -44,7 +45,14 @@ async function migrate(list: CanonicalUser[], retries: number): Promise<RunSumma
     for (const record of list) yield { record, origin: { file: 'mem' }, problems: [], valid: true };
   }
   try {
-    return await startMigration({ inputs: inputs(), total: list.length, core, journal, concurrency: 1 }).done;
+    return await startMigration({
+      inputs: inputs(),
+      total: list.length,
+      strategy: WRITE_PATHS.steps.strategy(),
+      core,
+      journal,
+      concurrency: 1,
+    }).done;
   } finally {
     await journal.close();
     core.close();

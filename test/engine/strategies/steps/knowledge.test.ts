@@ -10,17 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import { CoreHttpError } from '../../src/core-client/errors.js';
-import type { RunEvent } from '../../src/engine/events.js';
-import { FreshKnowledge, knownAbsentForSteps } from '../../src/engine/strategies/steps/knowledge.js';
-import { openJournal } from '../../src/engine/journal/journal.js';
-import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
-import type { Step } from '../../src/engine/plan/steps.js';
-import type { CanonicalUser } from '../../src/records/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { LICENSE } from '../support/cli.js';
-import { instrument } from '../support/instrumented-core.js';
+import { createCoreClient } from '../../../../src/core-client/client.js';
+import { CoreHttpError } from '../../../../src/core-client/errors.js';
+import type { RunEvent } from '../../../../src/engine/events.js';
+import { FreshKnowledge, knownAbsentForSteps } from '../../../../src/engine/strategies/steps/knowledge.js';
+import { openJournal } from '../../../../src/engine/journal/journal.js';
+import { startMigration, type ValidatedRecord } from '../../../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../../../src/engine/strategies/index.js';
+import type { Step } from '../../../../src/engine/plan/steps.js';
+import type { CanonicalUser } from '../../../../src/records/types.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
+import { LICENSE } from '../../../support/cli.js';
+import { instrument } from '../../../support/instrumented-core.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 /** The password of the user that was there before the run (the export has another hash for it). */
@@ -65,6 +66,7 @@ describe('bulk knowledge on the steps path', () => {
     const run = startMigration({
       inputs: inputs(list),
       total: list.length,
+      strategy: WRITE_PATHS.steps.strategy(),
       core: core.client,
       journal,
       concurrency: 4,

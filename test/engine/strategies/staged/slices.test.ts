@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import type { CoreUser } from '../../src/core-client/types.js';
-import { CoreKnowledge } from '../../src/engine/strategies/bulk/knowledge.js';
-import { readUsersSliced, splitCore, splitPoints } from '../../src/engine/strategies/staged/slices.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { createCoreClient } from '../../../../src/core-client/client.js';
+import type { CoreUser } from '../../../../src/core-client/types.js';
+import { CoreKnowledge } from '../../../../src/engine/strategies/bulk/knowledge.js';
+import { readUsersSliced, splitCore, splitPoints } from '../../../../src/engine/strategies/staged/slices.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

@@ -7,13 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import type { RunEvent } from '../../src/engine/events.js';
-import { openJournal } from '../../src/engine/journal/journal.js';
-import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
-import type { CanonicalUser } from '../../src/records/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { allUsers, client, LICENSE } from '../support/cli.js';
+import { createCoreClient } from '../../../src/core-client/client.js';
+import type { RunEvent } from '../../../src/engine/events.js';
+import { openJournal } from '../../../src/engine/journal/journal.js';
+import { startMigration, type ValidatedRecord } from '../../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../../src/engine/strategies/index.js';
+import type { CanonicalUser } from '../../../src/records/types.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/spawn.js';
+import { allUsers, client, LICENSE } from '../../support/cli.js';
 
 const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const USERS = 150;
@@ -87,7 +88,15 @@ describe('adaptive concurrency in a run', () => {
     const journal = await openJournal(join(dir, 'run.journal'), { sources: ['u.ndjson'], target: proxyUrl });
     const events: RunEvent[] = [];
     try {
-      const run = startMigration({ inputs: inputs(list), total: USERS, core, journal, concurrency: 32, onEvent: (e) => events.push(e) });
+      const run = startMigration({
+        inputs: inputs(list),
+        total: USERS,
+        strategy: WRITE_PATHS.steps.strategy(),
+        core,
+        journal,
+        concurrency: 32,
+        onEvent: (e) => events.push(e),
+      });
       const summary = await run.done;
       if (summary.fatal) throw summary.fatal;
       expect(summary.totals).toMatchObject({ imported: USERS, failed: 0, skipped: 0 });

@@ -1,10 +1,10 @@
 // Renderers: the plain one throttles progress to one line a second and never prints secrets; JSON lines parse.
 import { describe, expect, it } from 'vitest';
-import { describeKnowledge } from '../../src/engine/strategies/steps/knowledge.js';
-import { emptyTotals, type RunEvent, type Totals } from '../../src/engine/events.js';
-import { createJsonLinesRenderer } from '../../src/engine/render/json.js';
-import { createPlainRenderer, formatProgress, terminalLines } from '../../src/engine/render/plain.js';
-import { describeStagedStalled } from '../../src/engine/render/job-line.js';
+import { describeKnowledge } from '../../../src/engine/strategies/steps/knowledge.js';
+import { emptyTotals, type RunEvent, type Totals } from '../../../src/engine/events.js';
+import { createJsonLinesRenderer } from '../../../src/engine/render/json.js';
+import { createPlainRenderer, formatProgress, terminalLines } from '../../../src/engine/render/plain.js';
+import { describeStagedStalled } from '../../../src/engine/render/job-line.js';
 
 function userDone(done: number, at: number, totals: Totals, outcome: 'imported' | 'failed' = 'imported'): RunEvent {
   return {

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCoreClient } from '../../src/core-client/client.js';
-import type { BulkUserBody } from '../../src/core-client/import-bodies.js';
-import { accountQueries, lookUpHeld } from '../../src/engine/strategies/staged/lookup.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
+import { createCoreClient } from '../../../../src/core-client/client.js';
+import type { BulkUserBody } from '../../../../src/core-client/import-bodies.js';
+import { accountQueries, lookUpHeld } from '../../../../src/engine/strategies/staged/lookup.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
 
 let dir: string;
 let sandbox: RunningSandbox;

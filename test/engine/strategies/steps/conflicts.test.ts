@@ -4,13 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreClient } from '../../src/core-client/types.js';
-import type { UserResult } from '../../src/engine/events.js';
-import { openJournal } from '../../src/engine/journal/journal.js';
-import { startMigration, type ValidatedRecord } from '../../src/engine/runner.js';
-import type { CanonicalUser } from '../../src/records/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/spawn.js';
-import { client, LICENSE } from '../support/cli.js';
+import type { CoreClient } from '../../../../src/core-client/types.js';
+import type { UserResult } from '../../../../src/engine/events.js';
+import { openJournal } from '../../../../src/engine/journal/journal.js';
+import { startMigration, type ValidatedRecord } from '../../../../src/engine/runner.js';
+import { WRITE_PATHS } from '../../../../src/engine/strategies/index.js';
+import type { CanonicalUser } from '../../../../src/records/types.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
+import { client, LICENSE } from '../../../support/cli.js';
 
 const HASH = '$2a$04$0ufm6TCF8gqYSgGO5bplBOzCClCYVYWX3r4Kb9/SoLAgLePE3ENsy';
 const SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
@@ -40,6 +41,7 @@ async function migrate(records: CanonicalUser[]): Promise<Map<string, UserResult
   const run = startMigration({
     inputs: inputs(),
     total: records.length,
+    strategy: WRITE_PATHS.steps.strategy(),
     core,
     journal,
     concurrency: 1,
@@ -136,7 +138,15 @@ describe('classification of the core answers', () => {
           valid: true,
         };
     }
-    const run = startMigration({ inputs: inputs(), total: 5, core, journal, concurrency: 1, plan: { scryptAlgorithmName: 'sha1_scrypt' } });
+    const run = startMigration({
+      inputs: inputs(),
+      total: 5,
+      strategy: WRITE_PATHS.steps.strategy(),
+      core,
+      journal,
+      concurrency: 1,
+      plan: { scryptAlgorithmName: 'sha1_scrypt' },
+    });
     const summary = await run.done;
     await journal.close();
     expect(summary.stopped).toBe('fatal');
