@@ -13,7 +13,13 @@
 // second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
 // where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
 // written meanwhile follow (staged-along.ts).
+// That order held on a fresh table only: at a million users the job removes rows while later uploads land, and
+// its claims take rows of uploads far apart (docs/benchmarks.md). So where the uploads can be told apart in the
+// list (staged-batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
+// (none of their rows NEW or PROCESSING), each run of adjacent ones on its own, and `readTo` follows the uploads
+// taken whole from the first; the counts then only say when to look.
 import type { CoreClient } from '../../../core-client/types.js';
+import type { ListedBatches } from './batches.js';
 import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
 import { skipGaps, USERS_PAGE } from './slices.js';
 import type { StagedTable } from './table.js';
@@ -42,11 +48,19 @@ export class EarlyReadBack {
   /** The claims do not follow the upload: no more reads before the job is done. */
   off = false;
 
-  /** `onRead`: after each read that ended well (`readTo` moved). */
+  /** Users out of the list (by the counts) when the uploads were last probed. */
+  private probedAt = 0;
+  /** Uploads taken whole by the job and not read back yet; uploads read back. */
+  private unread: number[] = [];
+  private readonly uploadsRead = new Set<number>();
+  private readPrefix = 0;
+
+  /** `onRead`: after each read that ended well (`readTo` moved). `batches`: the run's uploads, when they are told. */
   constructor(
     private readonly core: CoreClient,
     private readonly table: StagedTable,
     private readonly onRead: () => void = () => undefined,
+    private readonly batches?: ListedBatches,
   ) {}
 
   /**
@@ -57,9 +71,16 @@ export class EarlyReadBack {
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
-    if (this.off || this.reading || waiting === 0) return;
+    if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
+    if (this.batches && !this.batches.off && this.batches.ends.length > 0) {
+      // Between two claims whatever it finished; during one, once enough more is out.
+      if (out <= this.probedAt || (out - this.probedAt < EARLY_FROM && processing > 0)) return;
+      this.reading = this.readTakenUploads(out).finally(() => (this.reading = undefined));
+      return;
+    }
+    if (this.off) return;
     const bound = table.listedAt(out - 1) + 1;
     if (bound <= this.readTo) return;
     // Nothing much new yet, while the job works on a claim; between two claims (nothing PROCESSING: the job paused,
@@ -89,6 +110,60 @@ export class EarlyReadBack {
       });
   }
 
+  /** The uploads the job has taken whole read back (each run of adjacent ones apart); `readTo` after those from the first. */
+  private async readTakenUploads(out: number): Promise<void> {
+    const batches = this.batches!;
+    const table = this.table;
+    try {
+      this.unread.push(...(await batches.probe()));
+    } catch {
+      return; // the next look probes again
+    }
+    this.probedAt = out;
+    const runs: number[][] = [];
+    for (const k of this.unread.sort((a, b) => a - b)) {
+      const run = runs.at(-1);
+      if (run && run.at(-1) === k - 1) run.push(k);
+      else runs.push([k]);
+    }
+    for (const run of runs) {
+      const lo = batches.start(run[0]!);
+      const hi = batches.ends[run.at(-1)!]!;
+      const joins = awaitedListed(table, lo, hi);
+      // Join times not in the upload order (a range holding many users still waiting): left to the final read.
+      if (joins.length > 0 && this.othersInRange(joins) > joins.length * UNREACHED_SHARE) continue;
+      this.reads++;
+      try {
+        await readBackJoined(this.core, table, joins);
+      } catch {
+        continue; // read with the next probe (or the final read)
+      }
+      this.readAnew += joins.length;
+      this.settled += joins.length - awaitedListed(table, lo, hi).length;
+      for (const k of run) this.uploadsRead.add(k);
+    }
+    this.unread = this.unread.filter((k) => !this.uploadsRead.has(k));
+    while (this.uploadsRead.has(this.readPrefix)) this.readPrefix++;
+    const end = this.readPrefix > 0 ? batches.ends[this.readPrefix - 1]! : 0;
+    const bound = end > 0 ? table.listedAt(end - 1) + 1 : 0;
+    if (bound > this.readTo) {
+      this.readTo = bound;
+      this.onRead();
+    }
+  }
+
+  /** Awaited users outside those of `joins` whose join times lie in their range. */
+  private othersInRange(joins: Float64Array): number {
+    const { from, to } = joinRange(joins);
+    const table = this.table;
+    let n = 0;
+    for (let i = 0; i < table.size; i++) {
+      const t = table.joined[i]!;
+      if (t >= from && t <= to && isAwaited(table.state[i])) n++;
+    }
+    return n - joins.length;
+  }
+
   /** Awaited users from `bound` on whose join times lie in the range of `joins` (the job has likely not reached them). */
   private unreached(joins: Float64Array, bound: number): number {
     const { from, to } = joinRange(joins);
@@ -105,4 +180,15 @@ export class EarlyReadBack {
   async idle(): Promise<void> {
     await this.reading;
   }
+}
+
+/** The join times of the awaited users listed from position `lo` to before `hi` (in the list's order). */
+function awaitedListed(table: StagedTable, lo: number, hi: number): Float64Array {
+  const out = new Float64Array(Math.max(0, hi - lo));
+  let k = 0;
+  for (let p = lo; p < hi; p++) {
+    const i = table.listedAt(p);
+    if (isAwaited(table.state[i])) out[k++] = table.joined[i]!;
+  }
+  return out.subarray(0, k);
 }
