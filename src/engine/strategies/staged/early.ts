@@ -32,6 +32,8 @@ const UNREACHED_SHARE = 0.25;
 const READ_GROUPS = 3;
 /** Below this share of the users read anew settled (over the reads so far, from the second), no more reads. */
 const WORTH_READING = 1 / 3;
+/** The same beside the uploads' probe, which settles what the claims' order leaves. */
+const WORTH_READING_BESIDE = 0.9;
 
 export class EarlyReadBack {
   /** Table indexes below this were read back at least once while the job worked. */
@@ -43,8 +45,10 @@ export class EarlyReadBack {
   settled = 0;
   /** Reads made while the job worked. */
   reads = 0;
-  /** Users read for the first time, over the reads so far. */
+  /** Users read for the first time by the reads that go by the counts, and how many of them these settled. */
   private readAnew = 0;
+  private countSettled = 0;
+  private countReads = 0;
   /** The claims do not follow the upload: no more reads before the job is done. */
   off = false;
 
@@ -74,40 +78,50 @@ export class EarlyReadBack {
     if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
-    if (this.batches && !this.batches.off && this.batches.ends.length > 0) {
-      // Between two claims whatever it finished; during one, once enough more is out.
-      if (out <= this.probedAt || (out - this.probedAt < EARLY_FROM && processing > 0)) return;
-      this.reading = this.readTakenUploads(out).finally(() => (this.reading = undefined));
-      return;
-    }
-    if (this.off) return;
+    const byUploads = this.batches !== undefined && !this.batches.off && this.batches.ends.length > 0;
+    // Between two claims whatever it finished; during one, once enough more is out.
+    const probe = byUploads && out > this.probedAt && !(out - this.probedAt < EARLY_FROM && processing > 0);
     const bound = table.listedAt(out - 1) + 1;
-    if (bound <= this.readTo) return;
-    // Nothing much new yet, while the job works on a claim; between two claims (nothing PROCESSING: the job paused,
-    // or held) what it finished is read now, however few, so that no claim's results wait for the next claim.
-    if (bound - this.readTo < EARLY_FROM && processing > 0) return;
+    const byCount = !this.off && bound > this.readTo && !(bound - this.readTo < EARLY_FROM && processing > 0);
+    if (!probe && !byCount) return;
+    this.reading = (async () => {
+      if (probe) await this.readTakenUploads(out);
+      if (byCount && !this.off && bound > this.readTo) await this.readByCount(bound, byUploads);
+    })().finally(() => (this.reading = undefined));
+  }
+
+  /**
+   * The users listed up to `bound` read back (those of the last read left awaited once more). Beside the uploads'
+   * probe (`strict`), `readTo` stops at the first user the read left awaited (the probe's reads move it on), and
+   * reads that settle less than nine in ten of their users stop: the claims do not follow the upload.
+   */
+  private async readByCount(bound: number, strict: boolean): Promise<void> {
+    const table = this.table;
     const from = this.retryFrom;
     const joins = awaitedJoined(table, from, bound);
     if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read
     const awaitedNew = awaitedJoined(table, this.readTo, bound).length;
     const groups = joins.length === 0 ? [] : skipGaps(table.joined.subarray(from, bound), joins, READ_GROUPS, USERS_PAGE);
     this.reads++;
-    this.reading = Promise.all(groups.map((g) => readBackJoined(this.core, table, g)))
-      .then(
-        () => {
-          this.readAnew += awaitedNew;
-          this.retryFrom = this.readTo;
-          this.readTo = bound;
-          this.onRead();
-        },
-        () => undefined, // the next read (or the final one) reads these users again, and says why if it fails too
-      )
-      .finally(() => {
-        // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
-        this.settled += joins.length - awaitedJoined(table, from, bound).length;
-        if (this.reads >= 2 && this.settled < this.readAnew * WORTH_READING) this.off = true;
-        this.reading = undefined;
-      });
+    this.countReads++;
+    try {
+      await Promise.all(groups.map((g) => readBackJoined(this.core, table, g)));
+      this.readAnew += awaitedNew;
+      this.retryFrom = this.readTo;
+      const to = strict ? firstAwaited(table, this.readTo, bound) : bound;
+      if (to > this.readTo) {
+        this.readTo = to;
+        this.onRead();
+      }
+    } catch {
+      // the next read (or the final one) reads these users again, and says why if it fails too
+    } finally {
+      // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
+      const settled = joins.length - awaitedJoined(table, from, bound).length;
+      this.settled += settled;
+      this.countSettled += settled;
+      if (this.countReads >= 2 && this.countSettled < this.readAnew * (strict ? WORTH_READING_BESIDE : WORTH_READING)) this.off = true;
+    }
   }
 
   /** The uploads the job has taken whole read back (each run of adjacent ones apart); `readTo` after those from the first. */
@@ -138,7 +152,6 @@ export class EarlyReadBack {
       } catch {
         continue; // read with the next probe (or the final read)
       }
-      this.readAnew += joins.length;
       this.settled += joins.length - awaitedListed(table, lo, hi).length;
       for (const k of run) this.uploadsRead.add(k);
     }
@@ -191,4 +204,10 @@ function awaitedListed(table: StagedTable, lo: number, hi: number): Float64Array
     if (isAwaited(table.state[i])) out[k++] = table.joined[i]!;
   }
   return out.subarray(0, k);
+}
+
+/** The first table index from `lo` to before `hi` still awaited (`hi` when none is). */
+function firstAwaited(table: StagedTable, lo: number, hi: number): number {
+  for (let i = lo; i < hi; i++) if (isAwaited(table.state[i])) return i;
+  return hi;
 }
