@@ -13,7 +13,13 @@
 // second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
 // where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
 // written meanwhile follow (staged-along.ts).
+// That order held on a fresh table only: at a million users the job removes rows while later uploads land, and
+// its claims take rows of uploads far apart (docs/benchmarks.md). So where the uploads can be told apart in the
+// list (staged-batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
+// (none of their rows NEW or PROCESSING), each run of adjacent ones on its own, and `readTo` follows the uploads
+// taken whole from the first; the counts then only say when to look.
 import type { CoreClient } from '../../../core-client/types.js';
+import type { ListedBatches } from './batches.js';
 import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
 import { skipGaps, USERS_PAGE } from './slices.js';
 import type { StagedTable } from './table.js';
@@ -26,6 +32,8 @@ const UNREACHED_SHARE = 0.25;
 const READ_GROUPS = 3;
 /** Below this share of the users read anew settled (over the reads so far, from the second), no more reads. */
 const WORTH_READING = 1 / 3;
+/** The same beside the uploads' probe, which settles what the claims' order leaves. */
+const WORTH_READING_BESIDE = 0.9;
 
 export class EarlyReadBack {
   /** Table indexes below this were read back at least once while the job worked. */
@@ -37,16 +45,26 @@ export class EarlyReadBack {
   settled = 0;
   /** Reads made while the job worked. */
   reads = 0;
-  /** Users read for the first time, over the reads so far. */
+  /** Users read for the first time by the reads that go by the counts, and how many of them these settled. */
   private readAnew = 0;
+  private countSettled = 0;
+  private countReads = 0;
   /** The claims do not follow the upload: no more reads before the job is done. */
   off = false;
 
-  /** `onRead`: after each read that ended well (`readTo` moved). */
+  /** Users out of the list (by the counts) when the uploads were last probed. */
+  private probedAt = 0;
+  /** Uploads taken whole by the job and not read back yet; uploads read back. */
+  private unread: number[] = [];
+  private readonly uploadsRead = new Set<number>();
+  private readPrefix = 0;
+
+  /** `onRead`: after each read that ended well (`readTo` moved). `batches`: the run's uploads, when they are told. */
   constructor(
     private readonly core: CoreClient,
     private readonly table: StagedTable,
     private readonly onRead: () => void = () => undefined,
+    private readonly batches?: ListedBatches,
   ) {}
 
   /**
@@ -59,36 +77,107 @@ export class EarlyReadBack {
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
-    if (this.off || this.reading || waiting === 0) return;
+    if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
+    const byUploads = this.batches !== undefined && !this.batches.off && this.batches.ends.length > 0;
+    // While the job works, once enough more is out; once its run has ended (paused), whatever it finished, so that
+    // no result waits for its next run.
+    const probe = byUploads && out > this.probedAt && !(out - this.probedAt < EARLY_FROM && !o.paused);
     const bound = table.listedAt(out - 1) + 1;
-    if (bound <= this.readTo) return;
-    // Nothing much new yet while the job works; once its run has ended, what it finished is read however few, so
-    // that no result waits for the job's next run (300 s away by default).
-    if (bound - this.readTo < EARLY_FROM && !o.paused) return;
+    const byCount = !this.off && bound > this.readTo && !(bound - this.readTo < EARLY_FROM && !o.paused);
+    if (!probe && !byCount) return;
+    this.reading = (async () => {
+      if (probe) await this.readTakenUploads(out);
+      if (byCount && !this.off && bound > this.readTo) await this.readByCount(bound, byUploads);
+    })().finally(() => (this.reading = undefined));
+  }
+
+  /**
+   * The users listed up to `bound` read back (those of the last read left awaited once more). Beside the uploads'
+   * probe (`strict`), `readTo` stops at the first user the read left awaited (the probe's reads move it on), and
+   * reads that settle less than nine in ten of their users stop: the claims do not follow the upload.
+   */
+  private async readByCount(bound: number, strict: boolean): Promise<void> {
+    const table = this.table;
     const from = this.retryFrom;
     const joins = awaitedJoined(table, from, bound);
     if (joins.length > 0 && this.unreached(joins, bound) > joins.length * UNREACHED_SHARE) return; // the final read
     const awaitedNew = awaitedJoined(table, this.readTo, bound).length;
     const groups = joins.length === 0 ? [] : skipGaps(table.joined.subarray(from, bound), joins, READ_GROUPS, USERS_PAGE);
     this.reads++;
-    this.reading = Promise.all(groups.map((g) => readBackJoined(this.core, table, g)))
-      .then(
-        () => {
-          this.readAnew += awaitedNew;
-          this.retryFrom = this.readTo;
-          this.readTo = bound;
-          this.onRead();
-        },
-        () => undefined, // the next read (or the final one) reads these users again, and says why if it fails too
-      )
-      .finally(() => {
-        // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
-        this.settled += joins.length - awaitedJoined(table, from, bound).length;
-        if (this.reads >= 2 && this.settled < this.readAnew * WORTH_READING) this.off = true;
-        this.reading = undefined;
-      });
+    this.countReads++;
+    try {
+      await Promise.all(groups.map((g) => readBackJoined(this.core, table, g)));
+      this.readAnew += awaitedNew;
+      this.retryFrom = this.readTo;
+      const to = strict ? firstAwaited(table, this.readTo, bound) : bound;
+      if (to > this.readTo) {
+        this.readTo = to;
+        this.onRead();
+      }
+    } catch {
+      // the next read (or the final one) reads these users again, and says why if it fails too
+    } finally {
+      // Counted in the read's range (the table grows meanwhile while later batches are uploaded).
+      const settled = joins.length - awaitedJoined(table, from, bound).length;
+      this.settled += settled;
+      this.countSettled += settled;
+      if (this.countReads >= 2 && this.countSettled < this.readAnew * (strict ? WORTH_READING_BESIDE : WORTH_READING)) this.off = true;
+    }
+  }
+
+  /** The uploads the job has taken whole read back (each run of adjacent ones apart); `readTo` after those from the first. */
+  private async readTakenUploads(out: number): Promise<void> {
+    const batches = this.batches!;
+    const table = this.table;
+    try {
+      this.unread.push(...(await batches.probe()));
+    } catch {
+      return; // the next look probes again
+    }
+    this.probedAt = out;
+    const runs: number[][] = [];
+    for (const k of this.unread.sort((a, b) => a - b)) {
+      const run = runs.at(-1);
+      if (run && run.at(-1) === k - 1) run.push(k);
+      else runs.push([k]);
+    }
+    for (const run of runs) {
+      const lo = batches.start(run[0]!);
+      const hi = batches.ends[run.at(-1)!]!;
+      const joins = awaitedListed(table, lo, hi);
+      // Join times not in the upload order (a range holding many users still waiting): left to the final read.
+      if (joins.length > 0 && this.othersInRange(joins) > joins.length * UNREACHED_SHARE) continue;
+      this.reads++;
+      try {
+        await readBackJoined(this.core, table, joins);
+      } catch {
+        continue; // read with the next probe (or the final read)
+      }
+      this.settled += joins.length - awaitedListed(table, lo, hi).length;
+      for (const k of run) this.uploadsRead.add(k);
+    }
+    this.unread = this.unread.filter((k) => !this.uploadsRead.has(k));
+    while (this.uploadsRead.has(this.readPrefix)) this.readPrefix++;
+    const end = this.readPrefix > 0 ? batches.ends[this.readPrefix - 1]! : 0;
+    const bound = end > 0 ? table.listedAt(end - 1) + 1 : 0;
+    if (bound > this.readTo) {
+      this.readTo = bound;
+      this.onRead();
+    }
+  }
+
+  /** Awaited users outside those of `joins` whose join times lie in their range. */
+  private othersInRange(joins: Float64Array): number {
+    const { from, to } = joinRange(joins);
+    const table = this.table;
+    let n = 0;
+    for (let i = 0; i < table.size; i++) {
+      const t = table.joined[i]!;
+      if (t >= from && t <= to && isAwaited(table.state[i])) n++;
+    }
+    return n - joins.length;
   }
 
   /** Awaited users from `bound` on whose join times lie in the range of `joins` (the job has likely not reached them). */
@@ -107,4 +196,21 @@ export class EarlyReadBack {
   async idle(): Promise<void> {
     await this.reading;
   }
+}
+
+/** The join times of the awaited users listed from position `lo` to before `hi` (in the list's order). */
+function awaitedListed(table: StagedTable, lo: number, hi: number): Float64Array {
+  const out = new Float64Array(Math.max(0, hi - lo));
+  let k = 0;
+  for (let p = lo; p < hi; p++) {
+    const i = table.listedAt(p);
+    if (isAwaited(table.state[i])) out[k++] = table.joined[i]!;
+  }
+  return out.subarray(0, k);
+}
+
+/** The first table index from `lo` to before `hi` still awaited (`hi` when none is). */
+function firstAwaited(table: StagedTable, lo: number, hi: number): number {
+  for (let i = lo; i < hi; i++) if (isAwaited(table.state[i])) return i;
+  return hi;
 }

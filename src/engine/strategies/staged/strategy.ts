@@ -6,7 +6,8 @@
 // `--via steps`. Each upload is written ahead in the journal and never sent twice (upload.ts); a batch goes
 // up while the next is prepared (one upload at a time, in the source's order) and while the job works; the job is
 // followed by the list's counts (follow.ts, job.ts), each of its claims is read back while it imports
-// the next (early.ts), and the results of the users read back are written meanwhile (along.ts); once
+// the next (early.ts; by the uploads the job has taken whole where the list tells them apart: batches.ts), and the
+// results of the users read back are written meanwhile (along.ts); once
 // it is done, its FAILED rows and the users still awaited (its last claim) are read back in bulk
 // (readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
 // user (table.ts).
@@ -16,6 +17,7 @@ import { planBulkUser } from '../bulk/plan.js';
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import type { ValidatedRecord } from '../../runner.js';
 import { ResultsAlong } from './along.js';
+import { ListedBatches } from './batches.js';
 import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
 import { JobWatcher } from './job.js';
@@ -64,6 +66,8 @@ interface StagedRun {
   watcher: JobWatcher;
   follower: JobFollower;
   early: EarlyReadBack;
+  /** The run's uploads as the staging list tells them apart (staged-batches.ts). */
+  batches: ListedBatches;
   along: ResultsAlong;
   collect: () => void;
   planOf: (user: Admitted) => StagedPlan;
@@ -115,7 +119,8 @@ function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
     }
   };
   const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
-  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo));
+  const batches = new ListedBatches(core, table);
+  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches);
   const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).
@@ -130,6 +135,7 @@ function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
     watcher,
     follower,
     early,
+    batches,
     along,
     collect,
     planOf,
@@ -157,7 +163,15 @@ async function take(run: StagedRun, users: Admitted[]): Promise<void> {
   // This batch's upload leaves once the one before is answered; its users that need steps start at once.
   const staging =
     toStage.length > 0
-      ? (before ?? Promise.resolve()).then(() => stageBatch(ctx, table, toStage, (n) => run.watcher.staged(n), refuser(ctx)))
+      ? (before ?? Promise.resolve()).then(async () => {
+          let placed = 0;
+          const onStaged = (n: number) => {
+            placed += n;
+            run.watcher.staged(n);
+          };
+          await stageBatch(ctx, table, toStage, onStaged, refuser(ctx));
+          await run.batches.uploaded(placed); // before the next upload: its newest row is this one's last
+        })
       : undefined;
   const lastId = users.at(-1)?.input.record.id;
   const upload = Promise.all([staging, ctx.pooled(bySteps, (u) => ctx.bySteps(u))]).then(() => {
