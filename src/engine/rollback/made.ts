@@ -46,7 +46,7 @@ export interface RunMade {
   verifiedEmail: boolean;
   /** What the run did to a present user that the journal cannot undo (a verified flag, metadata keys...). */
   notUndone: string[];
-  /** A user a sync changed or removed (not added): its undo is sync/rollback-decide.ts's. */
+  /** A user a sync changed or removed (not added): its undo is rollback/sync/decide.ts's. */
   sync?: SyncMade;
 }
 

@@ -1,5 +1,5 @@
 // `--via bulk-staged`, which of the run's uploads the core's job has taken whole: the read-back with the job
-// (staged-early.ts) reads back the users of an upload once none of its rows is NEW or PROCESSING any more, so that a
+// (early.ts) reads back the users of an upload once none of its rows is NEW or PROCESSING any more, so that a
 // read settles what it reads whatever order the job claims rows in. On the reference the order is not the upload's
 // once the job has removed rows while later uploads land: PostgreSQL puts new rows where removed ones were, and the
 // claim (no ORDER BY: postgresql plugin v9.4.2 BulkImportQueries.java getBulkImportUsersAndChangeStatusToProcessing)
@@ -13,6 +13,7 @@
 // was free of NEW before. An upload is never "out" on a guess: any row the probe cannot place (a window not known,
 // two uploads in the same millisecond, rows listed outside an upload) turns the probe off for the run, and the
 // read-back with the job goes by the list's counts as before.
+// Invariant: an upload is taken whole only when none of its rows is NEW or PROCESSING at its own last created_at.
 import type { BulkImportStatus } from '../../../core-client/import-bodies.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { rowJoined, stagedKey } from './staging-list.js';

@@ -7,17 +7,18 @@
 // are most likely imported: the users it added up to the N-th listed one are read back then (only their range of
 // join times), whatever the job does meanwhile. Nothing rests on that order: a user read before the job imported it
 // (a claim's second chunk done before its first, rows of an earlier run claimed first) stays awaited, is read once
-// more with the next read, and else by the final read-back (staged-readback.ts); a range that would hold many users
+// more with the next read, and else by the final read-back (readback.ts); a range that would hold many users
 // the job has likely not reached yet is not read (a source not in join-time order: the final read does it); a
 // failed read is left to the next one. Reads that settled fewer than a third of the users they read anew (from the
 // second read on, the retries counted) mean the claims do not follow the upload here (PostgreSQL put new rows
 // where removed ones were): the run reads no more before the job is done. `readTo` (every user below it read back at least once) is what the results
-// written meanwhile follow (staged-along.ts).
+// written meanwhile follow (along.ts).
 // That order held on a fresh table only: at a million users the job removes rows while later uploads land, and
 // its claims take rows of uploads far apart (docs/benchmarks.md). So where the uploads can be told apart in the
-// list (staged-batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
+// list (batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
 // (none of their rows NEW or PROCESSING), each run of adjacent ones on its own, and `readTo` follows the uploads
 // taken whole from the first; the counts then only say when to look.
+// Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
 import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';

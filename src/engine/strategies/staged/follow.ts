@@ -1,8 +1,9 @@
 // `--via bulk-staged`, following the core's job: its list's counts (NEW, then PROCESSING and FAILED: three cheap
-// requests), told to the operator's view (staged-job.ts) and to the read-back in the job's pauses
-// (staged-early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
+// requests), told to the operator's view (job.ts) and to the read-back in the job's pauses
+// (early.ts); this run's FAILED rows read when their number changes; and, once only the job is left, a look
 // every `followMs` (every 100 ms once no row waits to be claimed) until it has taken every staged user, or a stop
 // when it stalls.
+// Invariant: NEW + PROCESSING as counted never falls short of the rows still waiting (NEW is asked for first).
 import { UserError } from '../../../errors.js';
 import { describeStagedStalled } from '../../render/job-line.js';
 import type { EngineContext } from '../../strategy.js';

@@ -66,7 +66,7 @@ interface StagedRun {
   watcher: JobWatcher;
   follower: JobFollower;
   early: EarlyReadBack;
-  /** The run's uploads as the staging list tells them apart (staged-batches.ts). */
+  /** The run's uploads as the staging list tells them apart (batches.ts). */
   batches: ListedBatches;
   along: ResultsAlong;
   collect: () => void;
