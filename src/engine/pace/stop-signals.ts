@@ -19,14 +19,7 @@ export function stopOnSignals(say: (line: string) => void, stop: () => void): Si
     }
     stop();
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    remove() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
+  return onStopSignals(handler);
 }
 
 /**
@@ -38,6 +31,11 @@ export function exitOnSignals(say: (line: string) => void, resumeCommand: string
     say(`${signal} received while reading the sources: nothing was written` + (resumeCommand ? `; to run again: ${resumeCommand}` : ''));
     process.exit(130);
   };
+  return onStopSignals(handler);
+}
+
+/** `handler` on SIGINT and SIGTERM, until removed. */
+function onStopSignals(handler: (signal: NodeJS.Signals) => void): SignalGuard {
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return {

@@ -5,18 +5,16 @@ import { maskBulkUser, planBulkUser, type BulkPlanOptions } from './plan.js';
 import { dryRunPass, type DryRunSummary } from '../steps/dry-run.js';
 import type { ValidatedRecord } from '../../runner.js';
 import type { Via } from '../via.js';
+import { USERS_PAGE } from '../staged/slices.js';
 
 /** Requests per user when all goes well (bulk): the look-up, then the import. */
 const BULK_CALLS_PER_USER = 2;
-/** Users a page of the core's listing holds (GET /users, as staged reads back and learns the core). */
-const LISTING_PAGE = 500;
 
 /**
  * The requests of `planned` users staged in uploads of `batch`: the uploads, and the listing of the core read twice
  * (what it holds before, then the users back); the job's progress (a few counts a second) comes on top.
  */
-export const stagedRequests = (planned: number, batch: number): number =>
-  Math.ceil(planned / batch) + 2 * Math.ceil(planned / LISTING_PAGE);
+export const stagedRequests = (planned: number, batch: number): number => Math.ceil(planned / batch) + 2 * Math.ceil(planned / USERS_PAGE);
 
 export async function dryRunBulk(
   inputs: AsyncIterable<ValidatedRecord>,
@@ -37,7 +35,7 @@ export async function dryRunBulk(
   summary.calls = via === 'bulk' ? BULK_CALLS_PER_USER * summary.planned : stagedRequests(summary.planned, stagedBatch);
   write(
     `dry run (--via ${via}): ${summary.planned} users to migrate in about ${summary.calls} requests` +
-      `${via === 'bulk-staged' ? ` (uploads of up to ${stagedBatch} users, and the listing of the core, ${LISTING_PAGE} users a request, read twice) plus the job's progress` : ''}; ` +
+      `${via === 'bulk-staged' ? ` (uploads of up to ${stagedBatch} users, and the listing of the core, ${USERS_PAGE} users a request, read twice) plus the job's progress` : ''}; ` +
       `${summary.skipped} records skipped (invalid, or disabled in the source); ${summary.unplannable} not plannable. Nothing was written.`,
   );
   return summary;
