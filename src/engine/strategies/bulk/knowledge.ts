@@ -40,15 +40,22 @@ export function bodyKeys(body: BulkUserBody): string[] {
 export function coreUserKeys(user: CoreUser, tenant: string): string[] {
   const keys: string[] = [`ext|${user.id}`];
   for (const m of user.loginMethods) {
-    const t = { tenantIds: [tenant] };
-    if (m.recipeId === 'emailpassword' && m.email) keys.push(methodKey({ ...t, recipeId: 'emailpassword', email: m.email }));
-    if (m.recipeId === 'thirdparty' && m.thirdParty)
-      keys.push(methodKey({ ...t, recipeId: 'thirdparty', thirdPartyId: m.thirdParty.id, thirdPartyUserId: m.thirdParty.userId }));
-    if (m.recipeId === 'passwordless') {
-      if (m.phoneNumber) keys.push(methodKey({ ...t, recipeId: 'passwordless', phoneNumber: m.phoneNumber }));
-      if (m.email) keys.push(methodKey({ ...t, recipeId: 'passwordless', email: m.email }));
-    }
+    keys.push(...loginMethodKeys(m, tenant));
     if (m.recipeUserId !== user.id) keys.push(`ext|${m.recipeUserId}`);
+  }
+  return keys;
+}
+
+/** The account-info keys of one login method of a core user in `tenant` (methodKey's; a passwordless one by phone and email). */
+export function loginMethodKeys(m: CoreUser['loginMethods'][number], tenant: string): string[] {
+  const keys: string[] = [];
+  const t = { tenantIds: [tenant] };
+  if (m.recipeId === 'emailpassword' && m.email) keys.push(methodKey({ ...t, recipeId: 'emailpassword', email: m.email }));
+  if (m.recipeId === 'thirdparty' && m.thirdParty)
+    keys.push(methodKey({ ...t, recipeId: 'thirdparty', thirdPartyId: m.thirdParty.id, thirdPartyUserId: m.thirdParty.userId }));
+  if (m.recipeId === 'passwordless') {
+    if (m.phoneNumber) keys.push(methodKey({ ...t, recipeId: 'passwordless', phoneNumber: m.phoneNumber }));
+    if (m.email) keys.push(methodKey({ ...t, recipeId: 'passwordless', email: m.email }));
   }
   return keys;
 }

@@ -5,7 +5,8 @@ import type { StepResult } from '../../journal/journal.js';
 import type { Step, StepRef } from '../../plan/steps.js';
 
 export type StepOutcome =
-  | { ok: true; result: StepResult; ids: Record<string, string> }
+  /** `unread`: the core said OK but the write is not read back yet; the caller reads it back (mapping-readback.ts). */
+  | { ok: true; result: StepResult; ids: Record<string, string>; unread?: true }
   /** `restart`: the answer says the flow must start again (a passwordless code used up by an earlier attempt). */
   | { ok: false; status: string; message: string; restart?: boolean };
 
@@ -21,6 +22,8 @@ export interface UserIds {
   changed: Map<StepRef, string>;
   /** Steps this run created (not found already there), from the step's result or the journal's. */
   created: Set<StepRef>;
+  /** The caller reads the mapping the next step makes back itself, with others (mapping-readback.ts). */
+  mappingReadLater?: boolean;
 }
 
 export function newUserIds(): UserIds {

@@ -56,8 +56,10 @@ export class FreshKnowledge {
   private lastRead = 0;
   /** Each step's key (strategies/bulk/knowledge.ts stepKey), for as long as the step lives. */
   private readonly keys = new WeakMap<Step, string | undefined>();
-  /** Reads of the core so far (the first one and the refreshes). */
+  /** Reads of the core so far (the first one and the refreshes); a read's number is the count when it began. */
   reads = 0;
+  /** Sees every page of every read, and each read's end (mapping-readback.ts reads mappings back from them). */
+  watcher: KnowledgeWatcher | undefined;
 
   constructor(
     private readonly core: CoreClient,
@@ -110,10 +112,27 @@ export class FreshKnowledge {
     if (!this.reading) {
       this.readingFrom = this.now();
       this.readingAsks = this.asks;
-      this.reads += 1;
-      this.reading = this.read(this.readingFrom, this.readingAsks).finally(() => (this.reading = undefined));
+      const no = (this.reads += 1);
+      this.reading = this.read(this.readingFrom, this.readingAsks, no).then(
+        () => {
+          this.reading = undefined;
+          this.watcher?.ended(no);
+        },
+        (err: unknown) => {
+          this.reading = undefined;
+          this.watcher?.ended(no);
+          throw err;
+        },
+      );
     }
     return this.reading;
+  }
+
+  /** A read numbered above `n` begins now, or after the one under way (which began before it). Never rejects. */
+  readAfter(n: number): void {
+    if (this.reads > n) return;
+    if (this.reading) void this.reading.catch(() => undefined).then(() => this.readAfter(n));
+    else void this.start().catch(() => undefined);
   }
 
   /** The read under way, if any (tests wait for it). */
@@ -122,12 +141,13 @@ export class FreshKnowledge {
   }
 
   /** Every user the first time (oldest first); then the newest, down to the newest the last read saw less the margin. */
-  private async read(started: number, asks: number): Promise<void> {
+  private async read(started: number, asks: number, no: number): Promise<void> {
     const known = this.known ?? new CoreKnowledge();
     let newest = this.newest;
     let read = 0;
     const take = (users: CoreUser[]): void => {
       read += users.length;
+      this.watcher?.page(users, no);
       for (const user of users) {
         known.addUser(user, this.core.tenantId);
         for (const m of user.loginMethods) newest = Math.max(newest, m.timeJoined);
@@ -169,6 +189,12 @@ export class FreshKnowledge {
   }
 }
 
+/** Sees the reads of a FreshKnowledge: each page as it comes (with its read's number), and each read's end. */
+export interface KnowledgeWatcher {
+  page(users: CoreUser[], read: number): void;
+  ended(read: number): void;
+}
+
 /** How a `--via steps` run learns what the core holds, and the line that says so. */
 export function describeKnowledge(coreUsers: number | undefined, runUsers: number, listed: boolean): string {
   const n = (x: number) => x.toLocaleString('en-US');
@@ -183,15 +209,16 @@ export function describeKnowledge(coreUsers: number | undefined, runUsers: numbe
 /**
  * `--via steps`: the look-up skipper, decided at the first user that needs it (GET /users/count, one request): a
  * core at most LISTING_WORTH_IT times the run's users is read in bulk; a larger one, or one that does not say its
- * size, is looked up user by user. `emit` gets the decision.
+ * size, is looked up user by user. `emit` gets the decision; `listed()` is the knowledge once it is read in bulk.
  */
 export function knownAbsentForSteps(
   core: CoreClient,
   usersToMigrate: number,
   emit: (e: Extract<RunEvent, { type: 'core-knowledge' }>) => void = () => {},
-): (step: Step) => Promise<boolean> {
+): StepsKnowledge {
   let knowledge: Promise<FreshKnowledge | undefined> | undefined;
-  return async (step) => {
+  let decided: FreshKnowledge | undefined;
+  const absent = async (step: Step): Promise<boolean> => {
     knowledge ??= coreSize(core, usersToMigrate).then(({ count, manyTimesLarger }) => {
       const listed = count !== undefined && !manyTimesLarger;
       emit({
@@ -202,9 +229,13 @@ export function knownAbsentForSteps(
         detail: describeKnowledge(count, usersToMigrate, listed),
         at: Date.now(),
       });
-      return listed ? new FreshKnowledge(core) : undefined;
+      return listed ? (decided = new FreshKnowledge(core)) : undefined;
     });
     const k = await knowledge;
     return k ? k.absent(step) : false;
   };
+  return Object.assign(absent, { listed: () => decided });
 }
+
+/** The look-up skipper of a steps run, and the knowledge it keeps once the run has decided to read the core in bulk. */
+export type StepsKnowledge = ((step: Step) => Promise<boolean>) & { listed(): FreshKnowledge | undefined };

@@ -106,8 +106,12 @@ export const STEP_RULES: Rules = {
       // The first factor already answered with the external id: the mapping exists (a rerun).
       if (userId === step.externalUserId) return done(false, { externalUserId: step.externalUserId });
       const r = await core.createUserIdMapping({ superTokensUserId: userId, externalUserId: step.externalUserId });
-      // The answer names no id: the mapping counts once the core maps the external id to this user (issue 31).
-      if (r.status === 'OK') return readBack(await STEP_RULES['map-user-id'].find!(step, ids, core), 'POST', '/recipe/userid/map');
+      // The answer names no id: the mapping counts once the core maps the external id to this user (issue 31), read
+      // back here or, on a run that lists the core, by its next listing (the caller's: mapping-readback.ts).
+      if (r.status === 'OK') {
+        if (ids.mappingReadLater) return { ok: true, result: 'created', ids: { externalUserId: step.externalUserId }, unread: true };
+        return readBack(await STEP_RULES['map-user-id'].find!(step, ids, core), 'POST', '/recipe/userid/map');
+      }
       if (r.status === 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR') {
         return fail(r.status, `the core does not know the user ${userId} to map to external id ${step.externalUserId}`);
       }

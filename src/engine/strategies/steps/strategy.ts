@@ -1,19 +1,22 @@
 // `--via steps`, and the per-user fallback of every path: one user's steps in order (plan.ts), each through the
 // exactly-once rule (execute.ts), every completed step journalled, steps an earlier run finished taken from
 // the journal. The outcome is `imported` when any step created something, else `alreadyPresent`. Write-ahead: a
-// step's intent is on the disk before its request (intent.ts says which steps need one of their own).
+// step's intent is on the disk before its request (intent.ts says which steps need one of their own). On a core it
+// reads in bulk, a mapping's read-back waits for the next listing without holding a worker (mapping-readback.ts).
 // Invariant: a step's intent is on the disk before its request, and a step finished in the journal is never sent again.
 import { CoreClientError } from '../../../core-client/errors.js';
 import type { UserResult } from '../../events.js';
-import { applyStepIds, executeStep, newUserIds, resolveRef, type KnownAbsent, type UserIds } from './execute.js';
-import { journalledRecipeUserIds, type JournalEntry, type JournalledSteps } from '../../journal/journal.js';
+import { applyStepIds, executeStep, newUserIds, resolveRef, type KnownAbsent, type StepOutcome, type UserIds } from './execute.js';
+import { done } from './ids.js';
+import { journalledRecipeUserIds, type JournalledSteps } from '../../journal/journal.js';
 import type { Step } from '../../plan/steps.js';
 import { planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
 import type { CanonicalUser } from '../../../records/types.js';
-import { stepShapeIds } from '../../rollback/shape.js';
-import { onCreatedUser, stepIdentity } from './intent.js';
+import { CREATES_LOGIN, intentOf, onCreatedUser, stepLine, writeAheadSteps } from './intent.js';
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import { knownAbsentForSteps } from './knowledge.js';
+import { laterKey, MappingReadBacks, readMappingBack, type LaterReadBack, type MapStep } from './mapping-readback.js';
+import { UserError } from '../../../errors.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
 export function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {
@@ -30,9 +33,14 @@ export function journalledUserId(record: CanonicalUser, journalSteps: Journalled
 /**
  * One user's steps; undefined when the run stopped between two of them (the journal resumes it). Fatal core
  * errors (401, 402, unreachable) propagate. `knownAbsent` (the steps path's): skip the look-up of a login known
- * absent.
+ * absent. `later`: a mapping made on a user the run created is read back by the run's listings (mapping-readback.ts).
  */
-export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted, knownAbsent?: KnownAbsent): Promise<UserResult | undefined> {
+export async function migrateUserSteps(
+  ctx: EngineContext,
+  admitted: Admitted,
+  knownAbsent?: KnownAbsent,
+  later?: LaterReadBack,
+): Promise<UserResult | undefined> {
   const { input, journalled, prewritten } = admitted;
   const id = input.record.id;
   const base = { id, stepsRun: 0, stepsFromJournal: 0 };
@@ -48,6 +56,20 @@ export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted, k
   let replaced = false;
   let stepsRun = 0;
   let fromJournal = 0;
+  /** The mapping the core said OK to, waiting for the run's next listing of the core (mapping-readback.ts). */
+  let unread: Unread | undefined;
+  const failed = (step: Step, out: Extract<StepOutcome, { ok: false }>): UserResult => {
+    ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
+    return {
+      ...base,
+      outcome: 'failed',
+      step: step.key,
+      status: out.status,
+      message: out.message,
+      stepsRun,
+      stepsFromJournal: fromJournal,
+    };
+  };
   for (const step of steps) {
     const journalledStep = journalled?.steps.get(step.key);
     // A login's line without the id later steps need (a core's bare OK, believed by an older version): not
@@ -64,30 +86,30 @@ export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted, k
     await ctx.gate();
     if (ctx.isStopping()) return undefined; // interrupted between steps: the journal resumes it
     const owned = onCreatedUser(step, ids);
+    const loginKey = step.kind === 'map-user-id' && later ? laterKey(step, steps, ids, ctx.core.tenantId) : undefined;
+    ids.mappingReadLater = loginKey !== undefined;
     const out = await executeStep(step, ids, ctx.core, knownAbsent, {
       intended: owned || lacksId || journalled?.intents?.has(step.key) === true,
       ...(owned || prewritten?.has(step.key) ? {} : { intend: () => ctx.journal.appendDurable(intentOf(id, step, ids)) }),
     });
     stepsRun += 1;
-    if (!out.ok) {
-      ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: step.key, status: out.status });
-      return {
-        ...base,
-        outcome: 'failed',
-        step: step.key,
-        status: out.status,
-        message: out.message,
-        stepsRun,
-        stepsFromJournal: fromJournal,
-      };
-    }
+    if (!out.ok) return failed(step, out);
     applyStepIds(step, out.ids, ids, out.result);
-    // A login method the run created carries its fingerprint, so a rollback can tell it was changed since.
-    const journalIds = out.result === 'created' ? { ...out.ids, ...shapeOf(step) } : out.ids;
-    ctx.journal.append({ type: 'step', user: id, step: step.key, result: out.result, ids: journalIds });
+    if (out.unread && step.kind === 'map-user-id' && loginKey !== undefined) {
+      // Its line waits for a listing that shows it (or its own read-back at the user's end).
+      unread = listedMapping(ctx, id, step, loginKey, later!);
+      created = true;
+      continue;
+    }
+    ctx.journal.append(stepLine(id, step, out));
     // --update-existing's replaced hash is counted apart: the user was there before (alreadyPresent).
     if (step.kind === 'replace-password') replaced ||= out.result === 'created';
     else created ||= out.result === 'created';
+  }
+  if (unread) {
+    const out = await settleMapping(ctx, id, unread, ids, later!);
+    if (out === undefined) return undefined; // the run stopped first: the journal's next run reads it back
+    if (!out.ok) return failed(unread.step, out);
   }
   const outcome = created ? 'imported' : 'alreadyPresent';
   ctx.journal.append({ type: 'user', user: id, outcome });
@@ -96,6 +118,41 @@ export async function migrateUserSteps(ctx: EngineContext, admitted: Admitted, k
   // What the core's user no longer has since the export (an email changed there): left as it is, and said so.
   if (ids.changed.size > 0) result.message = [...ids.changed.values()].join('; ');
   return result;
+}
+
+/** A mapping the core said OK to, and whether the run's listing showed it (mapping-readback.ts). */
+interface Unread {
+  step: MapStep;
+  seen: Promise<boolean | undefined>;
+}
+
+/** Asked right after the OK (only a listing that begins after it counts); journalled as soon as a listing shows it, even if the user's later steps stop the run. */
+function listedMapping(ctx: EngineContext, user: string, step: MapStep, loginKey: string, later: LaterReadBack): Unread {
+  const seen = later.readBacks.confirm(loginKey, step.externalUserId).then((shown) => {
+    if (shown) ctx.journal.append(stepLine(user, step, { result: 'created', ids: { externalUserId: step.externalUserId } }));
+    return shown;
+  });
+  return { step, seen };
+}
+
+/**
+ * A mapping left to the run's next listing: the user lets its worker go and waits for it; not in the listing, it is
+ * read back by itself (and sent again if the OK applied nothing). Its line once it counts; undefined when the run stopped.
+ */
+async function settleMapping(
+  ctx: EngineContext,
+  user: string,
+  unread: Unread,
+  ids: UserIds,
+  later: LaterReadBack,
+): Promise<StepOutcome | undefined> {
+  later.waiting();
+  const seen = await unread.seen;
+  if (seen === undefined) return undefined;
+  if (seen) return done(true, { externalUserId: unread.step.externalUserId }); // journalled when the listing showed it
+  const out = await readMappingBack(unread.step, ids, ctx.core);
+  if (out.ok) ctx.journal.append(stepLine(user, unread.step, out));
+  return out;
 }
 
 /** Runs `migrate` for one user and finishes it; a fatal core error stops the run (the user stays resumable). */
@@ -117,65 +174,53 @@ export async function finishOne(
   if (result) await ctx.finish(result, user.input);
 }
 
-/**
- * A step's login fingerprint (rollback/shape.ts: a SHA-256 per form), taken once for its intent and its step line:
- * the step object lives from the user's plan to its last step, and goes with it.
- */
-const shapes = new WeakMap<Step, Record<string, string>>();
-function shapeOf(step: Step): Record<string, string> {
-  let shape = shapes.get(step);
-  if (shape === undefined) shapes.set(step, (shape = stepShapeIds(step)));
-  return shape;
-}
-
-/** A step's write-ahead line; it carries the login's fingerprint too, so a rollback that settles it tells changes since. */
-const intentOf = (user: string, step: Step, ids: UserIds): JournalEntry => ({
-  type: 'intent',
-  user,
-  step: step.key,
-  who: { ...stepIdentity(step, ids), ...shapeOf(step) },
-});
-
-/** Steps that create a login method: their users' look-up is what the engine's knowledge of the core answers. */
-const CREATES_LOGIN = new Set<Step['kind']>(['import-password', 'thirdparty-signinup', 'passwordless-signinup']);
-
-/**
- * The intents of the login methods the engine knows absent from the core, for a window of users, in one sync. A
- * user an earlier run began goes its own way (its intents are settled from the core, one by one).
- */
-async function writeAheadSteps(ctx: EngineContext, knownAbsent: KnownAbsent, users: Admitted[]): Promise<void> {
-  let wrote = false;
-  for (const user of users) {
-    if (user.journalled) continue;
-    try {
-      user.planned = planUserSteps(user.input.record, ctx.plan);
-    } catch {
-      continue; // its plan error is reported when its turn comes
-    }
-    const ids = newUserIds();
-    for (const step of user.planned) {
-      if (!CREATES_LOGIN.has(step.kind) || !(await knownAbsent(step))) continue;
-      ctx.journal.append(intentOf(user.input.record.id, step, ids));
-      (user.prewritten ??= new Set()).add(step.key);
-      wrote = true;
-    }
-  }
-  if (wrote) await ctx.journal.flush();
-}
+/** A stopping run's last listing for the mappings waiting: this long at most (then the next run reads them back). */
+const LAST_READ_MS = 5_000;
 
 /**
  * `--via steps`: each user alone, `concurrency` users at once; the look-up of users known absent from the core,
- * learnt in bulk, is skipped (knowledge.ts). The path has no options of its own.
+ * learnt in bulk, is skipped (knowledge.ts), and on such a core the mappings the run makes are read back by its
+ * listings (mapping-readback.ts): a user waiting for one lets its worker go, and is finished by then (drain waits
+ * for the last). The path has no options of its own.
  */
 export const stepsStrategy: StrategyFactory = (ctx) => {
   const knownAbsent = knownAbsentForSteps(ctx.core, ctx.total, ctx.emit);
-  const migrate = (c: EngineContext, user: Admitted) => migrateUserSteps(c, user, knownAbsent);
+  let readBacks: MappingReadBacks | undefined;
+  const outstanding = new Set<Promise<void>>();
+  const readBacksNow = (): MappingReadBacks | undefined => {
+    const listed = knownAbsent.listed();
+    if (listed && !readBacks) readBacks = new MappingReadBacks(listed, ctx.core.tenantId);
+    return readBacks;
+  };
+  const settleOutstanding = async (): Promise<void> => {
+    while (outstanding.size > 0) await Promise.all(outstanding);
+  };
   return {
     batchSize: 1,
     retakesFinished: true,
     writeAhead: (users) => writeAheadSteps(ctx, knownAbsent, users),
     take: async (users) => {
-      for (const user of users) await finishOne(ctx, user, migrate);
+      for (const user of users) {
+        let release!: () => void;
+        const released = new Promise<'waiting'>((resolve) => (release = () => resolve('waiting')));
+        const rb = readBacksNow();
+        const later = rb ? { readBacks: rb, waiting: () => release() } : undefined;
+        const whole = finishOne(ctx, user, (c, u) => migrateUserSteps(c, u, knownAbsent, later));
+        if ((await Promise.race([whole.then(() => 'done' as const), released])) === 'done') continue;
+        // The user waits for a listing: finished by then, by drain, or left to the journal's next run if the run stops.
+        const tracked: Promise<void> = whole
+          .catch((err: unknown) => ctx.requestStop('fatal', err instanceof Error ? err : new UserError(String(err))))
+          .finally(() => outstanding.delete(tracked));
+        outstanding.add(tracked);
+      }
+    },
+    drain: async () => {
+      readBacks?.flush();
+      await settleOutstanding();
+    },
+    abandon: async () => {
+      await readBacks?.stopAfterLastRead(LAST_READ_MS);
+      await settleOutstanding();
     },
   };
 };
