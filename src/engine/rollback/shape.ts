@@ -3,13 +3,16 @@
 // paths, the fingerprints and TOTP device names of the whole user. A login method whose fingerprint the core no
 // longer shows had its email (phone, provider email) changed since; one with no fingerprint was added since.
 // Invariant: a fingerprint is a digest: it never holds an email, phone or id in clear.
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import type { BulkLoginMethodBody, BulkUserBody } from '../../core-client/import-bodies.js';
 import type { LoginMethod } from '../../core-client/types.js';
 import type { Step } from '../plan/steps.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
-const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 12);
+/** One-shot hashing (Node 20.12+; the same digest) costs about half of a Hash object's: a staged run takes one a user. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const digest = (text: string): string =>
+  (oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex')).slice(0, 12);
 /** `e:`, `t:` or `p:` and the digest: the recipe stays readable, so a changed login pairs with its old fingerprint. */
 const tagged = (recipeId: string, text: string): string => `${recipeId.charAt(0)}:${digest(text)}`;
 /** The recipe letter of a fingerprint. */

@@ -80,7 +80,7 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
       if (!isAwaited(state)) continue;
       if (m.timeJoined === table.joined[i]) {
         table.setState(i, CONFIRMED);
-        if (table.rowId(i) === undefined) table.foundIds.set(i, m.recipeUserId);
+        if (!table.hasRowId(i)) table.foundIds.set(i, m.recipeUserId);
       } else table.setState(i, PRESENT);
     }
   }

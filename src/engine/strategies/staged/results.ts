@@ -14,8 +14,8 @@ import type { Admitted, EngineContext } from '../../strategy.js';
 import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, REPORTED, STAGED, type StagedTable } from './table.js';
 import { STAGED_STEP } from './upload.js';
 
-/** How a record becomes its bulk body, key and join time (the same function the upload used). */
-export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: string; externalUserId?: string } | undefined;
+/** How a record becomes its bulk body and key (the same planning the upload used), or undefined when it cannot. */
+export type StagedPlanner = (user: Admitted) => { body: BulkUserBody; key: string } | undefined;
 
 /** Users completed by the steps at once: a bounded buffer, run `concurrency` at a time. */
 const STEPS_BUFFER = 256;
@@ -93,16 +93,15 @@ export function settledResult(
   planned: NonNullable<ReturnType<StagedPlanner>>,
 ): UserResult {
   const id = input.record.id;
-  const base = { id, stepsRun: 1, stepsFromJournal: 0 };
   if (state === CONFIRMED) {
     // The id the core answers for the user, as `--via bulk` journals it: its external id where it has one, else
     // the SuperTokens id its row got (the core's own id, which a rollback removes by), with what the import gave
     // it (rollback/shape.ts), so that a rollback tells what changed since.
-    const recipeUserId = planned.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
+    const recipeUserId = planned.body.externalUserId ?? table.rowId(i) ?? table.foundIds.get(i)!;
     const ids: Record<string, string> = { recipeUserId, ...bulkShapeIds(planned.body) };
     ctx.journal.append({ type: 'step', user: id, step: STAGED_STEP, result: 'created', ids });
     ctx.journal.append({ type: 'user', user: id, outcome: 'imported' });
-    return { ...base, outcome: 'imported', userId: recipeUserId };
+    return { id, stepsRun: 1, stepsFromJournal: 0, outcome: 'imported', userId: recipeUserId };
   }
   const status = state === JOB_FAILED ? 'BULK_IMPORT_FAILED' : 'STAGED_ROW_GONE';
   const message =
@@ -112,7 +111,7 @@ export function settledResult(
         ? 'staged, then gone from the staging list without reaching the core (removed by someone?): the next run stages it again'
         : 'not settled';
   ctx.journal.append({ type: 'user', user: id, outcome: 'failed', step: STAGED_STEP, status });
-  return { ...base, outcome: 'failed', step: STAGED_STEP, status, message };
+  return { id, stepsRun: 1, stepsFromJournal: 0, outcome: 'failed', step: STAGED_STEP, status, message };
 }
 
 /**

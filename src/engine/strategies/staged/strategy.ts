@@ -13,7 +13,8 @@
 // user (table.ts).
 // Invariant: every upload is written ahead in the journal and sent once; a user counts as imported only when read back.
 import { collectGarbage } from '../../../heap.js';
-import { planBulkUser } from '../bulk/plan.js';
+import type { BulkUserBody } from '../../../core-client/import-bodies.js';
+import { planBulkUser, type BulkPlanOptions } from '../bulk/plan.js';
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import type { ValidatedRecord } from '../../runner.js';
 import { ResultsAlong } from './along.js';
@@ -23,7 +24,7 @@ import { JobFollower } from './follow.js';
 import { JobWatcher } from './job.js';
 import { removeStaged, rowJoined, stagedKey, stagingPages } from './staging-list.js';
 import { AWAITED, readBack } from './readback.js';
-import { reportStaged } from './results.js';
+import { reportStaged, type StagedPlanner } from './results.js';
 import { sortBatch, type StagedPlan } from './sort.js';
 import { STAGED, StagedTable } from './table.js';
 import { STAGED_STEP, stageBatch, type ToStage } from './upload.js';
@@ -71,7 +72,7 @@ interface StagedRun {
   along: ResultsAlong;
   collect: () => void;
   planOf: (user: Admitted) => StagedPlan;
-  planned: (user: Admitted) => StagedPlan | undefined;
+  planned: StagedPlanner;
   phase: (p: Phase, detail: string) => void;
   known?: Learnt;
   /**
@@ -105,15 +106,32 @@ function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   // then held to the end whatever is collected, so no full collections (tens of ms each).
   if (!options.reopenInputs) table.inputs = [];
   const collect = table.inputs ? () => undefined : collectGarbage;
-  const planOf = (user: Admitted): StagedPlan => {
+  // The planner's options, made once (copying the run's plan options for every user, twice per user, was most of
+  // planOf's own time in the profile: docs/benchmarks.md); a user staged by an earlier run keeps its join time.
+  let runOptions: BulkPlanOptions | undefined;
+  let runOptionsOf: EngineContext['plan'] | undefined;
+  const optionsFor = (fallback: number): BulkPlanOptions => {
+    if (fallback !== runJoined) return { ...ctx.plan, tenantId: core.tenantId, joinedWhenUnknown: fallback };
+    if (runOptionsOf !== ctx.plan) {
+      runOptionsOf = ctx.plan;
+      runOptions = { ...ctx.plan, tenantId: core.tenantId, joinedWhenUnknown: runJoined };
+    }
+    return runOptions!;
+  };
+  const bodyOf = (user: Admitted): { body: BulkUserBody; fallback: number } => {
     const fallback = user.journalled?.staged ?? runJoined;
-    const body = planBulkUser(user.input.record, { ...ctx.plan, tenantId: core.tenantId, joinedWhenUnknown: fallback });
+    return { body: planBulkUser(user.input.record, optionsFor(fallback)), fallback };
+  };
+  const planOf = (user: Admitted): StagedPlan => {
+    const { body, fallback } = bodyOf(user);
     const joined = body.loginMethods[0]!.timeJoinedInMSSinceEpoch ?? fallback;
     return { body, key: stagedKey(body), joined, ...(body.externalUserId !== undefined ? { externalUserId: body.externalUserId } : {}) };
   };
-  const planned = (user: Admitted): StagedPlan | undefined => {
+  // For a result line: the body (its shape ids and external id) and its key; nothing else is made.
+  const planned: StagedPlanner = (user) => {
     try {
-      return planOf(user);
+      const { body } = bodyOf(user);
+      return { body, key: stagedKey(body) };
     } catch {
       return undefined;
     }
