@@ -17,13 +17,16 @@
 // its claims take rows of uploads far apart (docs/benchmarks.md). So where the uploads can be told apart in the
 // list (batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
 // (none of their rows NEW or PROCESSING), each run of adjacent ones on its own, and `readTo` follows the uploads
-// taken whole from the first; the counts then only say when to look.
+// taken whole from the first; the counts then only say when to look. At scale, once few rows are left beside the
+// run (TAIL), the rows left are listed and every user out of the list is read back (tail.ts), so that the final read
+// has only the job's last claims.
 // Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
 import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
 import { skipGaps, USERS_PAGE } from './slices.js';
 import type { StagedTable } from './table.js';
+import { readOutOfList } from './tail.js';
 
 /** Users newly out of the list before a read is worth its requests (2 pages). */
 const EARLY_FROM = 1_000;
@@ -35,6 +38,12 @@ const READ_GROUPS = 3;
 const WORTH_READING = 1 / 3;
 /** The same beside the uploads' probe, which settles what the claims' order leaves. */
 const WORTH_READING_BESIDE = 0.9;
+/**
+ * The job's tail (tail.ts): a run of at least `runFrom` rows listed, with at most `rowsLeft` of them left in the list
+ * (100 listing requests at most a look), reads back every user out of the list. Smaller runs read by their uploads
+ * and counts alone (a fresh table keeps the upload's order there).
+ */
+export const TAIL = { rowsLeft: 50_000, runFrom: 100_000 };
 
 export class EarlyReadBack {
   /** Table indexes below this were read back at least once while the job worked. */
@@ -59,6 +68,8 @@ export class EarlyReadBack {
   private unread: number[] = [];
   private readonly uploadsRead = new Set<number>();
   private readPrefix = 0;
+  /** Users out of the list (by the counts) when the tail was last read. */
+  private tailAt = 0;
 
   /** `onRead`: after each read that ended well (`readTo` moved). `batches`: the run's uploads, when they are told. */
   constructor(
@@ -66,6 +77,7 @@ export class EarlyReadBack {
     private readonly table: StagedTable,
     private readonly onRead: () => void = () => undefined,
     private readonly batches?: ListedBatches,
+    private readonly tail: { rowsLeft: number; runFrom: number } = TAIL,
   ) {}
 
   /**
@@ -81,6 +93,12 @@ export class EarlyReadBack {
     if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
+    // At the tail the list says who is out: no other read (once enough more is out, or the job paused).
+    if (listed >= this.tail.runFrom && waiting <= this.tail.rowsLeft) {
+      if (out > this.tailAt && (out - this.tailAt >= EARLY_FROM || o.paused))
+        this.reading = this.readTail(out).finally(() => (this.reading = undefined));
+      return;
+    }
     const byUploads = this.batches !== undefined && !this.batches.off && this.batches.ends.length > 0;
     // While the job works, once enough more is out; once its run has ended (paused), whatever it finished, so that
     // no result waits for its next run.
@@ -165,6 +183,26 @@ export class EarlyReadBack {
     const bound = end > 0 ? table.listedAt(end - 1) + 1 : 0;
     if (bound > this.readTo) {
       this.readTo = bound;
+      this.onRead();
+    }
+  }
+
+  /** The users out of the list read back (tail.ts); `readTo` up to the first user still awaited. */
+  private async readTail(out: number): Promise<void> {
+    const table = this.table;
+    const before = awaitedJoined(table).length;
+    this.tailAt = out;
+    this.reads++;
+    try {
+      await readOutOfList(this.core, table);
+    } catch {
+      return; // read with the next look (or the final read)
+    }
+    this.settled += before - awaitedJoined(table).length;
+    const listed = table.listedCount;
+    const to = firstAwaited(table, this.readTo, listed > 0 ? table.listedAt(listed - 1) + 1 : 0);
+    if (to > this.readTo) {
+      this.readTo = to;
       this.onRead();
     }
   }

@@ -111,6 +111,41 @@ describe('read-back with a job that claims out of the upload order', () => {
     expect(listed.filter((t) => t < at(1500))).toEqual([]);
   });
 
+  it("at the job's tail (few rows left beside a large run) reads back every user out of the list, whatever its upload", async () => {
+    const { core, listed } = listingCounted(sandbox.url);
+    const table = new StagedTable(UPLOAD * UPLOADS);
+    const batches = new ListedBatches(core, table);
+    await stage(core, 3, table, batches);
+    let reads = 0;
+    // The tail from 1,000 rows left in a run of 2,000 (a million's are 50,000 and 100,000: early.ts TAIL).
+    const early = new EarlyReadBack(core, table, () => reads++, batches, { rowsLeft: 1_000, runFrom: 2_000 });
+    // Claims that take the first half of every upload: no upload is taken whole.
+    for (let k = 0; k < UPLOADS; k++) await take(core, 3, k * UPLOAD, k * UPLOAD + UPLOAD / 2);
+    expect(await left(core)).toBe(1_000);
+    listed.length = 0;
+    early.consider(await left(core), 0); // not paused: 1,000 out since the tail was last read
+    await early.idle();
+    // Every user out of the list read back (the uploads' way would have read none: no upload is whole).
+    for (let i = 0; i < 2000; i++) expect(table.state[i], String(i)).toBe(i % UPLOAD < UPLOAD / 2 ? CONFIRMED : STAGED);
+    expect(early.settled).toBe(1_000);
+    expect(early.readTo).toBe(UPLOAD / 2); // the first user still in the list
+    expect(reads).toBe(1);
+    // Read again only once another 1,000 are out (or the job pauses).
+    await take(core, 3, UPLOAD / 2, UPLOAD);
+    early.consider(await left(core), 0);
+    await early.idle();
+    expect(early.settled).toBe(1_000);
+    early.consider(await left(core), 0, { paused: true });
+    await early.idle();
+    expect(early.settled).toBe(1_250);
+    expect(early.readTo).toBe(UPLOAD + UPLOAD / 2);
+    // Below the run size the tail is never read: a run of 2,000 with a tail from 4,000 goes by its uploads alone.
+    const small = new EarlyReadBack(core, new StagedTable(1), () => undefined, undefined, { rowsLeft: 1_000, runFrom: 4_000 });
+    small.consider(500, 0, { listed: 2_000 });
+    await small.idle();
+    expect(small.reads).toBe(0);
+  });
+
   it('tells nothing apart when rows were listed outside the uploads (found staged by an earlier run): the counts decide', async () => {
     const { core } = listingCounted(sandbox.url);
     const table = new StagedTable(UPLOAD);
