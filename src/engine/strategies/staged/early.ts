@@ -44,6 +44,8 @@ const WORTH_READING_BESIDE = 0.9;
  * and counts alone (a fresh table keeps the upload's order there).
  */
 export const TAIL = { rowsLeft: 50_000, runFrom: 100_000 };
+/** Rows left at most for a tail read in the job's pause whatever few users are out (10 listing requests). */
+const TAIL_PAUSED_ROWS = 5_000;
 
 export class EarlyReadBack {
   /** Table indexes below this were read back at least once while the job worked. */
@@ -93,9 +95,11 @@ export class EarlyReadBack {
     if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
-    // At the tail the list says who is out: no other read (once enough more is out, or the job paused).
+    // At the tail the list says who is out: no other read. Listed again once a fifth as many users as rows left are
+    // out since (at most a request for 100 users out), or when the job pauses with a few pages left.
     if (listed >= this.tail.runFrom && waiting <= this.tail.rowsLeft) {
-      if (out > this.tailAt && (out - this.tailAt >= EARLY_FROM || o.paused))
+      const since = out - this.tailAt;
+      if (since > 0 && (since >= Math.max(EARLY_FROM, waiting / 5) || (o.paused && waiting <= TAIL_PAUSED_ROWS)))
         this.reading = this.readTail(out).finally(() => (this.reading = undefined));
       return;
     }
