@@ -271,7 +271,7 @@ describe('runner (real sandbox core)', () => {
     const touched = new Set(
       journalEntries(jp)
         .filter((e) => e.type === 'step')
-        .map((e) => e.user),
+        .map((e) => e.user as string),
     );
     // The users touched but not done then: the other workers' (at most concurrency - 1), and mapped users whose steps
     // were done but the read-back of their mapping by the run's next listing, which holds no worker.
