@@ -11,6 +11,9 @@ export class UserError extends Error {
   }
 }
 
+/** Anything thrown, as an Error (a thrown non-Error becomes a UserError with its text). */
+export const asError = (err: unknown): Error => (err instanceof Error ? err : new UserError(String(err)));
+
 /** Bad command-line usage: exit 2. */
 export class UsageError extends UserError {
   constructor(message: string) {

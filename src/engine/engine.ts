@@ -5,7 +5,7 @@
 // was checked against the core, and the journal is flushed before the run's end (`finished`) is told.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CoreClient } from '../core-client/types.js';
-import { UserError } from '../errors.js';
+import { asError, UserError } from '../errors.js';
 import { formatProblem } from '../records/types.js';
 import { createAdaptiveConcurrency, type AdaptiveConcurrency } from './pace/adaptive-concurrency.js';
 import { leftOutOfRun } from './plan/disabled-check.js';
@@ -23,8 +23,6 @@ import { writeAheadWindow } from './strategies/steps/write-ahead-window.js';
 export const DEFAULT_CONCURRENCY = 16;
 /** A batch being gathered gives the event loop back after this many records. */
 const YIELD_EVERY = 500;
-
-const asError = (err: unknown): Error => (err instanceof Error ? err : new UserError(String(err)));
 
 /** A record that needs no write gets its result at once; any other is admitted for the strategy. */
 export async function admit(

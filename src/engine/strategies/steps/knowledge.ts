@@ -113,17 +113,10 @@ export class FreshKnowledge {
       this.readingFrom = this.now();
       this.readingAsks = this.asks;
       const no = (this.reads += 1);
-      this.reading = this.read(this.readingFrom, this.readingAsks, no).then(
-        () => {
-          this.reading = undefined;
-          this.watcher?.ended(no);
-        },
-        (err: unknown) => {
-          this.reading = undefined;
-          this.watcher?.ended(no);
-          throw err;
-        },
-      );
+      this.reading = this.read(this.readingFrom, this.readingAsks, no).finally(() => {
+        this.reading = undefined;
+        this.watcher?.ended(no);
+      });
     }
     return this.reading;
   }

@@ -23,8 +23,6 @@ interface Waiting {
   /** The reads begun before the OK: only a later one counts. */
   after: number;
   settle: (seen: boolean | undefined) => void;
-  /** Told once it is settled (stopAfterLastRead). */
-  done: Array<() => void>;
 }
 
 export class MappingReadBacks {
@@ -34,6 +32,8 @@ export class MappingReadBacks {
   private stopped = false;
   /** The run is stopping: the last listing's misses are left to the next run (undefined), not read back one by one. */
   private last = false;
+  /** Told when no mapping is waiting any more (stopAfterLastRead). */
+  private emptied: (() => void) | undefined;
 
   constructor(
     private readonly knowledge: FreshKnowledge,
@@ -51,12 +51,7 @@ export class MappingReadBacks {
     if (this.stopped) return Promise.resolve(undefined);
     return new Promise((settle) => {
       this.waiting.get(externalId)?.settle(false); // the same external id twice at once: the first reads it back itself
-      const done: Array<() => void> = [];
-      const told = (seen: boolean | undefined): void => {
-        settle(seen);
-        for (const d of done) d();
-      };
-      this.waiting.set(externalId, { loginKey, after: this.knowledge.reads, settle: told, done });
+      this.waiting.set(externalId, { loginKey, after: this.knowledge.reads, settle });
       this.arm();
     });
   }
@@ -69,14 +64,15 @@ export class MappingReadBacks {
   /**
    * The run stops: one last listing for the mappings waiting (at most `ms`), so that what the core holds is journalled;
    * what it does not show, or all of them once `ms` has passed, is left to the journal's next run (undefined).
+   * Called once every user has asked (the run's workers have ended), so no mapping joins the wait meanwhile.
    */
   async stopAfterLastRead(ms: number): Promise<void> {
     if (this.waiting.size > 0 && !this.stopped) {
       this.last = true;
-      const settled = [...this.waiting.values()].map((w) => new Promise<void>((r) => w.done.push(r)));
+      const emptied = new Promise<void>((r) => (this.emptied = r));
       this.flush();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(settled), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+      await Promise.race([emptied, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
       clearTimeout(timer);
     }
     this.stop();
@@ -104,6 +100,7 @@ export class MappingReadBacks {
         w.settle(true);
       }
     }
+    if (this.waiting.size === 0) this.emptied?.();
   }
 
   private ended(read: number): void {
@@ -112,6 +109,7 @@ export class MappingReadBacks {
       this.waiting.delete(external);
       w.settle(this.last ? undefined : false);
     }
+    if (this.waiting.size === 0) this.emptied?.();
     this.arm();
   }
 

@@ -16,7 +16,7 @@ import { CREATES_LOGIN, intentOf, onCreatedUser, stepLine, writeAheadSteps } fro
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import { knownAbsentForSteps } from './knowledge.js';
 import { laterKey, MappingReadBacks, readMappingBack, type LaterReadBack, type MapStep } from './mapping-readback.js';
-import { UserError } from '../../../errors.js';
+import { asError } from '../../../errors.js';
 
 /** The id the core knows a user by, for a user the journal holds complete (its steps replayed for their ids). */
 export function journalledUserId(record: CanonicalUser, journalSteps: JournalledSteps, plan: PlanOptions | undefined): string | undefined {
@@ -209,7 +209,7 @@ export const stepsStrategy: StrategyFactory = (ctx) => {
         if ((await Promise.race([whole.then(() => 'done' as const), released])) === 'done') continue;
         // The user waits for a listing: finished by then, by drain, or left to the journal's next run if the run stops.
         const tracked: Promise<void> = whole
-          .catch((err: unknown) => ctx.requestStop('fatal', err instanceof Error ? err : new UserError(String(err))))
+          .catch((err: unknown) => ctx.requestStop('fatal', asError(err)))
           .finally(() => outstanding.delete(tracked));
         outstanding.add(tracked);
       }
