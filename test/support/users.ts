@@ -4,7 +4,18 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import bcrypt from 'bcryptjs';
 import base32 from 'hi-base32';
+import type { Step } from '../../src/engine/plan/steps.js';
 import type { CanonicalUser } from '../../src/records/types.js';
+import { BCRYPT } from './vectors.js';
+
+/** The step that imports `email` with the BCRYPT hash: what the steps path's knowledge of the core is asked about. */
+export const passwordStep = (email: string): Step => ({
+  kind: 'import-password',
+  key: 'password',
+  email,
+  passwordHash: BCRYPT,
+  hashingAlgorithm: 'bcrypt',
+});
 
 /** Public vector of the external scrypt variant (shared/formats.md): password `user1password`. */
 export const SCRYPT_SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';

@@ -22,8 +22,9 @@ import type { CanonicalUser } from '../../../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
 import { LICENSE } from '../../../support/cli.js';
 import { instrument } from '../../../support/instrumented-core.js';
+import { passwordStep as password } from '../../../support/users.js';
+import { BCRYPT as HASH } from '../../../support/vectors.js';
 
-const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 /** The password of the user that was there before the run (the export has another hash for it). */
 const OTHER = bcrypt.hashSync('there-before', 4);
 const noRetry = { retries: 0, baseDelayMs: 1, maxDelayMs: 1 };
@@ -42,14 +43,6 @@ afterEach(async () => {
 async function* inputs(list: CanonicalUser[]): AsyncIterable<ValidatedRecord> {
   for (const [i, record] of list.entries()) yield { record, origin: { file: 'users.ndjson', line: i + 1 }, valid: true, problems: [] };
 }
-
-const password = (email: string): Step => ({
-  kind: 'import-password',
-  key: 'password',
-  email,
-  passwordHash: HASH,
-  hashingAlgorithm: 'bcrypt',
-});
 
 describe('bulk knowledge on the steps path', () => {
   it('no look-up for users known absent; a user already there is looked up and left unchanged; the run says how it knows', async () => {

@@ -11,25 +11,17 @@ import { createCoreClient } from '../../../../src/core-client/client.js';
 import { methodKey } from '../../../../src/engine/strategies/bulk/knowledge.js';
 import { FreshKnowledge } from '../../../../src/engine/strategies/steps/knowledge.js';
 import { MappingReadBacks } from '../../../../src/engine/strategies/steps/mapping-readback.js';
-import type { Step } from '../../../../src/engine/plan/steps.js';
 import type { CanonicalUser } from '../../../../src/records/types.js';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
 import { startBareOkProxy, type BareOkProxy } from '../../../support/bare-ok-proxy.js';
 import { cli, client, journalEntries, LICENSE } from '../../../support/cli.js';
-import { writeNdjson } from '../../../support/users.js';
+import { passwordStep as password, writeNdjson } from '../../../support/users.js';
+import { BCRYPT as HASH } from '../../../support/vectors.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const HASH = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const noRetry = { retries: 0, baseDelayMs: 1, maxDelayMs: 1 };
 const key = (email: string) => methodKey({ tenantIds: ['public'], recipeId: 'emailpassword', email });
-const password = (email: string): Step => ({
-  kind: 'import-password',
-  key: 'password',
-  email,
-  passwordHash: HASH,
-  hashingAlgorithm: 'bcrypt',
-});
 
 let dir: string;
 let sandbox: RunningSandbox;
