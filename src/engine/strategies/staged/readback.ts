@@ -10,7 +10,7 @@ import type { StagedUserRow } from '../../../core-client/import-bodies.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { methodKey } from '../bulk/knowledge.js';
 import { PRESENT_IN_CORE, redactBulkMessage } from '../bulk/user.js';
-import { rowJoined, stagedKey, stagingPages } from './staging-list.js';
+import { runUserOf, stagingPages } from './staging-list.js';
 import { readUsersSliced, skipGaps, splitPoints, USERS_PAGE } from './slices.js';
 import { CONFIRMED, EXISTS, JOB_FAILED, PRESENT, STAGED, type StagedTable } from './table.js';
 
@@ -29,9 +29,8 @@ export async function scanFailedRows(core: CoreClient, table: StagedTable): Prom
   if (table.size === 0) return;
   for await (const page of stagingPages(core, 'FAILED')) {
     for (const row of page) {
-      if (!row.loginMethods?.length) continue;
-      const i = table.find(stagedKey(row));
-      if (i === undefined || rowJoined(row) !== table.joined[i]) continue; // not a row of this run
+      const i = runUserOf(table, row);
+      if (i === undefined) continue; // not a row of this run
       const state = table.state[i];
       if (state !== STAGED && state !== JOB_FAILED && state !== EXISTS) continue;
       table.failedRows.add(row.id);

@@ -33,6 +33,13 @@ const STATUS_CODE: Record<BulkImportStatus, number> = { NEW: 1, PROCESSING: 2, F
 /** The first login method's join time of a staged row (what the core's job will give it). */
 export const rowJoined = (row: StagedUserRow): number => row.loginMethods?.[0]?.timeJoinedInMSSinceEpoch ?? -1;
 
+/** The table index of the run's user a staged row is for (its key, with the join time the run gave it), else undefined. */
+export function runUserOf(table: StagedTable, row: StagedUserRow): number | undefined {
+  if (!row.loginMethods?.length) return undefined;
+  const i = table.find(stagedKey(row));
+  return i !== undefined && rowJoined(row) === table.joined[i] ? i : undefined;
+}
+
 /** What the staging list held when read: per key, the row's status, join time and id (and a FAILED row's message). */
 export class StagingSnapshot {
   private readonly rows = new StagedTable();

@@ -22,7 +22,7 @@ import { ListedBatches } from './batches.js';
 import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
 import { JobWatcher } from './job.js';
-import { removeStaged, rowJoined, stagedKey, stagingPages } from './staging-list.js';
+import { removeStaged, runUserOf, stagedKey, stagingPages } from './staging-list.js';
 import { AWAITED, readBack } from './readback.js';
 import { reportStaged, type StagedPlanner } from './results.js';
 import { sortBatch, type StagedPlan } from './sort.js';
@@ -263,9 +263,8 @@ async function abandon(run: StagedRun): Promise<void> {
   const ids: string[] = [];
   for await (const page of stagingPages(ctx.core, 'NEW')) {
     for (const row of page) {
-      if (!row.loginMethods?.length) continue;
-      const i = table.find(stagedKey(row));
-      if (i !== undefined && table.state[i] === STAGED && rowJoined(row) === table.joined[i]) ids.push(row.id);
+      const i = runUserOf(table, row);
+      if (i !== undefined && table.state[i] === STAGED) ids.push(row.id);
     }
   }
   const removed = await removeStaged(ctx.core, ids);

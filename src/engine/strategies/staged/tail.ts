@@ -10,7 +10,7 @@
 import type { CoreClient } from '../../../core-client/types.js';
 import { isAwaited, readBackJoined } from './readback.js';
 import { skipGaps, USERS_PAGE } from './slices.js';
-import { rowJoined, stagedKey, stagingPages } from './staging-list.js';
+import { runUserOf, stagingPages } from './staging-list.js';
 import type { StagedTable } from './table.js';
 
 /** Groups of out users a tail read reads apart at most (skipping the stretches of users between them). */
@@ -27,9 +27,8 @@ export async function readOutOfList(core: CoreClient, table: StagedTable): Promi
   for (const status of ['NEW', 'PROCESSING'] as const) {
     for await (const page of stagingPages(core, status)) {
       for (const row of page) {
-        if (!row.loginMethods?.length) continue;
-        const i = table.find(stagedKey(row));
-        if (i !== undefined && rowJoined(row) === table.joined[i]) inList[i] = 1;
+        const i = runUserOf(table, row);
+        if (i !== undefined) inList[i] = 1;
       }
     }
   }
