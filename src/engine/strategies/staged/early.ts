@@ -23,7 +23,7 @@
 // Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
-import { awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
+import { AWAITED, awaitedJoined, isAwaited, joinRange, readBackJoined } from './readback.js';
 import { skipGaps, USERS_PAGE } from './slices.js';
 import type { StagedTable } from './table.js';
 import { readOutOfList } from './tail.js';
@@ -194,7 +194,7 @@ export class EarlyReadBack {
   /** The users out of the list read back (tail.ts); `readTo` up to the first user still awaited. */
   private async readTail(out: number): Promise<void> {
     const table = this.table;
-    const before = awaitedJoined(table).length;
+    const before = table.countIn(...AWAITED);
     this.tailAt = out;
     this.reads++;
     try {
@@ -202,7 +202,7 @@ export class EarlyReadBack {
     } catch {
       return; // read with the next look (or the final read)
     }
-    this.settled += before - awaitedJoined(table).length;
+    this.settled += before - table.countIn(...AWAITED);
     const listed = table.listedCount;
     const to = firstAwaited(table, this.readTo, listed > 0 ? table.listedAt(listed - 1) + 1 : 0);
     if (to > this.readTo) {
