@@ -8,8 +8,8 @@
 // shared core that already holds users can be used; only the turns' users are removed, the others' are kept.
 // Env: BENCH_REAL_USERS (20,000), BENCH_REAL_BULK_USERS (2,000: the core serialises /bulk-import/import),
 // BENCH_REAL_MILLION (1,000,000; 0 skips it), BENCH_REAL_PATHS (steps,bulk,bulk-staged), BENCH_REAL_PAIRS (turns
-// of each side, 3 (issue 35: sums over at least 3): bare, tool, tool, bare, then bare, tool, ... again; a first bare turn warms the core up and is not
-// counted: a core just started ran the job at half its speed), BENCH_REAL_JOB_INTERVAL
+// of each side, 4 (issue 35: sums over at least 3), in the order of pairOrder; a first bare turn warms the core up and
+// is not counted: a core just started ran the job at half its speed), BENCH_REAL_JOB_INTERVAL
 // (seconds between the core's bulk-import job runs, default 300 as the reference's; say so when shortened).
 // Each turn states its conditions: its figure and the machine's 1-minute load before and after it, in the table and
 // in the results, beside the job interval; the staged runs also give the time from the job's last import (the run's
@@ -24,6 +24,7 @@ import { runMigration } from '../lib/migrate.js';
 import { runNode } from '../lib/proc.js';
 import { row, fmt } from '../lib/table.js';
 import { fmtLoad, withLoad } from '../lib/machine.js';
+import { pairOrder } from '../lib/pair-order.js';
 
 const BASE_TIME = 1_500_000_000_000;
 const pad = (n, w) => String(n).padStart(w, '0');
@@ -202,11 +203,11 @@ export async function benchRealCore(ctx) {
   };
   const bareKind = { steps: 'steps', bulk: 'bulk', 'bulk-staged': 'staged' };
 
-  const pairs = Math.max(1, Number(process.env.BENCH_REAL_PAIRS ?? 3));
-  const turns = ['warm-up', ...Array.from({ length: pairs }, (_, k) => (k % 2 === 0 ? ['bare', 'tool'] : ['tool', 'bare'])).flat()];
+  const pairs = Math.max(1, Number(process.env.BENCH_REAL_PAIRS ?? 4));
+  const turns = ['warm-up', ...pairOrder(pairs)];
   for (const via of paths) {
-    // Back to back, bare / tool / tool / bare ..., the same file each turn, its users removed after each: every turn
-    // writes the same users into the same core, and each side gets early and late turns.
+    // Back to back in pairOrder, the same file each turn, its users removed after each: every turn writes the same
+    // users into the same core, and each side gets as many early turns as late ones.
     const size = via === 'bulk' ? bulkN : n;
     const bares = [];
     const tools = [];
