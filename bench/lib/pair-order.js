@@ -11,6 +11,6 @@
  * bare, tool gave the tool the last, slowest turn.
  */
 export function pairOrder(pairs) {
-  const odd = (k) => k.toString(2).split('1').length % 2 === 0;
-  return Array.from({ length: pairs }, (_, k) => (odd(k) ? ['tool', 'bare'] : ['bare', 'tool'])).flat();
+  const oddOnes = (k) => [...k.toString(2)].filter((bit) => bit === '1').length % 2 === 1;
+  return Array.from({ length: pairs }, (_, k) => (oddOnes(k) ? ['tool', 'bare'] : ['bare', 'tool'])).flat();
 }
