@@ -17,9 +17,9 @@
 // its claims take rows of uploads far apart (docs/benchmarks.md). So where the uploads can be told apart in the
 // list (batches.ts), a read waits for no order: it reads the users of the uploads the job has taken whole
 // (none of their rows NEW or PROCESSING), each run of adjacent ones on its own, and `readTo` follows the uploads
-// taken whole from the first; the counts then only say when to look. From a full upload on, once few rows are left
-// beside the run (TAIL), the rows left are listed and every user out of the list is read back (tail.ts), so that the
-// final read has only the job's last claims.
+// taken whole from the first; the counts then only say when to look. At scale, once few rows are left beside the
+// run (TAIL), the rows left are listed and every user out of the list is read back (tail.ts), so that the final read
+// has only the job's last claims.
 // Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
@@ -40,13 +40,10 @@ const WORTH_READING = 1 / 3;
 const WORTH_READING_BESIDE = 0.9;
 /**
  * The job's tail (tail.ts): a run of at least `runFrom` rows listed, with at most `rowsLeft` of them left in the list
- * (100 listing requests at most a look), reads back every user out of the list. `runFrom` is a full upload
- * (DEFAULT_STAGED_BATCH): a claim takes 8,000 rows (the reference's bulk_migration_batch_size), and on a list the job
- * has removed rows from, its claims take rows of both uploads of a 20,000-user run, so that neither upload is taken
- * whole before the end: without the tail, the final read had 10,000 users of 20,000 to read (docs/benchmarks.md, "The
- * job's tail from a full upload"). Smaller runs read by their uploads and counts alone.
+ * (100 listing requests at most a look), reads back every user out of the list. Smaller runs read by their uploads
+ * and counts alone (a fresh table keeps the upload's order there).
  */
-export const TAIL = { rowsLeft: 50_000, runFrom: 10_000 };
+export const TAIL = { rowsLeft: 50_000, runFrom: 100_000 };
 /** Rows left at most for a tail read in the job's pause whatever few users are out (10 listing requests). */
 const TAIL_PAUSED_ROWS = 5_000;
 
