@@ -96,8 +96,11 @@ async function stepsUser(c, u) {
     await c.call('POST', '/recipe/userid/map', { superTokensUserId: userId, externalUserId: u.externalUserId });
 }
 
-/** Run one bare script over `users`; returns {wallMs, requests, usersPerS}. */
-export async function runBare(kind, { url, apiKey, users, concurrency = 16, pollMs = 250 }) {
+/**
+ * Run one bare script over `users`; returns {wallMs, requests, usersPerS}. `onUploaded` (staged): told once every
+ * batch is stored, before the first look at the job.
+ */
+export async function runBare(kind, { url, apiKey, users, concurrency = 16, pollMs = 250, onUploaded }) {
   const c = client(url, apiKey, Math.max(concurrency, 1));
   const started = performance.now();
   try {
@@ -107,6 +110,7 @@ export async function runBare(kind, { url, apiKey, users, concurrency = 16, poll
       for (let i = 0; i < users.length; i += 10_000) {
         await c.call('POST', '/bulk-import/users', { users: users.slice(i, i + 10_000).map((u) => planBulkUser(u)) });
       }
+      onUploaded?.();
       for (;;) {
         const [n, p] = await Promise.all([
           c.call('GET', '/bulk-import/users/count', undefined, { status: 'NEW' }),

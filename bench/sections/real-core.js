@@ -45,8 +45,21 @@ const afterJob = (phases, wallMs) => {
   return done ? Math.max(0, wallMs / 1000 - done.atS) : undefined;
 };
 
-/** Each turn in order: its side, users/s, and the machine's load before and after it. */
-const turnsText = (turns) => turns.map((t) => `${t.side} ${fmt.rate(t.usersPerS)} (${fmtLoad(t.load)})`).join('; ');
+/** The staged run's line once its last batch is stored (before its first look at the job). */
+const UPLOADED = /^waiting for the core's bulk-import job/;
+
+/**
+ * Each turn in order: its side, users/s, and the machine's load before and after it; on the staged path, when its
+ * uploads were done (the job's next run is 0-5 s after that, whichever side: a later end of the uploads is a later
+ * run on average, and the rest of a turn's spread is which tick each side met).
+ */
+const turnsText = (turns) =>
+  turns
+    .map((t) => {
+      const uploaded = t.uploadedS !== undefined ? `uploads done at ${t.uploadedS.toFixed(1)} s; ` : '';
+      return `${t.side} ${fmt.rate(t.usersPerS)} (${uploaded}${fmtLoad(t.load)})`;
+    })
+    .join('; ');
 
 /** One user of the reference's PostgreSQL instance (no paid features: one login method, no TOTP): 60% email-password (bcrypt, argon2, Firebase scrypt; half verified), 20% social, 20% phone; a third with an external id. */
 export function realUser(i, samples, tag, phoneBase) {
@@ -171,12 +184,17 @@ async function removeUsers(url, apiKey, ids) {
 
 const BARE_CLI = new URL('../lib/bare-cli.js', import.meta.url).pathname;
 
-/** A bare script as a process (its wall time from start to exit, as the tool's). */
+/** A bare script as a process (its wall time from start to exit, as the tool's; when its uploads were done, staged). */
 async function runBareProcess(kind, { url, apiKey, file, concurrency }) {
-  const r = await runNode(BARE_CLI, [kind, file, url, String(concurrency)], { env: { BENCH_BARE_API_KEY: apiKey ?? '' } });
+  const t0 = Date.now();
+  let uploadedS;
+  const onStderr = (text) => {
+    if (uploadedS === undefined && /^uploads done$/m.test(text)) uploadedS = (Date.now() - t0) / 1000;
+  };
+  const r = await runNode(BARE_CLI, [kind, file, url, String(concurrency)], { env: { BENCH_BARE_API_KEY: apiKey ?? '' }, onStderr });
   if (r.code !== 0) throw new Error(`bare ${kind} script exited ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const out = JSON.parse(r.stdout.trim().split('\n').at(-1));
-  return { wallMs: r.wallMs, requests: out.requests, innerMs: out.innerMs };
+  return { wallMs: r.wallMs, requests: out.requests, innerMs: out.innerMs, uploadedS };
 }
 
 export async function benchRealCore(ctx) {
@@ -219,11 +237,11 @@ export async function benchRealCore(ctx) {
         const usersPerS = (size * 1000) / bare.wallMs;
         log(
           `real core, bare ${via} script${turn === 'warm-up' ? ' (warm-up, not counted)' : ''}: ${size} users in ${fmt.s(bare.wallMs)} ` +
-            `(${fmt.rate(usersPerS)}, ${bare.requests} requests; ${fmtLoad(load)})`,
+            `(${fmt.rate(usersPerS)}, ${bare.requests} requests${bare.uploadedS !== undefined ? `, uploads done at ${bare.uploadedS.toFixed(1)} s` : ''}; ${fmtLoad(load)})`,
         );
         if (turn === 'bare') {
           bares.push({ ...bare, usersPerS, load });
-          inOrder.push({ side: 'bare', usersPerS, load });
+          inOrder.push({ side: 'bare', usersPerS, load, ...(bare.uploadedS !== undefined ? { uploadedS: bare.uploadedS } : {}) });
         }
       } else {
         const t0 = Date.now();
@@ -243,7 +261,8 @@ export async function benchRealCore(ctx) {
         );
         if (phases.length > 0) log(`  phases: ${phases.map((p) => `${p.atS.toFixed(1)} s ${p.line}`).join('; ')}`);
         tools.push({ ...tool, usersPerS, load, afterJobS: gap, phases });
-        inOrder.push({ side: 'tool', usersPerS, load });
+        const uploadedS = phases.find((p) => UPLOADED.test(p.line))?.atS;
+        inOrder.push({ side: 'tool', usersPerS, load, ...(uploadedS !== undefined ? { uploadedS } : {}) });
       }
       const ids = new Set();
       const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, size, ids);
