@@ -48,6 +48,9 @@ const afterJob = (phases, wallMs) => {
 /** The staged run's line once its last batch is stored (before its first look at the job). */
 const UPLOADED = /^waiting for the core's bulk-import job/;
 
+/** When a staged side's uploads were done, as the rows and the log say it (nothing when not known). */
+const uploadedText = (s) => (s !== undefined ? `uploads done at ${s.toFixed(1)} s` : undefined);
+
 /**
  * Each turn in order: its side, users/s, and the machine's load before and after it; on the staged path, when its
  * uploads were done (the job's next run is 0-5 s after that, whichever side: a later end of the uploads is a later
@@ -55,10 +58,7 @@ const UPLOADED = /^waiting for the core's bulk-import job/;
  */
 const turnsText = (turns) =>
   turns
-    .map((t) => {
-      const uploaded = t.uploadedS !== undefined ? `uploads done at ${t.uploadedS.toFixed(1)} s; ` : '';
-      return `${t.side} ${fmt.rate(t.usersPerS)} (${uploaded}${fmtLoad(t.load)})`;
-    })
+    .map((t) => `${t.side} ${fmt.rate(t.usersPerS)} (${[uploadedText(t.uploadedS), fmtLoad(t.load)].filter(Boolean).join('; ')})`)
     .join('; ');
 
 /** One user of the reference's PostgreSQL instance (no paid features: one login method, no TOTP): 60% email-password (bcrypt, argon2, Firebase scrypt; half verified), 20% social, 20% phone; a third with an external id. */
@@ -237,11 +237,11 @@ export async function benchRealCore(ctx) {
         const usersPerS = (size * 1000) / bare.wallMs;
         log(
           `real core, bare ${via} script${turn === 'warm-up' ? ' (warm-up, not counted)' : ''}: ${size} users in ${fmt.s(bare.wallMs)} ` +
-            `(${fmt.rate(usersPerS)}, ${bare.requests} requests${bare.uploadedS !== undefined ? `, uploads done at ${bare.uploadedS.toFixed(1)} s` : ''}; ${fmtLoad(load)})`,
+            `(${[fmt.rate(usersPerS), `${bare.requests} requests`, uploadedText(bare.uploadedS)].filter(Boolean).join(', ')}; ${fmtLoad(load)})`,
         );
         if (turn === 'bare') {
           bares.push({ ...bare, usersPerS, load });
-          inOrder.push({ side: 'bare', usersPerS, load, ...(bare.uploadedS !== undefined ? { uploadedS: bare.uploadedS } : {}) });
+          inOrder.push({ side: 'bare', usersPerS, load, uploadedS: bare.uploadedS }); // undefined is left out of the JSON
         }
       } else {
         const t0 = Date.now();
@@ -261,8 +261,7 @@ export async function benchRealCore(ctx) {
         );
         if (phases.length > 0) log(`  phases: ${phases.map((p) => `${p.atS.toFixed(1)} s ${p.line}`).join('; ')}`);
         tools.push({ ...tool, usersPerS, load, afterJobS: gap, phases });
-        const uploadedS = phases.find((p) => UPLOADED.test(p.line))?.atS;
-        inOrder.push({ side: 'tool', usersPerS, load, ...(uploadedS !== undefined ? { uploadedS } : {}) });
+        inOrder.push({ side: 'tool', usersPerS, load, uploadedS: phases.find((p) => UPLOADED.test(p.line))?.atS });
       }
       const ids = new Set();
       const check = await readBackTagged(url, apiKey, f.tag, f.phoneBase, size, ids);
