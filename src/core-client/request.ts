@@ -61,10 +61,11 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
   for (let attempt = 1; ; attempt++) {
     let reason: string;
     let minDelay = 0;
+    const sent = performance.now();
     try {
       const res = await sendAttempt(ctx.pool, { method, path, headers, body, timeoutMs: ctx.timeoutMs });
       const status = res.status;
-      tell(ctx, { trouble: isRetryableStatus(status), status });
+      tell(ctx, { trouble: isRetryableStatus(status), status, ms: performance.now() - sent });
       if (status >= 200 && status < 300) {
         return { status, contentType: String(res.headers['content-type'] ?? ''), text: res.text };
       }
@@ -87,7 +88,7 @@ export async function sendRequest(ctx: RequestContext, tenantId: string, req: Ra
     } catch (err) {
       // Our own typed errors were decided above; only transport failures go on.
       if (err instanceof CoreClientError) throw err;
-      tell(ctx, { trouble: isTransientNetworkError(err) });
+      tell(ctx, { trouble: isTransientNetworkError(err), ms: performance.now() - sent });
       noteUnclearAttempt(ctx.lost, method, { error: err });
       const why = networkReason(err);
       if (!isTransientNetworkError(err) || attempt >= maxAttempts) {

@@ -378,4 +378,6 @@ export interface AttemptAnswer {
   trouble: boolean;
   /** The HTTP status, when an answer came. */
   status?: number;
+  /** How long the attempt took, from its sending to its answer (or its failure), in ms. */
+  ms: number;
 }

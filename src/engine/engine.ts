@@ -13,6 +13,7 @@ import { doneCount, emptyTotals, type RunEventListener, type Totals, type UserRe
 import type { Journal } from './journal/journal.js';
 import { checkJournalAgainstCore } from './journal/check.js';
 import { PauseGate } from './pace/pause-gate.js';
+import { RecentLongest } from './pace/answer-times.js';
 import { redoesFinished, type PlanOptions } from './plan/plan.js';
 import type { ValidatedRecord, RunnerOptions, RunSummary } from './runner.js';
 import { finishOne, journalledUserId, migrateUserSteps } from './strategies/steps/strategy.js';
@@ -77,6 +78,8 @@ export class MigrationEngine {
   /** Users at once: --concurrency at most, fewer while the core answers 5xx, resets or timeouts (adaptive-concurrency.ts). */
   private readonly limiter: AdaptiveConcurrency;
   private readonly unobserve: (() => void) | undefined;
+  /** How long the core took to answer lately (the steps path's commit margin, strategies/steps/knowledge.ts). */
+  private readonly answers = new RecentLongest();
   /** Each finished user's line carries its fingerprint, for a later `run --sync` (journal/fingerprints.ts). */
   private readonly fingerprints: FingerprintingJournal;
   private readonly iterator: AsyncIterator<ValidatedRecord>;
@@ -95,7 +98,10 @@ export class MigrationEngine {
       max: this.concurrency,
       onChange: (c) => this.emit({ type: 'concurrency', limit: c.limit, max: c.max, reason: c.reason, at: Date.now() }),
     });
-    this.unobserve = options.core.observe?.((answer) => this.limiter.answer(answer.trouble));
+    this.unobserve = options.core.observe?.((answer) => {
+      this.limiter.answer(answer.trouble);
+      this.answers.add(answer.ms);
+    });
     this.fingerprints = fingerprintingJournal(options.journal, options.fingerprintOf);
     this.iterator = options.inputs[Symbol.asyncIterator]();
     this.ctx = this.context();
@@ -182,6 +188,7 @@ export class MigrationEngine {
       isStopping: () => this.stopped !== undefined,
       requestStop: (reason, err) => this.requestStop(reason, err),
       sleep: (ms) => this.sleep(ms),
+      longestAnswerMs: () => this.answers.longest(),
       bySteps: (user) => finishOne(ctx, user, migrateUserSteps),
       pooled: async (items, fn) => {
         const it = items[Symbol.iterator]();

@@ -35,6 +35,8 @@ export interface EngineContext {
   gate(): Promise<void>;
   isStopping(): boolean;
   requestStop(reason: 'requested' | 'fatal', err?: Error): void;
+  /** The longest the core took to answer one of the run's requests in the last 10 s or so (undefined: none). */
+  longestAnswerMs(): number | undefined;
   /** Waits `ms`, or less when the run is asked to stop. */
   sleep(ms: number): Promise<void>;
   /**

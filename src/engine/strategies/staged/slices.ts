@@ -161,8 +161,9 @@ async function readFrom(
 
 /**
  * The users who joined from `from` on, in `slices` readers at once split evenly over the next `span` ms (the last
- * reads to the newest): the steps path's refresh of what the core holds (strategies/bulk/knowledge.ts). Rejects with the
- * core's HTTP 400 when it refuses a made token.
+ * reads to the newest): the steps path's refresh of what the core holds (strategies/steps/knowledge.ts). `limit`: the
+ * users a page (a reader's page past its slice's end lists users the next reader lists too). Rejects with the core's
+ * HTTP 400 when it refuses a made token.
  */
 export async function readSince(
   core: CoreClient,
@@ -170,7 +171,8 @@ export async function readSince(
   span: number,
   slices: number,
   onPage: (users: CoreUser[]) => void,
+  limit = USERS_PAGE,
 ): Promise<void> {
   const starts = Array.from({ length: Math.max(1, slices) }, (_, k) => Math.floor(from + (span * k) / Math.max(1, slices)));
-  await Promise.all(starts.map((start, k) => readFrom(core, tokenAt(start), starts[k + 1], onPage, USERS_PAGE, k + 1 < starts.length)));
+  await Promise.all(starts.map((start, k) => readFrom(core, tokenAt(start), starts[k + 1], onPage, limit, k + 1 < starts.length)));
 }

@@ -11,21 +11,11 @@ import type { CoreClient, CoreUser } from '../../../core-client/types.js';
 import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from '../bulk/knowledge.js';
 import type { RunEvent } from '../../events.js';
 import { readSince, USERS_PAGE } from '../staged/slices.js';
+import { COMMIT_MARGIN_MS, commitMargin, refreshPage, refreshReaders } from './refresh-span.js';
 import type { Step } from '../../plan/steps.js';
 
-/**
- * Users created in the core this long before the newest one seen may still be committing: read again. The reference
- * stamps a user's join time before its transaction takes a connection (EmailPassword.importUserWithPasswordHash:
- * `timeJoined = System.currentTimeMillis()`, then the sign-up's transaction), so the lag is the pool's wait and a few
- * inserts: milliseconds, tens under load. Every refresh re-reads this margin, and a listed user costs the reference
- * about 0.1 ms of CPU (a page of 500 users 40-47 ms, an empty page 1.5 ms): at 5 s, a run at 250 users/s made the
- * core list 1,500 users a second beside its imports; at 2 s, 750.
- */
-const COMMIT_MARGIN_MS = 2_000;
 /** A refresh starts, unwaited for, once the knowledge is this part of its greatest age old. */
 const REFRESH_AT = 0.8;
-/** Readers of a refresh at most (one per page of users the last refresh read). */
-const REFRESH_SLICES = 3;
 /**
  * Questions (two a user that creates a login: while written ahead and before its request) since a read began, below
  * which the knowledge may be older than `maxAgeMs`, up to SLOWEST_MS: a run slowed down (a loaded machine, a slow
@@ -40,7 +30,8 @@ const SLOWEST_MS = 10_000;
  * What the core holds, learnt once in bulk and kept fresh from the newest end (GET /users from the newest join time
  * the last read saw, less a commit margin), never older than `maxAgeMs` when it answers (while the run asks at least
  * PACE_ASKS questions in that time; never older than SLOWEST_MS): a refresh starts in the background at REFRESH_AT of
- * that age, and a step that asks once the knowledge is older waits for a read that began within it. Users another
+ * that age, and a step that asks once the knowledge is older waits for a read that began within it. A refresh reads
+ * again the users who joined within `margin()` of the newest seen (COMMIT_MARGIN_MS). Users another
  * tool bulk-imports meanwhile (with old join dates) are not seen; a sign-up in the app within that last second (or
  * the time the run took for its last 64 users, at most 10 s) could have its password hash replaced by the import,
  * which then answers that it existed.
@@ -73,6 +64,7 @@ export class FreshKnowledge {
     private readonly maxAgeMs = 1_000,
     private readonly now: () => number = Date.now,
     private readonly paceAsks = PACE_ASKS,
+    private readonly margin: () => number = () => COMMIT_MARGIN_MS,
   ) {}
 
   /** Whether the login method `step` creates is known to be absent from the core (false when unsure). */
@@ -153,13 +145,13 @@ export class FreshKnowledge {
         for (const m of user.loginMethods) newest = Math.max(newest, m.timeJoined);
       }
     };
-    const floor = this.newest - COMMIT_MARGIN_MS;
+    const margin = this.margin();
+    const floor = this.newest - margin;
     if (!this.known) await this.pages(undefined, take);
     else if (this.madeTokens) {
       try {
-        // One reader a page of users the last refresh read (the margin re-read each time), at most REFRESH_SLICES.
-        const slices = Math.min(REFRESH_SLICES, Math.max(1, Math.ceil(this.lastRead / USERS_PAGE)));
-        await readSince(this.core, floor, COMMIT_MARGIN_MS + this.maxAgeMs, slices, take);
+        const slices = refreshReaders(this.lastRead);
+        await readSince(this.core, floor, margin + this.maxAgeMs, slices, take, refreshPage(this.lastRead, slices));
       } catch (err) {
         if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
         this.madeTokens = false; // a core whose tokens are not "<id>;<time>": newest first, in one reader
@@ -210,11 +202,13 @@ export function describeKnowledge(coreUsers: number | undefined, runUsers: numbe
  * `--via steps`: the look-up skipper, decided at the first user that needs it (GET /users/count, one request): a
  * core at most LISTING_WORTH_IT times the run's users is read in bulk; a larger one, or one that does not say its
  * size, is looked up user by user. `emit` gets the decision; `listed()` is the knowledge once it is read in bulk.
+ * `longestAnswerMs`: the longest the core took to answer lately (the engine's), for the refreshes' commit margin.
  */
 export function knownAbsentForSteps(
   core: CoreClient,
   usersToMigrate: number,
   emit: (e: Extract<RunEvent, { type: 'core-knowledge' }>) => void = () => {},
+  longestAnswerMs: () => number | undefined = () => undefined,
 ): StepsKnowledge {
   let knowledge: Promise<FreshKnowledge | undefined> | undefined;
   let decided: FreshKnowledge | undefined;
@@ -229,7 +223,8 @@ export function knownAbsentForSteps(
         detail: describeKnowledge(count, usersToMigrate, listed),
         at: Date.now(),
       });
-      return listed ? (decided = new FreshKnowledge(core)) : undefined;
+      const margin = () => commitMargin(longestAnswerMs());
+      return listed ? (decided = new FreshKnowledge(core, undefined, undefined, undefined, margin)) : undefined;
     });
     const k = await knowledge;
     return k ? k.absent(step) : false;

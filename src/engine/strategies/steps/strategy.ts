@@ -184,7 +184,7 @@ const LAST_READ_MS = 5_000;
  * for the last). The path has no options of its own.
  */
 export const stepsStrategy: StrategyFactory = (ctx) => {
-  const knownAbsent = knownAbsentForSteps(ctx.core, ctx.total, ctx.emit);
+  const knownAbsent = knownAbsentForSteps(ctx.core, ctx.total, ctx.emit, ctx.longestAnswerMs);
   let readBacks: MappingReadBacks | undefined;
   const outstanding = new Set<Promise<void>>();
   const readBacksNow = (): MappingReadBacks | undefined => {

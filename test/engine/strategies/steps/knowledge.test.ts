@@ -14,6 +14,7 @@ import { createCoreClient } from '../../../../src/core-client/client.js';
 import { CoreHttpError } from '../../../../src/core-client/errors.js';
 import type { RunEvent } from '../../../../src/engine/events.js';
 import { FreshKnowledge, knownAbsentForSteps } from '../../../../src/engine/strategies/steps/knowledge.js';
+import { commitMargin, refreshPage } from '../../../../src/engine/strategies/steps/refresh-span.js';
 import { openJournal } from '../../../../src/engine/journal/journal.js';
 import { startMigration, type ValidatedRecord } from '../../../../src/engine/runner.js';
 import { WRITE_PATHS } from '../../../../src/engine/strategies/index.js';
@@ -234,6 +235,82 @@ describe('bulk knowledge on the steps path', () => {
       expect(made).toHaveLength(refuses ? 1 : 2);
       expect(known.reads).toBe(3);
     }
+    core.close();
+  });
+
+  it('a refresh reads again from twice the longest recent answer before the newest join time, 0.5 to 2 s (commitMargin)', async () => {
+    // The reference stamps a join time before the user's transaction and commits before it answers (knowledge.ts).
+    expect(commitMargin(undefined)).toBe(2_000); // nothing answered lately: the widest margin
+    expect(commitMargin(40)).toBe(500);
+    expect(commitMargin(400)).toBe(800);
+    expect(commitMargin(30_000)).toBe(2_000); // a timeout: the widest
+    const core = createCoreClient({ url: sandbox.url, retry: noRetry });
+    await core.importPasswordHash({ email: 'first@example.test', passwordHash: HASH });
+    const from: number[] = [];
+    const listing = Object.assign(Object.create(core) as typeof core, {
+      listUsers: async (...args: Parameters<typeof core.listUsers>) => {
+        const token = args[0]?.paginationToken;
+        const text = token ? Buffer.from(token, 'base64').toString() : '';
+        if (text.startsWith('ffffffff-')) from.push(Number(text.split(';')[1]));
+        return core.listUsers(...args);
+      },
+    });
+    let now = 6_000_000;
+    let margin = 700;
+    const known = new FreshKnowledge(
+      listing,
+      1_000,
+      () => now,
+      1,
+      () => margin,
+    );
+    expect(await known.absent(password('a@example.test'))).toBe(true);
+    const newest = Math.max(...(await core.listUsers({ limit: 10 })).users.map((u) => u.timeJoined));
+    now += 1_100;
+    expect(await known.absent(password('a@example.test'))).toBe(true);
+    margin = 1_900;
+    now += 1_100;
+    expect(await known.absent(password('a@example.test'))).toBe(true);
+    expect(from).toEqual([newest - 700, newest - 1_900]);
+    core.close();
+  });
+
+  it("a refresh's readers each ask for their share of the last refresh and a quarter more, not a whole page each", async () => {
+    expect(refreshPage(420, 1)).toBe(500); // one reader reads to the newest: whole pages
+    expect(refreshPage(600, 2)).toBe(391);
+    expect(refreshPage(1_400, 3)).toBe(500);
+    const core = createCoreClient({ url: sandbox.url, retry: noRetry });
+    let now = 7_000_000;
+    const limits: number[] = [];
+    const listing = Object.assign(Object.create(core) as typeof core, {
+      listUsers: async (...args: Parameters<typeof core.listUsers>) => {
+        const token = args[0]?.paginationToken;
+        if (token && Buffer.from(token, 'base64').toString().startsWith('ffffffff-')) limits.push(args[0]!.limit ?? 0);
+        return core.listUsers(...args);
+      },
+    });
+    const known = new FreshKnowledge(
+      listing,
+      1_000,
+      () => now,
+      1,
+      () => 500,
+    );
+    expect(await known.absent(password('a@example.test'))).toBe(true); // the first read: the core is empty
+    // 600 users join within the margin of the newest: the next refresh reads them all, the one after in two readers.
+    for (let k = 0; k < 600; k += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => core.importPasswordHash({ email: `s${k + i}@example.test`, passwordHash: HASH })),
+      );
+    }
+    now += 1_100;
+    expect(await known.absent(password('s599@example.test'))).toBe(false);
+    expect(limits).toEqual([500]);
+    now += 1_100;
+    expect(await known.absent(password('s0@example.test'))).toBe(false);
+    // Two readers (a second page for one whose slice holds more than its share), every page of 391 users.
+    expect(limits.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(limits.slice(1))).toEqual(new Set([391]));
     core.close();
   });
 });
