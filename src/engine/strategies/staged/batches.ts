@@ -18,10 +18,7 @@ import type { BulkImportStatus } from '../../../core-client/import-bodies.js';
 import type { CoreClient } from '../../../core-client/types.js';
 import { rowJoined, stagedKey } from './staging-list.js';
 import type { StagedTable } from './table.js';
-
-/** Higher than any row id (a lower-case UUID). */
-const HIGHEST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
-const tokenAt = (createdAt: number): string => Buffer.from(`${HIGHEST_ID};${createdAt}`).toString('base64');
+import { tokenAt } from './slices.js';
 
 const FREE_OF_NEW = 1;
 const OUT = 2;

@@ -16,7 +16,10 @@ export const USERS_PAGE = 500;
 /** Higher than any SuperTokens user id (a lower-case UUID), in any collation. */
 const HIGHEST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
-/** The token of a page that begins with the users who joined at `t` (ascending order). */
+/**
+ * The token of a page that begins with the users who joined at `t` (ascending order); the staging list's tokens have
+ * the same form, "<id>;<created_at>" (batches.ts).
+ */
 export const tokenAt = (t: number): string => Buffer.from(`${HIGHEST_ID};${Math.trunc(t)}`).toString('base64');
 
 /**
