@@ -1,6 +1,6 @@
 // Renderers: the plain one throttles progress to one line a second and never prints secrets; JSON lines parse.
 import { describe, expect, it } from 'vitest';
-import { describeKnowledge } from '../../../src/engine/strategies/steps/knowledge.js';
+import { describeKnowledge } from '../../../src/engine/strategies/steps/knowledge-choice.js';
 import { emptyTotals, type RunEvent, type Totals } from '../../../src/engine/events.js';
 import { createJsonLinesRenderer } from '../../../src/engine/render/json.js';
 import { createPlainRenderer, formatProgress, terminalLines } from '../../../src/engine/render/plain.js';

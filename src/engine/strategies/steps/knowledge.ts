@@ -1,17 +1,13 @@
-// `--via steps`: what the core holds, so that a step that creates a user skips its look-up when its login method is
-// known to be absent (about one request per user fewer). Which way a run goes is decided once, by sizes and not by
-// how fast the machine is: the core's users (GET /users/count) against the run's users. A core small beside the run
-// is read once in bulk and kept fresh from its newest end; a large one (or one that does not say its size) is
-// looked up user by user. The run says which (the `core-knowledge` event). Never a look-up in place of knowledge
-// that is late: a step waits for it (so the requests a run sends do not depend on the machine's load).
-// Invariant: which way a run learns the core is decided by sizes only, so its requests do not depend on the machine's
-// load.
+// `--via steps`: what the core holds, read once in bulk and kept fresh from its newest end, so that a step that
+// creates a user skips its look-up when its login method is known to be absent (about one request per user fewer);
+// knowledge-choice.ts decides whether a run reads the core so. Never a look-up in place of knowledge that is late: a
+// step waits for it (so the requests a run sends do not depend on the machine's load).
+// Invariant: a step is told "absent" only by knowledge read within its greatest age (or the run's pace, below).
 import { CoreHttpError } from '../../../core-client/errors.js';
 import type { CoreClient, CoreUser } from '../../../core-client/types.js';
-import { CoreKnowledge, coreSize, LISTING_WORTH_IT, stepKey } from '../bulk/knowledge.js';
-import type { RunEvent } from '../../events.js';
+import { CoreKnowledge, stepKey } from '../bulk/knowledge.js';
 import { readSince, USERS_PAGE } from '../staged/slices.js';
-import { COMMIT_MARGIN_MS, commitMargin, refreshPage, refreshReaders } from './refresh-span.js';
+import { COMMIT_MARGIN_MS, refreshPage, refreshReaders } from './refresh-span.js';
 import type { Step } from '../../plan/steps.js';
 
 /** A refresh starts, unwaited for, once the knowledge is this part of its greatest age old. */
@@ -25,6 +21,17 @@ const REFRESH_AT = 0.8;
 const PACE_ASKS = 128;
 /** The greatest age of the knowledge however few questions came. */
 const SLOWEST_MS = 10_000;
+
+/** How fresh a FreshKnowledge is kept; tests fix the clock and the margin. */
+export interface FreshnessOptions {
+  /** The knowledge's greatest age when it answers (default a second; see the class). */
+  maxAgeMs?: number;
+  now?: () => number;
+  /** Questions since a read below which the knowledge may be older (default PACE_ASKS). */
+  paceAsks?: number;
+  /** The commit margin of the next refresh (default COMMIT_MARGIN_MS; runs give refresh-span.ts commitMargin). */
+  margin?: () => number;
+}
 
 /**
  * What the core holds, learnt once in bulk and kept fresh from the newest end (GET /users from the newest join time
@@ -59,13 +66,20 @@ export class FreshKnowledge {
   /** Sees every page of every read, and each read's end (mapping-readback.ts reads mappings back from them). */
   watcher: KnowledgeWatcher | undefined;
 
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+  private readonly paceAsks: number;
+  private readonly margin: () => number;
+
   constructor(
     private readonly core: CoreClient,
-    private readonly maxAgeMs = 1_000,
-    private readonly now: () => number = Date.now,
-    private readonly paceAsks = PACE_ASKS,
-    private readonly margin: () => number = () => COMMIT_MARGIN_MS,
-  ) {}
+    options: FreshnessOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? 1_000;
+    this.now = options.now ?? Date.now;
+    this.paceAsks = options.paceAsks ?? PACE_ASKS;
+    this.margin = options.margin ?? (() => COMMIT_MARGIN_MS);
+  }
 
   /** Whether the login method `step` creates is known to be absent from the core (false when unsure). */
   async absent(step: Step): Promise<boolean> {
@@ -186,51 +200,3 @@ export interface KnowledgeWatcher {
   page(users: CoreUser[], read: number): void;
   ended(read: number): void;
 }
-
-/** How a `--via steps` run learns what the core holds, and the line that says so. */
-export function describeKnowledge(coreUsers: number | undefined, runUsers: number, listed: boolean): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  if (coreUsers === undefined) return 'the core did not say how many users it holds: each user is looked up before it is written';
-  const size = `the core holds ${n(coreUsers)} users`;
-  const per = `${LISTING_WORTH_IT} for each of the run's ${n(runUsers)}`;
-  return listed
-    ? `${size}, at most ${per}: read once in bulk and kept fresh, each user is looked up only when it is there`
-    : `${size}, more than ${per}: each user is looked up before it is written (reading them all would cost more)`;
-}
-
-/**
- * `--via steps`: the look-up skipper, decided at the first user that needs it (GET /users/count, one request): a
- * core at most LISTING_WORTH_IT times the run's users is read in bulk; a larger one, or one that does not say its
- * size, is looked up user by user. `emit` gets the decision; `listed()` is the knowledge once it is read in bulk.
- * `longestAnswerMs`: the longest the core took to answer lately (the engine's), for the refreshes' commit margin.
- */
-export function knownAbsentForSteps(
-  core: CoreClient,
-  usersToMigrate: number,
-  emit: (e: Extract<RunEvent, { type: 'core-knowledge' }>) => void = () => {},
-  longestAnswerMs: () => number | undefined = () => undefined,
-): StepsKnowledge {
-  let knowledge: Promise<FreshKnowledge | undefined> | undefined;
-  let decided: FreshKnowledge | undefined;
-  const absent = async (step: Step): Promise<boolean> => {
-    knowledge ??= coreSize(core, usersToMigrate).then(({ count, manyTimesLarger }) => {
-      const listed = count !== undefined && !manyTimesLarger;
-      emit({
-        type: 'core-knowledge',
-        listed,
-        ...(count !== undefined ? { coreUsers: count } : {}),
-        runUsers: usersToMigrate,
-        detail: describeKnowledge(count, usersToMigrate, listed),
-        at: Date.now(),
-      });
-      const margin = () => commitMargin(longestAnswerMs());
-      return listed ? (decided = new FreshKnowledge(core, undefined, undefined, undefined, margin)) : undefined;
-    });
-    const k = await knowledge;
-    return k ? k.absent(step) : false;
-  };
-  return Object.assign(absent, { listed: () => decided });
-}
-
-/** The look-up skipper of a steps run, and the knowledge it keeps once the run has decided to read the core in bulk. */
-export type StepsKnowledge = ((step: Step) => Promise<boolean>) & { listed(): FreshKnowledge | undefined };

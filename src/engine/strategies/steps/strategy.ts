@@ -14,7 +14,7 @@ import { planUserSteps, PlanError, type PlanOptions } from '../../plan/plan.js';
 import type { CanonicalUser } from '../../../records/types.js';
 import { CREATES_LOGIN, intentOf, onCreatedUser, stepLine, writeAheadSteps } from './intent.js';
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
-import { knownAbsentForSteps } from './knowledge.js';
+import { knownAbsentForSteps } from './knowledge-choice.js';
 import { laterKey, MappingReadBacks, readMappingBack, type LaterReadBack, type MapStep } from './mapping-readback.js';
 import { asError } from '../../../errors.js';
 

@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCoreClient } from '../../../../src/core-client/client.js';
 import { CoreHttpError } from '../../../../src/core-client/errors.js';
 import type { RunEvent } from '../../../../src/engine/events.js';
-import { FreshKnowledge, knownAbsentForSteps } from '../../../../src/engine/strategies/steps/knowledge.js';
+import { FreshKnowledge } from '../../../../src/engine/strategies/steps/knowledge.js';
+import { knownAbsentForSteps } from '../../../../src/engine/strategies/steps/knowledge-choice.js';
 import { commitMargin, refreshPage } from '../../../../src/engine/strategies/steps/refresh-span.js';
 import { openJournal } from '../../../../src/engine/journal/journal.js';
 import { startMigration, type ValidatedRecord } from '../../../../src/engine/runner.js';
@@ -117,7 +118,7 @@ describe('bulk knowledge on the steps path', () => {
   it('a user created after the listing is seen once the knowledge is older than a second: a refresh from 800 ms, waited for past 1 s', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
     let now = 1_000_000;
-    const known = new FreshKnowledge(core, 1_000, () => now, 1);
+    const known = new FreshKnowledge(core, { now: () => now, paceAsks: 1 });
     expect(await known.absent(password('late@example.test'))).toBe(true);
     expect(known.reads).toBe(1);
     await core.importPasswordHash({ email: 'late@example.test', passwordHash: OTHER });
@@ -151,7 +152,7 @@ describe('bulk knowledge on the steps path', () => {
   it('a run that slows down reads the core once for 128 questions (about 64 users), not once a second, and at least every 10 s', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
     let now = 4_000_000;
-    const known = new FreshKnowledge(core, 1_000, () => now);
+    const known = new FreshKnowledge(core, { now: () => now });
     expect(await known.absent(password('late@example.test'))).toBe(true);
     await core.importPasswordHash({ email: 'late@example.test', passwordHash: OTHER });
     now += 1_500; // older than a second, but the run asked little since: what is known answers, no read
@@ -187,7 +188,7 @@ describe('bulk knowledge on the steps path', () => {
         return core.listUsers(...args);
       },
     });
-    const known = new FreshKnowledge(slowly, 1_000, () => now, 1);
+    const known = new FreshKnowledge(slowly, { now: () => now, paceAsks: 1 });
     const first = known.absent(password('new@example.test'));
     await vi.waitFor(() => expect(lists).toBe(1));
     release!();
@@ -221,7 +222,7 @@ describe('bulk knowledge on the steps path', () => {
         },
       });
       let now = 2_000_000;
-      const known = new FreshKnowledge(listing, 1_000, () => now, 1);
+      const known = new FreshKnowledge(listing, { now: () => now, paceAsks: 1 });
       const email = `late-${refuses}@example.test`;
       expect(await known.absent(password(email))).toBe(true);
       await core.importPasswordHash({ email, passwordHash: OTHER });
@@ -257,13 +258,7 @@ describe('bulk knowledge on the steps path', () => {
     });
     let now = 6_000_000;
     let margin = 700;
-    const known = new FreshKnowledge(
-      listing,
-      1_000,
-      () => now,
-      1,
-      () => margin,
-    );
+    const known = new FreshKnowledge(listing, { now: () => now, paceAsks: 1, margin: () => margin });
     expect(await known.absent(password('a@example.test'))).toBe(true);
     const newest = Math.max(...(await core.listUsers({ limit: 10 })).users.map((u) => u.timeJoined));
     now += 1_100;
@@ -289,13 +284,7 @@ describe('bulk knowledge on the steps path', () => {
         return core.listUsers(...args);
       },
     });
-    const known = new FreshKnowledge(
-      listing,
-      1_000,
-      () => now,
-      1,
-      () => 500,
-    );
+    const known = new FreshKnowledge(listing, { now: () => now, paceAsks: 1, margin: () => 500 });
     expect(await known.absent(password('a@example.test'))).toBe(true); // the first read: the core is empty
     // 600 users join within the margin of the newest: the next refresh reads them all, the one after in two readers.
     for (let k = 0; k < 600; k += 100) {

@@ -40,7 +40,7 @@ afterEach(async () => {
 describe('mappings read back by the listings of a steps run', () => {
   it('counts a mapping only from a listing begun after the OK; false when a listing ends without it; undefined once stopped', async () => {
     const core = createCoreClient({ url: sandbox.url, retry: noRetry });
-    const known = new FreshKnowledge(core, 1_000, Date.now, 1);
+    const known = new FreshKnowledge(core, { paceAsks: 1 });
     const readBacks = new MappingReadBacks(known, 'public', 20);
     expect(await known.absent(password('a@example.test'))).toBe(true); // the first read
     const a = await core.importPasswordHash({ email: 'a@example.test', passwordHash: HASH });
