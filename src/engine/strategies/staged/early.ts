@@ -41,7 +41,9 @@ const WORTH_READING_BESIDE = 0.9;
 /**
  * The job's tail (tail.ts): a run of at least `runFrom` rows listed, with at most `rowsLeft` of them left in the list
  * (100 listing requests at most a look), reads back every user out of the list. Smaller runs read by their uploads
- * and counts alone (a fresh table keeps the upload's order there).
+ * and counts alone. On a list the job has removed rows from, its claims mix the uploads, and the final read of a
+ * 20,000-user run then has 10,000 users left; the tail from 10,000 rows read them sooner but made no turn shorter
+ * (docs/benchmarks.md, "Tried: the job's tail from a full upload").
  */
 export const TAIL = { rowsLeft: 50_000, runFrom: 100_000 };
 /** Rows left at most for a tail read in the job's pause whatever few users are out (10 listing requests). */
