@@ -50,8 +50,9 @@ export class JobFollower {
   async look(): Promise<JobCounts> {
     this.lastLook = Date.now();
     const listed = this.table.listedCount;
+    const asked = this.watcher.asking();
     const counts = await readCounts(this.ctx);
-    const progress = this.watcher.observe(counts, Date.now());
+    const progress = this.watcher.observe(counts, Date.now(), asked);
     this.ctx.emit(progress);
     const paused = progress.idleMs > 0 && (progress.nextRunInMs ?? 0) >= PAUSE_READ_MS;
     this.early.consider(counts.NEW, counts.PROCESSING, { listed, paused });

@@ -7,7 +7,12 @@
 // start late on a busy core), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
 // Between two batches of one run nothing is claimed for up to a second (the run checks its workers every 1,000 ms:
 // ProcessBulkImportUsers.java, Thread.sleep(1000)), so a run ends only once nothing has moved for longer.
-// Invariant: stalled is said only after nothing moved for longer than two job intervals and a margin.
+// The users taken are counted from the list's counts and the rows the run has put there. A count asked for while an
+// upload is under way may or may not hold its rows (they appear when its transaction commits, before its answer): such
+// a count gives only a lower bound, and the counts the next ones are measured from are the last ones asked for with
+// no upload under way (a 20,000-user run once said "24,000 of this run's 20,000 taken").
+// Invariant: stalled is said only after nothing moved for longer than two job intervals and a margin; "taken" never
+// exceeds the rows this run put in the list.
 import type { RunEvent } from '../../events.js';
 
 export interface JobCounts {
@@ -18,6 +23,25 @@ export interface JobCounts {
 
 export type StagedProgress = Extract<RunEvent, { type: 'staged-progress' }>;
 
+/** What the watcher knew of the run's uploads when the counts were asked for (`JobWatcher.asking`). */
+export interface CountsAsked {
+  /** Rows of this run's answered uploads. */
+  answered: number;
+  /** Rows of an upload under way (not answered yet): they may or may not be in the counts. */
+  flying: number;
+  /** Uploads begun or answered so far: one more by the time the counts came means they may hold it or not. */
+  changes: number;
+}
+
+/** Counts the next observation's "taken" is measured from. */
+interface Base {
+  waiting: number;
+  answered: number;
+  /** Rows under way then, which these counts may hold: taken from them for a lower bound. */
+  flying: number;
+  processed: number;
+}
+
 /** Rate window: the job's last this-many milliseconds of work. */
 const RATE_WINDOW_MS = 30_000;
 /** A pause this short while rows still wait is the run between two batches, not its end. */
@@ -26,9 +50,11 @@ const BETWEEN_BATCHES_MS = 2_000;
 const STALL_MARGIN_MAX_MS = 30_000;
 
 export class JobWatcher {
-  /** Rows this run added to the list since the last observation. */
-  private uploadedSince = 0;
+  /** Rows of this run's answered uploads; rows of the upload under way; uploads begun or answered. */
   private uploaded = 0;
+  private flying = 0;
+  private changes = 0;
+  private base: Base | undefined;
   private last: JobCounts | undefined;
   /** Users the job has taken out of the waiting rows (imported or failed) since the run began. */
   private processed = 0;
@@ -47,18 +73,43 @@ export class JobWatcher {
     private readonly total: () => number,
   ) {}
 
-  /** This run put `n` rows in the list. */
-  staged(n: number): void {
-    this.uploadedSince += n;
-    this.uploaded += n;
+  /** An upload of `n` rows leaves (its rows may be in the list before it is answered). */
+  staging(n: number): void {
+    this.flying += n;
+    this.changes++;
   }
 
-  observe(counts: JobCounts, now: number): StagedProgress {
+  /** This run put `n` rows in the list (an upload's answer, or its rows found there). */
+  staged(n: number): void {
+    this.uploaded += n;
+    this.flying = Math.max(0, this.flying - n);
+    this.changes++;
+  }
+
+  /** The upload under way is over (its rows staged or refused): none are under way. */
+  landed(): void {
+    this.flying = 0;
+    this.changes++;
+  }
+
+  /** Before the counts are asked for: what they are measured against (`observe`). */
+  asking(): CountsAsked {
+    return { answered: this.uploaded, flying: this.flying, changes: this.changes };
+  }
+
+  /** The list's counts, asked for after `asked` (by default: now, with no upload under way). */
+  observe(counts: JobCounts, now: number, asked: CountsAsked = this.asking()): StagedProgress {
     const waiting = counts.NEW + counts.PROCESSING;
-    const before = this.last ? this.last.NEW + this.last.PROCESSING + this.uploadedSince : waiting;
-    const moved = Math.max(0, before - waiting);
-    this.uploadedSince = 0;
-    this.processed += moved;
+    // An upload begun or answered while the counts were asked for is one they may hold or not: it counts as under way.
+    const flying = asked.changes === this.changes ? asked.flying : Math.max(asked.flying, 1);
+    const before = this.processed;
+    if (this.base) {
+      const b = this.base;
+      const out = b.waiting - b.flying + (asked.answered - b.answered) - waiting;
+      this.processed = Math.min(this.uploaded, Math.max(this.processed, b.processed + out));
+    }
+    if (!this.base || flying === 0) this.base = { waiting, answered: asked.answered, flying, processed: this.processed };
+    const moved = this.processed - before;
     const active = counts.PROCESSING > 0 || moved > 0 || (this.last !== undefined && counts.FAILED !== this.last.FAILED);
     this.last = counts;
     if (waiting > 0 && this.firstWaiting === undefined) this.firstWaiting = now;

@@ -64,7 +64,8 @@ async function take(run: StagedRun, users: Admitted[]): Promise<void> {
             placed += n;
             run.watcher.staged(n);
           };
-          await stageBatch(ctx, table, toStage, onStaged, refuser(ctx));
+          run.watcher.staging(toStage.length);
+          await stageBatch(ctx, table, toStage, onStaged, refuser(ctx)).finally(() => run.watcher.landed());
           await run.batches.uploaded(placed); // before the next upload: its newest row is this one's last
         })
       : undefined;

@@ -127,4 +127,41 @@ describe('JobWatcher', () => {
     moving.observe(counts(5), 5_600);
     expect(moving.stalled(5_600)).toBe(true);
   });
+
+  it('counts asked for while an upload is under way count none of its rows taken: "taken" never passes what was put', () => {
+    // Seen on the reference (20,000 users, 2 uploads): the second upload's rows were in the counts before its answer,
+    // and the count after it then said "24,000 of this run's 20,000 taken by the job".
+    const w = new JobWatcher(5_000, () => 20_000);
+    w.staging(10_000);
+    w.staged(10_000);
+    w.landed();
+    w.observe(counts(10_000), 0);
+    w.staging(10_000);
+    const during = w.asking();
+    const e1 = w.observe(counts(20_000), 300, during); // the upload's rows committed, its answer not yet come
+    expect(e1.imported).toBe(0);
+    w.staged(10_000);
+    w.landed();
+    expect(w.observe(counts(12_000, 8_000), 2_000).imported).toBe(0); // the job claimed 8,000: none out yet
+    expect(w.observe(counts(12_000, 4_000), 3_000).imported).toBe(4_000);
+    expect(w.observe(counts(4_000, 8_000), 6_000).imported).toBe(8_000);
+    const end = w.observe(counts(0), 12_000);
+    expect(end).toMatchObject({ imported: 20_000, of: 20_000 });
+    // The same upload's rows not yet in the counts asked for during it: as many taken.
+    const v = new JobWatcher(5_000, () => 20_000);
+    v.staged(10_000);
+    v.observe(counts(10_000), 0);
+    v.staging(10_000);
+    const asked = v.asking();
+    v.staged(10_000); // answered while the counts were on their way: they may hold its rows or not
+    v.landed();
+    expect(v.observe(counts(10_000), 300, asked).imported).toBe(0);
+    expect(v.observe(counts(20_000), 600).imported).toBe(0);
+    expect(v.observe(counts(15_000), 900).imported).toBe(5_000);
+    // Other runs' rows leaving the list never make this run's figure pass what it put there.
+    const x = new JobWatcher(5_000, () => 1_000);
+    x.observe(counts(9_000), 0); // another run's rows
+    x.staged(1_000);
+    expect(x.observe(counts(0), 500)).toMatchObject({ imported: 1_000, of: 1_000 });
+  });
 });
