@@ -4,7 +4,7 @@
 // The shells give it a RunRequest, a way to connect, a confirm() and a listener; they decide nothing of this.
 // Invariant: nothing is written, and no run folder made, before the question was answered (or the target is the
 // sandbox).
-import { collectGarbage } from '../heap.js';
+import { collectAfter } from '../heap.js';
 import { emptyTotals, type Totals } from '../engine/events.js';
 import type { RunIdentity } from '../engine/journal/journal.js';
 import { prepareRun, type PreparedRun } from '../engine/plan/prepare.js';
@@ -68,7 +68,7 @@ export function startRun(settings: RunRequest, shell: RunShell): RunHandle {
     shell,
     async (session) => {
       const prepared = shell.prepared ?? (await prepareRun(settings.files, settings.read, settings.plan));
-      if (!shell.prepared) collectGarbage(); // the first pass's duplicate tables are dead (heap.ts)
+      if (!shell.prepared) collectAfter(prepared.report.summary.records); // the first pass's duplicate tables are dead (heap.ts)
       session.emit({ type: 'validated', summary: prepared.report.summary, unreadable: prepared.unreadable });
       const choice = await chooseRunJournal({ ...settings.output, cwd: settings.output.out, identity: identityOf(settings) });
       const run = runOf(settings, session, prepared, choice);
@@ -87,7 +87,7 @@ export function startRun(settings: RunRequest, shell: RunShell): RunHandle {
       const declined = await session.ask(settings.target, needsConfirmation(settings.target), effects);
       if (declined) return run.refuse(declined);
       const { gitTree } = await session.openRunFolder({ ...choice, out: settings.output.out }, identityOf(settings));
-      collectGarbage(); // what reading the journal left (every line parsed), before the migration allocates
+      collectAfter(prepared.report.summary.records + fromJournal); // what reading the journal left, before the migration allocates
       const { app = 'public', tenant = 'public' } = settings.target;
       const where = { url: session.connection.url, app, tenant, journal: choice.journal, carriedOn: choice.found };
       session.emit({ type: 'run-folder', ...where, folder: choice.folder, fromJournal, ...(gitTree ? { gitTree } : {}) });

@@ -3,14 +3,14 @@
 // along (along.ts), and the planners that make a user's bulk body (its join time: the record's, the one an earlier
 // run staged it with, or a minute before this run began). strategy.ts takes the batches through it.
 // Invariant: a user's body, key and join time all come from one function (bodyOf), for its upload and its result alike.
-import { collectGarbage } from '../../../heap.js';
+import { COLLECT_FROM, collectGarbage } from '../../../heap.js';
 import type { BulkUserBody } from '../../../core-client/import-bodies.js';
 import { planBulkUser, type BulkPlanOptions } from '../bulk/plan.js';
 import type { Admitted, EngineContext } from '../../strategy.js';
 import type { ValidatedRecord } from '../../runner.js';
 import { ResultsAlong } from './along.js';
 import { ListedBatches } from './batches.js';
-import { EarlyReadBack } from './early.js';
+import { EarlyReadBack, TAIL } from './early.js';
 import { JobFollower } from './follow.js';
 import { JobWatcher } from './job.js';
 import { stagedKey } from './staging-list.js';
@@ -80,9 +80,9 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   const runJoined = Date.now() - CLOCK_MARGIN_MS;
   const table = new StagedTable(ctx.total);
   // The records are kept for the results only when the source cannot be read again (standard input): they are
-  // then held to the end whatever is collected, so no full collections (tens of ms each).
+  // then held to the end whatever is collected, so no full collections (tens of ms each); nor in a small run (heap.ts).
   if (!options.reopenInputs) table.inputs = [];
-  const collect = table.inputs ? () => undefined : collectGarbage;
+  const collect = table.inputs || ctx.total < COLLECT_FROM ? () => undefined : collectGarbage;
   // The planner's options, made once (copying the run's plan options for every user, twice per user, was most of
   // planOf's own time in the profile: docs/benchmarks.md); a user staged by an earlier run keeps its join time.
   let runOptions: BulkPlanOptions | undefined;
@@ -115,7 +115,9 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   };
   const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
   const batches = new ListedBatches(core, table);
-  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches);
+  // A run of one or two uploads reads while the job works only in its pauses (early.ts).
+  const uploads = Math.ceil(ctx.total / batchSize);
+  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches, TAIL, uploads > 2);
   const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).
