@@ -5,9 +5,8 @@
 // marked batches (a user not in the table there was not staged), and waits at a staged user until every user
 // staged up to it was read back (`readTo`, in table order). A user the reads did not settle yet (its
 // row was imported after the read, the job failed it, it is in the core otherwise) is kept aside, up to a bound,
-// and looked at again after each read; the final read-back moves `readTo` as it goes (readUpTo: the users before the
-// join times it has read past); once it is done (final()), the kept ones and the rest of the source get their
-// results as reportStaged gives them. Past the bound (a job that fails many users), the
+// and looked at again after each read; once the final read-back is done (final()), the kept ones and the rest of
+// the source get their results as reportStaged gives them. Past the bound (a job that fails many users), the
 // second read stops, and the full pass at the end (reportStaged) writes every user not reported yet.
 // A run that keeps its records (a source that cannot be read again) writes the results of its confirmed users in
 // table order instead, as far as `readTo`.

@@ -91,42 +91,22 @@ function settlePage(core: CoreClient, table: StagedTable, page: CoreUser[]): voi
  * range is PRESENT; outside it, it stays as it was: EXISTS goes to the per-user steps, which look it up, STAGED is
  * reported gone, JOB_FAILED failed with the job's words). Nothing is read when none is awaited.
  */
-export async function readBack(
-  core: CoreClient,
-  table: StagedTable,
-  onPage?: () => void,
-  /** Every awaited user who joined before `below` has been read (Infinity: all have). */
-  onCovered?: (below: number) => void,
-): Promise<void> {
+export async function readBack(core: CoreClient, table: StagedTable, onPage?: () => void): Promise<void> {
   // The stretches of join times between the awaited users that hold a page or more of users settled already (by
   // the reads while the job worked) are skipped: each group of awaited users is read on its own, all at once.
   const groups = skipGaps(table.joined.subarray(0, table.size), awaitedJoined(table), READ_GROUPS, USERS_PAGE);
-  // The groups in the order of their join times: read up to the first group not done, up to where it is.
-  const order = groups.map((g, k) => [joinRange(g).from, k] as const).sort((a, b) => a[0] - b[0]);
-  const below = groups.map(() => -Infinity);
-  let told = -Infinity;
-  const cover = (k: number, b: number): void => {
-    below[k] = b;
-    const first = order.find(([, j]) => below[j]! < Infinity);
-    const upTo = first ? below[first[1]]! : Infinity;
-    if (upTo > told) {
-      told = upTo;
-      onCovered?.(upTo);
-    }
-  };
-  await Promise.all(groups.map((waiting, k) => readBackJoined(core, table, waiting, onPage, (b) => cover(k, b))));
+  await Promise.all(groups.map((waiting) => readBackJoined(core, table, waiting, onPage)));
 }
 
 /**
  * Read back the core's users who joined from the first to the last of `waiting` (join times), in slices at once;
- * `onPage` after each page is settled, then `onCovered` (readUsersSliced) once the page's users are settled.
+ * `onPage` after each page is settled.
  */
 export async function readBackJoined(
   core: CoreClient,
   table: StagedTable,
   waiting: Float64Array,
   onPage: () => void = () => undefined,
-  onCovered?: (below: number) => void,
 ): Promise<void> {
   if (waiting.length === 0) return;
   const { from, to } = joinRange(waiting);
@@ -137,17 +117,7 @@ export async function readBackJoined(
     settlePage(core, table, page);
     onPage();
   };
-  await readUsersSliced(core, points, settle, undefined, { from, to, expected }, onCovered);
-}
-
-/**
- * From table index `from`, the first index past every user settled or read by a read that has covered the join
- * times before `below` (readBack's onCovered): the users below it can have their results written.
- */
-export function readUpTo(table: StagedTable, from: number, below: number): number {
-  let i = from;
-  while (i < table.size && (!isAwaited(table.state[i]) || table.joined[i]! < below)) i++;
-  return i;
+  await readUsersSliced(core, points, settle, undefined, { from, to, expected });
 }
 
 /** How many of `joined` each slice holds (from its start to its end, both included: split at `points`). */

@@ -90,8 +90,6 @@ export function skipGaps(all: Float64Array, waiting: Float64Array, parts: number
  * Every user of the client's tenant, in slices read at once (split at `points`, ascending join times), each page
  * handed to `onPage` (from any slice, in no particular order; a user at a split point may come twice). With `range`,
  * only the users who joined from `range.from` to `range.to` (and the rest of the page that passes `to`).
- * `onCovered(below)`: every user who joined before `below` (of the range) has been handed over; Infinity once all
- * have. Told after a page when it moved.
  */
 export async function readUsersSliced(
   core: CoreClient,
@@ -99,26 +97,7 @@ export async function readUsersSliced(
   onPage: (users: CoreUser[]) => void,
   limit = USERS_PAGE,
   range?: { from: number; to: number; expected?: number[] },
-  onCovered?: (below: number) => void,
 ): Promise<void> {
-  let told = -Infinity;
-  // Slice k reads from its start up to the next one's (which reads the users at that time): it has covered up to
-  // `below[k]`; the range is covered up to the first slice not done.
-  const below: number[] = [];
-  const cover = (k: number, b: number): void => {
-    below[k] = b;
-    let upTo = Infinity;
-    for (let j = 0; j <= points.length; j++) {
-      if (below[j]! < (points[j] ?? Infinity)) {
-        upTo = below[j]!;
-        break;
-      }
-    }
-    if (upTo > told) {
-      told = upTo;
-      onCovered?.(upTo);
-    }
-  };
   if (points.length > 0) {
     try {
       await core.listUsers({ limit: 1, paginationToken: tokenAt(points[0]!) });
@@ -130,17 +109,14 @@ export async function readUsersSliced(
   } else if (range) {
     // One reader from the range's start, without a probe: a core that refuses the made token (its first page) is
     // read in one pass over every user.
-    below[0] = range.from;
     try {
-      return await readFrom(core, tokenAt(range.from), range.to, onPage, limit, false, range.expected?.[0], (b) => cover(0, b));
+      return await readFrom(core, tokenAt(range.from), range.to, onPage, limit, false, range.expected?.[0]);
     } catch (err) {
       if (!(err instanceof CoreHttpError && err.status === 400)) throw err;
-      below[0] = -Infinity;
-      return readFrom(core, undefined, undefined, onPage, limit, false, undefined, (b) => cover(0, b));
+      return readFrom(core, undefined, undefined, onPage, limit);
     }
   }
   const starts: Array<number | undefined> = [range?.from, ...points];
-  starts.forEach((start, k) => (below[k] = start ?? -Infinity));
   await Promise.all(
     // Each slice ends with the users who joined at the next one's start (which reads them too).
     starts.map((start, k) =>
@@ -152,7 +128,6 @@ export async function readUsersSliced(
         limit,
         k < points.length,
         range?.expected?.[k],
-        (b) => cover(k, b),
       ),
     ),
   );
@@ -172,8 +147,6 @@ async function readFrom(
   limit: number,
   endRead = false,
   expected?: number,
-  /** After each page: the users before this join time have been handed over (`end` or Infinity once done). */
-  covered: (below: number) => void = () => undefined,
 ): Promise<void> {
   let left = end === undefined ? undefined : expected;
   for (;;) {
@@ -185,13 +158,7 @@ async function readFrom(
     if (left !== undefined) left = within.length > left ? undefined : left - within.length;
     token = page.nextPaginationToken;
     const last = page.users.at(-1)?.timeJoined;
-    if (past >= 0 || !token || (endRead && end !== undefined && last !== undefined && last >= end)) {
-      // A slice that stops at the next one's start leaves the users who joined at that time to it.
-      covered(endRead && end !== undefined ? end : Infinity);
-      return;
-    }
-    // Users who joined when the page's last did may go on in the next page.
-    if (last !== undefined) covered(last);
+    if (past >= 0 || !token || (endRead && end !== undefined && last !== undefined && last >= end)) return;
   }
 }
 

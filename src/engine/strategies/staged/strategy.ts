@@ -7,14 +7,14 @@
 // up while the next is prepared (one upload at a time, in the source's order) and while the job works; the job is
 // followed by the list's counts (follow.ts, job.ts), each of its claims is read back while it imports
 // the next (early.ts; by the uploads the job has taken whole where the list tells them apart: batches.ts), and the
-// results of the users read back are written meanwhile (along.ts); once it is done, its FAILED rows and the users
-// still awaited (its last claim) are read back in bulk (readback.ts), their results written as far as that read has
-// come (along.ts), and the last ones at its end. Memory is a batch or two plus a few dozen bytes per staged user
-// (table.ts).
+// results of the users read back are written meanwhile (along.ts); once
+// it is done, its FAILED rows and the users still awaited (its last claim) are read back in bulk
+// (readback.ts), and the last results written. Memory is a batch or two plus a few dozen bytes per staged
+// user (table.ts).
 // Invariant: every upload is written ahead in the journal and sent once; a user counts as imported only when read back.
 import type { Admitted, EngineContext, StrategyFactory } from '../../strategy.js';
 import { removeStaged, runUserOf, stagingPages } from './staging-list.js';
-import { AWAITED, readBack, readUpTo } from './readback.js';
+import { AWAITED, readBack } from './readback.js';
 import { reportStaged } from './results.js';
 import { sortBatch } from './sort.js';
 import { STAGED } from './table.js';
@@ -115,14 +115,9 @@ async function drain(run: StagedRun): Promise<void> {
       .countIn(...AWAITED)
       .toLocaleString('en-US')} users awaited${meanwhile}) to confirm what the job imported`,
   );
-  // The results written along with the job go on while the last users are read back, as far as the read has come.
+  // The results written along with the job go on while the last users are read back.
   along.readBackTo(early.readTo);
-  let upTo = early.readTo;
-  const covered = (below: number) => {
-    upTo = readUpTo(table, upTo, below);
-    along.readBackTo(upTo);
-  };
-  const read = await readBack(ctx.core, table, undefined, covered).then(
+  const read = await readBack(ctx.core, table).then(
     () => undefined,
     (err: unknown) => ({ err }),
   );

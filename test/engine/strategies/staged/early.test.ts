@@ -13,7 +13,7 @@ import { createCoreClient } from '../../../../src/core-client/client.js';
 import type { CoreClient } from '../../../../src/core-client/types.js';
 import { methodKey } from '../../../../src/engine/strategies/bulk/knowledge.js';
 import { EarlyReadBack } from '../../../../src/engine/strategies/staged/early.js';
-import { readBack, readUpTo } from '../../../../src/engine/strategies/staged/readback.js';
+import { readBack } from '../../../../src/engine/strategies/staged/readback.js';
 import { CONFIRMED, STAGED, StagedTable } from '../../../../src/engine/strategies/staged/table.js';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/spawn.js';
 import { listingCounted } from '../../../support/listing-client.js';
@@ -233,39 +233,5 @@ describe('read-back with the job', () => {
     expect(early.settled).toBe(0);
     expect(early.readTo).toBe(0);
     expect(table.countIn(STAGED)).toBe(N);
-  });
-});
-
-describe('the final read-back, as far as it has come', () => {
-  it('says which join times it has read past: no user before them is settled later, and results can follow it', async () => {
-    const T = 1_699_000_000_000;
-    const at = (i: number) => T + Math.floor(i / 3) * 1000; // three users a second: pages end inside a second
-    const { core } = counted();
-    const table = listedTable(10, N, at);
-    await put(core, 10, 0, N, (i) => (i % 10 === 7 ? at(i) + 1 : at(i))); // every tenth held with another join time
-    const calls: Array<{ below: number; states: number[]; upTo: number }> = [];
-    let upTo = 0;
-    await readBack(core, table, undefined, (below) => {
-      upTo = readUpTo(table, upTo, below);
-      const states: number[] = [];
-      for (let i = 0; i < table.size; i++) if (table.joined[i]! < below) states.push(table.state[i]!);
-      calls.push({ below, states, upTo });
-    });
-    expect(calls.length, JSON.stringify(calls.map((c) => [c.below, c.upTo]))).toBeGreaterThanOrEqual(3); // the read tells its way, not only its end
-    expect(calls.at(-1)!.below).toBe(Infinity);
-    expect(calls.at(-1)!.upTo).toBe(N);
-    for (let k = 1; k < calls.length; k++) {
-      expect(calls[k]!.below).toBeGreaterThan(calls[k - 1]!.below);
-      expect(calls[k]!.upTo).toBeGreaterThanOrEqual(calls[k - 1]!.upTo);
-    }
-    // Each user before a told join time was settled by then, as it ends.
-    for (const c of calls.slice(0, -1)) {
-      const now: number[] = [];
-      for (let i = 0; i < table.size && now.length < c.states.length; i++) if (table.joined[i]! < c.below) now.push(table.state[i]!);
-      expect(now).toEqual(c.states);
-      expect(c.upTo).toBeLessThanOrEqual(N);
-      for (let i = 0; i < c.upTo; i++) expect(table.joined[i]! < c.below || table.state[i] !== STAGED).toBe(true);
-    }
-    expect([...table.state.subarray(0, N)].filter((s) => s === CONFIRMED)).toHaveLength(N - N / 10);
   });
 });
