@@ -22,8 +22,8 @@
 // has only the job's last claims.
 // A run of one or two uploads reads nothing while the job works, only in its pauses: its final read has at most two
 // batches (20,000 users: about a second against the reference), and a read while the job works takes the core's
-// CPU from the job on a box they share (20,000 users on the reference, 8 turns a side: 15.3 s a turn with those
-// reads and 14.0 s without, the core's CPU 7.9 and 6.3 s; docs/benchmarks.md).
+// CPU from the job on a box they share (20,000 users on the reference, 9 turns a side: the core's CPU 7.5 s a turn
+// with those reads and 6.7 s without, the turns as long; docs/benchmarks.md).
 // Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
