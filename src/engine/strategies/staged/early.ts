@@ -20,10 +20,6 @@
 // taken whole from the first; the counts then only say when to look. At scale, once few rows are left beside the
 // run (TAIL), the rows left are listed and every user out of the list is read back (tail.ts), so that the final read
 // has only the job's last claims.
-// A run of one or two uploads reads nothing while the job works, only in its pauses: its final read has at most two
-// batches (20,000 users: about a second against the reference), and a read while the job works takes the core's
-// CPU from the job on a box they share (20,000 users on the reference, 9 turns a side: the core's CPU 7.5 s a turn
-// with those reads and 6.7 s without, the turns as long; docs/benchmarks.md).
 // Invariant: a user is confirmed only by a read of the core that finds it; a read that fails changes nothing.
 import type { CoreClient } from '../../../core-client/types.js';
 import type { ListedBatches } from './batches.js';
@@ -86,8 +82,6 @@ export class EarlyReadBack {
     private readonly onRead: () => void = () => undefined,
     private readonly batches?: ListedBatches,
     private readonly tail: { rowsLeft: number; runFrom: number } = TAIL,
-    /** False: nothing is read while the job works, only in its pauses (a run of one or two uploads). */
-    private readonly whileWorking = true,
   ) {}
 
   /**
@@ -100,7 +94,7 @@ export class EarlyReadBack {
     const table = this.table;
     const waiting = fresh + processing;
     // Not while a read is under way, nor once the job is done (the final read is next).
-    if (this.reading || waiting === 0 || (!this.whileWorking && !o.paused)) return;
+    if (this.reading || waiting === 0) return;
     const out = Math.min(listed, listed - waiting);
     if (out <= 0) return;
     // At the tail the list says who is out: no other read. Listed again once a fifth as many users as rows left are

@@ -10,7 +10,7 @@ import type { Admitted, EngineContext } from '../../strategy.js';
 import type { ValidatedRecord } from '../../runner.js';
 import { ResultsAlong } from './along.js';
 import { ListedBatches } from './batches.js';
-import { EarlyReadBack, TAIL } from './early.js';
+import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
 import { JobWatcher } from './job.js';
 import { stagedKey } from './staging-list.js';
@@ -115,9 +115,7 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   };
   const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
   const batches = new ListedBatches(core, table);
-  // A run of one or two uploads reads while the job works only in its pauses (early.ts).
-  const uploads = Math.ceil(ctx.total / batchSize);
-  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches, TAIL, uploads > 2);
+  const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches);
   const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).

@@ -189,24 +189,6 @@ describe('read-back with the job', () => {
     expect(early.settled).toBe(600);
   });
 
-  it('a run of one or two uploads (whileWorking false) reads nothing while the job works, and whatever is out in its pauses', async () => {
-    const T = 1_697_000_000_000;
-    const at = (i: number) => T + i * 1000;
-    const { core, pages } = counted();
-    const table = listedTable(9, N, at);
-    await put(core, 9, 0, (3 * N) / 4, at); // three quarters imported
-    const early = new EarlyReadBack(core, table, () => undefined, undefined, undefined, false);
-    early.consider(N / 4, 0); // the job works on: however many are out, nothing is read
-    early.consider(0, N / 4);
-    await early.idle();
-    expect(pages()).toBe(0);
-    expect(early.readTo).toBe(0);
-    early.consider(N / 4, 0, { paused: true }); // its run ended with rows left for the next: read now
-    await early.idle();
-    expect(early.readTo).toBe((3 * N) / 4);
-    expect(early.settled).toBe((3 * N) / 4);
-  });
-
   it('counts out only the rows listed before the counts were asked for', async () => {
     const T = 1_695_000_000_000;
     const at = (i: number) => T + i * 1000;
