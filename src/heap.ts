@@ -12,7 +12,7 @@ let gc: (() => void) | undefined;
  * Phases over fewer records than this make no full collection: what they leave is a few tens of MB at most (a
  * 20,000-user staged run's heap stayed under 50 MB, --trace-gc), and each collection takes 15-45 ms of the run.
  */
-export const COLLECT_FROM = 50_000;
+const COLLECT_FROM = 50_000;
 
 /** A full collection after a phase over `records` records (users, journal lines), when it can pay. */
 export function collectAfter(records: number): void {

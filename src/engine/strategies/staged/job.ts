@@ -29,8 +29,6 @@ export interface CountsAsked {
   answered: number;
   /** Rows of an upload under way (not answered yet): they may or may not be in the counts. */
   flying: number;
-  /** Uploads begun or answered so far: one more by the time the counts came means they may hold it or not. */
-  changes: number;
 }
 
 /** Counts the next observation's "taken" is measured from. */
@@ -50,10 +48,9 @@ const BETWEEN_BATCHES_MS = 2_000;
 const STALL_MARGIN_MAX_MS = 30_000;
 
 export class JobWatcher {
-  /** Rows of this run's answered uploads; rows of the upload under way; uploads begun or answered. */
+  /** Rows of this run's answered uploads; rows of the upload under way. */
   private uploaded = 0;
   private flying = 0;
-  private changes = 0;
   private base: Base | undefined;
   private last: JobCounts | undefined;
   /** Users the job has taken out of the waiting rows (imported or failed) since the run began. */
@@ -76,32 +73,29 @@ export class JobWatcher {
   /** An upload of `n` rows leaves (its rows may be in the list before it is answered). */
   staging(n: number): void {
     this.flying += n;
-    this.changes++;
   }
 
   /** This run put `n` rows in the list (an upload's answer, or its rows found there). */
   staged(n: number): void {
     this.uploaded += n;
     this.flying = Math.max(0, this.flying - n);
-    this.changes++;
   }
 
   /** The upload under way is over (its rows staged or refused): none are under way. */
   landed(): void {
     this.flying = 0;
-    this.changes++;
   }
 
   /** Before the counts are asked for: what they are measured against (`observe`). */
   asking(): CountsAsked {
-    return { answered: this.uploaded, flying: this.flying, changes: this.changes };
+    return { answered: this.uploaded, flying: this.flying };
   }
 
   /** The list's counts, asked for after `asked` (by default: now, with no upload under way). */
   observe(counts: JobCounts, now: number, asked: CountsAsked = this.asking()): StagedProgress {
     const waiting = counts.NEW + counts.PROCESSING;
-    // An upload begun or answered while the counts were asked for is one they may hold or not: it counts as under way.
-    const flying = asked.changes === this.changes ? asked.flying : Math.max(asked.flying, 1);
+    // Rows the counts may hold or not: those under way when they were asked for, and any begun or answered since.
+    const flying = Math.max(asked.flying, this.uploaded + this.flying - asked.answered);
     const before = this.processed;
     if (this.base) {
       const b = this.base;

@@ -3,7 +3,7 @@
 // along (along.ts), and the planners that make a user's bulk body (its join time: the record's, the one an earlier
 // run staged it with, or a minute before this run began). strategy.ts takes the batches through it.
 // Invariant: a user's body, key and join time all come from one function (bodyOf), for its upload and its result alike.
-import { COLLECT_FROM, collectGarbage } from '../../../heap.js';
+import { collectAfter } from '../../../heap.js';
 import type { BulkUserBody } from '../../../core-client/import-bodies.js';
 import { planBulkUser, type BulkPlanOptions } from '../bulk/plan.js';
 import type { Admitted, EngineContext } from '../../strategy.js';
@@ -82,7 +82,7 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   // The records are kept for the results only when the source cannot be read again (standard input): they are
   // then held to the end whatever is collected, so no full collections (tens of ms each); nor in a small run (heap.ts).
   if (!options.reopenInputs) table.inputs = [];
-  const collect = table.inputs || ctx.total < COLLECT_FROM ? () => undefined : collectGarbage;
+  const collect = table.inputs ? () => undefined : () => collectAfter(ctx.total);
   // The planner's options, made once (copying the run's plan options for every user, twice per user, was most of
   // planOf's own time in the profile: docs/benchmarks.md); a user staged by an earlier run keeps its join time.
   let runOptions: BulkPlanOptions | undefined;
