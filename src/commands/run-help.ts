@@ -56,7 +56,9 @@ Via:        --via steps|bulk|bulk-staged (default steps)
             --batch-size N (bulk-staged: users per upload, default 10000, the core's most)
             --job-interval SECONDS (bulk-staged: how often the core runs its bulk-import job, default 300 as the
             reference core, the --sandbox's 5: the run says when it runs next, and stops with a warning when
-            nothing moves for two intervals and a margin)
+            nothing moves for two intervals and a margin, and never before a minute)
+            --stall-after SECONDS (bulk-staged: how long the job may show no move, with users waiting, before
+            the run stops; for a core that is slow to start its runs)
 Slice:      --skip N  --limit N  --only ID[,ID...] (repeatable): try a first slice of the records (in file
             order) before the rest; a later run without them carries on with everything
 Sync:       --sync: bring the core up to date with a newer export of the same migration (the second pass of a

@@ -33,6 +33,7 @@ export interface RunOptionValues extends TargetOptionValues, SourceOptionValues 
   via?: string;
   'batch-size'?: string;
   'job-interval'?: string;
+  'stall-after'?: string;
   'keep-source-ids'?: boolean;
   'no-keep-source-ids'?: boolean;
   'update-existing'?: boolean;
@@ -68,6 +69,15 @@ export function parseJobInterval(text: string | undefined, fallbackMs: number): 
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0 || n > 86_400)
     throw new UsageError(`--job-interval must be a number of seconds above 0, at most 86400 (got "${text}")`);
+  return n * 1000;
+}
+
+/** --stall-after SECONDS, in ms; absent, the job's watcher takes two intervals and a margin, at least a minute. */
+export function parseStallAfter(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > 7 * 86_400)
+    throw new UsageError(`--stall-after must be a number of seconds above 0, at most 604800 (got "${text}")`);
   return n * 1000;
 }
 
@@ -154,6 +164,7 @@ function runPartOf(values: RunOptionValues, o: ResolveRunOptions, resolved: Reso
       values['job-interval'] ?? loaded?.profile.jobIntervalSec?.toString(),
       defaultJobIntervalMs(resolved.target),
     ),
+    stallAfterMs: parseStallAfter(values['stall-after']),
     concurrency: parseConcurrency(values.concurrency, loaded?.profile.concurrency ?? DEFAULT_CONCURRENCY),
     skipPreflight: values['skip-preflight'] ?? false,
     rerun: {

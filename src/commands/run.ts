@@ -32,6 +32,7 @@ const OPTIONS = {
   via: { type: 'string' },
   'batch-size': { type: 'string' },
   'job-interval': { type: 'string' },
+  'stall-after': { type: 'string' },
   'keep-source-ids': { type: 'boolean' },
   'no-keep-source-ids': { type: 'boolean' },
   'update-existing': { type: 'boolean' },

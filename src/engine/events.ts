@@ -68,7 +68,7 @@ export type RunEvent =
       at: number;
     }
   /** `--via bulk-staged`: nothing moved in the staging list for longer than two of the job's intervals. */
-  | { type: 'staged-stalled'; idleMs: number; intervalMs: number; waiting: number; at: number }
+  | { type: 'staged-stalled'; idleMs: number; intervalMs: number; afterMs: number; waiting: number; at: number }
   /** `--via bulk-staged`: what the run does while it is not uploading (learning the core, reading back...). */
   | { type: 'staged-phase'; phase: 'learning' | 'uploading' | 'following' | 'reading-back' | 'reporting'; detail: string; at: number }
   /** `--via bulk-staged` stopping: rows of this run removed before the job claimed them, and those left to it. */

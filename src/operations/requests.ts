@@ -43,6 +43,8 @@ export interface RunRequest extends PlanRequest {
   batchSize: number;
   /** How often the core runs its bulk-import job (`--via bulk-staged` says when it runs next, and when nothing moves). */
   jobIntervalMs: number;
+  /** `--via bulk-staged`: how long the job may show no move, with users waiting, before the run stops (default: job.ts). */
+  stallAfterMs?: number;
   concurrency: number;
   skipPreflight: boolean;
   /**

@@ -19,7 +19,7 @@ import type { RunRequest } from './requests.js';
  * interval and `records` (the same records again, read a second time to report what the job imported).
  */
 export function writePathOf(
-  request: Pick<RunRequest, 'via' | 'batchSize' | 'jobIntervalMs'>,
+  request: Pick<RunRequest, 'via' | 'batchSize' | 'jobIntervalMs' | 'stallAfterMs'>,
   records: () => AsyncIterable<ValidatedRecord>,
 ): StrategyFactory {
   switch (request.via) {
@@ -31,6 +31,7 @@ export function writePathOf(
       return WRITE_PATHS['bulk-staged'].strategy({
         batchSize: request.batchSize,
         jobIntervalMs: request.jobIntervalMs,
+        stallAfterMs: request.stallAfterMs,
         reopenInputs: records,
       });
   }

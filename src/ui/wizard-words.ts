@@ -21,7 +21,10 @@ const SAYINGS: Array<[RegExp, string]> = [
   [/ ?\(validate lists why\)/g, ''],
   [/`run` leaves it out/g, 'the run leaves it out'],
   [/\(or use --via steps\)/g, '(or choose "write users via" steps on the plan screen)'],
-  [/ ?If the core runs its job less often, say so with --job-interval SECONDS\./g, ''],
+  [
+    / ?If the core runs its job less often, say so with --job-interval SECONDS(; if it is only slow to start, give it longer with --stall-after SECONDS)?\./g,
+    '',
+  ],
   [/the same command carries on/g, 'running again carries on'],
 ];
 

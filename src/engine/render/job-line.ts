@@ -45,11 +45,12 @@ export function describeStagedProgress(e: Progress): string {
 
 export function describeStagedStalled(e: Stalled): string {
   return (
-    `warning: the core's bulk-import job has not moved for ${shortDuration(e.idleMs)} (more than two of its ` +
-    `${shortDuration(e.intervalMs)} intervals) with ${n(e.waiting)} users waiting in its list: it is not running ` +
-    '(on the reference core, BULK_MIGRATION_CRON_ENABLED=false switches it off). Stopping; the users this run ' +
-    'staged and the job has not started are taken out of the list; the same command carries on once the job runs ' +
-    '(or use --via steps). If the core runs its job less often, say so with --job-interval SECONDS.'
+    `warning: the core's bulk-import job has not moved for ${shortDuration(e.idleMs)} (more than the ` +
+    `${shortDuration(e.afterMs)} allowed at its ${shortDuration(e.intervalMs)} interval) with ${n(e.waiting)} users ` +
+    'waiting in its list: it is not running (on the reference core, BULK_MIGRATION_CRON_ENABLED=false switches it ' +
+    'off). Stopping; the users this run staged and the job has not started are taken out of the list; the same ' +
+    'command carries on once the job runs (or use --via steps). If the core runs its job less often, say so with ' +
+    '--job-interval SECONDS; if it is only slow to start, give it longer with --stall-after SECONDS.'
   );
 }
 

@@ -198,7 +198,7 @@ describe('the bulk-import job on a terminal (issue 33 point 8)', () => {
   it('a job that does not run is told once: a short warning, a short stop; the whole reason is the fatal error', () => {
     const lines: string[] = [];
     const render = createPlainRenderer({ write: (l) => lines.push(l) });
-    const stalled = { type: 'staged-stalled', idleMs: 3_000, intervalMs: 1_000, waiting: 20, at: 3_000 } as const;
+    const stalled = { type: 'staged-stalled', idleMs: 3_000, intervalMs: 1_000, afterMs: 2_000, waiting: 20, at: 3_000 } as const;
     render(stalled);
     render({ type: 'stopping', reason: 'fatal', message: describeStagedStalled(stalled), at: 3_000 });
     expect(lines).toHaveLength(2);

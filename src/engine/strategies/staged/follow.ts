@@ -77,7 +77,8 @@ export class JobFollower {
       if (waiting === 0) break;
       const now = Date.now();
       if (watcher.stalled(now)) {
-        const stalled = { type: 'staged-stalled', idleMs: watcher.idleMs(now), intervalMs: watcher.intervalMs, waiting, at: now } as const;
+        const { intervalMs, stallAfterMs: afterMs } = watcher;
+        const stalled = { type: 'staged-stalled', idleMs: watcher.idleMs(now), intervalMs, afterMs, waiting, at: now } as const;
         ctx.emit(stalled);
         ctx.requestStop('fatal', new UserError(describeStagedStalled(stalled)));
         return false;

@@ -3,15 +3,17 @@
 // run ended (scheduleWithFixedDelay, 300 s), each run importing the rows waiting when it began. So: the job is running
 // while rows are claimed (PROCESSING) or leave the list; its rate is measured only while it runs; the ETA is given only
 // once there is a rate; its next run is known from the end of one it was seen doing, else bounded by `interval` from
-// when the rows were first seen waiting; and when nothing moves for longer than two intervals (and a margin: a run can
-// start late on a busy core), it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
+// when the rows were first seen waiting; and when nothing moves for longer than two intervals and a margin, and never
+// less than a minute (a run starts late on a busy core: the reference at a 5 s interval once ran 27 s after its last),
+// it is not running at all (switched off, say, BULK_MIGRATION_CRON_ENABLED=false): stalled.
 // Between two batches of one run nothing is claimed for up to a second (the run checks its workers every 1,000 ms:
 // ProcessBulkImportUsers.java, Thread.sleep(1000)), so a run ends only once nothing has moved for longer.
 // The users taken are counted from the list's counts and the rows the run has put there. A count asked for while an
 // upload is under way may or may not hold its rows (they appear when its transaction commits, before its answer): such
 // a count gives only a lower bound, and the counts the next ones are measured from are the last ones asked for with
 // no upload under way (a 20,000-user run once said "24,000 of this run's 20,000 taken").
-// Invariant: stalled is said only after nothing moved for longer than two job intervals and a margin; "taken" never
+// Invariant: stalled is said only after nothing moved for longer than `stallAfterMs` (default: two job intervals and a
+// margin, at least a minute); "taken" never
 // exceeds the rows this run put in the list.
 import type { RunEvent } from '../../events.js';
 
@@ -46,6 +48,16 @@ const RATE_WINDOW_MS = 30_000;
 const BETWEEN_BATCHES_MS = 2_000;
 /** Added to two intervals before "stalled": the interval itself, up to this. */
 const STALL_MARGIN_MAX_MS = 30_000;
+/**
+ * "Stalled" never before this, whatever the interval: at the 5 s of a test build, the reference on a busy machine
+ * started a run 27 s after its last (bench m33c), and two intervals and a margin (15 s) stopped a run that was fine.
+ */
+const STALL_FLOOR_MS = 60_000;
+
+/** How long nothing may move, with rows waiting, before the job is taken for stalled (when the run was not told). */
+export function defaultStallAfterMs(intervalMs: number): number {
+  return Math.max(STALL_FLOOR_MS, 2 * intervalMs + Math.min(intervalMs, STALL_MARGIN_MAX_MS));
+}
 
 export class JobWatcher {
   /** Rows of this run's answered uploads; rows of the upload under way. */
@@ -68,6 +80,8 @@ export class JobWatcher {
     readonly intervalMs: number,
     /** Users this run has staged and not seen settled: the denominator of "imported". */
     private readonly total: () => number,
+    /** Nothing moving for longer than this, with rows waiting, is a stall (`run --stall-after`). */
+    readonly stallAfterMs: number = defaultStallAfterMs(intervalMs),
   ) {}
 
   /** An upload of `n` rows leaves (its rows may be in the list before it is answered). */
@@ -176,9 +190,9 @@ export class JobWatcher {
     return now - since;
   }
 
-  /** Nothing has moved for longer than two intervals (and a margin) while rows wait: the job is not running. */
+  /** Nothing has moved for longer than `stallAfterMs` while rows wait: the job is not running. */
   stalled(now: number): boolean {
-    return this.idleMs(now) > 2 * this.intervalMs + Math.min(this.intervalMs, STALL_MARGIN_MAX_MS);
+    return this.idleMs(now) > this.stallAfterMs;
   }
 
   get startedAt(): number | undefined {

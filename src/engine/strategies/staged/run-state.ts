@@ -12,7 +12,7 @@ import { ResultsAlong } from './along.js';
 import { ListedBatches } from './batches.js';
 import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
-import { JobWatcher } from './job.js';
+import { defaultStallAfterMs, JobWatcher } from './job.js';
 import { stagedKey } from './staging-list.js';
 import type { StagedPlanner } from './results.js';
 import type { StagedPlan } from './sort.js';
@@ -32,6 +32,8 @@ export interface StagedOptions {
   batchSize?: number;
   /** The interval of the core's bulk-import job (default: the reference's, 300 s). */
   jobIntervalMs?: number;
+  /** Nothing moving for this long, with users waiting, stops the run (default: job.ts defaultStallAfterMs). */
+  stallAfterMs?: number;
   /** How often the staging list is read while the job works (default 1 s while uploading, 250 ms after). */
   pollMs?: number;
   /**
@@ -116,7 +118,8 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
   const batches = new ListedBatches(core, table);
   const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches);
-  const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED));
+  const intervalMs = options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS;
+  const watcher = new JobWatcher(intervalMs, () => table.countIn(STAGED), options.stallAfterMs ?? defaultStallAfterMs(intervalMs));
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).
   const follower = new JobFollower(ctx, table, watcher, early, options.pollMs ?? 250);

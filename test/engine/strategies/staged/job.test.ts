@@ -3,7 +3,7 @@
 // waiting when it begins): no ETA until the job has run, the next run bounded then known, the rate while it runs,
 // a run that stays on between its batches, and "stalled" once nothing moved for more than two intervals and a margin.
 import { describe, expect, it } from 'vitest';
-import { JobWatcher } from '../../../../src/engine/strategies/staged/job.js';
+import { defaultStallAfterMs, JobWatcher } from '../../../../src/engine/strategies/staged/job.js';
 import { describeStagedProgress, describeStagedStalled } from '../../../../src/engine/render/job-line.js';
 
 const INTERVAL = 300_000;
@@ -87,8 +87,9 @@ describe('JobWatcher', () => {
     expect(end).toMatchObject({ nextRunInMs: 5_000 - 250, nextRunExact: true });
   });
 
-  it('stalled only after more than two intervals and a margin (the interval, at most 30 s) without any move', () => {
-    const w = new JobWatcher(1_000, () => 10);
+  it('stalled only after more than two intervals and a margin (the interval, at most 30 s), never before a minute', () => {
+    // Told how long (run --stall-after): that long.
+    const w = new JobWatcher(1_000, () => 10, 3_000);
     w.staged(10);
     w.observe(counts(10), 0);
     expect(w.stalled(1_500)).toBe(false);
@@ -96,14 +97,19 @@ describe('JobWatcher', () => {
     expect(w.stalled(3_000)).toBe(false);
     w.observe(counts(10), 3_100);
     expect(w.stalled(3_100)).toBe(true);
-    // A 5 s interval: a run that starts 11 s late (seen on the reference, busy) is not a stall; 15 s of nothing is.
+    // A 5 s interval: a run that starts 27 s after the last (seen on the reference, busy: bench m33c, where two
+    // intervals and a margin, 15 s, stopped a healthy run) is not a stall; a minute of nothing is.
+    expect(defaultStallAfterMs(5_000)).toBe(60_000);
+    expect(defaultStallAfterMs(1_000)).toBe(60_000);
     const five = new JobWatcher(5_000, () => 10);
     five.staged(10);
     five.observe(counts(10), 0);
-    five.observe(counts(10), 11_000);
-    expect(five.stalled(11_000)).toBe(false);
-    five.observe(counts(10), 15_100);
-    expect(five.stalled(15_100)).toBe(true);
+    five.observe(counts(10), 27_000);
+    expect(five.stalled(27_000)).toBe(false);
+    five.observe(counts(10), 60_000);
+    expect(five.stalled(60_000)).toBe(false);
+    five.observe(counts(10), 60_100);
+    expect(five.stalled(60_100)).toBe(true);
     // The reference's 300 s: two intervals and 30 s.
     const ref = new JobWatcher(INTERVAL, () => 10);
     ref.staged(10);
@@ -112,11 +118,20 @@ describe('JobWatcher', () => {
     expect(ref.stalled(629_000)).toBe(false);
     ref.observe(counts(10), 630_100);
     expect(ref.stalled(630_100)).toBe(true);
-    const text = describeStagedStalled({ type: 'staged-stalled', idleMs: 600_500, intervalMs: INTERVAL, waiting: 10, at: 0 });
-    expect(text).toMatch(/has not moved for 10m01s \(more than two of its 5m00s intervals\)/);
+    expect(ref.stallAfterMs).toBe(630_000);
+    const text = describeStagedStalled({
+      type: 'staged-stalled',
+      idleMs: 630_500,
+      intervalMs: INTERVAL,
+      afterMs: 630_000,
+      waiting: 10,
+      at: 0,
+    });
+    expect(text).toMatch(/has not moved for 10m31s \(more than the 10m30s allowed at its 5m00s interval\)/);
+    expect(text).toContain('--stall-after SECONDS');
     expect(text).toContain('BULK_MIGRATION_CRON_ENABLED=false');
     // A job that moved resets the clock.
-    const moving = new JobWatcher(1_000, () => 10);
+    const moving = new JobWatcher(1_000, () => 10, 3_000);
     moving.staged(10);
     moving.observe(counts(10), 0);
     moving.observe(counts(5, 5), 1_900);
