@@ -5,8 +5,9 @@
 // early reads did not settle; with the job held after 3 of its 5 claims (a test hook of the sandbox), the journal
 // and the results file hold exactly those claims' users, confirmed, while 2,000 rows still wait; killed (SIGKILL) once some results are in the journal and the job still works, the same command
 // ends exact, and a rollback then removes every user the runs created. A user whose read-back step reached the
-// journal without its outcome line is imported on the rerun without a request.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// journal without its outcome line is imported on the rerun without a request. The results are written along with
+// the job both from the records a small run keeps and from a second read of a larger run's source.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +16,7 @@ import { startCountProxy } from '../support/count-proxy.js';
 import { allUsers, cli, client, journalEntries, LICENSE, stagedRunArgs, summaryOf, waitFor } from '../support/cli.js';
 import { generateUsers, SCRYPT_SIGNER_KEY, writeNdjson } from '../support/users.js';
 import type { CanonicalUser } from '../../src/records/types.js';
+import { KEEP_RECORDS_UP_TO } from '../../src/records/validate.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -89,47 +91,54 @@ async function holdJob(url: string, claims: number | undefined): Promise<void> {
 }
 
 describe('run --via bulk-staged, read back while the job works', () => {
-  it('writes the results of each claim while the job has later claims to take (the job held after 3 of 5)', async () => {
-    const M = 5_000;
-    const users = generateUsers(M, { prefix: 'h', simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
-    writeNdjson(join(dir, 'users.ndjson'), users);
-    sandbox = await startSandbox({
-      store: join(dir, 'store.json'),
-      licenseKey: LICENSE,
-      signerKey: SCRYPT_SIGNER_KEY,
-      bulkImportIntervalSec: 1,
-      bulkImportBatchSize: 1000,
-      env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
+  // A run of up to KEEP_RECORDS_UP_TO records writes its results from the records its validation kept; a larger one
+  // reads the source again for them (here 21,000 invalid records after the users make it one).
+  for (const [how, invalid] of [
+    ['from the records kept', 0],
+    ['from a second read of the source', KEEP_RECORDS_UP_TO - 4_000],
+  ] as const)
+    it(`writes the results of each claim while the job has later claims to take (the job held after 3 of 5), ${how}`, async () => {
+      const M = 5_000;
+      const users = generateUsers(M, { prefix: 'h', simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
+      writeNdjson(join(dir, 'users.ndjson'), users);
+      if (invalid > 0) appendFileSync(join(dir, 'users.ndjson'), Array.from({ length: invalid }, (_, i) => `{"id":"bad-${i}"}\n`).join(''));
+      sandbox = await startSandbox({
+        store: join(dir, 'store.json'),
+        licenseKey: LICENSE,
+        signerKey: SCRYPT_SIGNER_KEY,
+        bulkImportIntervalSec: 1,
+        bulkImportBatchSize: 1000,
+        env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
+      });
+      const url = sandbox.url;
+      await holdJob(url, 0);
+      // The tool told a long interval: a job held this long is not taken for one that stalled.
+      const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
+      const waiting = async () => (await client(url).bulkImport.countUsers()).count;
+      await waitFor(async () => (await waiting()) === M, 'every user staged', 120_000);
+      expect(importedLines()).toBe(0); // nothing imported, nothing confirmed
+      await holdJob(url, 3);
+      await waitFor(() => importedLines() >= 3_000, "the results of the job's first 3 claims", 120_000);
+      // The job has 2 claims still to take: the results of the first 3 were written while it works, not after it.
+      expect(await waiting()).toBe(M - 3_000);
+      const lines = journal();
+      const imported = new Set(lines.filter((l) => l.type === 'user' && l.outcome === 'imported').map((l) => l.user));
+      expect(imported).toEqual(new Set(users.slice(0, 3_000).map((u) => u.id)));
+      // Each of them confirmed by a read-back: its step names the id the core answered for it.
+      const confirmed = lines.filter((l) => l.step === 'bulk-staged' && l.result === 'created');
+      expect(new Set(confirmed.map((l) => l.user))).toEqual(imported);
+      const inCore = new Map((await allUsers(client(url))).map((u) => [u.loginMethods[0]!.email, u.id]));
+      const byId = new Map(users.map((u) => [u.id, u.email]));
+      for (const l of confirmed) expect((l.ids as Record<string, string>).recipeUserId).toBe(inCore.get(byId.get(l.user as string)));
+      await holdJob(url, undefined);
+      const r = await child;
+      expect(r.exitCode, r.stderr).toBe(invalid > 0 ? 1 : 0);
+      expect(summaryOf(r.stdout)).toMatchObject({ total: M + invalid, imported: M, alreadyPresent: 0, failed: 0, skipped: invalid });
+      const meanwhile = /([\d,]+) of their results written/.exec(r.stderr);
+      expect(meanwhile, r.stderr).not.toBeNull();
+      expect(Number(meanwhile![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(3_000);
+      await expectExact(url, users);
     });
-    const url = sandbox.url;
-    await holdJob(url, 0);
-    // The tool told a long interval: a job held this long is not taken for one that stalled.
-    const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
-    const waiting = async () => (await client(url).bulkImport.countUsers()).count;
-    await waitFor(async () => (await waiting()) === M, 'every user staged', 120_000);
-    expect(importedLines()).toBe(0); // nothing imported, nothing confirmed
-    await holdJob(url, 3);
-    await waitFor(() => importedLines() >= 3_000, "the results of the job's first 3 claims", 120_000);
-    // The job has 2 claims still to take: the results of the first 3 were written while it works, not after it.
-    expect(await waiting()).toBe(M - 3_000);
-    const lines = journal();
-    const imported = new Set(lines.filter((l) => l.type === 'user' && l.outcome === 'imported').map((l) => l.user));
-    expect(imported).toEqual(new Set(users.slice(0, 3_000).map((u) => u.id)));
-    // Each of them confirmed by a read-back: its step names the id the core answered for it.
-    const confirmed = lines.filter((l) => l.step === 'bulk-staged' && l.result === 'created');
-    expect(new Set(confirmed.map((l) => l.user))).toEqual(imported);
-    const inCore = new Map((await allUsers(client(url))).map((u) => [u.loginMethods[0]!.email, u.id]));
-    const byId = new Map(users.map((u) => [u.id, u.email]));
-    for (const l of confirmed) expect((l.ids as Record<string, string>).recipeUserId).toBe(inCore.get(byId.get(l.user as string)));
-    await holdJob(url, undefined);
-    const r = await child;
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(summaryOf(r.stdout)).toMatchObject({ imported: M, alreadyPresent: 0, failed: 0, skipped: 0 });
-    const meanwhile = /([\d,]+) of their results written/.exec(r.stderr);
-    expect(meanwhile, r.stderr).not.toBeNull();
-    expect(Number(meanwhile![1]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(3_000);
-    await expectExact(url, users);
-  });
 
   it('uploads one batch at a time; settles most users before the job ends; each result once; exact', async () => {
     const { url, users } = await setUp('e');

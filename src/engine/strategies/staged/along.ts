@@ -1,15 +1,15 @@
 // `--via bulk-staged`, the results written along with the core's job: each user read back as imported
-// (early.ts) gets its result and journal lines while the job imports later batches. The records are not kept:
-// the source is read a second time, in order, as far as the users read back at least once. Each batch the run
-// took is marked with its last record once its upload was answered; the second read goes no further than the
-// marked batches (a user not in the table there was not staged), and waits at a staged user until every user
-// staged up to it was read back (`readTo`, in table order). A user the reads did not settle yet (its
+// (early.ts) gets its result and journal lines while the job imports later batches. Past 25,000 records the
+// records are not kept: the source is read a second time, in order, as far as the users read back at least once.
+// Each batch the run took is marked with its last record once its upload was answered; the second read goes no
+// further than the marked batches (a user not in the table there was not staged), and waits at a staged user until
+// every user staged up to it was read back (`readTo`, in table order). A user the reads did not settle yet (its
 // row was imported after the read, the job failed it, it is in the core otherwise) is kept aside, up to a bound,
 // and looked at again after each read; once the final read-back is done (final()), the kept ones and the rest of
 // the source get their results as reportStaged gives them. Past the bound (a job that fails many users), the
 // second read stops, and the full pass at the end (reportStaged) writes every user not reported yet.
-// A run that keeps its records (a source that cannot be read again) writes the results of its confirmed users in
-// table order instead, as far as `readTo`.
+// A run that keeps its records (a small run, or a source that cannot be read again: run-state.ts) writes the
+// results of its confirmed users in table order instead, as far as `readTo`.
 // Invariant: each user's result is written once, and never before the user was read back (or the run is final).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Admitted, EngineContext } from '../../strategy.js';
