@@ -67,7 +67,7 @@ export type RunEvent =
       intervalMs: number;
       at: number;
     }
-  /** `--via bulk-staged`: nothing moved in the staging list for longer than two of the job's intervals. */
+  /** `--via bulk-staged`: nothing moved in the staging list for longer than `afterMs` (job.ts defaultStallAfterMs, or --stall-after). */
   | { type: 'staged-stalled'; idleMs: number; intervalMs: number; afterMs: number; waiting: number; at: number }
   /** `--via bulk-staged`: what the run does while it is not uploading (learning the core, reading back...). */
   | { type: 'staged-phase'; phase: 'learning' | 'uploading' | 'following' | 'reading-back' | 'reporting'; detail: string; at: number }

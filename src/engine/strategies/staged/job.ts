@@ -13,8 +13,7 @@
 // a count gives only a lower bound, and the counts the next ones are measured from are the last ones asked for with
 // no upload under way (a 20,000-user run once said "24,000 of this run's 20,000 taken").
 // Invariant: stalled is said only after nothing moved for longer than `stallAfterMs` (default: two job intervals and a
-// margin, at least a minute); "taken" never
-// exceeds the rows this run put in the list.
+// margin, at least a minute); "taken" never exceeds the rows this run put in the list.
 import type { RunEvent } from '../../events.js';
 
 export interface JobCounts {
