@@ -63,22 +63,23 @@ export function parseBatchSize(text: string | undefined): number {
   return n;
 }
 
+/** A flag's SECONDS (above 0, at most `max`) in ms; undefined when the flag was not given. */
+function secondsFlag(flag: string, text: string | undefined, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new UsageError(`--${flag} must be a number of seconds above 0, at most ${max} (got "${text}")`);
+  return n * 1000;
+}
+
 /** The interval of the core's bulk-import job, in ms: --job-interval (seconds), else the target's default. */
 export function parseJobInterval(text: string | undefined, fallbackMs: number): number {
-  if (text === undefined) return fallbackMs;
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
-    throw new UsageError(`--job-interval must be a number of seconds above 0, at most 86400 (got "${text}")`);
-  return n * 1000;
+  return secondsFlag('job-interval', text, 86_400) ?? fallbackMs;
 }
 
 /** --stall-after SECONDS, in ms; absent, the job's watcher takes two intervals and a margin, at least a minute. */
 export function parseStallAfter(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || n > 7 * 86_400)
-    throw new UsageError(`--stall-after must be a number of seconds above 0, at most 604800 (got "${text}")`);
-  return n * 1000;
+  return secondsFlag('stall-after', text, 7 * 86_400);
 }
 
 /** The plan options of flags and a profile (verify reads the same ones, so it checks what the run planned). */

@@ -13,7 +13,7 @@ import { ResultsAlong } from './along.js';
 import { ListedBatches } from './batches.js';
 import { EarlyReadBack } from './early.js';
 import { JobFollower } from './follow.js';
-import { defaultStallAfterMs, JobWatcher } from './job.js';
+import { JobWatcher } from './job.js';
 import { stagedKey } from './staging-list.js';
 import type { StagedPlanner } from './results.js';
 import type { StagedPlan } from './sort.js';
@@ -121,8 +121,8 @@ export function setUp(ctx: EngineContext, options: StagedOptions): StagedRun {
   const along = new ResultsAlong(ctx, table, planned, collect, options.reopenInputs);
   const batches = new ListedBatches(core, table);
   const early = new EarlyReadBack(core, table, () => along.readBackTo(early.readTo), batches);
-  const intervalMs = options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS;
-  const watcher = new JobWatcher(intervalMs, () => table.countIn(STAGED), options.stallAfterMs ?? defaultStallAfterMs(intervalMs));
+  // No stallAfterMs: the watcher's default (job.ts defaultStallAfterMs of the interval).
+  const watcher = new JobWatcher(options.jobIntervalMs ?? REFERENCE_JOB_INTERVAL_MS, () => table.countIn(STAGED), options.stallAfterMs);
   // Once only the job is left, it is looked at four times a second, so that its end is seen within a quarter of a
   // second (three count requests each time, as cheap as a look-up).
   const follower = new JobFollower(ctx, table, watcher, early, options.pollMs ?? 250);
