@@ -34,16 +34,25 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function setUp(prefix: string): Promise<{ url: string; users: CanonicalUser[] }> {
-  const users = generateUsers(N, { prefix, simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
+/**
+ * `count` users joined a minute apart in users.ndjson (then `invalid` records no rule lets through), and a sandbox whose
+ * job claims 1,000 rows at a time, each claim ending on a one-second grid unless `grid` is false.
+ */
+async function setUp(
+  prefix: string,
+  { count = N, invalid = 0, grid = true }: { count?: number; invalid?: number; grid?: boolean } = {},
+): Promise<{ url: string; users: CanonicalUser[] }> {
+  const users = generateUsers(count, { prefix, simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
   writeNdjson(join(dir, 'users.ndjson'), users);
+  if (invalid > 0) appendFileSync(join(dir, 'users.ndjson'), Array.from({ length: invalid }, (_, i) => `{"id":"bad-${i}"}\n`).join(''));
   sandbox = await startSandbox({
     store: join(dir, 'store.json'),
     licenseKey: LICENSE,
     signerKey: SCRYPT_SIGNER_KEY,
     bulkImportIntervalSec: 1,
     bulkImportBatchSize: 1000,
-    bulkImportClaimMs: 1000, // as the reference, whose job looks at a claim's workers once a second
+    // as the reference, whose job looks at a claim's workers once a second
+    ...(grid ? { bulkImportClaimMs: 1000 } : {}),
     env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
   });
   return { url: sandbox.url, users };
@@ -99,18 +108,7 @@ describe('run --via bulk-staged, read back while the job works', () => {
   ] as const)
     it(`writes the results of each claim while the job has later claims to take (the job held after 3 of 5), ${how}`, async () => {
       const M = 5_000;
-      const users = generateUsers(M, { prefix: 'h', simple: true }).users.map((u, i) => ({ ...u, timeJoined: JOINED + i * 60_000 }));
-      writeNdjson(join(dir, 'users.ndjson'), users);
-      if (invalid > 0) appendFileSync(join(dir, 'users.ndjson'), Array.from({ length: invalid }, (_, i) => `{"id":"bad-${i}"}\n`).join(''));
-      sandbox = await startSandbox({
-        store: join(dir, 'store.json'),
-        licenseKey: LICENSE,
-        signerKey: SCRYPT_SIGNER_KEY,
-        bulkImportIntervalSec: 1,
-        bulkImportBatchSize: 1000,
-        env: { AUTH_MIGRATE_SANDBOX_TEST_HOOKS: '1' },
-      });
-      const url = sandbox.url;
+      const { url, users } = await setUp('h', { count: M, invalid, grid: false });
       await holdJob(url, 0);
       // The tool told a long interval: a job held this long is not taken for one that stalled.
       const child = cli(stagedRunArgs(url, ['--batch-size', '1000', '--job-interval', '300']), dir);
